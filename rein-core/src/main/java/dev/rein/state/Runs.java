@@ -2,6 +2,7 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
@@ -12,9 +13,12 @@ import dev.rein.security.TraceRedactor;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolRegistry;
+import dev.rein.trace.TraceEvent;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stored runs, for people and tools (the CLI): list them, look at one, decide on its pending
@@ -30,6 +34,7 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Runs {
+    private static final Logger LOG = LoggerFactory.getLogger(Runs.class);
     /** How often a decision (or a cancellation) is made again on a run that another one changed while it was being made. */
     private static final int DECIDE_ATTEMPTS = 5;
 
@@ -137,16 +142,39 @@ public final class Runs {
         });
     }
 
-    /** Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run. */
+    /**
+     * Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run.
+     * The run's stored trace ends with the transition, as a run's own end does: a {@code state_change}
+     * to CANCELLED (reason {@code cancelled}) and a {@code run_finished} with the cancellation's message.
+     */
     public RunSnapshot cancel(String runId, String reason) {
+        RunStatus[] from = new RunStatus[1];
         // A cancellation lost to a decision saved meanwhile would leave that decision to be carried out.
-        return saveRetrying(runId, snapshot -> {
+        RunSnapshot cancelled = saveRetrying(runId, snapshot -> {
             if (snapshot.status().terminal()) {
                 throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
             }
-            return snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
+            from[0] = snapshot.status();
+            return snapshot.withStatus(RunStatus.CANCELLED, Reasons.CANCELLED,
                     reason == null || reason.isBlank() ? "cancelled by a person" : masker.redact(reason), clock.instant());
         });
+        traceEnd(cancelled, from[0]);
+        return cancelled;
+    }
+
+    /** Appends a cancelled run's end to its stored trace; the cancellation is saved, so a failure here is only logged. */
+    private void traceEnd(RunSnapshot cancelled, RunStatus from) {
+        String runId = cancelled.runId();
+        try {
+            store.appendEvent(runId, new TraceEvent.StateChanged(runId, cancelled.steps(), cancelled.updatedAt(), from,
+                    RunStatus.CANCELLED, Reasons.CANCELLED));
+            store.appendEvent(runId, new TraceEvent.RunFinished(runId, cancelled.steps(), cancelled.updatedAt(),
+                    RunStatus.CANCELLED, Reasons.CANCELLED, cancelled.message(), cancelled.answer(), cancelled.usage(),
+                    cancelled.costUsd()));
+        } catch (RuntimeException e) {
+            LOG.warn("run {} was cancelled, but the store could not keep the end of its trace (state_change and run_finished):"
+                    + " {}", runId, e.toString());
+        }
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
