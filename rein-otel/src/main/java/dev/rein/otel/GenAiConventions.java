@@ -49,7 +49,7 @@ public final class GenAiConventions {
     public static final AttributeKey<Double> REQUEST_TOP_P = doubleKey("gen_ai.request.top_p");
     /**
      * An int, as providers take it (semantic-conventions-genai #217; a double up to semantic-conventions
-     * v1.41.0, which Rein recorded before 0.1.0: this constant was an {@code AttributeKey<Double>}).
+     * v1.41.0, as earlier 0.1.0 snapshots recorded it: this constant was an {@code AttributeKey<Double>}).
      */
     public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");

@@ -154,7 +154,7 @@ public final class ReinTelemetry {
          * {@code rein.agent.id} on the run span: a unique, stable identifier of the agent, e.g. the
          * id it has in your registry or deployment (unset by default: the attribute is then left out).
          * Not {@code gen_ai.agent.id}, which the GenAI conventions keep off an internal {@code invoke_agent}
-         * span such as the run span (semantic-conventions-genai #242; Rein set it there before 0.1.0).
+         * span such as the run span (semantic-conventions-genai #242; earlier 0.1.0 snapshots set it there).
          */
         public Builder agentId(String id) {
             this.agentId = id;
