@@ -41,7 +41,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code claude-opus-5} at effort {@code xhigh} or {@code max}, and a forced tool choice ({@code any} or a named
  * tool, also at count_tokens) on {@code claude-opus-5-5}, {@code claude-fable-5-1}, {@code claude-mythos-5-1} and
  * {@code claude-sonnet-5-5} (each also with a date suffix, {@code claude-opus-5-5-20261015}, read as Rein's price table
- * reads one: {@link dev.rein.model.ModelIds#dates}); and, on the models with preserved thinking
+ * reads one: {@link dev.rein.model.ModelIds#dates}); thinking ({@code enabled} or {@code adaptive}) with a forced tool
+ * choice on every model ("Thinking may not be enabled when tool_choice forces tool use."); and, on the models with
+ * preserved thinking
  * ({@code claude-opus-5-5}, {@code claude-sonnet-5-5}, {@code claude-haiku-5-5}, {@code claude-fable-5-1} and
  * {@code -5-2}, {@code claude-mythos-5-1} and {@code -5-2}), the prefix check of a thinking block this server made
  * and the request sends back: when the system prompt, the tools or a message before it changed since (not counting

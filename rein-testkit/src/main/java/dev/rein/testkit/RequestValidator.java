@@ -212,6 +212,11 @@ final class RequestValidator {
                     + " thinking is disabled on this model. Use effort 'high' or below, or enable thinking.");
         }
         String choice = body.path("tool_choice").path("type").asText("");
+        // The extended thinking docs: with thinking, tool choice auto or none only, on every model.
+        if (!countTokens && (thinking.equals("enabled") || thinking.equals("adaptive"))
+                && (choice.equals("any") || choice.equals("tool"))) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "Thinking may not be enabled when tool_choice forces tool use.");
+        }
         if (ModelIds.listed(NO_FORCED_TOOL_CHOICE, model) && (choice.equals("any") || choice.equals("tool"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
         }

@@ -190,6 +190,27 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
     }
 
+    /**
+     * The extended thinking docs: tool use with thinking takes only tool choice auto or none; a forced choice is a 400 on
+     * every model, in the API's words.
+     */
+    @Test
+    void thinkingWithAForcedToolChoiceIsRefusedOnEveryModel() throws Exception {
+        for (String thinking : new String[] {"{\"type\":\"enabled\",\"budget_tokens\":1024}", "{\"type\":\"adaptive\"}"}) {
+            for (String choice : new String[] {"{\"type\":\"any\"}", "{\"type\":\"tool\",\"name\":\"lookup\"}"}) {
+                assertRefused(api.messages(request("claude-sonnet-4-5", "\"thinking\":" + thinking + ",\"tool_choice\":" + choice + ",")),
+                        "Thinking may not be enabled when tool_choice forces tool use.");
+            }
+        }
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-sonnet-4-5", "\"thinking\":{\"type\":\"adaptive\"},\"tool_choice\":{\"type\":\"auto\"},"))
+                .statusCode()).isEqualTo(200);
+        assertThat(api.messages(request("claude-sonnet-4-5", "\"thinking\":{\"type\":\"adaptive\"},\"tool_choice\":{\"type\":\"none\"},"))
+                .statusCode()).isEqualTo(200);
+        assertThat(api.messages(request("claude-sonnet-4-5", "\"thinking\":{\"type\":\"disabled\"},\"tool_choice\":{\"type\":\"any\"},"))
+                .statusCode()).isEqualTo(200);
+    }
+
     @Test
     void theRefusalsAreOffWithValidation() throws Exception {
         server.validateRequests(false);
