@@ -134,9 +134,28 @@ public final class TemporalRun {
 
     /** A query or description Temporal's service refused (unreachable, say): nothing about the run changed. */
     private ReinException notAnswered(String what, WorkflowServiceException e) {
+        if (interrupted(e)) {
+            // the caller's own interrupt ended the call (gRPC cancels it), not Temporal: said so, and the interrupt kept
+            Thread.currentThread().interrupt();
+            return new ReinException(what + " run '" + runId + "' was interrupted (the calling thread's interrupt, which"
+                    + " it keeps): the run itself is as it was; ask again", e);
+        }
         return TemporalAgentClient.refused(client, "Temporal did not answer " + what + " run '" + runId + "'",
                 "check the run id (the workflow id start returned) and the client's namespace", "ask again",
                 "ask again", "the run itself is as it was", e);
+    }
+
+    /** Whether the calling thread's interrupt ended the call: the flag is set, or an InterruptedException caused it. */
+    private static boolean interrupted(Throwable e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ReinException noSuchRun(WorkflowNotFoundException e) {
@@ -212,7 +231,8 @@ public final class TemporalRun {
      * its history kept in the run store; it is read back from the client's run store (the workers'
      * one), and when that store does not have it the history is a one-message placeholder naming it.
      *
-     * @throws ReinException when Temporal has no run with this id, or the workflow was ended from outside Rein
+     * @throws ReinException when Temporal has no run with this id, the workflow was ended from outside Rein, or the
+     *                       calling thread was interrupted while it waited (its interrupt is kept; the run goes on)
      */
     public RunResult result() {
         try {
