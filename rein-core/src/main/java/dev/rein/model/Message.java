@@ -1,8 +1,8 @@
 package dev.rein.model;
 
 import dev.rein.ReinException;
+import dev.rein.internal.collect.NullElements;
 import java.util.List;
-import java.util.RandomAccess;
 
 /** One conversation turn: a role and its content blocks (never empty). */
 public record Message(Role role, List<ContentBlock> content) {
@@ -15,27 +15,14 @@ public record Message(Role role, List<ContentBlock> content) {
         if (content == null) {
             throw new ReinException("a message was given no content (null): give its blocks, e.g. List.of(new TextBlock(\"...\"))");
         }
-        // one pass whatever the list: read by index only where that is constant time (a LinkedList walks to each)
-        if (content instanceof RandomAccess) {
-            for (int i = 0; i < content.size(); i++) {
-                requireBlock(content.get(i), i, content.size());
-            }
-        } else {
-            int i = 0;
-            for (ContentBlock block : content) {
-                requireBlock(block, i++, content.size());
-            }
+        int at = NullElements.firstNull(content); // one pass whatever the list (a LinkedList too)
+        if (at >= 0) {
+            throw new ReinException("a message's content block " + (at + 1) + " of " + content.size() + " is null: leave it"
+                    + " out, or give the block");
         }
         content = List.copyOf(content);
         if (content.isEmpty()) {
             throw new ReinException("a message needs at least one content block: give its text or blocks");
-        }
-    }
-
-    private static void requireBlock(ContentBlock block, int index, int size) {
-        if (block == null) {
-            throw new ReinException("a message's content block " + (index + 1) + " of " + size + " is null: leave it"
-                    + " out, or give the block");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.rein.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rein.ReinException;
 import dev.rein.internal.collect.GrowingList;
+import dev.rein.internal.collect.NullElements;
 import java.util.List;
 
 /**
@@ -48,11 +49,10 @@ public record ModelRequest(
             throw new ReinException("a model request was given no messages (null): give the conversation, List.of() for none");
         }
         if (!(messages instanceof GrowingList<?>)) { // a GrowingList holds no null; another list is copied (and checked) here
-            for (int i = 0; i < messages.size(); i++) {
-                if (messages.get(i) == null) {
-                    throw new ReinException("a model request's message " + (i + 1) + " of " + messages.size() + " is null:"
-                            + " leave it out, or give the message");
-                }
+            int at = NullElements.firstNull(messages); // one pass whatever the list (a LinkedList too)
+            if (at >= 0) {
+                throw new ReinException("a model request's message " + (at + 1) + " of " + messages.size() + " is null:"
+                        + " leave it out, or give the message");
             }
         }
         return GrowingList.of(messages);

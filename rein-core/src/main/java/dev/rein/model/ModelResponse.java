@@ -2,6 +2,7 @@ package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rein.ReinException;
+import dev.rein.internal.collect.NullElements;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,11 +29,10 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         if (content == null) {
             throw new ReinException("a ModelResponse needs its content; content is null: give its blocks (List.of() for none)");
         }
-        for (int i = 0; i < content.size(); i++) {
-            if (content.get(i) == null) {
-                throw new ReinException("a ModelResponse's content block " + (i + 1) + " of " + content.size()
-                        + " is null; leave it out");
-            }
+        int at = NullElements.firstNull(content); // one pass whatever the list (a LinkedList too)
+        if (at >= 0) {
+            throw new ReinException("a ModelResponse's content block " + (at + 1) + " of " + content.size()
+                    + " is null; leave it out");
         }
         content = List.copyOf(content);
         if (stopReason == null) {

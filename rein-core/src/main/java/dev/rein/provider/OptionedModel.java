@@ -1,6 +1,7 @@
 package dev.rein.provider;
 
 import dev.rein.ReinException;
+import dev.rein.internal.collect.NullElements;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
@@ -50,10 +51,9 @@ public final class OptionedModel extends ForwardingModel {
             throw new ReinException("OptionedModel was given no options (null): pass the options every request gets,"
                     + " or List.of() for none");
         }
-        for (int i = 0; i < options.size(); i++) {
-            if (options.get(i) == null) {
-                throw new ReinException("OptionedModel's option " + (i + 1) + " is null: leave it out, or give the option");
-            }
+        int at = NullElements.firstNull(options); // one pass whatever the list (a LinkedList too)
+        if (at >= 0) {
+            throw new ReinException("OptionedModel's option " + (at + 1) + " is null: leave it out, or give the option");
         }
         List<ModelOption> copy = List.copyOf(options);
         return copy.isEmpty() ? model : new OptionedModel(model, copy);

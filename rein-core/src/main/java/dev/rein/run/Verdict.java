@@ -19,14 +19,15 @@ public sealed interface Verdict {
             requireReasons(missing);
             // checked one by one so that a null or blank reason is named by its position, not by List.copyOf's NPE
             List<String> reasons = new ArrayList<>(missing.size());
-            for (int i = 0; i < missing.size(); i++) {
-                String reason = missing.get(i);
+            int i = 0;
+            for (String reason : missing) { // not get(i): one pass for a LinkedList too
                 if (reason == null || reason.isBlank()) {
                     throw new ReinException("reason " + (i + 1) + " of a failing verdict is "
                             + (reason == null ? "null" : "empty") + ": the model is told each reason to fix its"
                             + " answer, so say what the answer lacks or gets wrong, e.g. Verdict.fail(\"the shipping date\")");
                 }
                 reasons.add(reason);
+                i++;
             }
             missing = List.copyOf(reasons);
             if (missing.isEmpty()) {
