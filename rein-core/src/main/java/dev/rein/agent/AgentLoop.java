@@ -181,10 +181,12 @@ final class AgentLoop {
 
     /**
      * Cancel interrupts the run's thread, and a model or tool call that ran on that thread may have swallowed the
-     * interrupt (a response that arrived just as it came); the flag cannot be swallowed.
+     * interrupt (a response that arrived just as it came); the flag cannot be swallowed. On a virtual caller's thread
+     * the caller's interrupt is its cancel, and no flag is set with it: one still pending here (a call that ended
+     * before any wait saw it, a tool that caught it and set it again) stops the run as the flag does.
      */
     private void stopIfCancelled() throws InterruptedException {
-        if (run.cancelled()) {
+        if (run.cancelled() || run.onCallersThread && Thread.currentThread().isInterrupted()) {
             throw new InterruptedException("the run was cancelled");
         }
     }
