@@ -8,13 +8,15 @@ import java.time.Instant;
  * One long-term memory entry.
  *
  * @param id        the store's id, {@code mem_...}: not blank, at most {@value #MAX_ID_CHARS} characters, no U+0000
+ *                  (nor half a surrogate pair, in any of the entry's strings)
  * @param scope     whose memory it is (tenant and user)
  * @param text      what is remembered: not blank, at most {@value #MAX_TEXT_CHARS} characters, no U+0000
  * @param source    where it came from (run, observation, the observation's source)
  * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
  * @param createdAt when it was written
  * @param expiresAt when it stops being recalled and may be purged, or null for never
- * @throws ReinException when a part is null (but {@code expiresAt}), or the id or text is blank, too long or holds U+0000
+ * @throws ReinException when a part is null (but {@code expiresAt}), or the id or text is blank, too long or holds U+0000,
+ *                       or a string of it holds half a UTF-16 surrogate pair
  */
 public record MemoryEntry(String id, MemoryScope scope, String text, MemorySource source, String createdBy,
                           Instant createdAt, Instant expiresAt) {
@@ -66,12 +68,26 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
         }
     }
 
-    /** Refuses a NUL character in {@code value} (null passes), naming where it is in characters as the limits count them (code points). */
+    /**
+     * Refuses a NUL character in {@code value} (null passes), and half a UTF-16 surrogate pair, which has no UTF-8 form
+     * (the JDBC drivers would store it as '?'), naming where it is in characters as the limits count them (code points).
+     */
     private static void refuseNul(String what, String value, String advice) {
         int at = value == null ? -1 : value.indexOf('\u0000');
         if (at >= 0) {
             throw new ReinException("a memory entry's " + what + " cannot hold the NUL character (U+0000), at character "
                     + value.codePointCount(0, at) + "; " + advice);
+        }
+        for (int i = 0, n = value == null ? 0 : value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new ReinException("a memory entry's " + what + " cannot hold half a UTF-16 surrogate pair (U+"
+                        + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT) + " alone, at character "
+                        + value.codePointCount(0, i) + ": text cut inside an emoji or other character), which no store"
+                        + " can keep; " + advice);
+            }
         }
     }
 

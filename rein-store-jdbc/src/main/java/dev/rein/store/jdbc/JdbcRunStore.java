@@ -113,7 +113,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized void save(RunSnapshot s) {
-        String json = SnapshotCodec.write(s);
+        String json = HalfPairs.escaped(SnapshotCodec.write(s));
         try {
             reconnected = false;
             int updated;
@@ -145,10 +145,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /**
      * The goal as the listing column holds it: PostgreSQL's text cannot hold U+0000, which a Java
      * string and JSON can (the snapshot, where JSON writes it as an escape, keeps the goal exactly),
-     * so it is listed as U+FFFD on every database rather than fail the run's every save there.
+     * so it is listed as U+FFFD on every database rather than fail the run's every save there; so is half
+     * a surrogate pair, which no database's text can hold (the drivers would write '?').
      */
     private static String listed(String goal) {
-        return goal == null ? null : goal.replace('\u0000', '\uFFFD');
+        return goal == null ? null : dev.rein.provider.WireText.wellFormed(goal.replace('\u0000', '\uFFFD'));
     }
 
     @Override
@@ -281,7 +282,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         try {
             update("INSERT INTO rein_idempotency (idempotency_key, run_id, status, record, updated_at) VALUES (?, ?, ?, ?, ?)"
                     + " ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, record = excluded.record,"
-                    + " updated_at = excluded.updated_at", r.key(), r.runId(), r.status().name(), SnapshotCodec.write(r),
+                    + " updated_at = excluded.updated_at", r.key(), r.runId(), r.status().name(), HalfPairs.escaped(SnapshotCodec.write(r)),
                     millis(r.updatedAt()));
         } catch (SQLException e) {
             throw failure("record idempotency key " + r.key(), e);
@@ -301,10 +302,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             if (appendKeyed) {
                 update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
                         // no conflict target: a table whose index name another table holds (one renamed aside) still takes events
-                        + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
+                        + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), HalfPairs.escaped(e.json()), appendKey);
             } else {
                 update("INSERT INTO rein_events (run_id, step, type, time_ms, event) VALUES (?, ?, ?, ?, ?)",
-                        runId, e.step(), e.type(), millis(e.time()), e.json());
+                        runId, e.step(), e.type(), millis(e.time()), HalfPairs.escaped(e.json()));
             }
             failedAppends.remove(runId);
         } catch (SQLException ex) {

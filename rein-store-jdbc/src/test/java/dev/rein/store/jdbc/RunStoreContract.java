@@ -110,6 +110,27 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void halfASurrogatePairInAGoalAndAToolResultIsLoadedBackAsItWas() {
+        // a tool that cut a string inside an emoji: a Java string (and JSON, as \ud83d) holds half a pair, UTF-8 cannot
+        RunSnapshot first = snapshot(1, RunStatus.SUCCEEDED);
+        String goal = "荷物 \ud83d の件 \udc1a end\ud83d";
+        List<Message> history = List.of(Message.user(goal),
+                Message.user(List.of(new dev.rein.model.ToolResultBlock("toolu_1", "cut 🚚 here: \ud83d", false))));
+        RunSnapshot saved = new RunSnapshot(first.format(), first.runId(), first.version(), goal, first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), history, first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), AgentState.of(goal), first.approvals(), first.finish(),
+                first.conversation());
+        store().save(saved);
+        assertThat(store().load(runId)).contains(saved);
+        store().appendEvent(runId, new TraceEvent.Audit(runId, 1, t0, "refused", "t", "c", "u", "t", "half \ud83d"));
+        var events = store().events(runId);
+        if (!events.isEmpty()) {
+            assertThat(dev.rein.json.Json.parse(events.get(0).json()).get("detail").asText()).isEqualTo("half \ud83d");
+        }
+    }
+
+    @Test
     void savesAreCompareAndSetOnTheVersion() {
         store().save(snapshot(1, RunStatus.RUNNING));
         assertThatThrownBy(() -> store().save(snapshot(1, RunStatus.RUNNING))).isInstanceOf(StoreConflictException.class);
