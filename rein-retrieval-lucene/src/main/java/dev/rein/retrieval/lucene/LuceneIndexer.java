@@ -148,6 +148,11 @@ public final class LuceneIndexer {
                 }
                 passages += parts.size();
             }
+            if (writer.hasDeletions()) {
+                // Lucene only marks a passage deleted: its text stays in the segment's files until a merge. A document
+                // deleted or edited for what it said (personal data) must be gone from the index's files, not just unfound.
+                writer.forceMergeDeletes();
+            }
             writer.commit();
         } catch (IOException e) {
             throw LuceneRetriever.failure("cannot write", index, e);

@@ -213,7 +213,9 @@ public final class LuceneRetriever implements Retriever {
     /** A writer on the index, created if missing; closing it closes the index folder it opened too. */
     static IndexWriter writer(Path index) throws IOException {
         Files.createDirectories(index);
-        IndexWriterConfig config = new IndexWriterConfig(analyzer()).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+        // forceMergeDeletes rewrites every segment holding a deleted passage, not only those past 10 % deleted (see LuceneIndexer)
+        IndexWriterConfig config = new IndexWriterConfig(analyzer()).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setMergePolicy(new org.apache.lucene.index.TieredMergePolicy().setForceMergeDeletesPctAllowed(0));
         Directory folder = FSDirectory.open(index);
         try {
             // IndexWriter.close leaves the Directory it was given open: this writer owns the one it opened

@@ -40,6 +40,101 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: Lucene only marks a deleted passage as deleted; its text stayed in the index's files (stored fields and
+     * terms) until some later merge, so a document deleted or edited for what it said (personal data) was still
+     * readable in .rein/index after indexing again.
+     */
+    @Test
+    void theTextOfADeletedOrEditedFileIsGoneFromTheIndexFilesAfterIndexingAgain() throws Exception {
+        String gone = "deletedsecret" + java.util.UUID.randomUUID().toString().replace("-", "");
+        String edited = "editedsecret" + java.util.UUID.randomUUID().toString().replace("-", "");
+        Files.writeString(docs.resolve("customer.md"), "山田太郎様の電話番号 " + gone, StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("notes.md"), "担当者メモ " + edited + "\n\n返品は30日以内です。", StandardCharsets.UTF_8);
+        for (int i = 0; i < 30; i++) { // other passages, so that the deletions are a small part of the index
+            Files.writeString(docs.resolve("faq" + i + ".md"), "よくある質問 " + i + " 配送について。", StandardCharsets.UTF_8);
+        }
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(storedAnywhere(gone)).isTrue();
+
+        Files.delete(docs.resolve("customer.md"));
+        Files.writeString(docs.resolve("notes.md"), "返品は30日以内です。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+
+        assertThat(storedAnywhere(gone)).as("the deleted file's text among the index's passages, deleted ones too").isFalse();
+        assertThat(indexFilesHold(gone)).as("the deleted file's text in the index files").isFalse();
+        assertThat(storedAnywhere(edited)).as("the edited-out text among the index's passages, deleted ones too").isFalse();
+        assertThat(indexFilesHold(edited)).as("the edited-out text in the index files").isFalse();
+        try (var reader = org.apache.lucene.index.DirectoryReader.open(org.apache.lucene.store.FSDirectory.open(index))) {
+            assertThat(reader.numDeletedDocs()).isZero();
+        }
+        assertThat(LuceneRetriever.open(index).search("返品", 5)).extracting(RetrievedDocument::source).containsExactly("notes.md#1");
+    }
+
+    /**
+     * Before: with two folders in one index, once Lucene had merged their passages into one segment (as it does after
+     * some indexings), indexing one folder again marked its old passages deleted in that segment and left their text
+     * in the index's files.
+     */
+    @Test
+    void theTextOfADeletedFileIsGoneFromTheIndexFilesAlsoWhenAnotherFoldersPassagesShareItsSegment() throws Exception {
+        String gone = "deletedsecret" + java.util.UUID.randomUUID().toString().replace("-", "");
+        Files.writeString(docs.resolve("customer.md"), "山田太郎様の電話番号 " + gone, StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("policy.md"), "返品は30日以内です。", StandardCharsets.UTF_8);
+        for (int i = 0; i < 30; i++) {
+            Files.writeString(other.resolve("faq" + i + ".md"), "よくある質問 " + i + " 配送について。", StandardCharsets.UTF_8);
+        }
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneIndexer.indexDirectory(other, index);
+        try (var writer = LuceneRetriever.writer(index)) {
+            writer.forceMerge(1); // what Lucene's merge policy does by itself after enough indexings
+        }
+        assertThat(storedAnywhere(gone)).isTrue();
+
+        Files.delete(docs.resolve("customer.md"));
+        LuceneIndexer.indexDirectory(docs, index);
+
+        assertThat(storedAnywhere(gone)).as("the deleted file's text among the index's passages, deleted ones too").isFalse();
+        assertThat(indexFilesHold(gone)).as("the deleted file's text in the index files").isFalse();
+        assertThat(LuceneRetriever.open(index).search("配送", 50)).hasSize(30);
+        assertThat(LuceneRetriever.open(index).search("返品", 5)).extracting(RetrievedDocument::source).containsExactly("policy.md#1");
+    }
+
+    /** Whether a passage holding {@code text} is stored in the index, one marked deleted included (Lucene keeps it until a merge). */
+    private boolean storedAnywhere(String text) throws java.io.IOException {
+        try (var dir = org.apache.lucene.store.FSDirectory.open(index);
+             var reader = org.apache.lucene.index.DirectoryReader.open(dir)) {
+            for (var leaf : reader.leaves()) {
+                var stored = leaf.reader().storedFields();
+                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+                    if (stored.document(doc).get(LuceneRetriever.TEXT).contains(text)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean indexFilesHold(String text) throws java.io.IOException {
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        try (var files = Files.list(index)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                byte[] bytes = Files.readAllBytes(f);
+                outer:
+                for (int i = 0; i + needle.length <= bytes.length; i++) {
+                    for (int j = 0; j < needle.length; j++) {
+                        if (bytes[i + j] != needle[j]) {
+                            continue outer;
+                        }
+                    }
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Before: a file saved with a UTF-8 byte order mark (Windows Notepad, Excel's "UTF-8 CSV" habit) had U+FEFF kept at the
      * start of its first passage, so the passage the model read and cited began with an invisible character.
      */
