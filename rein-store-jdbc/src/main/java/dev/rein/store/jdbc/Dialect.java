@@ -77,6 +77,8 @@ enum Dialect {
                     + " read-only file system; make the database file and its directory writable for this user, or use a store"
                     + " in a writable directory)";
             case 13 -> " (the disk holding the database is full; free some space and try again)";
+            case 14 -> " (the database file cannot be opened: the path is a directory, or this user may not read or write it"
+                    + " or its directory; give the path of a SQLite file, or move what is there aside)";
             case 11, 26 -> " (the file is not a SQLite database, or a damaged one; restore it from a backup, or move it aside"
                     + " to start an empty store there)";
             default -> "";

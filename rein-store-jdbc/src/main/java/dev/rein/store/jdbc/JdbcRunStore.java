@@ -90,7 +90,14 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            throw new StoreException("cannot create the run store directory " + directory + ": " + e.getMessage(), e);
+            // the JDK's message of these is the path alone
+            String why = e instanceof java.nio.file.FileAlreadyExistsException exists
+                    ? exists.getFile() + " is a file, not a directory; give a directory for the store (" + SQLITE_FILE
+                      + " is made in it), or move the file aside"
+                    : e instanceof java.nio.file.AccessDeniedException denied
+                    ? "permission denied on " + denied.getFile() + "; give a directory this user may write"
+                    : e.toString();
+            throw new StoreException("cannot create the run store directory " + directory + ": " + why, e);
         }
         return new JdbcRunStore("jdbc:sqlite:" + directory.resolve(SQLITE_FILE).toAbsolutePath(), null, null);
     }

@@ -161,4 +161,25 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         ((JdbcRunStore) store()).checkWritable();
         store().save(snapshot(2, RunStatus.RUNNING));
     }
+
+    /**
+     * Before: a store directory that was a file said only "cannot create the run store directory X: X" (the JDK's
+     * message is the path alone), and a rein.db that was a directory SQLite's "unable to open database file", with
+     * nothing on what to do.
+     */
+    @Test
+    void aStoreDirectoryThatIsAFileOrADatabaseFileThatIsADirectoryIsNamedWithWhatToDo() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("not-a-folder"), "x");
+        assertThatThrownBy(() -> JdbcRunStore.sqlite(file)).isInstanceOf(StoreException.class)
+                .hasMessageContaining(file + " is a file, not a directory")
+                .hasMessageContaining("give a directory");
+        assertThatThrownBy(() -> JdbcMemoryStore.sqlite(file)).isInstanceOf(StoreException.class)
+                .hasMessageContaining(file + " is a file, not a directory");
+        Path home = dir.resolve("home");
+        java.nio.file.Files.createDirectories(home.resolve(JdbcRunStore.SQLITE_FILE));
+        assertThatThrownBy(() -> JdbcRunStore.sqlite(home)).isInstanceOf(StoreException.class)
+                .hasMessageContaining(home.resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath().toString())
+                .hasMessageContaining("cannot be opened")
+                .hasMessageContaining("is a directory");
+    }
 }
