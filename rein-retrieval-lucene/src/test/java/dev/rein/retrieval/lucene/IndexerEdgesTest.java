@@ -39,6 +39,20 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("返品", 5)).extracting(RetrievedDocument::source).containsExactly("policy.md#1");
     }
 
+    /** Probe: mixed-script passages rank by the query's words, full-width Latin and digits found as typed half-width (NFKC). */
+    @Test
+    void mixedScriptPassagesRankByTheQuerysWordsInAnyWidth() throws Exception {
+        Files.writeString(docs.resolve("iphone.md"), "ｉＰｈｏｎｅ１５の返品は３０日以内です。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("android.md"), "Android端末の修理は店舗で受け付けます。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("returns.md"), "返品の送料はお客様負担です。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(LuceneRetriever.open(index).search("iPhone 返品", 3)).first().extracting(RetrievedDocument::source)
+                .isEqualTo("iphone.md#1");
+        assertThat(LuceneRetriever.open(index).search("android 修理", 3)).first().extracting(RetrievedDocument::source)
+                .isEqualTo("android.md#1");
+        assertThat(LuceneRetriever.open(index).search("送料", 3)).extracting(RetrievedDocument::source).containsExactly("returns.md#1");
+    }
+
     /**
      * Before: Lucene only marks a deleted passage as deleted; its text stayed in the index's files (stored fields and
      * terms) until some later merge, so a document deleted or edited for what it said (personal data) was still

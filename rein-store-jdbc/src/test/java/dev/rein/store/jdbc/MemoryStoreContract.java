@@ -104,6 +104,20 @@ abstract class MemoryStoreContract {
         assertThat(store().list(question)).extracting(MemoryEntry::text).containsExactly("bob? はメール希望 🚚");
     }
 
+    /** Probe: mixed-script text ranks by shared words, full-width and half-width forms alike (NFKC), newest first on a tie. */
+    @Test
+    void mixedScriptTextRanksTheEntrySharingTheMostWordsFirst() {
+        store().remember(new MemoryEntry("mem_mix1", ACME, "注文 A-104 の配送先は大阪の倉庫です", new MemorySource("run_1", null, "crm"),
+                "alice", NOW.minusSeconds(300), null));
+        store().remember(new MemoryEntry("mem_mix2", ACME, "注文 A-105 の請求書は東京宛て", new MemorySource("run_1", null, "crm"),
+                "alice", NOW.minusSeconds(200), null));
+        store().remember(new MemoryEntry("mem_mix3", ACME, "iPhone 15 の返品は30日以内", new MemorySource("run_1", null, "crm"),
+                "alice", NOW.minusSeconds(100), null));
+        assertThat(store().recall(ACME, "Ａ－１０４ の配送先", 3, NOW)).first().extracting(MemoryEntry::id).isEqualTo("mem_mix1");
+        assertThat(store().recall(ACME, "ｉＰｈｏｎｅ 返品", 3, NOW)).first().extracting(MemoryEntry::id).isEqualTo("mem_mix3");
+        assertThat(store().recall(ACME, "大阪 倉庫 配送先", 1, NOW)).extracting(MemoryEntry::id).containsExactly("mem_mix1");
+    }
+
     @Test
     void aTenantNeverSeesAnotherTenantsEntries() {
         String id = MemoryStore.newId();
