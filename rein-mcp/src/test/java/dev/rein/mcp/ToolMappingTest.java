@@ -261,6 +261,38 @@ class ToolMappingTest {
     }
 
     @Test
+    void anAnswerWithStructuredContentAloneIsShownToTheModelAsJson() throws Exception {
+        // The tools page asks a tool returning structured content to repeat it in a text block only as a SHOULD, and the
+        // TypeScript SDK's client reads a missing "content" as []: such an answer is the tool's result, not a malformed one.
+        Map<String, Object> output = Map.of("type", "object", "properties", Map.of("温度", Map.of("type", "number")),
+                "required", List.of("温度"));
+        List<Map<String, Object>> tools = List.of(Map.of("name", "weather", "description", "Weather.",
+                "inputSchema", Map.of("type", "object"), "outputSchema", output, "annotations", Map.of("readOnlyHint", true)));
+        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", tools));
+                case "tools/call" -> server.result(message.get("id"), answer.get());
+                default -> { }
+            }
+        })) {
+            answer.set(Map.of("structuredContent", Map.of("温度", 21.5)));
+            ToolOutput output1 = invoke(mcp, "weather");
+            assertThat(output1.isError()).isFalse();
+            assertThat(output1.content()).isEqualTo("Structured content: {\"温度\":21.5}");
+            // still checked against the output schema
+            answer.set(Map.of("structuredContent", Map.of("温度", "warm")));
+            assertThat(invoke(mcp, "weather").content()).contains("does not match the tool's output schema");
+            // and an error result of structured content alone is the tool's error
+            answer.set(Map.of("structuredContent", Map.of("温度", 0), "isError", true));
+            ToolOutput failed = invoke(mcp, "weather");
+            assertThat(failed.isError()).isTrue();
+            assertThat(failed.content()).isEqualTo("Structured content: {\"温度\":0}");
+        }
+    }
+
+    @Test
     void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
         List<Object> content = List.of(
                 Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),
@@ -556,8 +588,6 @@ class ToolMappingTest {
         // Before, an answer without "content" (which CallToolResult requires, schema 2025-11-25) was taken for one that
         // said nothing: the model got an empty result from an answer that was not what the protocol defines.
         cases.put(Map.of(), "with {} without \"content\", which the protocol requires (an array of content blocks, [] for none)");
-        cases.put(Map.of("structuredContent", Map.of("a", 1)), "with {\"structuredContent\":{\"a\":1}} without \"content\", which"
-                + " the protocol requires (an array of content blocks, [] for none)");
         java.util.Map<String, Object> contentNull = new java.util.HashMap<>();
         contentNull.put("content", null);
         contentNull.put("isError", true);

@@ -177,13 +177,17 @@ final class Malformed {
             return "an answer that is " + show(data) + ", not an object";
         }
         Object content = result.get("content");
-        if (content == null) {
+        if (content == null && !(result.get("structuredContent") instanceof Map<?, ?>)) {
             // CallToolResult requires it (schema 2025-11-25, as every revision before), [] when there is nothing to
-            // show; the Python SDK refuses an answer without it too. (The TypeScript SDK's schema takes it as [],
-            // a leftover of a draft that let a tool with an output schema leave it out.) Taken as [], the model was
-            // told the tool returned nothing.
+            // show; the Python SDK refuses an answer without it too. Taken as [], the model was told the tool returned
+            // nothing. An answer with structured content alone is taken (below): the tools page asks a tool that returns
+            // structured content only to repeat it as text (SHOULD), the schema's comment requires "content" only of a
+            // tool without an output schema, and the TypeScript SDK's client reads a missing "content" as [].
             return result.containsKey("content") ? "\"content\" null, where the protocol requires an array of content blocks"
                     : show(result) + " without \"content\", which the protocol requires (an array of content blocks, [] for none)";
+        }
+        if (content == null) {
+            content = List.of(); // structured content alone: the model is shown it as JSON (ResultText)
         }
         if (!(content instanceof List<?> blocks)) {
             return "\"content\" " + show(content) + ", where the protocol requires an array of content blocks";
