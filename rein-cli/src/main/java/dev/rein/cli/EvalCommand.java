@@ -37,8 +37,12 @@ import picocli.CommandLine.Parameters;
                 "Progress goes to stderr; the summary (or, with --json, one JSON report) to stdout.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every graded trial passed", "  1  some trials failed or acted unsafely",
-                "  2  usage error: bad suite file, trace folder, option or report path", "  3  infrastructure errors (provider, harness)",
-                "  130 interrupted (the summary covers the trials that had ended)"})
+                "  2  usage error: bad suite file, trace folder, option or report path (nothing",
+                "     was run); or every graded trial passed but the --report file could not",
+                "     be written after them (the summary or JSON report holds the results)",
+                "  3  infrastructure errors (provider, harness)",
+                "  130 interrupted: the summary, JSON report and --report file cover the trials",
+                "     that had ended and say it was interrupted"})
 final class EvalCommand implements Callable<Integer> {
     private final CliEnvironment env;
 

@@ -264,4 +264,18 @@ class EvalCommandTest {
         }
         assertThat(cli.run("eval", EXAMPLE_SUITE.toString(), "--parallel", "0").stderr()).contains("at least 1 trial must run at a time, got 0");
     }
+
+    /**
+     * The help's exit codes say what docs/cli.md's table says. Before: 2 was only a usage error, though it also ends an
+     * evaluation whose every trial passed but whose --report could not be written after them; 130 did not say that the
+     * reports say it was interrupted.
+     */
+    @Test
+    void theHelpsExitCodesSayWhenTwoComesAfterTheTrialsAndWhatAnInterruptionLeaves() {
+        String help = cli.run("eval", "--help").stdout().replaceAll("\\s+", " ");
+        assertThat(help).contains("2 usage error: bad suite file, trace folder, option or report path (nothing was run); or"
+                + " every graded trial passed but the --report file could not be written after them")
+                .contains("130 interrupted: the summary, JSON report and --report file cover the trials that had ended and say"
+                        + " it was interrupted");
+    }
 }
