@@ -474,8 +474,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             // The memory tables are part of the run store's schema: a database a later Rein gave a newer version is
             // refused before any table is made or changed in it, as JdbcRunStore refuses it.
             st.execute(dialect.schema().get(0));
+            int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
-                int version = rs.next() ? rs.getInt(1) : 0;
+                version = rs.next() ? rs.getInt(1) : 0;
                 if (version > JdbcRunStore.SCHEMA_VERSION) {
                     throw new StoreException("the memory store at " + shown + " has schema version " + version
                             + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
@@ -493,6 +494,12 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             // get TEXT, as SQLite never enforced the lengths.
             dialect.widen(st, "rein_memory", "tenant", "principal", "source_run", "source_observation", "source", "created_by");
             dialect.widen(st, "rein_memory_terms", "tenant", "principal");
+            if (version == 0) {
+                // a database holding only memory (connect without a run store) says which schema made it, as
+                // JdbcRunStore records it: a later Rein can then tell, and this one refuses what a later one wrote
+                st.executeUpdate("INSERT INTO rein_schema (version) SELECT " + JdbcRunStore.SCHEMA_VERSION
+                        + " WHERE NOT EXISTS (SELECT 1 FROM rein_schema)");
+            }
         }
     }
 

@@ -86,4 +86,27 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
         }
         assertThat(tables).as("a store this Rein refuses gets none of its tables").containsExactly("rein_schema");
     }
+
+    /**
+     * Before: a database holding only memory (JdbcMemoryStore.connect, no run store) recorded no schema version, so it
+     * could not be told from a store made by a Rein that records none.
+     */
+    @Test
+    void aDatabaseHoldingOnlyMemoryRecordsItsSchemaVersion() throws Exception {
+        Path only = dir.resolve("memory-only.db");
+        try (JdbcMemoryStore memory = JdbcMemoryStore.connect("jdbc:sqlite:" + only, null, null)) {
+            memory.remember(MemoryStoreContract.entry(MemoryStore.newId(), ACME, "メール希望", null));
+        }
+        try (JdbcMemoryStore again = JdbcMemoryStore.connect("jdbc:sqlite:" + only, null, null)) {
+            assertThat(again.list(ACME)).hasSize(1);
+        }
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + only); var st = c.createStatement();
+             var rs = st.executeQuery("SELECT version FROM rein_schema")) {
+            List<Integer> versions = new ArrayList<>();
+            while (rs.next()) {
+                versions.add(rs.getInt(1));
+            }
+            assertThat(versions).containsExactly(JdbcRunStore.SCHEMA_VERSION);
+        }
+    }
 }
