@@ -10,6 +10,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -375,6 +376,30 @@ class IndexerEdgesTest {
                 .containsExactly("faq.md#1");
         assertThat(LuceneRetriever.open(index).search("days ".repeat(2_000), 5)).extracting(RetrievedDocument::source)
                 .containsExactly("faq.md#1");
+    }
+
+    /** A segment's file missing (a partial copy, a backup restored in part) or cut short: damaged too, with what to do. */
+    @Test
+    void anIndexMissingASegmentFileOrWithOneCutShortIsNamedAsDamagedWithWhatToDo() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        List<Path> segmentFiles;
+        try (var files = Files.list(index)) {
+            segmentFiles = files.filter(p -> p.getFileName().toString().startsWith("_")).sorted().toList();
+        }
+        assertThat(segmentFiles).isNotEmpty();
+        Path cut = segmentFiles.get(0);
+        byte[] bytes = Files.readAllBytes(cut);
+        Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("damaged").hasMessageContaining("delete " + index);
+        for (Path f : segmentFiles) {
+            Files.delete(f);
+        }
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("damaged").hasMessageContaining("delete " + index);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("damaged").hasMessageContaining("delete " + index).hasMessageContaining("index the folder again");
     }
 
     @Test
