@@ -182,11 +182,12 @@ final class AgentLoop {
     /**
      * Cancel interrupts the run's thread, and a model or tool call that ran on that thread may have swallowed the
      * interrupt (a response that arrived just as it came); the flag cannot be swallowed. On a virtual caller's thread
-     * the caller's interrupt is its cancel, and no flag is set with it: one still pending here (a call that ended
-     * before any wait saw it, a tool that caught it and set it again) stops the run as the flag does.
+     * the caller's interrupt is its cancel, and it is taken here too: left set by a call that ended on it (a tool
+     * handler that returned and set it again, as Tool.abortsOnInterrupt asks) or that came while no call was waiting,
+     * it met no blocking wait (a call already answered returns without looking at it), and the run went on.
      */
     private void stopIfCancelled() throws InterruptedException {
-        if (run.cancelled() || run.onCallersThread && Thread.currentThread().isInterrupted()) {
+        if (run.cancelled() || run.onCallersThread && Thread.interrupted()) {
             throw new InterruptedException("the run was cancelled");
         }
     }
