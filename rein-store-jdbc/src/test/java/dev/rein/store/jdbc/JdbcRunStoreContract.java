@@ -138,4 +138,38 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
 
     /** Another store on the same database, prepared when it is opened. */
     protected abstract JdbcRunStore reopened();
+
+    /**
+     * Probe: two processes (two stores, each its own connection) that loaded one version of a run and save the next
+     * at the same moment: exactly one save is taken, the other is a conflict, every round; the stored run is the winner's.
+     */
+    @Test
+    void twoStoresSavingTheSameNextVersionAtOnceHaveExactlyOneSaveTaken() throws Exception {
+        store().save(snapshot(1, RunStatus.RUNNING));
+        try (JdbcRunStore other = reopened();
+             var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            for (long v = 2; v <= 21; v++) {
+                RunSnapshot mine = snapshot(v, RunStatus.RUNNING);
+                RunSnapshot theirs = snapshot(v, RunStatus.WAITING_APPROVAL);
+                var start = new java.util.concurrent.CountDownLatch(1);
+                java.util.function.Function<Runnable, java.util.concurrent.Future<Boolean>> race = save -> pool.submit(() -> {
+                    start.await();
+                    try {
+                        save.run();
+                        return true;
+                    } catch (dev.rein.state.StoreConflictException e) {
+                        return false;
+                    }
+                });
+                var a = race.apply(() -> store().save(mine));
+                var b = race.apply(() -> other.save(theirs));
+                start.countDown();
+                boolean aWon = a.get();
+                boolean bWon = b.get();
+                assertThat(aWon ^ bWon).as("exactly one save of version " + v + " taken (mine " + aWon + ", theirs " + bWon + ")")
+                        .isTrue();
+                assertThat(other.load(runId).orElseThrow()).isEqualTo(aWon ? mine : theirs);
+            }
+        }
+    }
 }
