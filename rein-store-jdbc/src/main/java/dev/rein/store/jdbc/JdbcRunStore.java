@@ -90,14 +90,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            // the JDK's message of these is the path alone
-            String why = e instanceof java.nio.file.FileAlreadyExistsException exists
-                    ? exists.getFile() + " is a file, not a directory; give a directory for the store (" + SQLITE_FILE
-                      + " is made in it), or move the file aside"
-                    : e instanceof java.nio.file.AccessDeniedException denied
-                    ? "permission denied on " + denied.getFile() + "; give a directory this user may write"
-                    : e.toString();
-            throw new StoreException("cannot create the run store directory " + directory + ": " + why, e);
+            // the JDK's message is often the path alone
+            throw new StoreException("cannot create the run store directory " + directory + ": "
+                    + dev.rein.internal.text.FileProblems.why(e) + "; give a directory this user may write (" + SQLITE_FILE
+                    + " is made in it), or move what is in the way aside", e);
         }
         return new JdbcRunStore("jdbc:sqlite:" + directory.resolve(SQLITE_FILE).toAbsolutePath(), null, null);
     }

@@ -172,7 +172,7 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         Path file = java.nio.file.Files.writeString(dir.resolve("not-a-folder"), "x");
         assertThatThrownBy(() -> JdbcRunStore.sqlite(file)).isInstanceOf(StoreException.class)
                 .hasMessageContaining(file + " is a file, not a directory")
-                .hasMessageContaining("give a directory");
+                .hasMessageContaining("give a directory this user may write");
         assertThatThrownBy(() -> JdbcMemoryStore.sqlite(file)).isInstanceOf(StoreException.class)
                 .hasMessageContaining(file + " is a file, not a directory");
         Path home = dir.resolve("home");
