@@ -38,17 +38,4 @@ final class HalfPairs {
         }
         return out == null ? json : out.toString();
     }
-
-    /** Whether {@code text} holds an unpaired surrogate. */
-    static boolean holdsOne(String text) {
-        for (int i = 0, n = text.length(); i < n; i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -271,7 +271,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         return java.util.Arrays.stream(values).anyMatch(v -> dialect == Dialect.POSTGRES && v.indexOf('\u0000') >= 0
                 // no entry holds one (MemoryEntry refuses it), and the drivers would send it as '?': scope "a\ud83d"
                 // would read, list and forget the entries of scope "a?"
-                || HalfPairs.holdsOne(v));
+                || dev.rein.provider.WireText.wellFormed(v) != v);
     }
 
     /**
