@@ -4,8 +4,10 @@ package dev.rein.openai;
  * Splits the reasoning a MiniMax model writes at the start of its {@code content}, {@code <think>…</think>}, from the
  * answer after it, fragment by fragment as a stream brings them: MiniMax's own API, asked without its non-standard
  * {@code reasoning_split}, returns the thinking so (its OpenAI API guide: "the content field will contain {@code
- * <think>} tag content, which must be preserved completely"), and so do servers that leave a MiniMax model's output as
- * it is. Read as text, the thinking would start the answer, or a typed JSON result.
+ * <think>} tag content, which must be preserved completely"), and so does a server whose reasoning parser puts the
+ * opening tag back (vLLM's {@code minimax_m2_append_think}). Read as text, the thinking would start the answer, or a typed
+ * JSON result. A server with no reasoning parser sends the thinking without {@code <think>} (the chat template puts it
+ * in the prompt), which is not split here: nothing tells it from an answer until {@code </think>}, if one comes.
  *
  * <p>A tag split across fragments ({@code <thi}, {@code nk>}) is held back until it is whole; text that does not begin
  * with {@code <think>} (after white space) passes through unchanged. What the thinking was wrapped in, the tags and the
