@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.agent.Agent;
 import dev.rein.budget.ModelPrice;
+import dev.rein.model.ModelIds;
 import dev.rein.model.OutputSchema;
 import dev.rein.provider.ProviderConfig;
 import java.util.HashMap;
@@ -40,5 +41,13 @@ class PublicApiNullInputsTest {
         Agent agent = Agent.builder().model((request, context) -> null).modelName("m").price("m", ModelPrice.of("0", "0", "0"))
                 .build();
         refused(() -> agent.config().withListener(null), "withListener", "RunListenerFactory");
+    }
+
+    @Test
+    void modelIdsGivenNullSayWhichParameter() {
+        refused(() -> ModelIds.dates(null, "claude-opus-5-20261015"), "ModelIds.dates", "base");
+        refused(() -> ModelIds.dates("claude-opus-5", null), "ModelIds.dates", "model");
+        refused(() -> ModelIds.listed(null, "m"), "ModelIds.listed", "listed", "List.of()");
+        refused(() -> ModelIds.listed(java.util.List.of("m"), null), "ModelIds.listed", "model");
     }
 }

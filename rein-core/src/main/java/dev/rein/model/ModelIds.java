@@ -1,7 +1,7 @@
 package dev.rein.model;
 
+import dev.rein.ReinException;
 import java.util.Collection;
-import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -26,8 +26,8 @@ public final class ModelIds {
      * @return true when {@code model} is {@code base} with a date suffix (not when the two are equal)
      */
     public static boolean dates(String base, String model) {
-        Objects.requireNonNull(base, "base");
-        Objects.requireNonNull(model, "model");
+        given(base, "dates", "base", "the listed model name");
+        given(model, "dates", "model", "the model id a request names");
         return model.startsWith(base + "-") && DATE_SUFFIX.matcher(model.substring(base.length())).matches();
     }
 
@@ -39,7 +39,15 @@ public final class ModelIds {
      * @return true when {@code model} names a listed model
      */
     public static boolean listed(Collection<String> listed, String model) {
-        Objects.requireNonNull(model, "model");
-        return listed.contains(model) || listed.stream().anyMatch(base -> dates(base, model));
+        given(listed, "listed", "listed", "the listed model names (List.of() for none)");
+        given(model, "listed", "model", "the model id a request names");
+        return listed.contains(model) || listed.stream().anyMatch(base -> base != null && dates(base, model));
+    }
+
+    /** A public entry point given null says which parameter and what to give, as the rest of the public API does. */
+    private static void given(Object value, String method, String parameter, String what) {
+        if (value == null) {
+            throw new ReinException("ModelIds." + method + " was given null for " + parameter + ": give " + what);
+        }
     }
 }
