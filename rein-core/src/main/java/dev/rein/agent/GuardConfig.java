@@ -1,9 +1,10 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.context.ContextPolicy;
+import dev.rein.internal.collect.NullElements;
 import dev.rein.reflection.Reflection;
 import dev.rein.stall.StallPolicy;
-import dev.rein.ReinException;
 import java.util.List;
 
 /**
@@ -25,13 +26,10 @@ public record GuardConfig(StallPolicy stall, ContextPolicy context, List<Reflect
         if (reflection == null) {
             throw new ReinException("GuardConfig was given no reflection (null): give a list of Reflection, List.of() for none");
         }
-        int at = 0;
-        for (Reflection r : reflection) { // not indexOf(null): an immutable list throws for it
-            if (r == null) {
-                throw new ReinException("GuardConfig was given a null reflection at position " + at + " (counting from 0):"
-                        + " give each Reflection, or leave it out");
-            }
-            at++;
+        int at = NullElements.firstNull(reflection);
+        if (at >= 0) {
+            throw new ReinException("GuardConfig was given a null reflection at position " + at + " (counting from 0):"
+                    + " give each Reflection, or leave it out");
         }
         reflection = List.copyOf(reflection);
     }
