@@ -96,6 +96,7 @@ final class RequestMapper {
         // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
         request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.checkBeforeSending(request));
         request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
+        requireForcedToolPresent(request);
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {
             g.writeStringField("model", request.model());
@@ -161,6 +162,35 @@ final class RequestMapper {
         }
     }
 
+    /**
+     * The API's tool choice {@code any} makes the model use one of the request's tools, and {@code tool} the one it
+     * names; without tools the API refuses a tool choice (400 "tool_choice may only be specified while providing
+     * tools."). A request built by hand (or changed by a {@code ModelInterceptor}) that forces a tool it does not have
+     * is refused here, before anything is sent, saying what to do. Server tools are tools too.
+     */
+    static void requireForcedToolPresent(ModelRequest request) {
+        ToolChoice choice = request.toolChoice();
+        if (!(choice instanceof ToolChoice.Any) && !(choice instanceof ToolChoice.Tool)) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        request.option(AnthropicServerTools.class).ifPresent(serverTools -> names.addAll(serverTools.names()));
+        for (ToolDefinition tool : request.tools()) {
+            names.add(tool.name());
+        }
+        String forced = choice instanceof ToolChoice.Tool t ? "ToolChoice.tool(\"" + t.name() + "\")" : "ToolChoice.any()";
+        if (names.isEmpty()) {
+            throw new ReinException(forced + " makes the model call a tool, but the request has no tools, and the API"
+                    + " refuses a tool choice without tools (400 \"tool_choice may only be specified while providing"
+                    + " tools.\"): add the tool to the request's tools (or AnthropicServerTools), or use ToolChoice.auto()");
+        }
+        if (choice instanceof ToolChoice.Tool t && !names.contains(t.name())) {
+            throw new ReinException(forced + " names a tool the request does not have (its tools: " + String.join(", ", names)
+                    + "), and the model can only call a tool the request gives it: name one of these, or add the tool to"
+                    + " the request's tools");
+        }
+    }
+
     /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
     private static void thinkingAndOutput(JsonGenerator g, ModelRequest request, boolean drop) throws IOException {
         Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
@@ -221,6 +251,7 @@ final class RequestMapper {
 
     /** The same, with {@code drop} the request's {@link AnthropicThinking#dropsStaleBlocks} decision. */
     WireBuffer countTokens(ModelRequest request, boolean drop) {
+        requireForcedToolPresent(request);
         return write(g -> {
             g.writeStringField("model", request.model());
             prompt(g, request, CacheBreakpoints.Plan.NONE);

@@ -33,7 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
  * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
- * before it, and each {@code tool_use} answered in the next message; and what the newest models refuse, as
+ * before it, and each {@code tool_use} answered in the next message; a forced tool choice with tools to force:
+ * {@code any} or {@code tool} without {@code tools} ("tool_choice may only be specified while providing tools.", also at
+ * count_tokens), {@code tool} naming none of them ("tool_choice.name: no tool named 'x' is in tools.", this server's
+ * words: the docs give none); and what the newest models refuse, as
  * their "What's new" pages word it: thinking off or with a manual budget on {@code claude-opus-5-5},
  * {@code claude-fable-5-1} and {@code claude-mythos-5-1} (and {@code claude-fable-5} and {@code claude-mythos-5}),
  * a manual budget on every model from Claude 4.7 on, thinking off on {@code claude-sonnet-5-5} (and

@@ -58,6 +58,31 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
     }
 
     /**
+     * The tool use docs: {@code any} makes the model use one of the request's tools, {@code tool} the one it names;
+     * without tools the API refuses a tool choice, at both endpoints. Server tools are tools too.
+     */
+    @Test
+    void aForcedToolChoiceWithoutTheToolIsRefusedOnEveryModel() throws Exception {
+        String none = "tool_choice may only be specified while providing tools.";
+        String noTools = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":100,\"tool_choice\":%s,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"こんにちは\"}]}";
+        assertRefused(api.messages(noTools.formatted("{\"type\":\"any\"}")), none);
+        assertRefused(api.messages(noTools.formatted("{\"type\":\"tool\",\"name\":\"lookup\"}")), none);
+        assertRefused(api.post("/v1/messages/count_tokens", noTools.formatted("{\"type\":\"any\"}")), none);
+        assertRefused(api.messages(request("claude-sonnet-4-5", "\"tool_choice\":{\"type\":\"tool\",\"name\":\"fetch\"},")),
+                "tool_choice.name: no tool named 'fetch' is in tools.");
+        assertThat(server.pendingReplies()).isZero();
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-sonnet-4-5", "\"tool_choice\":{\"type\":\"tool\",\"name\":\"lookup\"},"))
+                .statusCode()).isEqualTo(200);
+        String serverTool = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":100,\"tool_choice\":%s,"
+                + "\"tools\":[{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}],"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        assertThat(api.messages(serverTool.formatted("{\"type\":\"tool\",\"name\":\"web_search\"}")).statusCode()).isEqualTo(200);
+        assertThat(api.messages(noTools.formatted("{\"type\":\"none\"}")).statusCode()).as("none forces nothing").isEqualTo(200);
+    }
+
+    /**
      * The thinking troubleshooting docs: every model from Claude 4.7 on refuses a budget, also those that still take
      * thinking off (Claude Sonnet 5, Opus 5, Opus 4.7 and 4.8), in the same words.
      */

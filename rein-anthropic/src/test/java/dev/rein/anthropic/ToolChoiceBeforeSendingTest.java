@@ -1,0 +1,58 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rein.json.Json;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ToolChoice;
+import dev.rein.testkit.FakeReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A forced tool choice the API cannot follow, in a request built by hand: the Messages API's {@code tool_choice}
+ * {@code any} makes the model use one of the request's tools and {@code tool} the one it names, and the API refuses
+ * a tool choice without tools (400 "tool_choice may only be specified while providing tools."). Rein knows before
+ * sending, so it refuses such a request itself, at count_tokens too, and sends nothing. Server tools are tools too.
+ */
+class ToolChoiceBeforeSendingTest extends FakeApi {
+
+    private ModelException refused(ModelRequest.Builder request) {
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request));
+        assertThat(e).as("refused before sending").isNotNull();
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.INVALID_REQUEST);
+        assertThat(e.retryable()).isFalse();
+        ModelException counted = catchThrowableOfType(ModelException.class, () -> model.countTokens(request.build()));
+        assertThat(counted).as("count_tokens refuses it too").isNotNull();
+        assertThat(counted.getMessage()).isEqualTo(e.getMessage());
+        return e;
+    }
+
+    @Test
+    void anyOrANamedToolWithoutToolsIsRefusedBeforeSending() {
+        assertThat(refused(request("こんにちは").toolChoice(ToolChoice.any())).getMessage())
+                .contains("ToolChoice.any()").contains("no tools").contains("ToolChoice.auto()");
+        assertThat(refused(request("こんにちは").toolChoice(ToolChoice.tool("search"))).getMessage())
+                .contains("ToolChoice.tool(\"search\")").contains("no tools");
+        assertThat(server.requests()).as("nothing was sent").isEmpty();
+    }
+
+    @Test
+    void aNamedToolTheRequestDoesNotHaveIsRefusedNamingTheToolsItHas() {
+        ModelException e = refused(request("x").tools(List.of(tool("search"), tool("fetch")))
+                .option(AnthropicServerTools.webSearch(2)).toolChoice(ToolChoice.tool("serach")));
+        assertThat(e.getMessage()).contains("ToolChoice.tool(\"serach\")").contains("web_search, search, fetch");
+        assertThat(server.requests()).isEmpty();
+    }
+
+    @Test
+    void serverToolsAreToolsForAnyAndForANamedChoice() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        call(request("x").option(AnthropicServerTools.webSearch(1)).toolChoice(ToolChoice.any()));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"any\"}"));
+        call(request("x").option(AnthropicServerTools.webSearch(1)).toolChoice(ToolChoice.tool("web_search")));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"tool\",\"name\":\"web_search\"}"));
+    }
+}
