@@ -16,12 +16,14 @@ import java.util.List;
  * (its reasoning-tokens guide, "preserving reasoning blocks"); Gemini 3 behind it refuses the next request
  * without its encrypted block, and Claude's thinking is checked against its signature. Streamed, one block
  * comes in fragments of the same {@code index} and type: their {@code text}, {@code summary} and {@code data}
- * are joined, and any other field (a signature in the last fragment) is taken from the latest that has it.
+ * are joined, and any other field (a signature in the last fragment) is taken from the latest that has it; text
+ * fragments without an index are joined in order ({@link #sameBlock}).
  * It travels with the response as an {@link OpaqueBlock} of type {@value #TYPE}, and goes back to that server only
  * ({@link Origin}).
  */
 final class ReasoningDetails {
     static final String TYPE = "openai_reasoning_details";
+    private static final String TEXT = "reasoning.text";
 
     private final ArrayNode details = Json.mapper().createArrayNode();
 
@@ -31,11 +33,13 @@ final class ReasoningDetails {
         if (incoming == null || !incoming.isArray()) {
             return;
         }
+        boolean first = true;
         for (JsonNode fragment : incoming) {
             if (!(fragment instanceof ObjectNode object)) {
                 continue;
             }
-            ObjectNode same = sameBlock(object);
+            ObjectNode same = sameBlock(object, first);
+            first = false;
             if (same == null) {
                 details.add(object.deepCopy());
                 continue;
@@ -61,7 +65,7 @@ final class ReasoningDetails {
         StringBuilder text = new StringBuilder();
         for (JsonNode fragment : delta.path("reasoning_details")) {
             String type = fragment.path("type").asText("");
-            JsonNode part = type.equals("reasoning.text") ? fragment.get("text")
+            JsonNode part = type.equals(TEXT) ? fragment.get("text")
                     : type.equals("reasoning.summary") ? fragment.get("summary") : null;
             if (part != null && part.isTextual()) {
                 text.append(part.asText());
@@ -70,10 +74,27 @@ final class ReasoningDetails {
         return text.toString();
     }
 
-    /** The block a fragment continues: the one with its index and type; none for a fragment without an index. */
-    private ObjectNode sameBlock(ObjectNode fragment) {
+    /**
+     * The block a fragment continues: the one with its index and type. OpenRouter documents {@code index} as optional
+     * and the sequence as "built by concatenating all chunks in order"; the first fragment of a delta without one
+     * continues the block the delta before ended with when both are {@code reasoning.text} without an index (as
+     * OpenRouter's AI SDK provider joins them), unless that block is signed already (a signature closes it) or the two
+     * name different ids. The entries of one list are separate blocks (a whole message's list is never joined), and an
+     * encrypted block or a summary without an index is taken as whole: two in a row are two blocks (Anthropic's
+     * redacted thinking, OpenAI's summary parts).
+     *
+     * @param first whether the fragment comes first in its delta's list
+     */
+    private ObjectNode sameBlock(ObjectNode fragment, boolean first) {
         if (!fragment.path("index").isIntegralNumber()) {
-            return null;
+            if (!first || details.isEmpty() || !(details.get(details.size() - 1) instanceof ObjectNode last)) {
+                return null;
+            }
+            boolean text = TEXT.equals(fragment.path("type").asText()) && TEXT.equals(last.path("type").asText());
+            boolean signed = last.path("signature").isTextual() && !last.path("signature").asText().isEmpty();
+            boolean otherId = fragment.path("id").isTextual() && last.path("id").isTextual()
+                    && !fragment.path("id").asText().equals(last.path("id").asText());
+            return text && !last.has("index") && !signed && !otherId ? last : null;
         }
         for (JsonNode block : details) {
             if (block.path("index").equals(fragment.path("index")) && block.path("type").equals(fragment.path("type"))) {
@@ -87,7 +108,7 @@ final class ReasoningDetails {
     String text() {
         StringBuilder text = new StringBuilder();
         for (JsonNode block : details) {
-            if ("reasoning.text".equals(block.path("type").asText()) && block.path("text").isTextual()) {
+            if (TEXT.equals(block.path("type").asText()) && block.path("text").isTextual()) {
                 text.append(block.path("text").asText());
             }
         }

@@ -763,6 +763,60 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(third.get(3).has("reasoning_details")).isFalse();
     }
 
+    /**
+     * OpenRouter documents {@code index} as optional and "the complete reasoning sequence is built by concatenating all
+     * chunks in order"; a server that streams reasoning without it (MiniMax's {@code reasoning_split}, a gateway passing
+     * fragments on) sends one block in many fragments, which OpenRouter's own AI SDK provider joins while they are
+     * {@code reasoning.text}. They were kept as one block each and echoed back so, a sequence the model never produced
+     * (a signed block's text split from its signature). Consecutive text fragments without an index now make one
+     * block until one is signed or another id starts; an encrypted block is whole in its fragment and stays apart.
+     */
+    @Test
+    void unindexedReasoningDetailsFragmentsAreJoinedIntoTheirBlock() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning_details\":"
+                        + "[{\"type\":\"reasoning.text\",\"id\":\"r1\",\"format\":\"anthropic-claude-v1\",\"text\":\"天気を\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"調べる。\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"id\":\"r1\",\"text\":\"\","
+                        + "\"signature\":\"sig-1\"}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"東京を\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"選ぶ。\"},"
+                        + "{\"type\":\"reasoning.encrypted\",\"data\":\"CiQB\"},{\"type\":\"reasoning.encrypted\",\"data\":\"CiQC\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"id\":\"r3\",\"text\":\"次。\"},"
+                        + "{\"type\":\"reasoning.text\",\"id\":\"r4\",\"text\":\"別。\"}],"
+                        + "\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\",\"function\":{\"name\":\"search\","
+                        + "\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")));
+        ModelResponse first = call(dev.rein.model.ModelRequest.builder("anthropic/claude-sonnet-4.5").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+        server.enqueue(ChatReply.text("晴れ"));
+        call(dev.rein.model.ModelRequest.builder("anthropic/claude-sonnet-4.5").maxTokens(256).messages(List.of(
+                dev.rein.model.Message.user("東京の天気は?"), first.toHistoryMessage().orElseThrow(),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false)))))
+                .tools(List.of(tool("search"))));
+
+        JsonNode assistant = lastBody().path("messages").get(1);
+        assertThat(assistant.path("reasoning_details")).as(assistant.toString()).isEqualTo(dev.rein.json.Json.parse("["
+                + "{\"type\":\"reasoning.text\",\"id\":\"r1\",\"format\":\"anthropic-claude-v1\",\"text\":\"天気を調べる。\","
+                + "\"signature\":\"sig-1\"},"
+                + "{\"type\":\"reasoning.text\",\"text\":\"東京を選ぶ。\"},"
+                + "{\"type\":\"reasoning.encrypted\",\"data\":\"CiQB\"},{\"type\":\"reasoning.encrypted\",\"data\":\"CiQC\"},"
+                + "{\"type\":\"reasoning.text\",\"id\":\"r3\",\"text\":\"次。\"},{\"type\":\"reasoning.text\",\"id\":\"r4\",\"text\":\"別。\"}]"));
+
+        // a whole message's list is blocks, never joined
+        ModelResponse whole = callPlainServer("application/json", "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"晴れ\",\"reasoning_details\":["
+                + "{\"type\":\"reasoning.text\",\"text\":\"一。\"},{\"type\":\"reasoning.text\",\"text\":\"二。\"}]},"
+                + "\"finish_reason\":\"stop\"}]}");
+        JsonNode kept = whole.content().stream().filter(b -> b instanceof dev.rein.model.OpaqueBlock o
+                && o.type().equals(ReasoningDetails.TYPE)).map(b -> ((dev.rein.model.OpaqueBlock) b).json()).findFirst().orElseThrow();
+        assertThat(kept.path("reasoning_details").size()).as(kept.toString()).isEqualTo(2);
+    }
+
     private ModelException failure() {
         ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x")));
         assertThat(e).as("the call failed").isNotNull();
