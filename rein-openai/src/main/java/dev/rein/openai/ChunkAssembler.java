@@ -61,9 +61,11 @@ final class ChunkAssembler {
     private final String origin;
     /** The model the request named, whose family tells how to read the content before a chunk names one; may be null. */
     private final String requested;
+    /** Whether any model's leading think block is its reasoning, not only a MiniMax model's. */
+    private final boolean leadingThink;
     /**
-     * A MiniMax model's content, whose leading think block is its reasoning ({@link InlineThink}); null for any other
-     * model, and until the first content tells which it is.
+     * A MiniMax model's content, or any model's when asked ({@link #leadingThink}), whose leading think block is its
+     * reasoning ({@link InlineThink}); null for any other model, and until the first content tells which it is.
      */
     private InlineThink inlineThink;
     private boolean contentSeen;
@@ -87,6 +89,18 @@ final class ChunkAssembler {
      * @param requested the model the request named; may be null
      */
     ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested) {
+        this(observer, requestId, origin, requested, false);
+    }
+
+    /**
+     * @param requestId the response's {@code x-request-id}, for the failures it reports; may be null
+     * @param origin the server the response comes from ({@link Origin#of}); may be null
+     * @param requested the model the request named; may be null
+     * @param leadingThink whether any model's leading think block is its reasoning, not only a MiniMax model's ({@link
+     *     OpenAiModelBuilder#leadingThinkAsReasoning})
+     */
+    ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested, boolean leadingThink) {
+        this.leadingThink = leadingThink;
         this.observer = observer;
         this.requestId = requestId;
         this.origin = origin;
@@ -143,8 +157,10 @@ final class ChunkAssembler {
             if (!contentSeen) {
                 contentSeen = true;
                 // MiniMax's API (without its non-standard reasoning_split) and servers that leave the model's output as it
-                // is put a MiniMax model's thinking at the start of content, in think tags: not the answer.
-                if (Origin.MINIMAX.equals(family(requested))) {
+                // is put a MiniMax model's thinking at the start of content, in think tags: not the answer. Another
+                // model's only when asked: nothing else tells a server without a reasoning parser from an answer that
+                // begins with the tag.
+                if (leadingThink || Origin.MINIMAX.equals(family(requested))) {
                     inlineThink = new InlineThink();
                 }
             }
@@ -380,7 +396,9 @@ final class ChunkAssembler {
         String family = family(requested != null ? requested : fallbackModel);
         if (inlineThink != null && inlineThink.found()) {
             // kept with the block as it came: MiniMax asks for the content back with its think tags, "preserved completely"
-            content.add(ReasoningContent.keepInline(inlineThink.thinking(), inlineThink.prefix(), origin, family));
+            // only a MiniMax model's goes to another host of its family; another model's (asked for) to its server only
+            content.add(ReasoningContent.keepInline(inlineThink.thinking(), inlineThink.prefix(), origin,
+                    Origin.MINIMAX.equals(family) ? family : null));
         }
         // The plain reasoning goes back only to a family that wants it (ReasoningContent), so it is kept only for one: a
         // response of only reasoning from another model (Groq's, Qwen3 on vLLM) stays a turn without content, as it was.

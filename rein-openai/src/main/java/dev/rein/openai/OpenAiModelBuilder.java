@@ -54,6 +54,7 @@ public final class OpenAiModelBuilder {
     private Clock clock = Clock.systemUTC();
     private Function<String, String> environment = System::getenv;
     private okhttp3.Interceptor interceptor;
+    private boolean leadingThinkAsReasoning;
 
     OpenAiModelBuilder() {}
 
@@ -102,6 +103,21 @@ public final class OpenAiModelBuilder {
     /** Limit for one whole call including the streamed generation (default 60 min). */
     public OpenAiModelBuilder requestTimeout(Duration timeout) {
         this.requestTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Whether a {@code <think>…</think>} block at the start of any model's {@code content} is its reasoning (default
+     * false). A MiniMax model's is, always (MiniMax's API returns it so). Turn this on for a server that leaves another
+     * model's think block in the content, e.g. Qwen3 or DeepSeek-R1 on vLLM without {@code --reasoning-parser} or on
+     * llama.cpp with {@code --reasoning-format none}: the block then reaches the stream observer as thinking, is kept out
+     * of the answer text (and of a typed result), and goes back only within a turn that calls tools, as it came. Off,
+     * it is answer text, as the server sent it; a server that separates reasoning itself needs neither. Content that
+     * does not begin with {@code <think>} (after white space) is the answer either way, so output whose opening tag
+     * the chat template put in the prompt is not split: run such a server with its reasoning parser.
+     */
+    public OpenAiModelBuilder leadingThinkAsReasoning(boolean on) {
+        this.leadingThinkAsReasoning = on;
         return this;
     }
 
@@ -302,7 +318,7 @@ public final class OpenAiModelBuilder {
         };
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
         return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server, url), field, maxTokensField == MaxTokensField.AUTO,
-                url);
+                url, leadingThinkAsReasoning);
     }
 
     /**
