@@ -756,6 +756,61 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aMalformedErrorCarryingTheCallsIdInItsResponseStreamEndsTheCallAtOnceSayingSo() throws Exception {
+        // No "jsonrpc" and no "error.code", so no JSON-RPC message; but it carries the call's id, so it is the call's answer,
+        // broken: the call ends now naming it, not at its timeout (as {} does, which carries no id and is passed over).
+        for (String error : List.of("{\"message\":\"失敗 boom\"}", "\"失敗 boom\"", "{\"code\":\"x\",\"message\":\"失敗 boom\"}")) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                String answer = FakeHttpEndpoint.method(message).equals("tools/call")
+                        ? "{\"id\":" + FakeHttpEndpoint.id(message) + ",\"error\":" + error + "}" : FakeHttpEndpoint.echoAnswer(message);
+                if (answer == null) {
+                    FakeHttpEndpoint.empty(exchange, 202);
+                    return;
+                }
+                FakeHttpEndpoint.events(exchange, "id: 1\ndata: {}\n\nevent: message\nid: 2\ndata: " + answer + "\n\n");
+            }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+                Instant before = Instant.now();
+                ToolOutput output = invoke(mcp, "echo", "k-malformed", Duration.ofSeconds(20));
+                assertThat(Duration.between(before, Instant.now())).as(output.content()).isLessThan(Duration.ofSeconds(5));
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'echo' with a message that is not"
+                        + " valid JSON-RPC: '").contains("失敗 boom");
+            }
+        }
+    }
+
+    @Test
+    void aMalformedErrorCarryingTheCallsIdAsAJsonAnswerEndsTheCallAtOnceSayingSo() throws Exception {
+        // As in an event stream (above), in a JSON answer: the SDK read {"message": ...} as error 0, and failed on the rest.
+        for (String error : List.of("{\"message\":\"失敗 boom\"}", "\"失敗 boom\"")) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                String answer = FakeHttpEndpoint.method(message).equals("tools/call")
+                        ? "{\"id\":" + FakeHttpEndpoint.id(message) + ",\"error\":" + error + "}" : FakeHttpEndpoint.echoAnswer(message);
+                if (answer == null) {
+                    FakeHttpEndpoint.empty(exchange, 202);
+                    return;
+                }
+                FakeHttpEndpoint.json(exchange, 200, answer);
+            }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+                Instant before = Instant.now();
+                ToolOutput output = invoke(mcp, "echo", "k-malformed-json", Duration.ofSeconds(20));
+                assertThat(Duration.between(before, Instant.now())).as(output.content()).isLessThan(Duration.ofSeconds(5));
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'echo' with a message that is not"
+                        + " valid JSON-RPC: '").contains("失敗 boom");
+            }
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdOnTheFirstStreamForTheServersOwnMessagesAnswersNoRequestAndTheNotificationAfterItArrives()
             throws Exception {
         // As on a resumed stream (above), on the first GET: an error without an id there answers no request, so it is

@@ -260,6 +260,34 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aMalformedErrorCarryingTheCallsIdEndsTheCallAtOnceSayingSoAndKeepsTheServer() throws Exception {
+        // {"id": N, "error": "..."} is no JSON-RPC message, but it carries the call's id: the call's answer, broken. It was
+        // skipped as a log line, and the call waited for its timeout; {"message": ...} without a code read as error 0.
+        for (String error : List.of("\"失敗 boom\"", "{\"message\":\"失敗 boom\"}")) {
+            try (McpToolset mcp = start((server, message) -> {
+                switch (message.path("method").asText()) {
+                    case "initialize" -> server.initialized(message, "2025-11-25");
+                    case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("t"))));
+                    case "tools/call" -> server.raw("{\"id\":" + Json.write(message.get("id")) + ",\"error\":" + error + "}");
+                    default -> { }
+                }
+            })) {
+                Tool tool = mcp.tools().getFirst();
+                java.time.Instant before = java.time.Instant.now();
+                ToolOutput output = handle(tool, ToolContext.standalone("k").withDeadline(before.plusSeconds(20)));
+                assertThat(java.time.Duration.between(before, java.time.Instant.now())).as(output.content())
+                        .isLessThan(java.time.Duration.ofSeconds(5));
+                assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 't' with a message that is"
+                        + " not valid JSON-RPC: '").contains("失敗 boom");
+                assertThat(handle(tool, ToolContext.standalone("k2").withDeadline(java.time.Instant.now().plusSeconds(20))).content())
+                        .as("the server is kept").contains("失敗 boom");
+                assertThat(started).hasSize(1);
+            }
+            started.clear();
+        }
+    }
+
+    @Test
     void anInitializeAnswerWithoutAProtocolVersionFailsTheStartSayingSo() {
         // Before: "it chose protocol version '', which Rein does not support ... Check that 'scripted' runs from a shell".
         assertThatThrownBy(() -> start((server, message) -> {

@@ -455,6 +455,11 @@ final class ResumingHttpClient extends HttpClient {
                     if (idless != null) {
                         idlessErrors.put(Json.write(id), idless);
                     }
+                    ObjectNode standIn = MalformedAnswer.standIn(answer, new String(kept.toByteArray(), java.nio.charset.StandardCharsets.UTF_8).strip());
+                    if (standIn != null) {
+                        // Before the SDK reads the body, which it cannot: the request ends with what the server sent.
+                        messages.accept(Json.write(standIn));
+                    }
                 } else if (error.path("message").isTextual()) {
                     refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
                     if (id != null) {
@@ -508,13 +513,26 @@ final class ResumingHttpClient extends HttpClient {
             // An event whose data is JSON but no JSON-RPC message ({} as server-everything's event store replays a priming
             // event, one stream's after another's) is left out on every stream, as the TypeScript SDK's client passes it
             // over: the SDK ended the stream on it, and a tools/list_changed or the answer after it was lost.
+            // A malformed answer carrying a request's id is left out too, and its stand-in handed on (event): the SDK
+            // cannot read it, and the request waited for its timeout.
             this.batches = "GET".equals(request.method())
-                    ? new BatchSplitter(message -> idlessError(message) != null || StdioTransport.notJsonRpc(message))
-                    : new BatchSplitter(StdioTransport::notJsonRpc);
+                    ? new BatchSplitter(message -> idlessError(message) != null || StdioTransport.notJsonRpc(message)
+                            || MalformedAnswer.is(message))
+                    : new BatchSplitter(message -> StdioTransport.notJsonRpc(message) || MalformedAnswer.is(message));
         }
 
         private void event(String data) {
             answered |= isResponse(data);
+            if (data.contains("\"id\"")) {
+                List<JsonNode> batch = BatchSplitter.messages(data);
+                for (JsonNode message : batch != null ? batch : parsed(data)) {
+                    ObjectNode standIn = MalformedAnswer.standIn(message, Json.write(message));
+                    if (standIn != null) {
+                        messages.accept(Json.write(standIn));
+                        answered = true;
+                    }
+                }
+            }
             if ("POST".equals(request.method()) && data.contains("error")) {
                 // An error without an id in a request's stream answers that request (the SDK cannot read it), as in a JSON answer.
                 try {
@@ -675,6 +693,11 @@ final class ResumingHttpClient extends HttpClient {
         if (data.startsWith("{") || data.startsWith(" {")) {
             try {
                 JsonNode node = Json.mapper().readTree(data);
+                ObjectNode standIn = MalformedAnswer.standIn(node, data.strip());
+                if (standIn != null) {
+                    messages.accept(Json.write(standIn)); // a malformed answer carrying an id ends its request now
+                    return;
+                }
                 if (node != null && StdioTransport.notJsonRpc(node)) {
                     return; // no JSON-RPC message: passed over, as on the streams the SDK reads (Watched)
                 }
@@ -774,6 +797,16 @@ final class ResumingHttpClient extends HttpClient {
             return Json.mapper().readTree(content.toByteArray());
         } catch (Exception e) {
             return null;
+        }
+    }
+
+    /** {@code data} as JSON, one element; none when it is not JSON. */
+    private static List<JsonNode> parsed(String data) {
+        try {
+            JsonNode node = Json.mapper().readTree(data);
+            return node == null ? List.of() : List.of(node);
+        } catch (IOException e) {
+            return List.of();
         }
     }
 

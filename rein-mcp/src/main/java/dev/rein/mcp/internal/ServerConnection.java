@@ -158,6 +158,11 @@ public final class ServerConnection implements AutoCloseable {
                     throw new BadAnswer(malformed.getMessage());
                 }
             }
+            String malformed = MalformedAnswer.described(e, this::mask);
+            if (malformed != null) {
+                opened.close();
+                throw new BadAnswer("it answered the initialize request with a message that is not valid JSON-RPC: " + malformed);
+            }
             String unsupported = unsupportedVersion(e);
             if (unsupported != null) {
                 // The SDK refused the server's answer (no JSON-RPC error came from the server): the
@@ -244,6 +249,10 @@ public final class ServerConnection implements AutoCloseable {
                 throw e;
             } catch (McpError e) {
                 tooLargeListing(e);
+                String malformed = MalformedAnswer.described(e, this::mask);
+                if (malformed != null) {
+                    throw new BadAnswer("it answered the tools/list request with a message that is not valid JSON-RPC: " + malformed);
+                }
                 IOException broken = cutOffByTls(current, e, id);
                 if (broken != null) {
                     throw broken;
@@ -503,6 +512,14 @@ public final class ServerConnection implements AutoCloseable {
         } catch (McpError e) {
             if (tooLarge(e) != null) {
                 return answeredTooMuch(tool, tooLarge(e), mayHaveEffect); // Rein's end of a resumed stream that brought more
+            }
+            String malformed = MalformedAnswer.described(e, this::mask);
+            if (malformed != null) {
+                // The server answered, so it is kept; whether the tool did anything is not known.
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' with a message that"
+                        + " is not valid JSON-RPC: " + malformed + ", so the answer was not used." + (mayHaveEffect ? " It may or may not"
+                        + " have taken effect; check before calling it again." : "") + " Try again, or use another tool; the server"
+                        + " should be fixed.");
             }
             Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(call.id()) : null;
             String tls = cut == null ? null : brokenTls(cut);
@@ -945,6 +962,10 @@ public final class ServerConnection implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    private String mask(String text) {
+        return dev.rein.tool.Secrets.mask(text, config.secrets());
     }
 
     private String describe(Throwable e) {

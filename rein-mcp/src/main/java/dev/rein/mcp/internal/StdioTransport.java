@@ -124,7 +124,7 @@ final class StdioTransport implements McpClientTransport {
      */
     private List<McpSchema.JSONRPCMessage> messages(String line) throws IOException {
         if (!line.stripLeading().startsWith("[")) {
-            return List.of(McpSchema.deserializeJsonRpcMessage(mapper, line));
+            return List.of(message(line));
         }
         List<Object> batch = mapper.readValue(line, new TypeRef<List<Object>>() {});
         if (batch.isEmpty()) {
@@ -132,9 +132,30 @@ final class StdioTransport implements McpClientTransport {
         }
         List<McpSchema.JSONRPCMessage> messages = new ArrayList<>(batch.size());
         for (Object element : batch) {
-            messages.add(McpSchema.deserializeJsonRpcMessage(mapper, mapper.writeValueAsString(element)));
+            messages.add(message(mapper.writeValueAsString(element)));
         }
         return messages;
+    }
+
+    /**
+     * The message {@code text}; for a malformed answer carrying a request's id (see
+     * {@link MalformedAnswer}), the error standing for it, so its request ends now rather than at
+     * its timeout (the SDK refuses it, and a line that is no JSON-RPC message is skipped).
+     */
+    private McpSchema.JSONRPCMessage message(String text) throws IOException {
+        // Only what may be one is read twice: a request names its method, a well-formed answer its result.
+        if (text.contains("\"error\"") || !text.contains("\"result\"") && !text.contains("\"method\"")) {
+            com.fasterxml.jackson.databind.JsonNode standIn;
+            try {
+                standIn = MalformedAnswer.standIn(dev.rein.json.Json.mapper().readTree(text), text);
+            } catch (IOException | RuntimeException e) {
+                standIn = null; // not JSON: the SDK's refusal below says so
+            }
+            if (standIn != null) {
+                return McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(standIn));
+            }
+        }
+        return McpSchema.deserializeJsonRpcMessage(mapper, text);
     }
 
     /**

@@ -1,0 +1,77 @@
+package dev.rein.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import io.modelcontextprotocol.spec.McpError;
+import java.util.Map;
+
+/**
+ * A server's answer to a request that carries the request's id but is no JSON-RPC response: an
+ * {@code "error"} that is not an object with an integer {@code "code"} and a string
+ * {@code "message"} (a broken server's {@code {"id": 3, "error": "boom"}}), or a message with
+ * {@code "jsonrpc"} and an id but neither {@code "result"} nor {@code "error"}. The SDK cannot
+ * read it, and a line or event that is no JSON-RPC message at all ({@code {}}) is passed over,
+ * so its request waited for its timeout. It is handed on instead as a well-formed error with the
+ * request's id, {@link #standIn}, so the request ends at once saying what the server sent.
+ * Something without a usable id ({@code {}}, a log line) is not an answer and stays passed over.
+ */
+final class MalformedAnswer {
+    /** The key in the stand-in error's {@code data} holding the server's message as it came. */
+    static final String KEY = "dev.rein/malformed-answer";
+    /** The key in the stand-in error's {@code data} holding what JSON-RPC requires that the message lacks. */
+    static final String WHY = "dev.rein/malformed-why";
+
+    private MalformedAnswer() {}
+
+    /** What is wrong with {@code node} as an answer, when it is a malformed answer carrying an id; else null. */
+    static String why(JsonNode node) {
+        if (node == null || !node.isObject() || node.has("method")) {
+            return null;
+        }
+        JsonNode id = node.path("id");
+        if (!id.isTextual() && !id.isIntegralNumber()) {
+            return null;
+        }
+        if (node.has("error")) {
+            JsonNode error = node.get("error");
+            if (!error.isObject()) {
+                return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
+            }
+            return !error.path("code").isIntegralNumber() ? "an error's \"code\" must be an integer"
+                    : !error.path("message").isTextual() ? "an error's \"message\" must be a string" : null;
+        }
+        return node.has("jsonrpc") && !node.has("result") ? "an answer carries a \"result\" or an \"error\"" : null;
+    }
+
+    /** Whether {@code node} is a malformed answer carrying an id ({@link #why} not null). */
+    static boolean is(JsonNode node) {
+        return why(node) != null;
+    }
+
+    /**
+     * The well-formed error standing for {@code node} with its id, carrying the message as it came
+     * ({@code text}) and what is wrong with it; null when {@code node} is no malformed answer.
+     */
+    static ObjectNode standIn(JsonNode node, String text) {
+        String why = why(node);
+        if (why == null) {
+            return null;
+        }
+        ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", node.get("id"));
+        error.putObject("error").put("code", -32603).put("message", "a message that is not valid JSON-RPC")
+                .putObject("data").put(KEY, text).put(WHY, why);
+        return error;
+    }
+
+    /** "'TEXT' (WHY)" when {@code e} is the stand-in for a malformed answer, the text masked by {@code mask}; else null. */
+    static String described(Throwable e, java.util.function.UnaryOperator<String> mask) {
+        McpError error = McpError.findRootCause(e) instanceof McpError found ? found : null;
+        if (error == null || error.getJsonRpcError() == null || !(error.getJsonRpcError().data() instanceof Map<?, ?> data)
+                || !(data.get(KEY) instanceof String text)) {
+            return null;
+        }
+        // Masked before it is cut short, so no part of a secret is left.
+        return "'" + StdioTransport.abbreviate(mask.apply(text)) + "' (" + data.get(WHY) + ")";
+    }
+}
