@@ -9,8 +9,7 @@ import java.util.Map;
 /**
  * A server's answer to a request that carries the request's id but is no JSON-RPC response: an
  * {@code "error"} that is not an object with an integer {@code "code"} and a string
- * {@code "message"} (a broken server's {@code {"id": 3, "error": "boom"}}), or a message with
- * {@code "jsonrpc"} and an id but neither {@code "result"} nor {@code "error"}. The SDK cannot
+ * {@code "message"} (a broken server's {@code {"id": 3, "error": "boom"}}). The SDK cannot
  * read it, and a line or event that is no JSON-RPC message at all ({@code {}}) is passed over,
  * so its request waited for its timeout. It is handed on instead as a well-formed error with the
  * request's id, {@link #standIn}, so the request ends at once saying what the server sent.
@@ -33,15 +32,15 @@ final class MalformedAnswer {
         if (!id.isTextual() && !id.isIntegralNumber()) {
             return null;
         }
-        if (node.has("error")) {
-            JsonNode error = node.get("error");
-            if (!error.isObject()) {
-                return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
-            }
-            return !error.path("code").isIntegralNumber() ? "an error's \"code\" must be an integer"
-                    : !error.path("message").isTextual() ? "an error's \"message\" must be a string" : null;
+        if (!node.has("error")) {
+            return null; // with "jsonrpc" but no "result" either, it ends the connection as no message (StdioTransport)
         }
-        return node.has("jsonrpc") && !node.has("result") ? "an answer carries a \"result\" or an \"error\"" : null;
+        JsonNode error = node.get("error");
+        if (!error.isObject()) {
+            return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
+        }
+        return !error.path("code").isIntegralNumber() ? "an error's \"code\" must be an integer"
+                : !error.path("message").isTextual() ? "an error's \"message\" must be a string" : null;
     }
 
     /** Whether {@code node} is a malformed answer carrying an id ({@link #why} not null). */
