@@ -80,6 +80,26 @@ final class ResumingHttpClient extends HttpClient {
         this.onOversized = said;
     }
 
+    /** Told, once, the first event of the session passed over (see {@link #onSkipped}). */
+    private volatile Consumer<String> onSkipped = event -> {};
+    private final java.util.concurrent.atomic.AtomicBoolean skippedSaid = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * What is told, the first time only, the data of an event passed over unread: JSON that is no
+     * JSON-RPC message ({@code {}}, a log line), or on the stream for the server's own messages an
+     * error without an id, which answers no request. Without it such events vanished without a word,
+     * where stdio says the first line it skips.
+     */
+    void onSkipped(Consumer<String> said) {
+        this.onSkipped = said;
+    }
+
+    private void skipped(JsonNode message) {
+        if (skippedSaid.compareAndSet(false, true)) {
+            onSkipped.accept(Json.write(message));
+        }
+    }
+
     /** Where the messages of resumed streams go, as JSON text. */
     void deliverTo(Consumer<String> messages) {
         this.messages = messages;
@@ -515,10 +535,17 @@ final class ResumingHttpClient extends HttpClient {
             // over: the SDK ended the stream on it, and a tools/list_changed or the answer after it was lost.
             // A malformed answer carrying a request's id is left out too, and its stand-in handed on (event): the SDK
             // cannot read it, and the request waited for its timeout.
-            this.batches = "GET".equals(request.method())
-                    ? new BatchSplitter(message -> idlessError(message) != null || StdioTransport.notJsonRpc(message)
-                            || MalformedAnswer.is(message))
-                    : new BatchSplitter(message -> StdioTransport.notJsonRpc(message) || MalformedAnswer.is(message));
+            boolean own = "GET".equals(request.method());
+            this.batches = new BatchSplitter(message -> {
+                if (MalformedAnswer.is(message)) {
+                    return true;
+                }
+                boolean passedOver = StdioTransport.notJsonRpc(message) || own && idlessError(message) != null;
+                if (passedOver) {
+                    skipped(message);
+                }
+                return passedOver;
+            });
         }
 
         private void event(String data) {
@@ -699,6 +726,7 @@ final class ResumingHttpClient extends HttpClient {
                     return;
                 }
                 if (node != null && StdioTransport.notJsonRpc(node)) {
+                    skipped(node);
                     return; // no JSON-RPC message: passed over, as on the streams the SDK reads (Watched)
                 }
             } catch (IOException e) {
@@ -721,6 +749,7 @@ final class ResumingHttpClient extends HttpClient {
         }
         JsonNode id = request == null ? null : requestId(request);
         if (id == null) {
+            skipped(error);
             return;
         }
         idlessErrors.put(Json.write(id), idless);

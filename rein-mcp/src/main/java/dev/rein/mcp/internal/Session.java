@@ -92,6 +92,11 @@ final class Session {
                         + " one message, on its stream for its own messages (notifications and requests, resumed with GET), which Rein"
                         + " dropped unread; the messages after it are read (further such messages are dropped without a warning)",
                         dev.rein.internal.text.Controls.visible(config.name(), false), ResumingHttpClient.MAX_MESSAGE_BYTES));
+                session.resuming.onSkipped(event -> LOG.warn("MCP server '{}' sent an event that is no JSON-RPC message for Rein"
+                        + " (JSON that is no request, notification or answer, or an error without an id on its stream for its own"
+                        + " messages, which answers no request), which Rein passes over and reads on (further such events of this"
+                        + " session are passed over without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
+                        stderr.visibleStdout(event)));
                 session.resuming.deliverTo(message -> {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));

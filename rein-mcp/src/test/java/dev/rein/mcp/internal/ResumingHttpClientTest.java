@@ -95,6 +95,25 @@ class ResumingHttpClientTest {
         }
     }
 
+    @Test
+    void eventsPassedOverAreSaidOnceTheFirstOfTheSessionAndTheAnswerAfterThemIsRead() throws Exception {
+        // An event that is JSON but no JSON-RPC message ({}, a log line) was passed over without a word, where stdio says the
+        // first line it skips: a server whose every answer came so would have timed out with nothing in the log.
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}";
+        String events = "id: 1\ndata: {\"level\":\"info\",\"msg\":\"東京\"}\n\nid: 2\ndata: {}\n\nid: 3\ndata: " + answer + "\n\n";
+        try (RawServer server = new RawServer(body -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
+                + "Content-Length: " + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events)) {
+            ResumingHttpClient client = client();
+            java.util.List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+            client.onSkipped(said::add);
+            for (int id = 1; id <= 2; id++) {
+                HttpResponse<String> response = client.send(post(server, id), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.body()).contains(answer).doesNotContain("東京").doesNotContain("data: {}");
+            }
+            assertThat(said).as("the first of the session, once").containsExactly("{\"level\":\"info\",\"msg\":\"東京\"}");
+        }
+    }
+
     private static final String REFUSAL = "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32603, \"message\": \"東京 is down\"}}";
 
     private static ResumingHttpClient client() {
