@@ -202,29 +202,70 @@ class ConventionProbesTest {
     }
 
     /**
-     * Provider items Rein keeps without reading them (redacted thinking, a web search's server tool
-     * call and result, a compaction block) are parts named by their kind, as the messages schemas'
-     * generic part asks (a type), with nothing of their content: not by the Java class that holds them.
+     * Provider items Rein keeps without reading them (redacted thinking, a compaction block) are parts
+     * named by their kind, as the messages schemas' generic part asks (a type), with nothing of their
+     * content: not by the Java class that holds them.
      */
     @Test
     void providerItemsArePartsNamedByTheirKindWithoutTheirContent() throws Exception {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").captureContent(true).build();
+        com.fasterxml.jackson.databind.node.ObjectNode compaction = Json.object().put("type", "compaction").put("content", "要約");
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(reply(StopReason.END_TURN, Usage.of(1, 1, 0, 0),
+                new dev.rein.model.RedactedThinkingBlock("EncryptedBlob=="), new dev.rein.model.OpaqueBlock("compaction", compaction),
+                new TextBlock("晴れです"))))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
+        agent.run("天気は?");
+        JsonNode parts = Json.mapper().readTree(chat().getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).get(0).get("parts");
+        assertThat(parts).extracting(part -> part.get("type").asText()).containsExactly("redacted_thinking", "compaction", "text");
+        assertThat(parts.get(0).size()).as("the kind only").isEqualTo(1);
+        assertThat(parts.get(1).size()).isEqualTo(1);
+        assertThat(parts.get(2).get("content").asText()).isEqualTo("晴れです");
+    }
+
+    /**
+     * A tool the provider runs (the Messages API's web search, code execution, MCP connector) is a
+     * server_tool_call part and its result a server_tool_call_response part, the parts the v1.41.0
+     * messages schemas define for built-in tools: the call's id, tool name and input, the result's
+     * call id and content typed by the tool, as the conventions' code interpreter example has them.
+     * Fields only the provider can read (a search result's encrypted_content) are left out.
+     */
+    @Test
+    void serverToolCallsAndResultsAreTheSchemasServerToolParts() throws Exception {
         ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").captureContent(true).build();
         com.fasterxml.jackson.databind.node.ObjectNode search = Json.object().put("type", "server_tool_use").put("id", "srvtoolu_01")
                 .put("name", "web_search");
         search.putObject("input").put("query", "東京の天気");
         com.fasterxml.jackson.databind.node.ObjectNode result = Json.object().put("type", "web_search_tool_result")
                 .put("tool_use_id", "srvtoolu_01");
+        result.putArray("content").addObject().put("type", "web_search_result").put("url", "https://tenki.example/tokyo")
+                .put("title", "東京の天気").put("encrypted_content", "EqgfCioIARgB...").put("page_age", "2026-12-05");
+        com.fasterxml.jackson.databind.node.ObjectNode mcp = Json.object().put("type", "mcp_tool_use").put("id", "mcptoolu_01")
+                .put("name", "get_order").put("server_name", "shop");
+        mcp.putObject("input").put("order_id", "A-104");
+        com.fasterxml.jackson.databind.node.ObjectNode mcpResult = Json.object().put("type", "mcp_tool_result")
+                .put("tool_use_id", "mcptoolu_01").put("is_error", false);
+        mcpResult.putArray("content").addObject().put("type", "text").put("text", "発送済み");
         Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(reply(StopReason.END_TURN, Usage.of(1, 1, 0, 0),
-                new dev.rein.model.RedactedThinkingBlock("EncryptedBlob=="), new dev.rein.model.OpaqueBlock("server_tool_use", search),
-                new dev.rein.model.OpaqueBlock("web_search_tool_result", result), new TextBlock("晴れです"))))
+                new dev.rein.model.OpaqueBlock("server_tool_use", search), new dev.rein.model.OpaqueBlock("web_search_tool_result", result),
+                new dev.rein.model.OpaqueBlock("mcp_tool_use", mcp), new dev.rein.model.OpaqueBlock("mcp_tool_result", mcpResult),
+                new TextBlock("晴れです"))))
                 .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
         agent.run("天気は?");
         JsonNode parts = Json.mapper().readTree(chat().getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).get(0).get("parts");
-        assertThat(parts).extracting(part -> part.get("type").asText())
-                .containsExactly("redacted_thinking", "server_tool_use", "web_search_tool_result", "text");
-        assertThat(parts.get(0).size()).as("the kind only").isEqualTo(1);
-        assertThat(parts.get(1).size()).isEqualTo(1);
-        assertThat(parts.get(2).size()).isEqualTo(1);
-        assertThat(parts.get(3).get("content").asText()).isEqualTo("晴れです");
+        assertThat(parts).extracting(part -> part.get("type").asText()).containsExactly("server_tool_call", "server_tool_call_response",
+                "server_tool_call", "server_tool_call_response", "text");
+        assertThat(parts.get(0)).isEqualTo(Json.mapper().readTree("""
+                {"type":"server_tool_call","id":"srvtoolu_01","name":"web_search",
+                 "server_tool_call":{"type":"web_search","input":{"query":"東京の天気"}}}"""));
+        assertThat(parts.get(1)).isEqualTo(Json.mapper().readTree("""
+                {"type":"server_tool_call_response","id":"srvtoolu_01",
+                 "server_tool_call_response":{"type":"web_search","content":[{"type":"web_search_result",
+                   "url":"https://tenki.example/tokyo","title":"東京の天気","page_age":"2026-12-05"}]}}"""));
+        assertThat(parts.get(2)).isEqualTo(Json.mapper().readTree("""
+                {"type":"server_tool_call","id":"mcptoolu_01","name":"get_order",
+                 "server_tool_call":{"type":"mcp","server_name":"shop","input":{"order_id":"A-104"}}}"""));
+        assertThat(parts.get(3)).isEqualTo(Json.mapper().readTree("""
+                {"type":"server_tool_call_response","id":"mcptoolu_01",
+                 "server_tool_call_response":{"type":"mcp","is_error":false,"content":[{"type":"text","text":"発送済み"}]}}"""));
     }
 }

@@ -94,13 +94,88 @@ final class Content {
             // The messages schemas have a part of their own for the model's reasoning.
             case ThinkingBlock thinking -> F.objectNode().put("type", "reasoning").put("content", thinking.thinking());
             // Items with no readable text are named by their kind (the schemas' generic part: a type), not copied:
-            // encrypted thinking, and a provider's block Rein keeps unread (a server tool call or result, a compaction).
+            // encrypted thinking, and a provider's block Rein keeps unread (a compaction, a kind added later).
             case RedactedThinkingBlock redacted -> F.objectNode().put("type", "redacted_thinking");
             // Readable reasoning a provider keeps in a block of its own (DeepSeek's reasoning_content) is reasoning too.
             case OpaqueBlock opaque when opaque.reasoning().isPresent() ->
                     F.objectNode().put("type", "reasoning").put("content", opaque.reasoning().get());
+            // A tool the provider ran (the Messages API's web search, web fetch, code execution, MCP connector) has
+            // parts of its own in the messages schemas: server_tool_call and server_tool_call_response.
+            case OpaqueBlock opaque when isServerToolCall(opaque) -> serverToolCall(opaque.type(), opaque.json());
+            case OpaqueBlock opaque when isServerToolResult(opaque) -> serverToolResponse(opaque.type(), opaque.json());
             case OpaqueBlock opaque -> F.objectNode().put("type", opaque.type().isBlank() ? "opaque" : opaque.type());
         };
+    }
+
+    /** A call of a tool the provider runs: Anthropic's server_tool_use (web_search, code_execution, ...) and mcp_tool_use. */
+    private static boolean isServerToolCall(OpaqueBlock block) {
+        return (block.type().equals("server_tool_use") || block.type().equals("mcp_tool_use")) && block.json().path("name").isTextual();
+    }
+
+    /** Its result, named after the tool (web_search_tool_result, mcp_tool_result, ...) and naming the call it answers. */
+    private static boolean isServerToolResult(OpaqueBlock block) {
+        return block.type().endsWith(SERVER_TOOL_RESULT) && block.type().length() > SERVER_TOOL_RESULT.length()
+                && block.json().path("tool_use_id").isTextual();
+    }
+
+    private static final String SERVER_TOOL_RESULT = "_tool_result";
+
+    /**
+     * The schemas' server_tool_call part: the call's id and tool name, and its details (the input, an MCP server's
+     * name) typed by the tool, as the conventions' example types a code interpreter's call by its tool.
+     */
+    private static ObjectNode serverToolCall(String type, ObjectNode block) {
+        String tool = type.equals("mcp_tool_use") ? "mcp" : block.path("name").asText();
+        ObjectNode details = F.objectNode().put("type", tool);
+        block.properties().forEach(field -> {
+            if (!List.of("type", "id", "name").contains(field.getKey())) {
+                details.set(field.getKey(), readable(field.getValue()));
+            }
+        });
+        ObjectNode part = F.objectNode().put("type", "server_tool_call");
+        if (block.path("id").isTextual()) {
+            part.put("id", block.path("id").asText());
+        }
+        part.put("name", block.path("name").asText());
+        part.set("server_tool_call", details);
+        return part;
+    }
+
+    /**
+     * The schemas' server_tool_call_response part: the id of the call it answers and what the tool returned,
+     * typed by the tool its block is named after (web_search for web_search_tool_result).
+     */
+    private static ObjectNode serverToolResponse(String type, ObjectNode block) {
+        ObjectNode details = F.objectNode().put("type", type.substring(0, type.length() - SERVER_TOOL_RESULT.length()));
+        block.properties().forEach(field -> {
+            if (!List.of("type", "tool_use_id").contains(field.getKey())) {
+                details.set(field.getKey(), readable(field.getValue()));
+            }
+        });
+        return F.objectNode().put("type", "server_tool_call_response").put("id", block.path("tool_use_id").asText())
+                .set("server_tool_call_response", details);
+    }
+
+    /**
+     * {@code value} without the fields only the provider can read (a web search result's encrypted_content, a
+     * citation's encrypted_index): sizeable, and nothing a person can read in a trace.
+     */
+    private static JsonNode readable(JsonNode value) {
+        if (value.isObject()) {
+            ObjectNode out = F.objectNode();
+            value.properties().forEach(field -> {
+                if (!field.getKey().startsWith("encrypted_")) {
+                    out.set(field.getKey(), readable(field.getValue()));
+                }
+            });
+            return out;
+        }
+        if (value.isArray()) {
+            ArrayNode out = F.arrayNode();
+            value.forEach(item -> out.add(readable(item)));
+            return out;
+        }
+        return value;
     }
 
     private static ObjectNode text(String text) {
