@@ -18,7 +18,9 @@ import java.util.List;
  * <p>The version followed: the GenAI conventions of semantic-conventions v1.41.0 with the first
  * changes semantic-conventions-genai made to them (its changelog's first breaking changes):
  * {@code gen_ai.request.top_k} an int (#217) and no {@code gen_ai.agent.id} on an internal
- * {@code invoke_agent} span (#242). docs/observability.md lists its later changes Rein does not follow yet.
+ * {@code invoke_agent} span (#242), and the two metrics it added that v1.41.0 does not have,
+ * {@link #METRIC_INVOKE_AGENT_DURATION} and {@link #METRIC_EXECUTE_TOOL_DURATION} (#201, with #322's attributes).
+ * docs/observability.md lists its later changes Rein does not follow yet.
  */
 public final class GenAiConventions {
     private GenAiConventions() {}
