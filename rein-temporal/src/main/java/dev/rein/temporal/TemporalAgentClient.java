@@ -126,7 +126,9 @@ public final class TemporalAgentClient {
      *                       of UTF-8 or the run's input (the goal) over {@link #LARGEST_INPUT_BYTES}, or a run with that
      *                       id is running or has ended (a run id is used once: the idempotency keys of its tool calls
      *                       are made from it), or Temporal refuses the start (said with what to do); no workflow is
-     *                       started
+     *                       started. Also when the calling thread is interrupted while Temporal is asked (its interrupt
+     *                       is kept): the request may have reached Temporal, so the run may or may not have started, and
+     *                       a start under the same id tells (it starts the run, or is refused as the id's run)
      */
     public TemporalRun start(String goal, String runId) {
         if (goal == null || goal.isBlank()) {
@@ -180,6 +182,13 @@ public final class TemporalAgentClient {
      * that say what was refused and what to do, where its WorkflowServiceException named only the workflow.
      */
     private ReinException notStarted(String runId, WorkflowServiceException e) {
+        if (interrupted(e)) {
+            // the request may have reached the service before gRPC cancelled the call: a start under the same id tells
+            return interruptedCall("the start of run '" + runId + "' on task queue '" + taskQueue + "'", "the run may or"
+                    + " may not have been started: start it again with the same run id (start(goal, \"" + runId + "\")),"
+                    + " which starts it, or, if the first start reached Temporal, is refused saying a run with this id is"
+                    + " running or has ended (attach(\"" + runId + "\") then follows it), so it cannot run twice", e);
+        }
         return refused(client, "Temporal did not start run '" + runId + "' on task queue '" + taskQueue + "'",
                 "the server refused the run's id or input: check them against the server's limits (limit.maxIDLength,"
                         + " limit.blobSize.error; the defaults are " + count(LONGEST_ID_BYTES) + " bytes and 2 MB), and"
@@ -218,6 +227,34 @@ public final class TemporalAgentClient {
                     default -> "check the Temporal service, then " + again;
                 };
         return new ReinException(refused + " (" + said + "): " + todo + "; " + nothing, e);
+    }
+
+    /**
+     * Whether the calling thread's interrupt ended a call to Temporal's service: gRPC cancels a blocking call whose
+     * thread is interrupted, and Temporal reports that as the service's failure ("The gRPC request was cancelled"). The
+     * thread's interrupt is set, or an InterruptedException caused the failure.
+     */
+    static boolean interrupted(Throwable e) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A call that changes a run (a start, a decision, a cancel) ended by the calling thread's interrupt, whose interrupt
+     * is kept. The request may have reached the service before gRPC cancelled the call, so {@code outcome} says that it
+     * may or may not have taken effect and how to tell.
+     */
+    static ReinException interruptedCall(String call, String outcome, WorkflowServiceException e) {
+        Thread.currentThread().interrupt();
+        return new ReinException(call + " was interrupted while Temporal was asked to take it (the calling thread's"
+                + " interrupt, which it keeps): " + outcome, e);
     }
 
     /**

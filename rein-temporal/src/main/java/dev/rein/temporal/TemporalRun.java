@@ -134,7 +134,7 @@ public final class TemporalRun {
 
     /** A query or description Temporal's service refused (unreachable, say): nothing about the run changed. */
     private ReinException notAnswered(String what, WorkflowServiceException e) {
-        if (interrupted(e)) {
+        if (TemporalAgentClient.interrupted(e)) {
             // the caller's own interrupt ended the call (gRPC cancels it), not Temporal: said so, and the interrupt kept
             Thread.currentThread().interrupt();
             return new ReinException(what + " run '" + runId + "' was interrupted (the calling thread's interrupt, which"
@@ -143,19 +143,6 @@ public final class TemporalRun {
         return TemporalAgentClient.refused(client, "Temporal did not answer " + what + " run '" + runId + "'",
                 "check the run id (the workflow id start returned) and the client's namespace", "ask again",
                 "ask again", "the run itself is as it was", e);
-    }
-
-    /** Whether the calling thread's interrupt ended the call: the flag is set, or an InterruptedException caused it. */
-    private static boolean interrupted(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private ReinException noSuchRun(WorkflowNotFoundException e) {
@@ -167,6 +154,9 @@ public final class TemporalRun {
      * Approves the pending action with this hash.
      *
      * @throws ApprovalException when no pending action has that hash (the decision is not sent)
+     * @throws ReinException     when Temporal's service refused the decision, or the calling thread was interrupted
+     *                           while Temporal was asked (its interrupt is kept): the decision may or may not have
+     *                           reached the run, and {@link #pendingApprovals()} shows whether the action still waits
      */
     public void approve(String actionHash, String decidedBy) {
         Runs.checkDecidedBy(decidedBy, "approve");
@@ -212,7 +202,9 @@ public final class TemporalRun {
      * Cancels the run: it ends CANCELLED, and pending actions never run. Safe to call more than once and after the
      * run ended, as a local {@code RunHandle.cancel()} is.
      *
-     * @throws ReinException when Temporal has no run with this id
+     * @throws ReinException when Temporal has no run with this id or its service refused the cancel, or when the calling
+     *                       thread was interrupted while Temporal was asked (its interrupt is kept): the cancel may or
+     *                       may not have reached the run, so cancel it again
      */
     public void cancel() {
         try {
@@ -220,6 +212,10 @@ public final class TemporalRun {
         } catch (WorkflowNotFoundException e) {
             throw noSuchRun(e);
         } catch (WorkflowServiceException e) {
+            if (TemporalAgentClient.interrupted(e)) {
+                throw TemporalAgentClient.interruptedCall("the cancel of run '" + runId + "'", "it may or may not have"
+                        + " reached the run: cancel it again (a second cancel is safe, also once the run has ended)", e);
+            }
             throw TemporalAgentClient.refused(client, "Temporal did not take the cancel of run '" + runId + "'",
                     "check the run id (the workflow id start returned)", "cancel it again", "cancel it again",
                     "the run may still be running (a second cancel is safe)", e);
@@ -504,6 +500,12 @@ public final class TemporalRun {
             }
             throw noSuchRun(e);
         } catch (WorkflowServiceException e) {
+            if (TemporalAgentClient.interrupted(e)) {
+                throw TemporalAgentClient.interruptedCall("the decision on action " + signal.actionHash() + " for run '"
+                        + runId + "'", "it may or may not have reached the run. pendingApprovals() shows whether the"
+                        + " action still waits; if it does, send the decision again (a decision sent twice is refused and"
+                        + " listed in refusedDecisions())", e);
+            }
             throw TemporalAgentClient.refused(client, "Temporal did not take the decision on action " + signal.actionHash()
                             + " for run '" + runId + "'",
                     "the server refused the decision: check it against the server's limits (limit.blobSize.error, 2 MB"
