@@ -157,7 +157,8 @@ public final class EvalCommandSupport {
     /**
      * After an interruption: prints the summary (or, with {@code json}, the JSON report) of the trials that ended before
      * it, as an evaluation that ran to its end prints it, then one line on {@code err} saying that {@code command} was
-     * interrupted and how many of the trials the summary covers, so the trials already paid for are not lost.
+     * interrupted, how many of the trials the summary covers, how many were cancelled in flight and how many had not
+     * started, so the trials already paid for are not lost.
      *
      * @return the report printed
      */
@@ -168,8 +169,7 @@ public final class EvalCommandSupport {
         out.flush();
         int ended = interrupted.finished().trials().size();
         err.println(command + ": interrupted after " + ended + " of " + Counts.of(interrupted.planned(), "trial") + ": the "
-                + (json ? "report" : "summary") + " covers the " + ended + " that ended; the trials in flight were cancelled"
-                + " and the rest did not run");
+                + (json ? "report" : "summary") + " covers the " + ended + " that ended; " + TextSummary.unfinished(report));
         return report;
     }
 

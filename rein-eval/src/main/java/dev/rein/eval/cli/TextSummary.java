@@ -24,8 +24,8 @@ public final class TextSummary {
         if (report.interrupted()) {
             // said on stdout too, where the summary may be kept apart from stderr's line (a file, a CI log)
             out.append("  INTERRUPTED after ").append(s.trials()).append(" of ").append(Counts.of(report.trialsPlanned(), "trial"))
-                    .append(": the figures cover the ").append(s.trials())
-                    .append(" that ended; the trials in flight were cancelled and the rest did not run\n");
+                    .append(": the figures cover the ").append(s.trials()).append(" that ended; ").append(unfinished(report))
+                    .append('\n');
         }
         String passAtK = k.equals("1") ? "" : ", pass@" + k + " " + pct(s.passAtK().get(k)); // with one trial it is pass@1
         out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s%s, pass^%s %s%n",
@@ -48,6 +48,18 @@ public final class TextSummary {
         }
         appendFailures(report, out);
         return out.toString();
+    }
+
+    /**
+     * What became of the trials of an interrupted evaluation that did not end, as the summary, the line on stderr and
+     * the HTML page say it: "2 in flight were cancelled and 1 had not started", "... and none was left to start".
+     */
+    static String unfinished(EvalReport report) {
+        int cancelled = report.trialsCancelled();
+        int notStarted = report.trialsNotStarted();
+        String inFlight = cancelled == 0 ? "none was in flight" : cancelled + " in flight " + (cancelled == 1 ? "was" : "were")
+                + " cancelled";
+        return inFlight + " and " + (notStarted == 0 ? "none was left to start" : notStarted + " had not started");
     }
 
     private static void appendFailures(EvalReport report, StringBuilder out) {

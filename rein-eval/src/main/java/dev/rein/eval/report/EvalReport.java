@@ -1,5 +1,7 @@
 package dev.rein.eval.report;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.rein.eval.TaskCategory;
 import dev.rein.eval.run.EvalInterruptedException;
 import dev.rein.eval.run.EvalResult;
@@ -21,17 +23,23 @@ import java.util.Map;
  * @param trialsPerTask the number of trials of each task
  * @param trialsPlanned the trials the evaluation was to run (tasks × trials per task); more than {@code summary.trials}
  *                      only when it was interrupted
+ * @param trialsCancelled the trials in flight when the evaluation was interrupted, cancelled (not among {@code trials});
+ *                      0 when it ran to its end
  * @param interrupted   whether the evaluation was interrupted (Ctrl-C in {@code rein eval}): the trials in flight were
- *                      cancelled, the rest did not run, and every metric covers only the trials that had ended
+ *                      cancelled, those not started never ran, and every metric covers only the trials that had ended
  * @param summary       metrics over the whole suite
  * @param categories    metrics per task category present in the suite, in category order (so
  *                      "should succeed" is read apart from "should refuse" or "should stop")
  * @param tasks         metrics per task, in suite order
  * @param trials        every trial, in task order then trial order
  */
+// the counts of the trials, derived ones too, side by side in the JSON, before the metrics
+@JsonPropertyOrder({"schema_version", "suite", "description", "model", "started_at", "finished_at", "duration_ms",
+        "trials_per_task", "trials_planned", "trials_ended", "trials_cancelled", "trials_not_started", "interrupted"})
 public record EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
-                         Instant finishedAt, long durationMs, int trialsPerTask, int trialsPlanned, boolean interrupted,
-                         Summary summary, List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
+                         Instant finishedAt, long durationMs, int trialsPerTask, int trialsPlanned, int trialsCancelled,
+                         boolean interrupted, Summary summary, List<CategoryReport> categories, List<TaskReport> tasks,
+                         List<TrialOutcome> trials) {
     public static final int SCHEMA_VERSION = 1;
 
     public EvalReport {
@@ -40,12 +48,35 @@ public record EvalReport(int schemaVersion, String suite, String description, St
         trials = List.copyOf(trials);
     }
 
+    /**
+     * The report of an evaluation that planned {@code trialsPlanned} trials, of which none is known to have been cancelled
+     * in flight: when {@code interrupted}, every trial that had not ended counts as not started.
+     */
+    public EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
+                      Instant finishedAt, long durationMs, int trialsPerTask, int trialsPlanned, boolean interrupted,
+                      Summary summary, List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
+        this(schemaVersion, suite, description, model, startedAt, finishedAt, durationMs, trialsPerTask, trialsPlanned, 0,
+                interrupted, summary, categories, tasks, trials);
+    }
+
     /** The report of an evaluation that ran every trial it planned: {@code trials} of them, not interrupted. */
     public EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
                       Instant finishedAt, long durationMs, int trialsPerTask, Summary summary,
                       List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
-        this(schemaVersion, suite, description, model, startedAt, finishedAt, durationMs, trialsPerTask, trials.size(), false,
-                summary, categories, tasks, trials);
+        this(schemaVersion, suite, description, model, startedAt, finishedAt, durationMs, trialsPerTask, trials.size(), 0,
+                false, summary, categories, tasks, trials);
+    }
+
+    /** The trials that ended, which every metric covers: {@code summary.trials}, said beside {@link #trialsPlanned}. */
+    @JsonProperty("trials_ended")
+    public int trialsEnded() {
+        return summary.trials();
+    }
+
+    /** The trials that had not started when the evaluation was interrupted, and never ran; 0 when it ran to its end. */
+    @JsonProperty("trials_not_started")
+    public int trialsNotStarted() {
+        return Math.max(0, trialsPlanned - summary.trials() - trialsCancelled);
     }
 
     /**
@@ -73,7 +104,7 @@ public record EvalReport(int schemaVersion, String suite, String description, St
 
     /** Computes the report of an evaluation's result, every trial it planned having ended. */
     public static EvalReport of(EvalResult result) {
-        return of(result, result.trials().size(), false);
+        return of(result, result.trials().size(), 0, false);
     }
 
     /**
@@ -81,16 +112,16 @@ public record EvalReport(int schemaVersion, String suite, String description, St
      * ({@link EvalInterruptedException#finished()}), and it says it was interrupted and how many trials were planned.
      */
     public static EvalReport of(EvalInterruptedException interrupted) {
-        return of(interrupted.finished(), interrupted.planned(), true);
+        return of(interrupted.finished(), interrupted.planned(), interrupted.cancelled(), true);
     }
 
-    private static EvalReport of(EvalResult result, int planned, boolean interrupted) {
+    private static EvalReport of(EvalResult result, int planned, int cancelled, boolean interrupted) {
         List<TaskReport> tasks = result.tasks().stream().map(t -> new TaskReport(t.id(), t.category(), t.goal(), t.expected(),
                 Metrics.summarise(List.of(result.trialsOf(t.id()))))).toList();
         List<List<TrialOutcome>> perTask = result.tasks().stream().map(t -> result.trialsOf(t.id())).toList();
         return new EvalReport(SCHEMA_VERSION, result.suite(), result.description(), result.model(), result.startedAt(),
                 result.finishedAt(), Duration.between(result.startedAt(), result.finishedAt()).toMillis(),
-                result.trialsPerTask(), planned, interrupted, Metrics.summarise(perTask), categories(result), tasks,
+                result.trialsPerTask(), planned, cancelled, interrupted, Metrics.summarise(perTask), categories(result), tasks,
                 result.trials());
     }
 

@@ -102,7 +102,10 @@ public final class EvalRunner {
             // cancelled in flight are not outcomes of the agent
             List<TrialOutcome> finished = futures.stream().filter(f -> f.state() == Future.State.SUCCESS)
                     .map(Future::resultNow).toList();
-            EvalInterruptedException interrupted = new EvalInterruptedException(result(suite, perTask, startedAt, finished), total);
+            // every trial submitted had started (each gets its thread when its turn comes); those that did not end were
+            // cancelled in flight, and the rest never started
+            EvalInterruptedException interrupted = new EvalInterruptedException(result(suite, perTask, startedAt, finished), total,
+                    futures.size());
             interrupted.addSuppressed(e);
             throw interrupted;
         }

@@ -87,12 +87,107 @@ class EvalCommandSupportTest {
         assertThat(evaluation.isAlive()).isFalse();
         assertThat(code[0]).isEqualTo(EvalCommandSupport.INTERRUPTED);
         assertThat(out()).startsWith("Suite halted: 2 tasks x 1 trial").contains("success rate 100.0% (1/1 graded)");
-        assertThat(err()).contains("rein eval: interrupted after 1 of 2 trials: the summary covers the 1 that ended; the trials"
-                + " in flight were cancelled and the rest did not run");
+        assertThat(err()).contains("rein eval: interrupted after 1 of 2 trials: the summary covers the 1 that ended;"
+                + " 1 in flight was cancelled and none was left to start\n");
         assertThat(Files.readString(html)).contains("halted");
         // on stdout too, where the summary may be kept apart from the line on stderr
-        assertThat(out()).contains("\n  INTERRUPTED after 1 of 2 trials: the figures cover the 1 that ended; the trials in"
-                + " flight were cancelled and the rest did not run\n");
+        assertThat(out()).contains("\n  INTERRUPTED after 1 of 2 trials: the figures cover the 1 that ended; 1 in flight was"
+                + " cancelled and none was left to start\n");
+    }
+
+    /**
+     * The line on stderr, the summary and the JSON report say how many trials ended, how many were cancelled in flight and
+     * how many had not started. Before: "the trials in flight were cancelled and the rest did not run" whatever the counts,
+     * also when every trial was in flight (nothing was left that did not run), and the JSON report had no count of its own
+     * of the trials that ended (only summary.trials) nor of those cancelled or never started.
+     */
+    @Test
+    void anInterruptionSaysHowManyTrialsEndedWereCancelledInFlightAndHadNotStarted(@TempDir Path dir) throws Exception {
+        String slow = """
+                  - id: slow%d
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 120000}]
+                """;
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: halted
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: quick
+                    goal: Say alpha
+                    script: [{text: alpha}]
+                """ + slow.formatted(1) + slow.formatted(2) + slow.formatted(3));
+        // 4 trials, 2 at a time: quick ends, slow1 and slow2 are in flight, slow3 waits for a place
+        interruptAfter(suite, 2, "1/4");
+        assertThat(err()).contains("rein eval: interrupted after 1 of 4 trials: the summary covers the 1 that ended;"
+                + " 2 in flight were cancelled and 1 had not started\n");
+        assertThat(out()).contains("\n  INTERRUPTED after 1 of 4 trials: the figures cover the 1 that ended; 2 in flight were"
+                + " cancelled and 1 had not started\n");
+
+        // every trial in flight: nothing was left not to run
+        Path allInFlight = Files.writeString(dir.resolve("t.yaml"), """
+                suite: halted
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                """ + slow.formatted(1) + slow.formatted(2));
+        outBytes.reset();
+        errBytes.reset();
+        interruptAfter(allInFlight, 2, "2 trials");
+        assertThat(err()).contains("rein eval: interrupted after 0 of 2 trials: the summary covers the 0 that ended;"
+                + " 2 in flight were cancelled and none was left to start\n").doesNotContain("did not run");
+    }
+
+    /** The JSON report counts the trials that ended, were cancelled in flight and had not started, beside trials_planned. */
+    @Test
+    void anInterruptedJsonReportCountsTheTrialsThatEndedWereCancelledAndHadNotStarted(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: halted
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: quick
+                    goal: Say alpha
+                    script: [{text: alpha}]
+                  - id: slow
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 120000}]
+                  - id: later
+                    goal: Say alpha
+                    script: [{text: alpha}]
+                """);
+        // one at a time: quick ends, slow is in flight, later has not started
+        int code = interruptAfterJson(suite, 1, "1/3");
+        assertThat(code).isEqualTo(EvalCommandSupport.INTERRUPTED);
+        JsonNode report = Json.parse(out());
+        assertThat(report.get("trials_planned").asInt()).isEqualTo(3);
+        assertThat(report.get("trials_ended").asInt()).isEqualTo(report.at("/summary/trials").asInt()).isEqualTo(1);
+        assertThat(report.get("trials_cancelled").asInt()).isEqualTo(1);
+        assertThat(report.get("trials_not_started").asInt()).isEqualTo(1);
+    }
+
+    private void interruptAfter(Path suite, int parallel, String progress) throws Exception {
+        assertThat(interrupt(suite, parallel, progress, false)).isEqualTo(EvalCommandSupport.INTERRUPTED);
+    }
+
+    private int interruptAfterJson(Path suite, int parallel, String progress) throws Exception {
+        return interrupt(suite, parallel, progress, true);
+    }
+
+    /** Runs the suite one trial per task, {@code parallel} at a time, and interrupts it once stderr shows {@code progress}. */
+    private int interrupt(Path suite, int parallel, String progress, boolean json) throws Exception {
+        int[] code = new int[1];
+        Thread evaluation = Thread.ofPlatform().start(() -> code[0] = EvalCommandSupport.run(
+                new EvalCommandSupport.Options(suite, 1, null, null, null, json, parallel), EvalRegistry.load(), out, err));
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!err().contains(progress) && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(300); // the slow trials reach their model call
+        evaluation.interrupt();
+        evaluation.join(30_000);
+        assertThat(evaluation.isAlive()).isFalse();
+        return code[0];
     }
 
     /**
@@ -168,9 +263,13 @@ class EvalCommandSupportTest {
         assertThat(code).isEqualTo(EvalCommandSupport.OK);
         JsonNode report = Json.parse(out());
         assertThat(names(report)).containsExactly("schema_version", "suite", "description", "model", "started_at", "finished_at",
-                "duration_ms", "trials_per_task", "trials_planned", "interrupted", "summary", "categories", "tasks", "trials");
+                "duration_ms", "trials_per_task", "trials_planned", "trials_ended", "trials_cancelled", "trials_not_started", "interrupted",
+                "summary", "categories", "tasks", "trials");
         assertThat(report.get("interrupted").asBoolean(true)).isFalse();
         assertThat(report.get("trials_planned").asInt()).isEqualTo(report.at("/summary/trials").asInt()).isEqualTo(6);
+        assertThat(report.get("trials_ended").asInt()).isEqualTo(6);
+        assertThat(report.get("trials_cancelled").asInt()).isZero();
+        assertThat(report.get("trials_not_started").asInt()).isZero();
         assertThat(report.get("categories")).extracting(c -> c.get("category").asText()).containsExactly("should_succeed",
                 "needs_user_input", "tool_timeout", "prompt_injection", "over_budget");
         assertThat(report.at("/categories/0/tasks").toString()).isEqualTo("[\"release-date\",\"write-summary\"]");

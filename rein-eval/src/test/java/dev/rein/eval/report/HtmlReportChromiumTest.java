@@ -314,13 +314,18 @@ class HtmlReportChromiumTest {
     void anInterruptedEvaluationsPageSaysItWasInterrupted(@TempDir Path temp) throws Exception {
         dev.rein.eval.run.EvalResult ended = EvalRunner.builder().trials(1).build().run(DemoSuite.build());
         int planned = ended.trials().size() + 3;
-        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalInterruptedException(ended, planned));
+        // 2 in flight, 1 not started (before: "the trials in flight were cancelled and the rest did not run", no counts)
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalInterruptedException(ended, planned, planned - 1));
         Path html = temp.resolve("interrupted.html");
         ReportWriter.writeHtml(report, html);
         String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
         assertThat(dom).contains("data-render-status=\"ok\"").contains("<div class=\"interrupted\" id=\"interrupted\">Interrupted"
                 + " after " + ended.trials().size() + " of " + planned + " trials: the figures cover the " + ended.trials().size()
-                + " that ended; the trials in flight were cancelled and the rest did not run</div>");
+                + " that ended; 2 in flight were cancelled and 1 had not started</div>");
+        // every trial that did not end was in flight: nothing is said not to have run
+        ReportWriter.writeHtml(EvalReport.of(new dev.rein.eval.run.EvalInterruptedException(ended, planned, planned)), html);
+        assertThat(runChromium(temp.resolve("profile-all"), "--dump-dom", html.toUri().toString()))
+                .contains(" that ended; 3 in flight were cancelled and none was left to start</div>");
 
         Path complete = temp.resolve("complete.html");
         ReportWriter.writeHtml(EvalReport.of(ended), complete);
