@@ -15,7 +15,8 @@ import java.util.Arrays;
  * {@code event} and {@code data} are ignored, as the SSE format says. An {@code error} event
  * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
- * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not,
+ * need not be JSON. The message is whole at {@code message_stop}: no event after it is read (a second message, a
+ * delta, an {@code error}, a marker that is not JSON, named or not), as the official SDK's accumulator takes none,
  * and a read that fails after it ends the stream, as does a body left open {@link #SETTLE} after it.
  * A {@code data: [DONE]} (the OpenAI-style end marker a proxy may send in its place) counts as
  * {@code message_stop}.
@@ -157,13 +158,17 @@ final class SseReader implements AutoCloseable {
             return;
         }
         hasData = false;
+        if (messageStopped) {
+            // The message is whole at message_stop (the official SDK's accumulator takes no event after it): a second
+            // message, a delta or an error a proxy adds after it must not change or fail the answer.
+            dataLength = 0;
+            return;
+        }
         if (!error && isDone()) {
             dataLength = 0;
-            if (!messageStopped) {
-                // The OpenAI-style end marker some proxies send in place of message_stop (GitHub Copilot's
-                // Anthropic-compatible one): an explicit end of the message, not a cut connection.
-                stopped(events, MESSAGE_STOP);
-            }
+            // The OpenAI-style end marker some proxies send in place of message_stop (GitHub Copilot's
+            // Anthropic-compatible one): an explicit end of the message, not a cut connection.
+            stopped(events, MESSAGE_STOP);
             return;
         }
         JsonNode event;
@@ -175,8 +180,8 @@ final class SseReader implements AutoCloseable {
                 throw errors.streamError(new String(data, 0, dataLength, java.nio.charset.StandardCharsets.UTF_8),
                         exchange.headers(), exchange.requestId());
             }
-            if (skipped || messageStopped) {
-                return; // an event of a type Rein does not read, or a marker after the whole message, need not carry JSON
+            if (skipped) {
+                return; // an event of a type Rein does not read need not carry JSON
             }
             throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
@@ -187,7 +192,7 @@ final class SseReader implements AutoCloseable {
         if (error || "error".equals(event.path("type").textValue())) {
             throw errors.streamError(event, exchange.headers(), exchange.requestId());
         }
-        if (!messageStopped && "message_stop".equals(event.path("type").textValue())) {
+        if ("message_stop".equals(event.path("type").textValue())) {
             stopped(events, event);
             return;
         }

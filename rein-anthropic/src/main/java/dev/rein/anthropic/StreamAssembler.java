@@ -53,7 +53,7 @@ final class StreamAssembler {
     void accept(JsonNode event) throws ModelException {
         switch (event.path("type").asText()) {
             // The events are trees parsed for this call alone, so they are used without copying.
-            case "message_start" -> message = object(event.get("message"), "message_start.message");
+            case "message_start" -> messageStart(event);
             case "content_block_start" -> start(index(event), object(event.get("content_block"), "content_block"));
             case "content_block_delta" -> delta(index(event), object(event.get("delta"), "delta"));
             case "content_block_stop" -> stop(index(event));
@@ -91,9 +91,23 @@ final class StreamAssembler {
         return message;
     }
 
+    /**
+     * A stream carries one message: a second message_start (the reader reads nothing after message_stop) would drop
+     * what came before it, so the stream is refused as the official SDK's accumulator refuses it.
+     */
+    private void messageStart(JsonNode event) throws ModelException {
+        if (message != null) {
+            throw ErrorMapper.malformed("the response stream sent a second message_start before message_stop", null);
+        }
+        message = object(event.get("message"), "message_start.message");
+    }
+
     private void start(int index, ObjectNode block) throws ModelException {
         requireStarted();
-        blocks.put(index, block);
+        if (blocks.putIfAbsent(index, block) != null) {
+            // Replacing it would lose what the block said so far, as the SDK's accumulator refuses it too.
+            throw ErrorMapper.malformed("the response stream started block " + index + " twice", null);
+        }
         // What the start already carries (the API sends it empty; a server may open a block with its
         // first text, or a call with its whole input) is part of the answer, so listeners get it too.
         String type = block.path("type").asText();
