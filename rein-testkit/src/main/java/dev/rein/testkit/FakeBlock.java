@@ -17,11 +17,30 @@ public sealed interface FakeBlock {
      * A {@code "text"} block.
      *
      * @param text the text; never {@code null}, may be empty
+     * @param citationsJson the block's {@code citations}, a JSON array (a web search answer's sources, each with the
+     *     {@code encrypted_index} a client must pass back), or {@code null} for none; streamed as one
+     *     {@code citations_delta} each, before the text
      */
-    record Text(String text) implements FakeBlock {
-        /** Rejects {@code null}: the API never sends a text block without text. */
+    record Text(String text, String citationsJson) implements FakeBlock {
+        /** Rejects {@code null} text (the API never sends a text block without text) and citations that are not an array. */
         public Text {
             Objects.requireNonNull(text, "text");
+            if (citationsJson != null) {
+                JsonNode parsed;
+                try {
+                    parsed = Json.MAPPER.readTree(citationsJson);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalArgumentException("text citations are not valid JSON: " + citationsJson, e);
+                }
+                if (parsed == null || !parsed.isArray()) {
+                    throw new IllegalArgumentException("text citations must be a JSON array of citation objects: " + citationsJson);
+                }
+            }
+        }
+
+        /** A text block without citations. */
+        public Text(String text) {
+            this(text, null);
         }
     }
 

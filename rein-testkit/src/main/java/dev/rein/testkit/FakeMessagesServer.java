@@ -84,7 +84,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>{@code
  * {"type": "message",                        // the shape of a real response: one can be pasted in
  *  "content": [
- *    {"type": "text", "text": "Hello"},
+ *    {"type": "text", "text": "Hello"},           // "citations": [...] kept too (streamed as citations_delta)
  *    {"type": "tool_use", "id": "toolu_01", "name": "read_file", "input": {"path": "a.txt"}},
  *    {"type": "thinking", "thinking": "Let me see.", "signature": "sig_1"},
  *    {"type": "redacted_thinking", "data": "opaque"},

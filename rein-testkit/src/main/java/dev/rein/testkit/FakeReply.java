@@ -467,6 +467,18 @@ public sealed interface FakeReply {
         }
 
         /**
+         * Adds a text block with citations, as a web search answer has them.
+         *
+         * @param text the text
+         * @param citationsJson its {@code citations}, a JSON array, e.g. {@code [{"type": "web_search_result_location",
+         *     "url": "https://example.com/", "title": "Example", "encrypted_index": "Eo8B", "cited_text": "..."}]}
+         * @return this builder
+         */
+        public MessageBuilder text(String text, String citationsJson) {
+            return block(new FakeBlock.Text(text, citationsJson));
+        }
+
+        /**
          * Adds a tool use block.
          *
          * @param id the tool use id

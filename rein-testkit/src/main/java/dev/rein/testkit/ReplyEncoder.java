@@ -213,6 +213,9 @@ final class ReplyEncoder {
             case FakeBlock.Text text -> {
                 json.put("type", "text");
                 json.put("text", text.text());
+                if (text.citationsJson() != null) {
+                    json.set("citations", parse(text.citationsJson()));
+                }
             }
             case FakeBlock.ToolUse toolUse -> {
                 toolUseHeader(json, toolUse);
@@ -269,6 +272,15 @@ final class ReplyEncoder {
         List<ObjectNode> deltas = new ArrayList<>();
         switch (block) {
             case FakeBlock.Text text -> {
+                // Each citation comes as a delta of its own, which the SDKs' accumulators append to the block's list.
+                if (text.citationsJson() != null) {
+                    for (JsonNode citation : parse(text.citationsJson())) {
+                        ObjectNode delta = Json.MAPPER.createObjectNode();
+                        delta.put("type", "citations_delta");
+                        delta.set("citation", citation);
+                        deltas.add(delta);
+                    }
+                }
                 for (String piece : chunks(text.text(), TEXT_CHUNK)) {
                     deltas.add(delta("text_delta", "text", piece));
                 }

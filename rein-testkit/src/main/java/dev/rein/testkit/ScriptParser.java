@@ -128,7 +128,14 @@ final class ScriptParser {
     private static FakeBlock block(JsonNode json, String path) {
         String type = text(json, "type", path);
         return switch (type) {
-            case "text" -> FakeBlock.text(text(json, "text", path));
+            case "text" -> {
+                // A pasted web search answer keeps its citations (the client must pass them back).
+                JsonNode citations = json.path("citations");
+                if (!citations.isMissingNode() && !citations.isNull() && !citations.isArray()) {
+                    throw new IllegalArgumentException(path + ".citations: must be an array of citations or null");
+                }
+                yield new FakeBlock.Text(text(json, "text", path), citations.isArray() ? citations.toString() : null);
+            }
             case "tool_use" -> {
                 JsonNode input = json.path("input");
                 if (!input.isObject()) {

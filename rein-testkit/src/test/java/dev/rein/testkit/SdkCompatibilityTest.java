@@ -159,6 +159,26 @@ class SdkCompatibilityTest {
         }
     }
 
+    /**
+     * A web search answer's text carries its citations (with the encrypted_index the docs say to pass back): a pasted
+     * response keeps them, whole as the block's citations, streamed as one citations_delta each, as the SDK reads both.
+     */
+    @Test
+    void aTextBlocksCitationsAreKeptFromAScriptAndReadByTheSdkWholeAndStreamed() {
+        String citation = "{\"type\":\"web_search_result_location\",\"url\":\"https://tenki.example.jp/\","
+                + "\"title\":\"東京の天気\",\"encrypted_index\":\"Eo8BCioIAhgBIiQ\",\"cited_text\":\"東京は晴れ。\"}";
+        FakeReply reply = FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"今日は\"},"
+                + "{\"type\":\"text\",\"text\":\"晴れです\",\"citations\":[" + citation + "]}]}]").messages().get(0);
+        for (Message message : wholeAndStreamed((FakeReply.Message) reply)) {
+            assertThat(message.content().get(0).asText().citations()).as("no citations").isEmpty();
+            assertThat(message.content().get(1).asText().text()).isEqualTo("晴れです");
+            var cited = message.content().get(1).asText().citations().orElseThrow();
+            assertThat(cited).hasSize(1);
+            assertThat(cited.get(0).asWebSearchResultLocation().encryptedIndex()).isEqualTo("Eo8BCioIAhgBIiQ");
+            assertThat(cited.get(0).asWebSearchResultLocation().citedText()).isEqualTo("東京は晴れ。");
+        }
+    }
+
     @Test
     void serverToolUseCountsAreReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("晴れです。")
