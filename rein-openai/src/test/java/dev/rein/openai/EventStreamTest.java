@@ -36,6 +36,40 @@ class EventStreamTest {
         assertThat(events.next()).isNull();
     }
 
+    /**
+     * Probe (held when written): WHATWG's framing takes a lone CR as a line end too, and a character's UTF-8 bytes that a
+     * read ends in the middle of (a TCP segment, a chunk of the HTTP body) are joined with the rest before decoding.
+     */
+    @Test
+    void loneCrLineEndsAndACharacterSplitBetweenReadsAreReadWhole() throws Exception {
+        EventStream cr = new EventStream(new ByteArrayInputStream("data: x\r\rdata: y\r\r".getBytes(StandardCharsets.UTF_8)));
+        assertThat(cr.next()).isEqualTo("x");
+        assertThat(cr.next()).isEqualTo("y");
+
+        byte[] body = "data: {\"content\":\"東京は晴れ\"}\n\ndata: [DONE]\n\n".getBytes(StandardCharsets.UTF_8);
+        // one byte per read: every multi-byte character arrives in pieces
+        java.io.InputStream trickle = new java.io.InputStream() {
+            private int at;
+
+            @Override
+            public int read() {
+                return at < body.length ? body[at++] & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (at >= body.length) {
+                    return -1;
+                }
+                b[off] = body[at++];
+                return 1;
+            }
+        };
+        EventStream events = new EventStream(trickle);
+        assertThat(events.next()).isEqualTo("{\"content\":\"東京は晴れ\"}");
+        assertThat(events.next()).isEqualTo("[DONE]");
+    }
+
     @Test
     void aLeadingByteOrderMarkIsIgnored() throws Exception {
         // WHATWG: "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present";
