@@ -84,7 +84,11 @@ public final class OpenAiModelBuilder {
 
     /** Which field carries the output limit (default {@link MaxTokensField#AUTO}). */
     public OpenAiModelBuilder maxTokensField(MaxTokensField field) {
-        this.maxTokensField = Objects.requireNonNull(field, "field");
+        if (field == null) {
+            throw new ReinException("maxTokensField(...) was given null: pass MaxTokensField.AUTO (the default),"
+                    + " MAX_COMPLETION_TOKENS or MAX_TOKENS");
+        }
+        this.maxTokensField = field;
         return this;
     }
 
@@ -123,7 +127,10 @@ public final class OpenAiModelBuilder {
 
     /** The clock used to read HTTP-date {@code retry-after} headers (for tests). */
     public OpenAiModelBuilder clock(Clock clock) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        if (clock == null) {
+            throw new ReinException("clock(...) was given null: pass a Clock, e.g. Clock.systemUTC() (the default)");
+        }
+        this.clock = clock;
         return this;
     }
 

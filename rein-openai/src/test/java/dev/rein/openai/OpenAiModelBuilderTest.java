@@ -35,4 +35,17 @@ class OpenAiModelBuilderTest {
                 .isInstanceOf(ReinException.class)
                 .hasMessageContaining("cannot address a host name with '_'");
     }
+
+    /** A builder setter given null: a ReinException naming it and what to pass, as Agent.builder()'s say; was a bare NPE. */
+    @Test
+    void aSetterGivenNullSaysWhichAndWhatToPass() {
+        assertThatThrownBy(() -> OpenAiModel.builder().maxTokensField(null))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("maxTokensField(...) was given null")
+                .hasMessageContaining("MaxTokensField.AUTO");
+        assertThatThrownBy(() -> OpenAiModel.builder().clock(null))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("clock(...) was given null")
+                .hasMessageContaining("Clock.systemUTC()");
+    }
 }
