@@ -71,6 +71,29 @@ class LeadingThinkTest extends FakeChat {
             JsonNode assistant = lastBody().path("messages").get(1);
             assertThat(assistant.path("content").asText()).isEqualTo("東京は晴れです。");
 
+            // within a turn that calls tools it goes back to that server before the text, as it came; to another
+            // server (a fallback, DeepSeek's own API for an R1 served here) not at all
+            server.enqueue(new ChatReply.Malformed(events(chunk(content("<think>\n検索する。\n</think>\n\n"), "null"),
+                    chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_t\",\"type\":\"function\",\"function\":{\"name\":"
+                            + "\"search\",\"arguments\":\"{}\"}}]}", "null"), chunk("{}", "\"tool_calls\""), "[DONE]")));
+            ModelResponse calling = split.call(ModelRequest.builder("Qwen/Qwen3-8B").maxTokens(256)
+                    .addMessage(Message.user("天気は?")).tools(List.of(tool("search"))).build(),
+                    new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            assertThat(calling.text()).isEmpty();
+            List<Message> tools = List.of(Message.user("天気は?"), calling.toHistoryMessage().orElseThrow(),
+                    Message.user(List.of(new dev.rein.model.ToolResultBlock("call_t", "晴れ", false))));
+            server.enqueue(ChatReply.text("晴れ"));
+            split.call(ModelRequest.builder("Qwen/Qwen3-8B").maxTokens(256).messages(tools).tools(List.of(tool("search")))
+                    .build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            assertThat(lastBody().path("messages").get(1).path("content").asText())
+                    .isEqualTo("<think>\n検索する。\n</think>\n\n");
+            for (String[] elsewhere : new String[][] {{"http://gpu-box:8000/v1", "Qwen/Qwen3-8B"},
+                    {"https://api.deepseek.com/v1", "deepseek-reasoner"}}) {
+                JsonNode other = WireEdgeCasesTest.body(elsewhere[0], elsewhere[1], tools).path("messages").get(1);
+                assertThat(other.path("content").isNull()).as(other.toString()).isTrue();
+                assertThat(other.has("reasoning_content")).as(other.toString()).isFalse();
+            }
+
             // text that does not begin with the tag is the answer, whole
             stream.events.clear();
             server.enqueue(ChatReply.text("答え <think> ではない"));
