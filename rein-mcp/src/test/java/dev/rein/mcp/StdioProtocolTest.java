@@ -302,6 +302,36 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anInitializeAnswerWithoutCapabilitiesOrServerInfoFailsTheStartSayingWhichFieldIsMissing() {
+        // The schema (2025-06-18, 2025-11-25) requires both, and name and version in serverInfo; the TypeScript and Python
+        // SDKs' clients refuse an answer without them. Rein took it, as if the server had said nothing of itself.
+        Map<String, Object> info = Map.of("name", "scripted", "version", "1");
+        Map<String, Object> capabilities = Map.of("tools", Map.of());
+        Map<String, Map<String, Object>> answers = new java.util.LinkedHashMap<>();
+        answers.put("no \"capabilities\", which the protocol requires (an object, {} for none)",
+                Map.of("protocolVersion", "2025-11-25", "serverInfo", info));
+        answers.put("no \"serverInfo\", which the protocol requires (an object with \"name\" and \"version\")",
+                Map.of("protocolVersion", "2025-11-25", "capabilities", capabilities));
+        answers.put("no \"serverInfo.name\", which the protocol requires (a string)",
+                Map.of("protocolVersion", "2025-11-25", "capabilities", capabilities, "serverInfo", Map.of("version", "1")));
+        answers.put("no \"serverInfo.version\", which the protocol requires (a string)",
+                Map.of("protocolVersion", "2025-11-25", "capabilities", capabilities, "serverInfo", Map.of("name", "日本")));
+        Map<String, Object> nullCapabilities = new java.util.LinkedHashMap<>(Map.of("protocolVersion", "2025-11-25", "serverInfo", info));
+        nullCapabilities.put("capabilities", null);
+        answers.put("\"capabilities\" null, where the protocol requires an object", nullCapabilities);
+        answers.forEach((problem, answer) -> {
+            assertThatThrownBy(() -> start((server, message) -> {
+                if ("initialize".equals(message.path("method").asText())) {
+                    server.result(message.get("id"), answer);
+                }
+            })).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'scripted' could not be started: its initialize answer is not what the protocol defines: "
+                            + problem + ". Have the server fixed, or set \"disabled\": true to leave it out.");
+            assertThat(started.getLast().onExit()).isDone();
+        });
+    }
+
+    @Test
     void anInitializeAnswerWithANullProtocolVersionFailsTheStartSayingItIsNull() {
         // Before: "no "protocolVersion"", for an answer that has one, null.
         Map<String, Object> answer = new java.util.LinkedHashMap<>(Map.of("capabilities", Map.of("tools", Map.of()),

@@ -75,6 +75,19 @@ final class Malformed {
             problem = result.containsKey("protocolVersion") ? "\"protocolVersion\" null, where the protocol requires a string"
                     : "no \"protocolVersion\", which the protocol requires";
         }
+        // Required by the schema as well, and refused when missing by the TypeScript and Python SDKs' clients (the Java
+        // SDK takes the answer without them, as if the server had said nothing of what it offers or what it is).
+        if (problem == null) {
+            problem = required(result, "", "capabilities", "an object, {} for none", "an object");
+        }
+        if (problem == null) {
+            problem = required(result, "", "serverInfo", "an object with \"name\" and \"version\"", "an object");
+        }
+        for (String key : List.of("name", "version")) {
+            if (problem == null) {
+                problem = required((Map<?, ?>) result.get("serverInfo"), "serverInfo.", key, "a string", "a string");
+            }
+        }
         if (problem != null) {
             throw new Answer("its initialize answer is not what the protocol defines: " + problem);
         }
@@ -394,6 +407,15 @@ final class Malformed {
     }
 
     /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
+    /** What is wrong when {@code map} lacks {@code key} or has it null, as "no "AT.KEY", which …"; null when it has one. */
+    private static String required(Map<?, ?> map, String at, String key, String shape, String type) {
+        if (map.get(key) != null) {
+            return null;
+        }
+        return map.containsKey(key) ? "\"" + at + key + "\" null, where the protocol requires " + type
+                : "no \"" + at + key + "\", which the protocol requires (" + shape + ")";
+    }
+
     private static String fields(Map<?, ?> map, String at, Map<String, String> expected) {
         for (var field : new java.util.TreeMap<>(expected).entrySet()) {
             Object value = map.get(field.getKey());
