@@ -20,11 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
 class McpCliProcessTest {
     @TempDir
     Path dir;
+    /** Set in the environment of the servers this test starts, by which {@link #assertNoServerLeft} knows them from others. */
+    private final String token = java.util.UUID.randomUUID().toString();
+    private final String tag = ", \"env\": {\"" + TAG + "\": \"" + token + "\"}";
+    private static final String TAG = "REIN_TEST_SERVER";
 
     @Test
     void runDrivesARealServerEverythingTool() throws Exception {
         Path servers = dir.resolve("servers.json");
-        Files.writeString(servers, "{\"mcpServers\": {\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + "}}}");
+        Files.writeString(servers, "{\"mcpServers\": {\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + tag + "}}}");
         try (FakeMessagesServer api = FakeMessagesServer.start()) {
             api.enqueue(FakeReply.message().toolUse("toolu_01", "get-sum", "{\"a\": 19, \"b\": 23}").build());
             api.enqueue(FakeReply.message().text("19 + 23 = 42").build());
@@ -46,7 +50,8 @@ class McpCliProcessTest {
         Path files = Files.createDirectories(dir.resolve("files"));
         Path note = files.resolve("note.txt");
         Path servers = dir.resolve("servers.json");
-        Files.writeString(servers, "{\"mcpServers\": {\"filesystem\": {" + NpmServers.stdio("server-filesystem", files.toString()) + "}}}");
+        Files.writeString(servers, "{\"mcpServers\": {\"filesystem\": {" + NpmServers.stdio("server-filesystem", files.toString()) + tag
+                + "}}}");
         String args = "{\"path\": \"" + NpmServers.json(note.toString()) + "\", \"content\": \"一度だけ\"}";
         try (FakeMessagesServer api = FakeMessagesServer.start()) {
             api.enqueue(FakeReply.message().toolUse("toolu_01", "write_file", args).build());
@@ -119,10 +124,29 @@ class McpCliProcessTest {
         throw new AssertionError("no tool_result in " + messages);
     }
 
-    /** No process of this machine still runs a command line mentioning {@code marker}. */
-    private static void assertNoServerLeft(String marker) {
+    /**
+     * No server this test started still runs. Where the environment of a process can be read (Linux's /proc), a server
+     * is known by the token in its environment, so one left over, reparented once its CLI process ended, is still found,
+     * while another session's server with the same command line (a second test run on the machine) is not taken for
+     * one; elsewhere, by a node command line mentioning {@code marker}.
+     */
+    private void assertNoServerLeft(String marker) {
+        boolean procfs = Files.isDirectory(Path.of("/proc/self"));
+        String entry = TAG + "=" + token;
         assertThat(ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().map(c -> c.contains(marker) && c.contains("node")).orElse(false)))
+                .filter(p -> procfs ? environment(p).contains(entry)
+                        : p.info().commandLine().map(c -> c.contains(marker) && c.contains("node")).orElse(false))
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")))
                 .isEmpty();
+    }
+
+    /** The entries of {@code process}'s environment; none when it cannot be read (another user's process, gone). */
+    private static java.util.List<String> environment(ProcessHandle process) {
+        try {
+            return java.util.List.of(new String(Files.readAllBytes(Path.of("/proc", Long.toString(process.pid()), "environ")),
+                    StandardCharsets.UTF_8).split("\0"));
+        } catch (java.io.IOException | RuntimeException e) {
+            return java.util.List.of();
+        }
     }
 }
