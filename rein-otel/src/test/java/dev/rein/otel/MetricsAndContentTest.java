@@ -201,7 +201,7 @@ class MetricsAndContentTest {
         for (SpanData span : OTEL.getSpans()) {
             assertThat(span.getAttributes().asMap().keySet()).extracting(k -> k.getKey()).doesNotContain(
                     "gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
-                    "gen_ai.tool.call.arguments", "gen_ai.tool.call.result");
+                    "gen_ai.tool.definitions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result");
             assertThat(span.getAttributes().toString()).doesNotContain("発送済み", GOAL, SECRET);
         }
     }
@@ -237,6 +237,22 @@ class MetricsAndContentTest {
         for (SpanData span : OTEL.getSpans()) {
             assertThat(span.getAttributes().toString()).doesNotContain(SECRET);
         }
+    }
+
+    /**
+     * gen-ai-agent-spans (v1.41.0), the internal invoke_agent span: gen_ai.system_instructions and
+     * gen_ai.tool.definitions are opt-in attributes of it too, the agent's instructions and the tools
+     * it offers; with the content opt-in the run span has them as its chat spans do.
+     */
+    @Test
+    void optedInTheRunSpanHasTheAgentsSystemInstructionsAndToolDefinitions() {
+        agent(twoSteps(), true).run(GOAL);
+
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().equals("invoke_agent rein")).findFirst().orElseThrow();
+        assertThat(Json.parse(run.getAttributes().get(GenAiConventions.SYSTEM_INSTRUCTIONS)))
+                .isEqualTo(Json.parse("[{\"type\":\"text\",\"content\":\"You answer order questions.\"}]"));
+        assertThat(Json.parse(run.getAttributes().get(GenAiConventions.TOOL_DEFINITIONS)))
+                .isEqualTo(Json.parse("[{\"type\":\"function\",\"name\":\"order_status\"}]"));
     }
 
     /**
