@@ -85,7 +85,7 @@ public final class GenAiConventions {
     /** Tools Rein runs are functions the application executes. */
     public static final String TOOL_TYPE_FUNCTION = "function";
 
-    // Opt-in content, recorded as JSON strings (structured attributes are not yet available on spans).
+    // Opt-in content, recorded as JSON strings, as the conventions allow on spans (see docs/observability.md, what is opt-in).
     public static final AttributeKey<String> SYSTEM_INSTRUCTIONS = stringKey("gen_ai.system_instructions");
     public static final AttributeKey<String> INPUT_MESSAGES = stringKey("gen_ai.input.messages");
     public static final AttributeKey<String> OUTPUT_MESSAGES = stringKey("gen_ai.output.messages");

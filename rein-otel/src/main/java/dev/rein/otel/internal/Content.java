@@ -19,7 +19,9 @@ import java.util.Locale;
 
 /**
  * Opt-in content in the GenAI conventions' JSON shapes (system instructions, input and output
- * messages with typed parts), serialized to strings because spans do not carry structured values yet.
+ * messages with typed parts), serialized to JSON strings, as the conventions allow on spans: the Java API could
+ * record structured values (AttributeKey.valueKey), but not every backend or exporter shows them, and the
+ * content keys of GenAiConventions are string keys.
  */
 final class Content {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
