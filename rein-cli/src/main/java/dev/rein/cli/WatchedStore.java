@@ -54,7 +54,9 @@ final class WatchedStore implements RunStore {
     public void appendEvent(String runId, TraceEvent event) {
         try {
             store.appendEvent(runId, event);
-            appended.computeIfAbsent(runId, k -> new AtomicInteger()).incrementAndGet();
+            if (counted(event)) {
+                appended.computeIfAbsent(runId, k -> new AtomicInteger()).incrementAndGet();
+            }
         } catch (RuntimeException e) {
             eventFailure.put(runId, String.valueOf(e.getMessage()));
             throw e;
@@ -69,11 +71,20 @@ final class WatchedStore implements RunStore {
         return new RunListener() {
             @Override
             public void onEvent(TraceEvent event) {
-                if (!(event instanceof TraceEvent.ModelRequested)) { // the agent does not store them (they repeat the history)
+                if (counted(event)) {
                     emitted.computeIfAbsent(event.runId(), k -> new AtomicInteger()).incrementAndGet();
                 }
             }
         };
+    }
+
+    /**
+     * Whether an event is counted on both sides: the agent does not store model requests (they repeat
+     * the history), and a person's decision is stored when it is made ({@code rein approve}), so a
+     * resumed run tells its listeners of it without storing it again.
+     */
+    private static boolean counted(TraceEvent event) {
+        return !(event instanceof TraceEvent.ModelRequested) && !(event instanceof TraceEvent.ApprovalDecided);
     }
 
     @Override

@@ -116,7 +116,7 @@ final class AgentLoop {
             return;
         }
         if (run.resumedFrom != null) {
-            Resumption.announce(run);
+            Resumption.announce(run, true);
             return;
         }
         run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.tools().names(),

@@ -357,7 +357,7 @@ public final class DrivenRun {
     /** Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. */
     public RunSnapshot resumed(RunSnapshot snapshot) {
         Run run = Run.resume(snapshot, config);
-        return effect(run, loop -> Resumption.announce(run));
+        return effect(run, loop -> Resumption.announce(run, false));
     }
 
     /**

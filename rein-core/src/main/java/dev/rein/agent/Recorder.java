@@ -35,8 +35,16 @@ final class Recorder implements StreamObserver {
     }
 
     void emit(TraceEvent raw) {
+        emit(raw, listener -> true);
+    }
+
+    /** Fans {@code raw} out to the listeners {@code to} accepts. */
+    void emit(TraceEvent raw, java.util.function.Predicate<RunListener> to) {
         TraceEvent event = redactor.redact(raw);
         for (RunListener listener : listeners) {
+            if (!to.test(listener)) {
+                continue;
+            }
             try {
                 listener.onEvent(event);
             } catch (Exception | Error e) { // any Error too (a test's AssertionError, a StackOverflowError): it must not end or cancel the run

@@ -4,10 +4,9 @@ import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
-import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
-import dev.rein.approval.ApprovalState;
+import dev.rein.internal.approval.DecisionEvents;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.StoreException;
 import dev.rein.trace.TraceEvent;
@@ -52,20 +51,22 @@ final class Resumption {
         }
     }
 
-    /** Traces the resume, and the decisions people made while the run was paused. */
-    static void announce(Run run) {
+    /**
+     * Traces the resume, and the decisions people made while the run was paused. Those made through
+     * {@code Runs} ({@code storedDecisions}: a run resumed from its store) are in the stored trace
+     * since they were made, so only the other listeners are told of them here; a durable engine's
+     * decisions (signals) are traced here only.
+     */
+    static void announce(Run run, boolean storedDecisions) {
         long active = Duration.between(run.startedAt, run.now()).toMillis();
         run.emit(new TraceEvent.RunResumed(run.runId, run.step(), run.now(), run.resumedFrom, active, run.config.modelName(),
                 AgentLoop.limits(run)));
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), run.resumedFrom, RunStatus.RUNNING, Reasons.RESUMED));
-        ApprovalState approvals = run.approvals.snapshot();
-        for (ApprovalRequest request : approvals.requests()) {
-            ApprovalDecision d = approvals.decisions().get(request.callId());
-            if (d != null) {
-                run.emit(new TraceEvent.ApprovalDecided(run.runId, run.step(), d.decidedAt(),
-                        request.callId(), request.tool(), d.actionHash(), d.name(),
-                        d instanceof ApprovalDecision.Reject r ? r.reason() : null,
-                        d instanceof ApprovalDecision.Edit e ? e.arguments() : null, d.approvedHash(), d.decidedBy()));
+        for (TraceEvent.ApprovalDecided decided : DecisionEvents.of(run.runId, run.step(), run.approvals.snapshot(), null)) {
+            if (storedDecisions) {
+                run.emitUnstored(decided);
+            } else {
+                run.emit(decided);
             }
         }
     }

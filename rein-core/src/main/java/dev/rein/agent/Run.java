@@ -368,6 +368,11 @@ final class Run {
         recorder.emit(event);
     }
 
+    /** Tells the listeners other than the run's store of an event the store already holds (written where it happened). */
+    void emitUnstored(TraceEvent event) {
+        recorder.emit(event, listener -> !(listener instanceof StoreListener));
+    }
+
     Instant now() {
         return config.clock().instant();
     }

@@ -61,8 +61,8 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
             String question = Reasons.NEEDS_USER_INPUT.equals(s.reason()) ? s.answer() : "";
             handoff = Optional.of(Handoff.of(s.reason(), question, s.finish() != null ? s.finish().summary() : s.message(), s.state()));
         }
-        // A decision is carried out (and traced as approval_decided) only on resume; until then the
-        // snapshot is the only place it shows, so a person can see that theirs was recorded.
+        // A decision is carried out only on resume; until then it is listed apart from the trace's
+        // approval_decided, so a person can see that theirs was recorded and is still to be carried out.
         List<Decided> decided = s.status() != RunStatus.WAITING_APPROVAL ? List.of()
                 : s.approvals().requests().stream().filter(r -> s.approvals().decisions().containsKey(r.callId()))
                         .map(r -> new Decided(r, s.approvals().decisions().get(r.callId()))).toList();

@@ -9,6 +9,7 @@ import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
+import dev.rein.internal.approval.DecisionEvents;
 import dev.rein.security.TraceRedactor;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
@@ -180,7 +181,10 @@ public final class Runs {
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
         // The requests of the pause this decision was made for (set on the first attempt).
         java.util.concurrent.atomic.AtomicReference<List<ApprovalRequest>> pause = new java.util.concurrent.atomic.AtomicReference<>();
-        return saveRetrying(runId, snapshot -> {
+        // The decisions of the run as last read: those the saved snapshot has beyond them are this decision's.
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, ApprovalDecision>> before =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        RunSnapshot decided = saveRetrying(runId, snapshot -> {
             if (snapshot.status() == RunStatus.RUNNING) {
                 // run by a live process, or left so by one that died: the store cannot tell, so name the way on for the second
                 throw new ApprovalException("run " + runId + " is RUNNING, not waiting for approval; if the process that ran it"
@@ -197,8 +201,28 @@ public final class Runs {
                         + " it was not applied to the new pause. Pending: " + snapshot.pendingApprovals().stream()
                         .map(r -> r.tool() + " " + r.actionHash()).toList(), snapshot.pendingApprovals());
             }
+            before.set(snapshot.approvals().decisions());
             return snapshot.withApprovals(snapshot.approvals().decide(runId, actionHash, decision), clock.instant());
         });
+        traceDecision(decided, before.get());
+        return decided;
+    }
+
+    /**
+     * Appends the decision to the run's stored trace now, so it is there even if the run never
+     * resumes (cancelled); the resumed run tells only its other listeners. The decision is saved, so
+     * a failure here is only logged.
+     */
+    private void traceDecision(RunSnapshot decided, java.util.Map<String, ApprovalDecision> before) {
+        String runId = decided.runId();
+        try {
+            for (TraceEvent.ApprovalDecided event : DecisionEvents.of(runId, decided.steps(), decided.approvals(), before)) {
+                store.appendEvent(runId, masker.redact(event));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("the decision on run {} was saved, but the store could not keep its approval_decided trace event: {}",
+                    runId, e.toString());
+        }
     }
 
     /**
