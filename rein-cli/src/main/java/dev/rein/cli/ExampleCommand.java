@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.budget.ModelPrice;
+import dev.rein.eval.run.EvalRunner;
 import dev.rein.examples.Example;
 import dev.rein.examples.Examples;
 import dev.rein.mcp.McpConfig;
@@ -58,6 +59,12 @@ final class ExampleCommand implements Callable<Integer> {
             description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;
 
+    @ExampleValue("2")
+    @Option(names = "--parallel", paramLabel = "N", converter = OptionValues.ParallelCount.class,
+            description = "With --eval: trials run at once (default: " + EvalRunner.DEFAULT_PARALLELISM + "); 1 runs them one"
+                    + " after another, for a provider's rate limit or a local server that answers one request at a time.")
+    Integer parallel;
+
     @Option(names = "--json", description = "With --eval: print the JSON report on stdout instead of the summary (as 'rein eval --json').")
     boolean json;
 
@@ -103,6 +110,9 @@ final class ExampleCommand implements Callable<Integer> {
         if (trials != null && !eval) {
             throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
         }
+        if (parallel != null && !eval) {
+            throw new UsageException("--parallel goes with --eval: rein example " + name + " --eval --parallel " + parallel);
+        }
         if (json && !eval) {
             throw new UsageException("--json goes with --eval (the demo prints its steps as it runs): rein example " + name
                     + " --eval --json");
@@ -131,7 +141,8 @@ final class ExampleCommand implements Callable<Integer> {
             CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", "the trials", env);
             int code = Examples.INTERRUPTED;
             try {
-                code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price,
+                code = Examples.evaluate(name, offline, trials == null ? 0 : trials,
+                        parallel == null ? EvalRunner.DEFAULT_PARALLELISM : parallel, model, environment, price,
                         reasoning.modelOptions(), RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
                 return code;
             } finally {

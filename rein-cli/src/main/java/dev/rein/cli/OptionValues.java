@@ -147,7 +147,7 @@ final class OptionValues {
         }
     }
 
-    /** How many trials {@code rein eval} runs at once ({@code --parallel}): a whole number, at least 1. */
+    /** How many trials {@code rein eval} and {@code rein example --eval} run at once ({@code --parallel}): a whole number, at least 1. */
     static final class ParallelCount implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {

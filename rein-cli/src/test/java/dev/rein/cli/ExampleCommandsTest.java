@@ -62,6 +62,32 @@ class ExampleCommandsTest {
     }
 
     /**
+     * rein example NAME --eval takes --parallel as rein eval does: the same values, the same message for a bad one, and
+     * like --trials only with --eval. Before: "Unknown option: '--parallel'"; the example's suite always ran 4 trials at
+     * once, with no way to run one at a time for a provider's rate limit or a local server.
+     */
+    @Test
+    void parallelGoesWithEvalAsForReinEval() {
+        InProcessCli.Outcome ran = cli.run("example", "orders", "--eval", "--trials", "1", "--parallel", "1");
+        assertThat(ran.exitCode()).as(ran.stderr()).isZero();
+        assertThat(ran.stdout()).contains("success rate");
+        for (String value : new String[] {"0", "-2", "many"}) {
+            InProcessCli.Outcome example = cli.run("example", "orders", "--eval", "--parallel", value);
+            InProcessCli.Outcome eval = cli.run("eval", "../docs/eval-suite-example.yaml", "--parallel", value);
+            assertThat(example.exitCode()).as(value).isEqualTo(ExitCodes.USAGE);
+            assertThat(example.stdout()).as(value).isEmpty();
+            assertThat(example.stderrLines()).as(value).singleElement().asString()
+                    .isEqualTo(eval.stderrLines().getFirst().replace("rein eval", "rein example"));
+        }
+        InProcessCli.Outcome demo = cli.run("example", "date", "--parallel", "2");
+        assertThat(demo.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(demo.stdout()).isEmpty();
+        assertThat(demo.stderrLines()).singleElement().asString()
+                .isEqualTo("rein example: --parallel goes with --eval: rein example date --eval --parallel 2");
+        assertThat(cli.run("example", "--help").stdout()).contains("--parallel=N");
+    }
+
+    /**
      * --offline runs the scripted model, so --model, --provider, --base-url and --price would choose a model that never
      * runs. Before: they were taken and ignored without a word, and the example ran offline as if they had not been given.
      */

@@ -270,6 +270,21 @@ public final class Examples {
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, List<? extends ModelOption> options, Function<String, String> advice,
                                boolean json, PrintStream out, PrintStream err) {
+        return evaluate(name, offline, trials, EvalRunner.DEFAULT_PARALLELISM, modelName, env, price, options, advice, json,
+                out, err);
+    }
+
+    /**
+     * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, List, Function, boolean, PrintStream, PrintStream)},
+     * running at most {@code parallelism} trials at a time ({@code rein example NAME --eval --parallel N}, as
+     * {@code rein eval --parallel N}): 1 runs them one after another, for a provider's rate limit or a local server that
+     * answers one request at a time.
+     *
+     * @param parallelism trials run at once, at least 1 (else {@link #USAGE} with a line on {@code err})
+     */
+    public static int evaluate(String name, boolean offline, int trials, int parallelism, String modelName,
+                               Map<String, String> env, ModelPrice price, List<? extends ModelOption> options,
+                               Function<String, String> advice, boolean json, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: " + unknown(name));
@@ -279,7 +294,7 @@ public final class Examples {
         try {
             model = model(example.get(), offline, modelName, env, price, err);
             // the options outermost, so the suite's agents take them as their own request options (traced, stored)
-            EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err)).models(model.scripted()
+            EvalRunner.Builder runner = EvalRunner.builder().parallelism(parallelism).progress(Progress.auto(err)).models(model.scripted()
                     ? TrialModels.scripted() : TrialModels.shared(OptionedModel.of(model.model(), listed(options)), model.name()));
             if (trials > 0) {
                 runner.trials(trials);
