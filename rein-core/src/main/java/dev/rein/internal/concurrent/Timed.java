@@ -75,7 +75,8 @@ public final class Timed {
      * interrupt from anyone else in the same instant is cleared with it (the time limit is what
      * ended the work).
      *
-     * @throws InterruptedException when the thread was interrupted, not by the alarm
+     * @throws InterruptedException when the thread was interrupted, not by the alarm: the work threw it, or ended
+     *                              with the thread's interrupt status set (cleared here), whatever it returned
      */
     public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
         Alarm alarm = Alarm.forCurrentThread(limit);
@@ -91,6 +92,12 @@ public final class Timed {
         }
         if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
             throw ie;
+        }
+        if (!(outcome instanceof Outcome.Failed<T> f && f.cause() instanceof Error) && Thread.interrupted()) {
+            // the work ended on an interrupt that it set again (a handler that caught it and returned) or that closed
+            // its channel: it ended as if thrown, and is taken here, so that nothing after the work (a store's socket
+            // I/O on a virtual thread, which the interrupt closes) runs under it
+            throw new InterruptedException("interrupted while the work ran");
         }
         return outcome;
     }
