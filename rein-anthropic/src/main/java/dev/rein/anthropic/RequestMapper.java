@@ -97,6 +97,7 @@ final class RequestMapper {
         request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.checkBeforeSending(request));
         request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
         requireForcedToolPresent(request);
+        requireNoThinkingWithForcedTool(request, drop);
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {
             g.writeStringField("model", request.model());
@@ -188,6 +189,28 @@ final class RequestMapper {
             throw new ReinException(forced + " names a tool the request does not have (its tools: " + String.join(", ", names)
                     + "), and the model can only call a tool the request gives it: name one of these, or add the tool to"
                     + " the request's tools");
+        }
+    }
+
+    /**
+     * The extended thinking docs: with thinking on, tool choice {@code auto} or {@code none} only; {@code any} or a named
+     * tool is a 400 ("Thinking may not be enabled when tool_choice forces tool use."). Thinking is on when the request's
+     * {@link AnthropicThinking} is a budget or adaptive, or when Rein sends adaptive thinking itself ({@code drop}).
+     * Checked for the messages call only: the docs say nothing of count_tokens here.
+     */
+    static void requireNoThinkingWithForcedTool(ModelRequest request, boolean drop) {
+        ToolChoice choice = request.toolChoice();
+        if (!(choice instanceof ToolChoice.Any) && !(choice instanceof ToolChoice.Tool)) {
+            return;
+        }
+        AnthropicThinking.Type type = request.option(AnthropicThinking.class).map(AnthropicThinking::type)
+                .orElse(drop ? AnthropicThinking.Type.ADAPTIVE : null);
+        if (type == AnthropicThinking.Type.ENABLED || type == AnthropicThinking.Type.ADAPTIVE) {
+            String forced = choice instanceof ToolChoice.Tool t ? "ToolChoice.tool(\"" + t.name() + "\")" : "ToolChoice.any()";
+            throw new ReinException(forced + " makes the model call a tool, and the API refuses that with thinking on (400"
+                    + " \"Thinking may not be enabled when tool_choice forces tool use.\"): use ToolChoice.auto() and say in"
+                    + " the prompt when to use the tool, or send this request with AnthropicThinking.disabled() on a model"
+                    + " that takes it");
         }
     }
 

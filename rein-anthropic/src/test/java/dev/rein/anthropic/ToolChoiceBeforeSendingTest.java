@@ -20,13 +20,18 @@ import org.junit.jupiter.api.Test;
 class ToolChoiceBeforeSendingTest extends FakeApi {
 
     private ModelException refused(ModelRequest.Builder request) {
+        ModelException e = refusedMessages(request);
+        ModelException counted = catchThrowableOfType(ModelException.class, () -> model.countTokens(request.build()));
+        assertThat(counted).as("count_tokens refuses it too").isNotNull();
+        assertThat(counted.getMessage()).isEqualTo(e.getMessage());
+        return e;
+    }
+
+    private ModelException refusedMessages(ModelRequest.Builder request) {
         ModelException e = catchThrowableOfType(ModelException.class, () -> call(request));
         assertThat(e).as("refused before sending").isNotNull();
         assertThat(e.kind()).isEqualTo(ModelException.Kind.INVALID_REQUEST);
         assertThat(e.retryable()).isFalse();
-        ModelException counted = catchThrowableOfType(ModelException.class, () -> model.countTokens(request.build()));
-        assertThat(counted).as("count_tokens refuses it too").isNotNull();
-        assertThat(counted.getMessage()).isEqualTo(e.getMessage());
         return e;
     }
 
@@ -45,6 +50,28 @@ class ToolChoiceBeforeSendingTest extends FakeApi {
                 .option(AnthropicServerTools.webSearch(2)).toolChoice(ToolChoice.tool("serach")));
         assertThat(e.getMessage()).contains("ToolChoice.tool(\"serach\")").contains("web_search, search, fetch");
         assertThat(server.requests()).isEmpty();
+    }
+
+    /**
+     * The extended thinking docs: with thinking, tool choice auto or none only; any or a named tool is a 400 ("Thinking
+     * may not be enabled when tool_choice forces tool use."), which Rein knows from the request's own thinking option.
+     */
+    @Test
+    void aForcedToolChoiceWithThinkingOnIsRefusedBeforeSending() throws Exception {
+        for (AnthropicThinking thinking : List.of(AnthropicThinking.adaptive(), AnthropicThinking.budget(2000))) {
+            for (ToolChoice choice : List.of(ToolChoice.any(), ToolChoice.tool("search"))) {
+                // count_tokens is left to the API: the docs say the messages call refuses it.
+                ModelException e = refusedMessages(request("x").maxTokens(4000).tools(List.of(tool("search"))).option(thinking)
+                        .toolChoice(choice));
+                assertThat(e.getMessage()).contains("Thinking may not be enabled when tool_choice forces tool use.")
+                        .contains("ToolChoice.auto()").startsWith("the request could not be built");
+            }
+        }
+        assertThat(server.requests()).isEmpty();
+        server.enqueue(FakeReply.text("a"));
+        call(request("x").maxTokens(4000).tools(List.of(tool("search"))).option(AnthropicThinking.disabled())
+                .toolChoice(ToolChoice.any()));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"any\"}"));
     }
 
     @Test
