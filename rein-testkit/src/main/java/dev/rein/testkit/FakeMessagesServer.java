@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
  * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
- * before it, and each {@code tool_use} answered in the next message; a forced tool choice with tools to force:
+ * before it, and each {@code tool_use} answered in the next message; a last message of the assistant's (a prefill,
+ * a paused turn sent back) not ending in whitespace ("messages: final assistant content cannot end with trailing
+ * whitespace"); a forced tool choice with tools to force:
  * {@code any} or {@code tool} without {@code tools} ("tool_choice may only be specified while providing tools.", also at
  * count_tokens), {@code tool} naming none of them ("tool_choice.name: no tool named 'x' is in tools.", this server's
  * words: the docs give none); and what the newest models refuse, as

@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The checks of the real API that are cheap to repeat and catch real client bugs: required headers
  * and fields, no empty or whitespace-only text, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
- * {@code tool_result} blocks, a forced tool choice ({@code any}, {@code tool}) naming a tool the request has, the container a request answering tool calls made from code
+ * {@code tool_result} blocks, a last assistant message ending in whitespace, a forced tool choice ({@code any}, {@code tool}) naming a tool the request has, the container a request answering tool calls made from code
  * (programmatic tool calling) must name, and what the newest models refuse (thinking off or with a
  * budget, thinking off at effort xhigh or max on Claude Opus 5, a forced tool choice). Messages follow
  * the real API's wording so that error handling tested here sees the same text.
@@ -70,6 +70,9 @@ final class RequestValidator {
         Optional<Violation> blank = blankText(messages);
         if (blank.isPresent()) {
             return blank;
+        }
+        if (endsInWhitespace(messages.get(messages.size() - 1))) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "messages: final assistant content cannot end with trailing whitespace");
         }
         Optional<Violation> forced = forcedToolMissing(body);
         if (forced.isPresent()) {
@@ -143,6 +146,21 @@ final class RequestValidator {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code message} is an assistant message whose content ends in a text that ends in whitespace: as the last
+     * message (a prefill, or a paused turn sent back to be continued) the API refuses it.
+     */
+    private static boolean endsInWhitespace(JsonNode message) {
+        if (!isAssistant(message)) {
+            return false;
+        }
+        JsonNode content = message.path("content");
+        JsonNode last = content.isArray() && !content.isEmpty() ? content.get(content.size() - 1) : null;
+        String text = content.isTextual() ? content.asText()
+                : last != null && last.path("type").asText().equals("text") ? last.path("text").asText("") : "";
+        return !text.isEmpty() && Character.isWhitespace(text.codePointBefore(text.length()));
     }
 
     /**

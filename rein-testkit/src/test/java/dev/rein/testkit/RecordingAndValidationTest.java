@@ -145,6 +145,31 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(after.statusCode()).isEqualTo(200);
     }
 
+    /**
+     * A last assistant message (a prefill, or a turn paused with pause_turn sent back to be continued) ending in
+     * whitespace is refused by the API ("messages: final assistant content cannot end with trailing whitespace");
+     * whitespace at the end of an earlier assistant message, or inside the last one, is not.
+     */
+    @Test
+    void aFinalAssistantMessageEndingInWhitespaceIsRejectedLikeTheRealApi() throws Exception {
+        String request = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"東京の天気は？"},
+                  {"role":"assistant","content":%s}%s]}""";
+        for (String last : java.util.List.of("\"調べます。\\n\"", "[{\"type\":\"text\",\"text\":\"調べます。 \"}]",
+                "[{\"type\":\"text\",\"text\":\"調べ\"},{\"type\":\"text\",\"text\":\"ます。\\n\\n\"}]")) {
+            HttpResponse<String> refused = api.messages(request.formatted(last, ""));
+            assertThat(refused.statusCode()).as(last).isEqualTo(400);
+            assertThat(Api.json(refused).at("/error/message").asText())
+                    .isEqualTo("messages: final assistant content cannot end with trailing whitespace");
+        }
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        assertThat(api.messages(request.formatted("[{\"type\":\"text\",\"text\":\"調べ ます。\"}]", "")).statusCode())
+                .isEqualTo(200);
+        assertThat(api.messages(request.formatted("\"調べます。\\n\"", ",{\"role\":\"user\",\"content\":\"はい\"}"))
+                .statusCode()).as("not the final message").isEqualTo(200);
+    }
+
     @Test
     void toolResultWithoutMatchingToolUseIsRejectedLikeTheRealApi() throws Exception {
         server.enqueue(FakeReply.text("never sent"));
