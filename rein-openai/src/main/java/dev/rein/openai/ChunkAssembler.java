@@ -61,10 +61,10 @@ final class ChunkAssembler {
     private final String origin;
     /** The model the request named, whose family tells how to read the content before a chunk names one; may be null. */
     private final String requested;
-    /** Whether any model's leading think block is its reasoning, not only a MiniMax model's. */
-    private final boolean leadingThink;
+    /** Where a model's content carries its reasoning in think tags: a MiniMax model's always, any model's when asked. */
+    private final OpenAiModelBuilder.ThinkTags thinkTags;
     /**
-     * A MiniMax model's content, or any model's when asked ({@link #leadingThink}), whose leading think block is its
+     * A MiniMax model's content, or any model's when asked ({@link #thinkTags}), whose leading think block is its
      * reasoning ({@link InlineThink}); null for any other model, and until the first content tells which it is.
      */
     private InlineThink inlineThink;
@@ -89,18 +89,18 @@ final class ChunkAssembler {
      * @param requested the model the request named; may be null
      */
     ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested) {
-        this(observer, requestId, origin, requested, false);
+        this(observer, requestId, origin, requested, OpenAiModelBuilder.ThinkTags.MINIMAX);
     }
 
     /**
      * @param requestId the response's {@code x-request-id}, for the failures it reports; may be null
      * @param origin the server the response comes from ({@link Origin#of}); may be null
      * @param requested the model the request named; may be null
-     * @param leadingThink whether any model's leading think block is its reasoning, not only a MiniMax model's ({@link
-     *     OpenAiModelBuilder#leadingThinkAsReasoning})
+     * @param thinkTags where a model's content carries its reasoning in think tags ({@link OpenAiModelBuilder#thinkTags})
      */
-    ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested, boolean leadingThink) {
-        this.leadingThink = leadingThink;
+    ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested,
+                   OpenAiModelBuilder.ThinkTags thinkTags) {
+        this.thinkTags = thinkTags;
         this.observer = observer;
         this.requestId = requestId;
         this.origin = origin;
@@ -160,8 +160,8 @@ final class ChunkAssembler {
                 // is put a MiniMax model's thinking at the start of content, in think tags: not the answer. Another
                 // model's only when asked: nothing else tells a server without a reasoning parser from an answer that
                 // begins with the tag.
-                if (leadingThink || Origin.MINIMAX.equals(family(requested))) {
-                    inlineThink = new InlineThink();
+                if (thinkTags != OpenAiModelBuilder.ThinkTags.MINIMAX || Origin.MINIMAX.equals(family(requested))) {
+                    inlineThink = new InlineThink(thinkTags == OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT);
                 }
             }
             if (inlineThink == null) {
@@ -382,7 +382,7 @@ final class ChunkAssembler {
         }
         announceReady(-1);
         if (inlineThink != null) {
-            inline(inlineThink.finish());
+            inline(inlineThink.finish("length".equals(finishReason)));
         }
         List<ContentBlock> content = new ArrayList<>();
         if (!text.isEmpty()) {

@@ -7,12 +7,18 @@ package dev.rein.openai;
  * <think>} tag content, which must be preserved completely"), and so does a server whose reasoning parser puts the
  * opening tag back (vLLM's {@code minimax_m2_append_think}). Read as text, the thinking would start the answer, or a typed
  * JSON result. A server with no reasoning parser sends the thinking without {@code <think>} (the chat template puts it
- * in the prompt), which is not split here: nothing tells it from an answer until {@code </think>}, if one comes.
+ * in the prompt), which is split only when asked ({@code openedInPrompt}): nothing tells it from an answer until {@code
+ * </think>}, if one comes.
  *
  * <p>A tag split across fragments ({@code <thi}, {@code nk>}) is held back until it is whole; text that does not begin
  * with {@code <think>} (after white space) passes through unchanged. What the thinking was wrapped in, the tags and the
  * white space after {@code </think>}, is kept verbatim ({@link #prefix}), so the content can go back to the model as it
  * came.
+ *
+ * <p>Asked for another model ({@link OpenAiModelBuilder.ThinkTags}), the same split applies to any model's content; and
+ * for a model whose chat template opens the block in the prompt ({@code openedInPrompt}), the content begins inside it:
+ * what comes before {@code </think>} is thinking (a {@code <think>} at the start is taken as its tag), and content that
+ * ends without {@code </think>}, not cut by the output limit, was the answer after all.
  */
 final class InlineThink {
     static final String OPEN = "<think>";
@@ -31,6 +37,22 @@ final class InlineThink {
     /** The content's thinking part verbatim: white space before it, the tags, the thinking, the white space after. */
     private final StringBuilder prefix = new StringBuilder();
     private final StringBuilder thinking = new StringBuilder();
+    /** Whether the content begins inside the block, its {@code <think>} in the prompt. */
+    private final boolean openedInPrompt;
+    /** Whether the block's {@code <think>} came in the content. */
+    private boolean opened;
+    /** The tag the prompt opened the block with, put back before it when it goes back ({@link #prefix}); empty else. */
+    private String openedBy = "";
+
+    /** For content whose think block, if any, begins with its {@code <think>} (a MiniMax model's). */
+    InlineThink() {
+        this(false);
+    }
+
+    /** @param openedInPrompt whether the content begins inside the block, its {@code <think>} in the prompt */
+    InlineThink(boolean openedInPrompt) {
+        this.openedInPrompt = openedInPrompt;
+    }
 
     /** Whether the content began with a think block. */
     boolean found() {
@@ -42,9 +64,13 @@ final class InlineThink {
         return thinking.toString().strip();
     }
 
-    /** The content's think block as it came, with the white space around it ({@code "<think>\n…\n</think>\n\n"}). */
+    /**
+     * The content's think block as it came, with the white space around it ({@code "<think>\n…\n</think>\n\n"}); for a
+     * block opened in the prompt, with the {@code <think>\n} the chat template put there before it, as the model's whole
+     * output was.
+     */
     String prefix() {
-        return prefix.toString();
+        return openedBy + prefix;
     }
 
     /** Takes the next fragment of the content. */
@@ -60,10 +86,24 @@ final class InlineThink {
         };
     }
 
-    /** Releases what is held back at the end of the content. */
-    Parts finish() {
+    /**
+     * Releases what is held back at the end of the content.
+     *
+     * @param cut whether the output limit cut the content ({@code finish_reason} {@code length})
+     */
+    Parts finish(boolean cut) {
         String held = pending.toString();
         pending.setLength(0);
+        if (state == State.THINKING && openedInPrompt && !opened && !cut) {
+            // The block was never closed, nor the content cut: no thinking, the answer, verbatim. (A live view heard it
+            // as thinking: nothing tells the two apart before the end.)
+            String all = prefix + held;
+            openedBy = "";
+            prefix.setLength(0);
+            thinking.setLength(0);
+            state = State.TEXT;
+            return new Parts("", all);
+        }
         return switch (state) {
             case START, TEXT -> new Parts("", held); // white space, or "<thi" that never became a tag: text
             case THINKING -> { // never closed (cut by the output limit): all of it was thinking
@@ -88,6 +128,7 @@ final class InlineThink {
         String rest = held.substring(lead);
         if (rest.startsWith(OPEN)) {
             state = State.THINKING;
+            opened = true;
             prefix.append(held, 0, lead + OPEN.length());
             pending.setLength(0);
             return think(held.substring(lead + OPEN.length()));
@@ -95,8 +136,14 @@ final class InlineThink {
         if (OPEN.startsWith(rest)) {
             return Parts.NONE; // "<thi": wait for the rest of the tag
         }
-        state = State.TEXT;
         pending.setLength(0);
+        if (openedInPrompt) {
+            // the block began in the prompt: this is its thinking, until </think>
+            state = State.THINKING;
+            openedBy = OPEN + "\n";
+            return think(held);
+        }
+        state = State.TEXT;
         return new Parts("", held);
     }
 

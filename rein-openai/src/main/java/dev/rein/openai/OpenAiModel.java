@@ -72,13 +72,13 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     private final String origin;
     /** How messages name the server whose request limits are OpenAI's documented ones (RequestLimits); null for others. */
     private final String limitsOf;
-    /** Whether any model's leading think block is its reasoning ({@link OpenAiModelBuilder#leadingThinkAsReasoning}). */
-    private final boolean leadingThinkAsReasoning;
+    /** Where a model's content carries its reasoning in think tags ({@link OpenAiModelBuilder#thinkTags}). */
+    private final OpenAiModelBuilder.ThinkTags thinkTags;
 
     OpenAiModel(OpenAIClient client, okhttp3.OkHttpClient http, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField,
-                boolean adaptiveMaxTokensField, String baseUrl, boolean leadingThinkAsReasoning) {
+                boolean adaptiveMaxTokensField, String baseUrl, OpenAiModelBuilder.ThinkTags thinkTags) {
         this.client = client;
-        this.leadingThinkAsReasoning = leadingThinkAsReasoning;
+        this.thinkTags = thinkTags;
         this.http = http;
         this.errors = errors;
         this.origin = Origin.of(baseUrl);
@@ -230,7 +230,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model(), leadingThinkAsReasoning);
+            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {

@@ -43,6 +43,31 @@ public final class OpenAiModelBuilder {
         MAX_TOKENS
     }
 
+    /**
+     * Where a model's {@code content} carries its reasoning in think tags ({@link #thinkTags}): a server without a
+     * reasoning parser leaves it there, where it would be read as the answer.
+     */
+    public enum ThinkTags {
+        /**
+         * Only a MiniMax model's {@code <think>…</think>} block at the start of its content is reasoning (MiniMax's API
+         * returns it so); any other model's content is the answer as the server sent it.
+         */
+        MINIMAX,
+        /**
+         * A {@code <think>…</think>} block at the start of any model's content (after white space) is its reasoning, as
+         * Qwen3 and the first DeepSeek-R1 write it; content that does not begin with {@code <think>} is the answer.
+         */
+        LEADING,
+        /**
+         * Any model's content begins inside a think block whose {@code <think>} its chat template put in the prompt
+         * (DeepSeek-R1-0528, QwQ, Qwen3 thinking-2507): everything before the first {@code </think>} is reasoning, a
+         * {@code <think>} at the start included. Content that ends without {@code </think>} was the answer after all,
+         * unless the output limit cut it ({@code finish_reason} {@code length}): it is then the response text, which a
+         * live view heard as thinking while it streamed.
+         */
+        OPENED_IN_PROMPT
+    }
+
     private String apiKey;
     private String baseUrl;
     private String organization;
@@ -54,7 +79,7 @@ public final class OpenAiModelBuilder {
     private Clock clock = Clock.systemUTC();
     private Function<String, String> environment = System::getenv;
     private okhttp3.Interceptor interceptor;
-    private boolean leadingThinkAsReasoning;
+    private ThinkTags thinkTags = ThinkTags.MINIMAX;
 
     OpenAiModelBuilder() {}
 
@@ -111,17 +136,23 @@ public final class OpenAiModelBuilder {
     }
 
     /**
-     * Whether a {@code <think>…</think>} block at the start of any model's {@code content} is its reasoning (default
-     * false). A MiniMax model's is, always (MiniMax's API returns it so). Turn this on for a server that leaves another
-     * model's think block in the content, e.g. Qwen3 or DeepSeek-R1 on vLLM without {@code --reasoning-parser} or on
-     * llama.cpp with {@code --reasoning-format none}: the block then reaches the stream observer as thinking, is kept out
-     * of the answer text (and of a typed result), and goes back only within a turn that calls tools, as it came. Off,
-     * it is answer text, as the server sent it; a server that separates reasoning itself needs neither. Content that
-     * does not begin with {@code <think>} (after white space) is the answer either way, so output whose opening tag
-     * the chat template put in the prompt is not split: run such a server with its reasoning parser.
+     * Where a model's {@code content} carries its reasoning in think tags (default {@link ThinkTags#MINIMAX}: only a
+     * MiniMax model's). Set it for a server that leaves another model's thinking in the content, e.g. Qwen3 or
+     * DeepSeek-R1 on vLLM without {@code --reasoning-parser} or on llama.cpp with {@code --reasoning-format none}:
+     * {@link ThinkTags#LEADING} when the content begins with {@code <think>}, {@link ThinkTags#OPENED_IN_PROMPT} when the
+     * model's chat template opens the block in the prompt, so the content begins with the thinking and only {@code
+     * </think>} ends it. The thinking then reaches the stream observer as thinking, is kept out of the answer text (and
+     * of a typed result), and goes back only within a turn that calls tools, as it came, to that server only. A server
+     * that separates the reasoning itself ({@code reasoning_content}, {@code reasoning}) needs neither.
+     *
+     * @throws ReinException if {@code tags} is null
      */
-    public OpenAiModelBuilder leadingThinkAsReasoning(boolean on) {
-        this.leadingThinkAsReasoning = on;
+    public OpenAiModelBuilder thinkTags(ThinkTags tags) {
+        if (tags == null) {
+            throw new ReinException("thinkTags(...) was given null: pass ThinkTags.MINIMAX (the default), LEADING or"
+                    + " OPENED_IN_PROMPT");
+        }
+        this.thinkTags = tags;
         return this;
     }
 
@@ -325,7 +356,7 @@ public final class OpenAiModelBuilder {
         };
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
         return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server, url), field, maxTokensField == MaxTokensField.AUTO,
-                url, leadingThinkAsReasoning);
+                url, thinkTags);
     }
 
     /**

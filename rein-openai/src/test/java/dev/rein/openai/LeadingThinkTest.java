@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A server without a reasoning parser (vLLM without {@code --reasoning-parser}, llama.cpp with {@code --reasoning-format
  * none}) leaves a Qwen3 or DeepSeek-R1 model's {@code <think>…</think>} at the start of {@code content}. Only a MiniMax
- * model's is split by itself; {@link OpenAiModelBuilder#leadingThinkAsReasoning} asks for it for every model, as other
- * frameworks make it opt-in: the block is heard as thinking and kept out of the answer, as a MiniMax model's is.
+ * model's is split by itself; {@link OpenAiModelBuilder#thinkTags} asks for it for every model, as other frameworks make
+ * it opt-in: the block is heard as thinking and kept out of the answer, as a MiniMax model's is. A model whose chat
+ * template opens the block in the prompt (DeepSeek-R1-0528, QwQ) writes only {@code </think>}: {@code OPENED_IN_PROMPT}.
  */
 class LeadingThinkTest extends FakeChat {
 
@@ -48,7 +49,7 @@ class LeadingThinkTest extends FakeChat {
     @Test
     void optedInALeadingThinkBlockIsThinkingAndGoesBackAsItCame() throws Exception {
         try (OpenAiModel split = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
-                .leadingThinkAsReasoning(true).build()) {
+                .thinkTags(OpenAiModelBuilder.ThinkTags.LEADING).build()) {
             enqueueQwen();
             ModelResponse response = split.call(ModelRequest.builder("Qwen/Qwen3-8B").maxTokens(256)
                     .addMessage(Message.user("天気は?")).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
@@ -102,5 +103,64 @@ class LeadingThinkTest extends FakeChat {
             assertThat(plain.text()).isEqualTo("答え <think> ではない");
             assertThat(stream.events).noneMatch(e -> e.startsWith("thinking:"));
         }
+    }
+
+    /** What an {@code OPENED_IN_PROMPT} model makes of these content fragments, and what the observer heard. */
+    private ModelResponse opened(String finish, String... fragments) throws Exception {
+        stream.events.clear();
+        List<String> chunks = new java.util.ArrayList<>();
+        for (String fragment : fragments) {
+            chunks.add(chunk(content(fragment), "null"));
+        }
+        chunks.add(chunk("{}", "\"" + finish + "\""));
+        chunks.add("[DONE]");
+        server.enqueue(new ChatReply.Malformed(events(chunks.toArray(String[]::new))));
+        try (OpenAiModel split = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
+                .thinkTags(OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT).build()) {
+            return split.call(ModelRequest.builder("deepseek-ai/DeepSeek-R1-0528").maxTokens(256)
+                    .addMessage(Message.user("天気は?")).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+        }
+    }
+
+    private String heard(String kind) {
+        StringBuilder heard = new StringBuilder();
+        stream.events.stream().filter(e -> e.startsWith(kind + ":")).forEach(e -> heard.append(e.substring(kind.length() + 1)));
+        return heard.toString();
+    }
+
+    @Test
+    void openedInThePromptTheContentUpToTheCloseIsThinking() throws Exception {
+        // the template put <think> in the prompt: the model writes the thinking, then </think>, split between chunks
+        ModelResponse response = opened("stop", "東京の天気を", "考える。\n</th", "ink>\n\n東京は", "晴れです。");
+        assertThat(response.text()).isEqualTo("東京は晴れです。");
+        assertThat(heard("thinking")).isEqualTo("東京の天気を考える。\n");
+        assertThat(heard("text")).isEqualTo("東京は晴れです。");
+        OpaqueBlock kept = (OpaqueBlock) response.content().stream().filter(OpaqueBlock.class::isInstance).findFirst().orElseThrow();
+        assertThat(kept.reasoning()).contains("東京の天気を考える。");
+        // kept to go back as the model's whole output was, the <think> of the prompt before it
+        assertThat(kept.json().path(ReasoningContent.THINK).asText()).isEqualTo("<think>\n東京の天気を考える。\n</think>\n\n");
+
+        // a <think> at the start is its tag, as a template that leaves it to the model writes it
+        assertThat(opened("stop", "<think>\n考える。</think>", "答え").text()).isEqualTo("答え");
+
+        // cut by the output limit before </think>: all thinking, no answer
+        ModelResponse cut = opened("length", "長い思考が", "続く");
+        assertThat(cut.text()).isEmpty();
+        assertThat(cut.stopReason()).isEqualTo(dev.rein.model.StopReason.MAX_TOKENS);
+        assertThat(heard("text")).isEmpty();
+
+        // ended without </think> and not cut: it was the answer, whole and verbatim (heard as thinking while it streamed)
+        ModelResponse plain = opened("stop", "\n東京は", "晴れです。");
+        assertThat(plain.text()).isEqualTo("\n東京は晴れです。");
+        assertThat(heard("text")).isEqualTo("\n東京は晴れです。");
+        assertThat(plain.content()).noneMatch(OpaqueBlock.class::isInstance);
+    }
+
+    @Test
+    void aNullThinkTagsSaysWhatToPass() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenAiModel.builder().thinkTags(null))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("thinkTags(...) was given null")
+                .hasMessageContaining("ThinkTags.MINIMAX");
     }
 }
