@@ -288,6 +288,25 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aMalformedErrorAnsweringInitializeOrToolsListFailsTheStartAtOnceSayingSo() {
+        for (String method : List.of("initialize", "tools/list")) {
+            java.time.Instant before = java.time.Instant.now();
+            assertThatThrownBy(() -> start((server, message) -> {
+                String asked = message.path("method").asText();
+                if (asked.equals(method)) {
+                    server.raw("{\"id\":" + Json.write(message.get("id")) + ",\"error\":\"東京 down\"}");
+                } else if (asked.equals("initialize")) {
+                    server.initialized(message, "2025-11-25");
+                }
+            })).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'scripted' could not be started: it answered the " + method + " request with a"
+                            + " message that is not valid JSON-RPC: '{\"id\":")
+                    .hasMessageContaining("東京 down").hasMessageEndingWith("Have the server fixed, or set \"disabled\": true to leave it out.");
+            assertThat(java.time.Duration.between(before, java.time.Instant.now())).isLessThan(java.time.Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     void anInitializeAnswerWithoutAProtocolVersionFailsTheStartSayingSo() {
         // Before: "it chose protocol version '', which Rein does not support ... Check that 'scripted' runs from a shell".
         assertThatThrownBy(() -> start((server, message) -> {
