@@ -109,6 +109,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         return serverUri;
     }
 
+    /** Every call is a streamed request ({@code "stream": true}), as telemetry reports it. */
+    @Override
+    public boolean streams() {
+        return true;
+    }
+
     /** The request with this model's default options when it carries no {@link AnthropicOptions}. */
     private ModelRequest withDefaults(ModelRequest request) {
         return request.option(AnthropicOptions.class).isPresent() ? request : request.toBuilder().option(defaults).build();

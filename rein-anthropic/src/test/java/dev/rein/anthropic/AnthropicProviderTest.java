@@ -52,6 +52,7 @@ class AnthropicProviderTest {
             assertThat(model.defaultModelName()).isEqualTo(AnthropicProvider.DEFAULT_MODEL);
             assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
             assertThat(model.serverUri()).as("server.address").isEqualTo(java.net.URI.create(AnthropicModel.DEFAULT_BASE_URL));
+            assertThat(model.streams()).as("gen_ai.request.stream: every request is sent with stream true").isTrue();
         }
         try (AnthropicModel model = (AnthropicModel) provider.create(ProviderConfig.of(
                 Map.of("ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", "http://[::1]:8080")))) {

@@ -74,6 +74,11 @@ public abstract class ForwardingModel implements Model, ModelDefaults, AutoClose
     }
 
     @Override
+    public boolean streams() {
+        return model instanceof ModelDefaults defaults && defaults.streams();
+    }
+
+    @Override
     public void close() throws Exception {
         if (model instanceof AutoCloseable closeable) {
             closeable.close();

@@ -30,4 +30,13 @@ public interface ModelDefaults {
     default URI serverUri() {
         return null;
     }
+
+    /**
+     * Whether this model sends each call as a streamed request (the provider's {@code "stream": true}), as
+     * telemetry reports it ({@code gen_ai.request.stream} of the call's {@code chat} span, also for a call that
+     * failed before any chunk came); false when it does not or cannot say.
+     */
+    default boolean streams() {
+        return false;
+    }
 }

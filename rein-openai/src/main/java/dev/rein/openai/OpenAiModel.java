@@ -141,6 +141,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         return URI.create(baseUrl);
     }
 
+    /** Every call is a streamed request ({@code "stream": true}), as telemetry reports it. */
+    @Override
+    public boolean streams() {
+        return true;
+    }
+
     /**
      * True: the blocking exchange runs on a virtual thread of its own that is interrupted when the
      * calling thread is, and a virtual thread's socket read ends on interrupt; the call returns

@@ -141,6 +141,29 @@ class OpenAiTraceparentTest {
     }
 
     /** The agent over {@code model} as "gpt-test", with a price so that its money budget can be kept. */
+    /**
+     * gen-ai-spans: gen_ai.request.stream is conditionally required "if and only if the request is
+     * streaming". rein-openai sends every request with "stream": true, so a call the server refused
+     * before any chunk (HTTP 400) is a streamed request too and its span says so, not only a call
+     * whose first chunk came.
+     */
+    @Test
+    void aStreamedRequestRefusedBeforeAnyChunkIsStillMarkedStreamed() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.error(400, "invalid_request_error", "messages: 不正なリクエスト"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().install(priced(model)).build();
+            RunResult result = agent.run("挨拶して");
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(server.lastRequest().body().get("stream").asBoolean()).isTrue();
+
+            SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
+            assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("invalid_request");
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_STREAM)).isTrue();
+            assertThat(chat.getAttributes().get(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK)).as("no chunk came").isNull();
+        }
+    }
+
     private static Agent.Builder priced(OpenAiModel model) {
         return Agent.builder().model(model).modelName("gpt-test")
                 .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")));

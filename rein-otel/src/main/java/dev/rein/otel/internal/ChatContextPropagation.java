@@ -12,6 +12,7 @@ import dev.rein.model.StreamObserver;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.provider.ForwardingModel;
+import dev.rein.provider.ModelDefaults;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
@@ -124,9 +125,10 @@ final class ChatContextPropagation implements ModelInterceptor {
      * The model, called with the chat span current on whatever thread calls it; the request it is
      * called with names the span and its metrics (a stage may have asked for another model), and an attempt
      * going to another model or provider than the one before, with how that one failed, is a fallback
-     * event on the span. Its stream
+     * event on the span. An attempt of a model that says it streams its calls ({@link ModelDefaults#streams()}) sets
+     * {@code gen_ai.request.stream} (conditionally required for streamed requests) before it is sent. Its stream
      * observer also tells the span that the call streamed: the first chunk sets
-     * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
+     * {@code gen_ai.request.stream} (for a model that does not say) and
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
      * per call however many attempts it takes; each later chunk records the time-per-output-chunk metric.
      * Everything else (which thread its calls run on, the wrapped model's defaults) is the wrapped model's,
@@ -157,6 +159,10 @@ final class ChatContextPropagation implements ModelInterceptor {
             // the request this attempt sends, after every stage: its model may not be the one the span was opened with
             Span chat = Span.fromContext(context);
             int attempt = run.attemptAsks(chat, request.model(), provider);
+            if (streams(wrapped())) {
+                // a streamed request whatever comes of it: also a call refused before its first chunk (HTTP 429, 400)
+                chat.setAttribute(GenAiConventions.REQUEST_STREAM, true);
+            }
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
                     new FirstChunk(callContext.stream(), chat, run, provider, server, request.model(), streamed, System.nanoTime()));
             // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
@@ -176,6 +182,15 @@ final class ChatContextPropagation implements ModelInterceptor {
                 run.attemptFailed(chat, attempt, ModelException.Kind.MALFORMED_RESPONSE.name(), 0);
             }
             return response;
+        }
+
+        /** Whether {@code model} says it streams its calls ({@link ModelDefaults#streams()}); false when it fails to say. */
+        private static boolean streams(Model model) {
+            try {
+                return model instanceof ModelDefaults defaults && defaults.streams();
+            } catch (RuntimeException e) {
+                return false; // an application's model that fails to say: tracing must not fail the call
+            }
         }
 
         @Override
