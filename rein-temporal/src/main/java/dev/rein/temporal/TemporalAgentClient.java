@@ -232,18 +232,10 @@ public final class TemporalAgentClient {
     /**
      * Whether the calling thread's interrupt ended a call to Temporal's service: gRPC cancels a blocking call whose
      * thread is interrupted, and Temporal reports that as the service's failure ("The gRPC request was cancelled"). The
-     * thread's interrupt is set, or an InterruptedException caused the failure.
+     * thread's interrupt is set, or an interrupt caused the failure.
      */
     static boolean interrupted(Throwable e) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return false;
+        return Thread.currentThread().isInterrupted() || dev.rein.temporal.internal.Interrupts.caused(e);
     }
 
     /**

@@ -198,6 +198,25 @@ public final class AgentActivitiesImpl implements AgentActivities {
         }
     }
 
+    /**
+     * The worker is stopping and the attempt's code ended on the interrupt shutdownNow sent its thread in a way of its
+     * own, not with InterruptedException: it returned or threw with the thread's interrupt status set again (as
+     * Tool.abortsOnInterrupt and Model.abortsOnInterrupt allow: "returning or throwing", "or any failure"), or threw an
+     * exception the interrupt caused. Its outcome is the stop's, not the call's, so the attempt fails retryably as one
+     * ended by InterruptedException does. An interrupt of Rein's own (the run cancelled, an operator's pause) is not
+     * taken for it, nor an interrupt while the worker is not stopping, nor a failure during a graceful stop (no interrupt).
+     */
+    private static void throwIfTheWorkerStopped(Heartbeats alive, Throwable ended) {
+        if (!alive.interruptedTheCall() && (Thread.currentThread().isInterrupted() || Interrupts.caused(ended))
+                && alive.workerStopping()) {
+            throw workerStopped();
+        }
+    }
+
+    private static ApplicationFailure workerStopped() {
+        return ApplicationFailure.newFailure("the activity was interrupted (the worker is stopping)", "interrupted");
+    }
+
     private interface Body<T> {
         T run() throws InterruptedException;
     }
@@ -224,6 +243,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
         try {
             T value = body.run(alive);
             throwIfStoppedByAnOperator(alive); // a call that answered its interrupt with a result: not its real outcome
+            throwIfTheWorkerStopped(alive, null);
             return value;
         } catch (InterruptedException e) {
             throwIfStoppedByAnOperator(alive);
@@ -240,14 +260,18 @@ public final class AgentActivitiesImpl implements AgentActivities {
             // Temporal makes the call again at once on another worker. The interrupt is not set again: the SDK reports
             // this failure on this thread, and gRPC cancels a call made from an interrupted thread, which left the
             // attempt to its timeout (5 minutes by default) before the call was made again
-            throw ApplicationFailure.newFailure("the activity was interrupted (the worker is stopping)", "interrupted");
+            throw workerStopped();
         } catch (ApplicationFailure e) {
             if (e.getType() == null || !e.getType().equals(Heartbeats.PAUSED) && !e.getType().equals(Heartbeats.RESET)) {
                 throwIfStoppedByAnOperator(alive); // a final failure of the interrupted call would end the run
+                if (e.isNonRetryable()) {
+                    throwIfTheWorkerStopped(alive, e); // a model that ended on the stop's interrupt with a failure
+                }
             }
             throw e;
         } catch (RuntimeException e) {
             throwIfStoppedByAnOperator(alive);
+            throwIfTheWorkerStopped(alive, e);
             // the exception's own message may carry a secret (the application's code wrote it), and no cause is
             // attached: Temporal would keep its message and stack trace in the history unmasked. A ReinException (the
             // application's setup or code: an unpriced model a stage chose) says what to change in its own words, as locally

@@ -6,6 +6,7 @@ import io.temporal.client.ActivityCompletionException;
 import io.temporal.client.ActivityNotExistsException;
 import io.temporal.client.ActivityPausedException;
 import io.temporal.client.ActivityResetException;
+import io.temporal.client.ActivityWorkerShutdownException;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 
@@ -25,6 +26,8 @@ final class Heartbeats implements AutoCloseable {
     /** The failure type of an attempt stopped because an operator reset the activity. */
     static final String RESET = "activity_reset";
     private final ActivityExecutionContext context;
+    /** The attempt's context, also when it has no heartbeat timeout (then {@link #context} is null: nothing beats). */
+    private final ActivityExecutionContext attempt;
     private final Thread beating;
     private final Thread working;
     /** What each heartbeat carries: Temporal hands the last one to the activity's next attempt. */
@@ -33,7 +36,8 @@ final class Heartbeats implements AutoCloseable {
     private boolean interruptedTheCall;
     private ActivityCompletionException why;
 
-    private Heartbeats(ActivityExecutionContext context, long every, Object details) {
+    private Heartbeats(ActivityExecutionContext attempt, ActivityExecutionContext context, long every, Object details) {
+        this.attempt = attempt;
         this.context = context;
         this.details = details;
         this.working = Thread.currentThread();
@@ -47,9 +51,9 @@ final class Heartbeats implements AutoCloseable {
     static Heartbeats start(ActivityExecutionContext context, Object details) {
         Duration timeout = context.getInfo().getHeartbeatTimeout();
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            return new Heartbeats(null, 0, details);
+            return new Heartbeats(context, null, 0, details);
         }
-        return new Heartbeats(context, Math.max(100, timeout.toMillis() / 3), details);
+        return new Heartbeats(context, context, Math.max(100, timeout.toMillis() / 3), details);
     }
 
     /** What the heartbeats carry from now on, sent at once: the attempt's failure reports it to the next attempt. */
@@ -115,6 +119,22 @@ final class Heartbeats implements AutoCloseable {
                     + " call was stopped; Temporal makes it again from its first attempt", RESET);
         }
         return null;
+    }
+
+    /**
+     * Whether the worker running the attempt is stopping ({@code WorkerFactory.shutdown} or {@code shutdownNow}): the SDK
+     * shuts the worker's heartbeat executor down first, and from then on refuses a heartbeat with
+     * ActivityWorkerShutdownException. Otherwise a heartbeat with the current details is sent (or throttled).
+     */
+    boolean workerStopping() {
+        try {
+            attempt.heartbeat(details);
+            return false;
+        } catch (ActivityWorkerShutdownException | java.util.concurrent.RejectedExecutionException e) {
+            return true; // the second: the executor shut down between the SDK's check and the heartbeat
+        } catch (ActivityCompletionException e) {
+            return false; // cancelled, timed out, paused, reset: over for Temporal, not the worker stopping
+        }
     }
 
     /** True when the call was interrupted because the run was cancelled or the attempt was over for Temporal. */
