@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.ConfigurationException;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.ContextPolicy;
 import dev.rein.context.Side;
@@ -218,7 +219,7 @@ final class AgentValidation {
     private static void requirePrice(PriceTable prices, String model, String whose, BigDecimal limit, String what,
                                      String orElse) {
         if (limit != null && prices.find(model).isEmpty()) {
-            throw new ReinException("no price is known for " + whose + " '" + model + "', so "
+            throw new ConfigurationException("no price is known for " + whose + " '" + model + "', so "
                     + what.formatted(limit.toPlainString()) + " cannot be enforced. Add it with price(\"" + model
                     + "\", ModelPrice.of(input, cacheRead, output)) or " + orElse + ".");
         }

@@ -52,6 +52,19 @@ class ConversationBudgetPriceTest {
         assertThat(agent.reply(first.runId(), "again").status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 
+    /**
+     * The same refusal the meter makes inside a run (a fallback's model without a price) is a ConfigurationException;
+     * build()'s was a plain ReinException, so a caller telling a setting that cannot work from other errors missed it.
+     */
+    @Test
+    void theBuildTimeRefusalOfAnUnpricedModelIsAConfigurationException() {
+        assertThatThrownBy(() -> unpriced(ScriptedModel.of(text("hi"))).budget(Budget.defaults()).build())
+                .isInstanceOf(dev.rein.ConfigurationException.class);
+        assertThatThrownBy(() -> unpriced(ScriptedModel.of(text("hi")))
+                .conversationBudget(Budget.builder().maxCostUsd("0.50").build()).build())
+                .isInstanceOf(dev.rein.ConfigurationException.class);
+    }
+
     @Test
     void theRunBudgetOnAnUnpricedModelIsStillRefusedAsBefore() {
         assertThatThrownBy(() -> unpriced(ScriptedModel.of(text("hi"))).budget(Budget.defaults()).build())
