@@ -1,6 +1,7 @@
 package dev.rein.stall;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.EditDistance;
 import dev.rein.json.Json;
 import java.text.Normalizer;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package dev.rein.stall;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.internal.text.EditDistance;
 import dev.rein.json.Json;
 import org.junit.jupiter.api.Test;
 
