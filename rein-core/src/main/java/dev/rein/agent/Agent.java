@@ -255,7 +255,22 @@ public final class Agent {
         if (principal == null) {
             throw new ReinException("start(goal, principal) was given no principal: pass the Principal the run acts for");
         }
-        return Run.start(config.runIdSupplier().get(), goal, config, principal);
+        return Run.start(suppliedRunId(), goal, config, principal);
+    }
+
+    /** The next id of the supplier given to runIds(...), refused (before anything runs) when no run could have it. */
+    private String suppliedRunId() {
+        String runId = config.runIdSupplier().get();
+        if (runId == null || !dev.rein.internal.text.Visible.any(runId)) {
+            throw new ReinException("the run id supplier given to runIds(...) returned " + (runId == null ? "null" : "a blank id")
+                    + ": it must return a new, non-blank id for each run");
+        }
+        String half = dev.rein.internal.text.RunIds.halfPair(runId);
+        if (half != null) {
+            throw new ReinException("the run id supplier given to runIds(...) returned '" + dev.rein.internal.text.RunIds.shown(runId)
+                    + "', which cannot be a run's id: " + half + "; return ids of whole characters");
+        }
+        return runId;
     }
 
     private static RunHandle launch(Run run) {

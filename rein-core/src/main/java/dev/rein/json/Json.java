@@ -158,6 +158,39 @@ public final class Json {
         }
     }
 
+    /**
+     * {@code json} with each unpaired UTF-16 surrogate (half an emoji, from text cut by UTF-16 index)
+     * written as its JSON escape ({@code \ud83d}), which a JSON reader turns back into the same
+     * character; whole pairs (emoji) pass unchanged. Half a pair has no UTF-8 form, so JSON text
+     * written as UTF-8 (a trace file, a database column) would otherwise hold {@code ?} instead.
+     * JSON text holds characters outside ASCII only inside its strings, where an escape means the
+     * character itself. The same instance when there is nothing to escape.
+     */
+    public static String escapeHalfPairs(String json) {
+        StringBuilder out = null;
+        for (int i = 0, n = json.length(); i < n; i++) {
+            char c = json.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1));
+            if (!pair && Character.isSurrogate(c)) {
+                if (out == null) {
+                    out = new StringBuilder(n + 16).append(json, 0, i);
+                }
+                out.append("\\u").append(Integer.toHexString(c));
+                continue;
+            }
+            if (out != null) {
+                out.append(c);
+                if (pair) {
+                    out.append(json.charAt(i + 1));
+                }
+            }
+            if (pair) {
+                i++;
+            }
+        }
+        return out == null ? json : out.toString();
+    }
+
     /** Pretty JSON text of any value. */
     public static String pretty(Object value) {
         try {

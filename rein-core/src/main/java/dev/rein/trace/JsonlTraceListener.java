@@ -102,9 +102,9 @@ public final class JsonlTraceListener implements RunListener {
 
     @Override
     public void onEvent(TraceEvent event) {
-        // Encoded before writing, so the line goes out whole: a lone surrogate in some text (a tool
-        // that cut a string by UTF-16 index) becomes '?' instead of stopping an encoder mid-line.
-        byte[] line = (Json.write(event) + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
+        // Encoded before writing, so the line goes out whole. Half a surrogate pair (a tool that cut a
+        // string by UTF-16 index) has no UTF-8 form: written as its JSON escape, it reads back as it was.
+        byte[] line = (Json.escapeHalfPairs(Json.write(event)) + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
         try {
             lock.lock();
             try {

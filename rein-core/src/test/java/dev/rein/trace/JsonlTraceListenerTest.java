@@ -69,7 +69,11 @@ class JsonlTraceListenerTest {
 
         List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
         assertThat(lines).allSatisfy(line -> assertThat(parses(line)).as("a whole event: %s", line).isTrue());
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("\"type\":\"tool_result\"").contains("結果 ?"));
+        // written as its JSON escape, read back as the same character (it was written as '?', another text)
+        assertThat(lines).anySatisfy(line -> {
+            assertThat(line).contains("\"type\":\"tool_result\"").contains("結果 \\ud83d");
+            assertThat(Json.parse(line).path("content").asText()).isEqualTo("結果 " + "😀".substring(0, 1));
+        });
         assertThat(lines.get(lines.size() - 1)).contains("\"type\":\"run_finished\"").contains("終わり");
     }
 

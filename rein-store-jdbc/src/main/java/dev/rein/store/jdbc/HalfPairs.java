@@ -8,34 +8,8 @@ package dev.rein.store.jdbc;
 final class HalfPairs {
     private HalfPairs() {}
 
-    /**
-     * {@code json} with each unpaired surrogate written as its JSON escape ({@code \ud83d}), which a JSON reader
-     * turns back into the same character; whole pairs (emoji) pass unchanged. JSON text holds characters outside
-     * ASCII only inside its strings, where an escape means the character itself. The same instance when there is
-     * nothing to escape.
-     */
+    /** {@code json} with each unpaired surrogate written as its JSON escape ({@link dev.rein.json.Json#escapeHalfPairs}). */
     static String escaped(String json) {
-        StringBuilder out = null;
-        for (int i = 0, n = json.length(); i < n; i++) {
-            char c = json.charAt(i);
-            boolean pair = Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(json.charAt(i + 1));
-            if (!pair && Character.isSurrogate(c)) {
-                if (out == null) {
-                    out = new StringBuilder(n + 16).append(json, 0, i);
-                }
-                out.append("\\u").append(Integer.toHexString(c));
-                continue;
-            }
-            if (out != null) {
-                out.append(c);
-                if (pair) {
-                    out.append(json.charAt(i + 1));
-                }
-            }
-            if (pair) {
-                i++;
-            }
-        }
-        return out == null ? json : out.toString();
+        return dev.rein.json.Json.escapeHalfPairs(json);
     }
 }

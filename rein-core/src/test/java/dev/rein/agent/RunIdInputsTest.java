@@ -1,0 +1,54 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.testkit.ScriptedModel;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run id an application supplies (Agent.Builder.runIds) or passes (resume, reply, Runs): one that no store could keep
+ * as it is is refused saying why, before anything runs or is looked up.
+ */
+class RunIdInputsTest {
+    private static final String HALF = "run_荷物" + "😀".substring(0, 1);
+
+    private static Agent agent(java.util.function.Supplier<String> ids) {
+        return Agent.builder().model(ScriptedModel.of(text("done"))).store(new InMemoryRunStore()).runIds(ids).build();
+    }
+
+    /** Before: the run ran under a null id (its result said runId null) and the store failed to keep it. */
+    @Test
+    void aSupplierThatReturnsNullOrABlankIdIsRefused() {
+        assertThatThrownBy(() -> agent(() -> null).run("go")).isInstanceOf(ReinException.class)
+                .hasMessage("the run id supplier given to runIds(...) returned null: it must return a new, non-blank id for each run");
+        assertThatThrownBy(() -> agent(() -> " ").run("go")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("returned a blank id");
+    }
+
+    /** Before: the run ran, and a database store, a trace file and OpenTelemetry kept the id with '?' in place of the half. */
+    @Test
+    void aSuppliedIdWithHalfASurrogatePairIsRefusedAndAWholeEmojiIsKept() {
+        assertThatThrownBy(() -> agent(() -> HALF).run("go")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the run id supplier given to runIds(...) returned 'run_荷物\\ud83d', which cannot be a run's id:")
+                .hasMessageContaining("half a UTF-16 surrogate pair (U+D83D alone, at character 6");
+        assertThat(agent(() -> "run_荷物😀").run("go").runId()).isEqualTo("run_荷物😀");
+    }
+
+    /** Before: a database store looked the id up with '?' in place of the half, so it could find another run (run_荷物?). */
+    @Test
+    void aRunIdWithHalfASurrogatePairIsRefusedByResumeReplyAndRuns() {
+        Agent agent = agent(() -> "run_1");
+        assertThatThrownBy(() -> agent.resume(HALF)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("resume(...) was given run id 'run_荷物\\ud83d', which no run has:");
+        assertThatThrownBy(() -> agent.reply(HALF, "次")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("reply(...) was given run id 'run_荷物\\ud83d', which no run has:");
+        assertThatThrownBy(() -> agent.runs().show(HALF)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("Runs was given run id 'run_荷物\\ud83d', which no run has:");
+        assertThatThrownBy(() -> agent.runs().cancel(HALF, "x")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("half a UTF-16 surrogate pair");
+    }
+}
