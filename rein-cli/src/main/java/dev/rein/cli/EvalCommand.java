@@ -120,7 +120,7 @@ final class EvalCommand implements Callable<Integer> {
         if (model != null) {
             reasoning.requireProvider(provider);
             // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
-            RunCommand.requirePrice(model, provider);
+            RunCommand.requirePrice(model, provider, RunCommand.TRIALS_UNCOUNTED);
             RunCommand.closeQuietly(env.models().create(model, environment), env, "rein eval");
         }
         Function<String, Model> models = model == null ? null : name -> {

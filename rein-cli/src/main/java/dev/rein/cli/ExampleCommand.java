@@ -130,7 +130,8 @@ final class ExampleCommand implements Callable<Integer> {
         ProviderSelection provider = providerOptions.select(env.env(), null);
         reasoning.requireProvider(provider);
         if (!offline && model != null) {
-            RunCommand.requirePrice(model, provider);
+            RunCommand.requirePrice(model, provider, eval ? RunCommand.TRIALS_UNCOUNTED
+                    : "the cost of its run cannot be counted against the example's budget");
         }
         Map<String, String> environment = provider.environment(env.env());
         ModelPrice price = provider.modelPrice(model);

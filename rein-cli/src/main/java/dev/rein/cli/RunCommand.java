@@ -328,13 +328,26 @@ final class RunCommand implements Callable<Integer> {
      * A price comes from {@code --price} or the provider's table.
      */
     static void requirePrice(String model, ProviderSelection provider) {
+        requirePrice(model, provider, "its cost cannot be counted against --max-cost-usd");
+    }
+
+    /**
+     * As {@link #requirePrice(String, ProviderSelection)}, saying what an unknown price would leave uncounted in the
+     * command's own terms ({@code uncounted}, e.g. "the cost of its trials cannot be counted ..."), so that a command
+     * without --max-cost-usd does not point to it.
+     */
+    static void requirePrice(String model, ProviderSelection provider, String uncounted) {
         if (model == null || model.isBlank()) {
             throw new UsageException("--model is empty: give a model name such as " + provider.plugin().defaultModel());
         }
         if (!provider.priced(model)) {
-            throw new UsageException("no price is known for model '" + model + "', so its cost cannot be counted against"
-                    + " --max-cost-usd; give one with --price INPUT,OUTPUT in USD per million tokens (for a local server:"
-                    + " --price 0,0), or use a priced model: " + String.join(", ", provider.plugin().prices().entries().keySet()));
+            throw new UsageException("no price is known for model '" + model + "', so " + uncounted + "; give one with"
+                    + " --price INPUT,OUTPUT in USD per million tokens (for a local server: --price 0,0), or use a priced"
+                    + " model: " + String.join(", ", provider.plugin().prices().entries().keySet()));
         }
     }
+
+    /** What an unknown price leaves uncounted in an evaluation ({@code rein eval}, {@code rein example --eval}). */
+    static final String TRIALS_UNCOUNTED = "the cost of its trials cannot be counted (in the report, against the"
+            + " agents' cost budgets)";
 }

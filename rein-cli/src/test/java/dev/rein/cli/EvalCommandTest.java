@@ -146,6 +146,26 @@ class EvalCommandTest {
         assertThat(unpriced.stderr()).contains("no price is known for model 'gpt-4o'");
     }
 
+    /**
+     * An unpriced --model of rein eval or rein example is refused with --price as the way out, without naming
+     * --max-cost-usd, which neither command has (rein run's option). Before: "... so its cost cannot be counted against
+     * --max-cost-usd; ...", and a user who tried --max-cost-usd got "unknown option".
+     */
+    @Test
+    void anUnpricedModelOfEvalOrExampleDoesNotPointToAnOptionTheyLack() {
+        for (String[] args : new String[][] {{"eval", EXAMPLE_SUITE.toString(), "--model", "my-model"},
+                {"example", "orders", "--eval", "--model", "my-model"}, {"example", "date", "--model", "my-model"}}) {
+            InProcessCli.Outcome outcome = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-ant-test").models((name, env) -> {
+                throw new AssertionError("no model may be created for an unpriced name");
+            }).run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .startsWith("rein " + args[0] + ": no price is known for model 'my-model', so the cost of its "
+                            + (args[1].equals("date") ? "run" : "trials"))
+                    .contains("--price INPUT,OUTPUT").doesNotContain("--max-cost-usd");
+        }
+    }
+
     /** A --traces that cannot be a folder is a usage error that says why, before any trial runs. */
     @Test
     void aTracesPathThatIsAFileIsRefusedSayingWhy(@TempDir Path dir) throws Exception {
