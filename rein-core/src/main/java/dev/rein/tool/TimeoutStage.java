@@ -38,6 +38,14 @@ final class TimeoutStage implements ToolInterceptor {
         Timed.Outcome<ToolOutcome> outcome = invocation.tool().abortsOnInterrupt()
                 ? Timed.runHere(wait, rest)
                 : Timed.run("rein-tool-" + call.name(), wait, rest);
+        if (!(outcome instanceof Timed.Outcome.TimedOut<ToolOutcome>)
+                && !(outcome instanceof Timed.Outcome.Failed<ToolOutcome> f && f.cause() instanceof Error) && Thread.interrupted()) {
+            // A handler on this thread that ended on an interrupt by returning sets it again (Tool.abortsOnInterrupt
+            // asks so), or its channel was closed by it: the call ended as if it had thrown, and the interrupt is taken
+            // here, so that nothing after the call (its record, the step's checkpoint: a store's socket, which the
+            // interrupt closes on a virtual thread) runs under it.
+            throw new InterruptedException("the tool call '" + call.name() + "' ended on an interrupt");
+        }
         return switch (outcome) {
             case Timed.Outcome.Done<ToolOutcome> done -> done.value();
             case Timed.Outcome.TimedOut<ToolOutcome> ignored -> {

@@ -68,6 +68,38 @@ class InterruptLeftSetByAToolTest {
         assertThat(fixture.kept.load(result.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
     }
 
+    /**
+     * The caller's interrupt that comes as a model's response is in hand (the model returns it with the interrupt set)
+     * cancels the run too, but the response was paid for: its usage is counted in the run's cost, as a response that
+     * came a moment before the interrupt is. Only a tool call ends on such an interrupt as if thrown.
+     */
+    @Test
+    void anInterruptThatComesWithAModelsResponseCancelsTheRunAndTheResponseIsStillCounted() throws Exception {
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("答えです"));
+        Model interruptedAsItAnswers = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                ModelResponse response = script.call(request, context);
+                Thread.currentThread().interrupt(); // the caller's interrupt, just as the response came
+                return response;
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+        Agent agent = Agent.builder().model(interruptedAsItAnswers).modelName(ScriptedModel.DEFAULT_NAME)
+                .prices(ScriptedModel.PRICES).budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build();
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        Thread caller = Thread.ofVirtual().start(() -> result.set(agent.run("質問")));
+        assertThat(caller.join(Duration.ofSeconds(30))).isTrue();
+
+        assertThat(result.get().status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(result.get().usage().inputTokens()).as("the response's usage").isPositive();
+        assertThat(result.get().costUsd()).isPositive();
+    }
+
     /** An agent whose one tool waits until interrupted, then returns and sets the interrupt again. */
     private static final class Fixture {
         final CountDownLatch entered = new CountDownLatch(1);

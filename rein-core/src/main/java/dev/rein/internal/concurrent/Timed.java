@@ -75,8 +75,11 @@ public final class Timed {
      * interrupt from anyone else in the same instant is cleared with it (the time limit is what
      * ended the work).
      *
-     * @throws InterruptedException when the thread was interrupted, not by the alarm: the work threw it, or ended
-     *                              with the thread's interrupt status set (cleared here), whatever it returned
+     * <p>Work that returned (or threw something else) with the thread's interrupt status set, not by the alarm,
+     * returns its outcome with the status still set: the caller decides what it means (a tool call ends on it; a
+     * model's response that came is kept, since it was paid for).
+     *
+     * @throws InterruptedException when the work threw it, the thread interrupted not by the alarm
      */
     public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
         Alarm alarm = Alarm.forCurrentThread(limit);
@@ -92,12 +95,6 @@ public final class Timed {
         }
         if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
             throw ie;
-        }
-        if (!(outcome instanceof Outcome.Failed<T> f && f.cause() instanceof Error) && Thread.interrupted()) {
-            // the work ended on an interrupt that it set again (a handler that caught it and returned) or that closed
-            // its channel: it ended as if thrown, and is taken here, so that nothing after the work (a store's socket
-            // I/O on a virtual thread, which the interrupt closes) runs under it
-            throw new InterruptedException("interrupted while the work ran");
         }
         return outcome;
     }
