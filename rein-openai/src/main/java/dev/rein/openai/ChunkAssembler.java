@@ -161,7 +161,13 @@ final class ChunkAssembler {
                 // model's only when asked: nothing else tells a server without a reasoning parser from an answer that
                 // begins with the tag.
                 if (thinkTags != OpenAiModelBuilder.ThinkTags.MINIMAX || Origin.MINIMAX.equals(family(requested))) {
-                    inlineThink = new InlineThink(thinkTags == OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT);
+                    // Reasoning already sent in a field of its own: the server split it off, the content is the answer
+                    // (a think block at its start aside), not the inside of a block the prompt opened.
+                    boolean separated = !reasoning.isEmpty() || !namedReasoning.isEmpty() || !details.isEmpty()
+                            || !delta.path(ReasoningContent.REASONING_CONTENT).asText("").isEmpty()
+                            || !delta.path(ReasoningContent.REASONING).asText("").isEmpty()
+                            || !delta.path("reasoning_details").isEmpty();
+                    inlineThink = new InlineThink(thinkTags == OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT && !separated);
                 }
             }
             if (inlineThink == null) {

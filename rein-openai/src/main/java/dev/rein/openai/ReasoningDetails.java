@@ -104,6 +104,11 @@ final class ReasoningDetails {
         return null;
     }
 
+    /** Whether no reasoning details came so far. */
+    boolean isEmpty() {
+        return details.isEmpty();
+    }
+
     /** The text of the {@code reasoning.text} blocks joined: the reasoning itself, without summaries or encrypted data. */
     String text() {
         StringBuilder text = new StringBuilder();

@@ -154,6 +154,18 @@ class LeadingThinkTest extends FakeChat {
         assertThat(plain.text()).isEqualTo("\n東京は晴れです。");
         assertThat(heard("text")).isEqualTo("\n東京は晴れです。");
         assertThat(plain.content()).noneMatch(OpaqueBlock.class::isInstance);
+
+        // a server that sends the reasoning in a field of its own split it off: the content is the answer, heard as text
+        stream.events.clear();
+        server.enqueue(new ChatReply.Malformed(events(chunk("{\"reasoning_content\":\"考える。\"}", "null"),
+                chunk(content("東京は晴れです。"), "null"), chunk("{}", "\"stop\""), "[DONE]")));
+        try (OpenAiModel split = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
+                .thinkTags(OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT).build()) {
+            ModelResponse separated = split.call(ModelRequest.builder("deepseek-ai/DeepSeek-R1-0528").maxTokens(256)
+                    .addMessage(Message.user("天気は?")).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            assertThat(separated.text()).isEqualTo("東京は晴れです。");
+            assertThat(stream.events).containsExactly("thinking:考える。", "text:東京は晴れです。");
+        }
     }
 
     @Test
