@@ -61,9 +61,10 @@ public final class OpenAiModelBuilder {
         /**
          * Any model's content begins inside a think block whose {@code <think>} its chat template put in the prompt
          * (DeepSeek-R1-0528, QwQ, Qwen3 thinking-2507): everything before the first {@code </think>} is reasoning, a
-         * {@code <think>} at the start included. Content that ends without {@code </think>} was the answer after all,
-         * unless the output limit cut it ({@code finish_reason} {@code length}): it is then the response text, which a
-         * live view heard as thinking while it streamed. Content that comes with or after reasoning the server sent in a
+         * {@code <think>} at the start included. Content that ends without {@code </think>}, and did not begin with
+         * {@code <think>}, was the answer after all, unless the output limit cut it ({@code finish_reason} {@code
+         * length}): it is then the response text, which a live view heard as thinking while it streamed. Content that
+         * comes with or after reasoning the server sent in a
          * field of its own ({@code reasoning_content}, {@code reasoning}, {@code reasoning_details}) is the answer, as
          * with {@link #LEADING}: the server split the thinking off.
          */
