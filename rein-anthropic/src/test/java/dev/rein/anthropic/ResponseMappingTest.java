@@ -75,6 +75,16 @@ class ResponseMappingTest extends FakeApi {
         assertThat(call(request("hi")).usage()).isEqualTo(Usage.of(11, 7, 50, 300).withCacheWriteDetail("1h", 200));
     }
 
+    /** Probe: the fake's thinking tokens (message_delta's output_tokens_details) reach the usage as reasoning tokens. */
+    @Test
+    void thinkingTokensFromTheFakesMessageDeltaAreTheReasoningOutputTokens() throws Exception {
+        server.enqueue(FakeReply.message().thinking("考える", "sig").text("答え")
+                .usage(FakeUsage.of(12, 50).withThinkingTokens(30)).build());
+        Usage usage = call(request("hi")).usage();
+        assertThat(usage.outputTokens()).isEqualTo(50);
+        assertThat(usage.reasoningOutputTokens()).isEqualTo(30);
+    }
+
     @Test
     void aCacheWriteTotalWithoutSplitCountsAsFiveMinuteWrites() throws Exception {
         String stream = new Sse()

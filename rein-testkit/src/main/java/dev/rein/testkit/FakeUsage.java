@@ -16,6 +16,9 @@ package dev.rein.testkit;
  * @param serverToolUse {@code server_tool_use}: the server tools the API ran, by counter ({@code
  *     web_search_requests}: 3, {@code web_fetch_requests}: 1), sent on the message and, streamed, on
  *     {@code message_delta}; empty for none (then the field is left out)
+ * @param thinkingTokens {@code output_tokens_details.thinking_tokens}: the part of {@code output_tokens} spent
+ *     thinking, sent on the message and, streamed, on {@code message_delta}; {@code null} for none (then the field is
+ *     left out)
  */
 public record FakeUsage(
         int inputTokens,
@@ -24,10 +27,14 @@ public record FakeUsage(
         int cacheReadInputTokens,
         int ephemeral5mInputTokens,
         int ephemeral1hInputTokens,
-        java.util.Map<String, Integer> serverToolUse) {
+        java.util.Map<String, Integer> serverToolUse,
+        Integer thinkingTokens) {
 
     /** Negative counts never come from the API, so they are rejected as a scripting mistake. */
     public FakeUsage {
+        if (thinkingTokens != null && thinkingTokens < 0) {
+            throw new IllegalArgumentException("thinking tokens must not be negative");
+        }
         if (inputTokens < 0
                 || outputTokens < 0
                 || cacheCreationInputTokens < 0
@@ -44,6 +51,23 @@ public record FakeUsage(
                 throw new IllegalArgumentException("server_tool_use counts must be named and not negative: " + serverToolUse);
             }
         }
+    }
+
+    /**
+     * Usage without thinking tokens reported.
+     *
+     * @param inputTokens {@code input_tokens}
+     * @param outputTokens {@code output_tokens}
+     * @param cacheCreationInputTokens {@code cache_creation_input_tokens}
+     * @param cacheReadInputTokens {@code cache_read_input_tokens}
+     * @param ephemeral5mInputTokens {@code cache_creation.ephemeral_5m_input_tokens}
+     * @param ephemeral1hInputTokens {@code cache_creation.ephemeral_1h_input_tokens}
+     * @param serverToolUse {@code server_tool_use}, by counter; empty or {@code null} for none
+     */
+    public FakeUsage(int inputTokens, int outputTokens, int cacheCreationInputTokens, int cacheReadInputTokens,
+                     int ephemeral5mInputTokens, int ephemeral1hInputTokens, java.util.Map<String, Integer> serverToolUse) {
+        this(inputTokens, outputTokens, cacheCreationInputTokens, cacheReadInputTokens, ephemeral5mInputTokens,
+                ephemeral1hInputTokens, serverToolUse, null);
     }
 
     /**
@@ -73,7 +97,18 @@ public record FakeUsage(
         java.util.Map<String, Integer> more = new java.util.LinkedHashMap<>(serverToolUse);
         more.put(java.util.Objects.requireNonNull(counter, "counter"), count);
         return new FakeUsage(inputTokens, outputTokens, cacheCreationInputTokens, cacheReadInputTokens,
-                ephemeral5mInputTokens, ephemeral1hInputTokens, more);
+                ephemeral5mInputTokens, ephemeral1hInputTokens, more, thinkingTokens);
+    }
+
+    /**
+     * The same usage with the part of the output spent thinking ({@code output_tokens_details.thinking_tokens}).
+     *
+     * @param thinkingTokens the thinking tokens, a part of {@code outputTokens}
+     * @return a new usage
+     */
+    public FakeUsage withThinkingTokens(int thinkingTokens) {
+        return new FakeUsage(inputTokens, outputTokens, cacheCreationInputTokens, cacheReadInputTokens,
+                ephemeral5mInputTokens, ephemeral1hInputTokens, serverToolUse, thinkingTokens);
     }
 
     /**

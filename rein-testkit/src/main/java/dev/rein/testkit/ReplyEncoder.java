@@ -104,6 +104,7 @@ final class ReplyEncoder {
         deltaUsage.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
         deltaUsage.put("cache_read_input_tokens", usage.cacheReadInputTokens());
         deltaUsage.put("output_tokens", usage.outputTokens());
+        thinkingTokens(deltaUsage, usage);
         serverToolUse(deltaUsage, usage);
         events.add(new SseWriter.Event("message_delta", messageDelta));
 
@@ -185,12 +186,20 @@ final class ReplyEncoder {
         cacheCreation.put("ephemeral_5m_input_tokens", usage.ephemeral5mInputTokens());
         cacheCreation.put("ephemeral_1h_input_tokens", usage.ephemeral1hInputTokens());
         json.put("output_tokens", outputTokens);
-        // As message_delta's cumulative counts: message_start has none yet, since no tool has run.
+        // As message_delta's cumulative counts: message_start has none yet, since no tool has run and nothing was thought.
         if (whole) {
+            thinkingTokens(json, usage);
             serverToolUse(json, usage);
         }
         json.put("service_tier", "standard");
         return json;
+    }
+
+    /** {@code output_tokens_details} with the scripted thinking tokens, when there are any. */
+    private static void thinkingTokens(ObjectNode usageJson, FakeUsage usage) {
+        if (usage.thinkingTokens() != null) {
+            usageJson.putObject("output_tokens_details").put("thinking_tokens", usage.thinkingTokens());
+        }
     }
 
     /**

@@ -178,6 +178,12 @@ final class ScriptParser {
         } else if (!counters.isMissingNode() && !counters.isNull()) {
             throw new IllegalArgumentException(path + ".server_tool_use: must be an object of counts, e.g. {\"web_search_requests\": 1}");
         }
+        JsonNode details = json.path("output_tokens_details");
+        if (!details.isMissingNode() && !details.isNull() && !details.isObject()) {
+            throw new IllegalArgumentException(path + ".output_tokens_details: must be an object, e.g. {\"thinking_tokens\": 30}");
+        }
+        Integer thinkingTokens = details.path("thinking_tokens").isMissingNode() || details.path("thinking_tokens").isNull()
+                ? null : number(details, "thinking_tokens", path + ".output_tokens_details");
         return new FakeUsage(
                 number(json, "input_tokens", path),
                 number(json, "output_tokens", path),
@@ -185,7 +191,8 @@ final class ScriptParser {
                 json.path("cache_read_input_tokens").asInt(0),
                 buckets.isObject() ? buckets.path("ephemeral_5m_input_tokens").asInt(0) : cacheCreation,
                 buckets.isObject() ? buckets.path("ephemeral_1h_input_tokens").asInt(0) : 0,
-                serverToolUse);
+                serverToolUse,
+                thinkingTokens);
     }
 
     /** {@code {"type":"error","status":429,"error":{"type":..,"message":..},"headers":{..}}}: the wire body plus status and headers. */

@@ -179,6 +179,25 @@ class SdkCompatibilityTest {
         }
     }
 
+    /**
+     * The output spent thinking ({@code usage.output_tokens_details.thinking_tokens}, a part of {@code output_tokens}):
+     * kept from a pasted response, sent on the message and, streamed, on {@code message_delta}, as the SDK reads both.
+     */
+    @Test
+    void thinkingTokensAreKeptFromAScriptAndReadByTheSdkWholeAndStreamed() {
+        FakeReply reply = FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"考える\","
+                + "\"signature\":\"sig\"},{\"type\":\"text\",\"text\":\"答え\"}],\"usage\":{\"input_tokens\":12,"
+                + "\"output_tokens\":50,\"output_tokens_details\":{\"thinking_tokens\":30}}}]").messages().get(0);
+        for (Message message : wholeAndStreamed((FakeReply.Message) reply)) {
+            assertThat(message.usage().outputTokens()).isEqualTo(50);
+            assertThat(message.usage().outputTokensDetails().orElseThrow().thinkingTokens()).isEqualTo(30);
+        }
+        FakeReply.Message scripted = FakeReply.message().text("答え").usage(FakeUsage.of(12, 50).withThinkingTokens(30)).build();
+        for (Message message : wholeAndStreamed(scripted)) {
+            assertThat(message.usage().outputTokensDetails().orElseThrow().thinkingTokens()).isEqualTo(30);
+        }
+    }
+
     @Test
     void serverToolUseCountsAreReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("晴れです。")
