@@ -474,6 +474,43 @@ class HttpProtocolTest {
     }
 
     @Test
+    void requestsReinDoesNotSupportInACallsResponseStreamAreAnsweredMethodNotFound() throws Exception {
+        // Rein declares no client capability (no sampling, elicitation or roots): a server that asks anyway gets a JSON-RPC
+        // error POSTed back (-32601, as JSON-RPC answers a method the receiver does not offer), not silence it would wait on.
+        List<String> asked = List.of("sampling/createMessage", "elicitation/create", "roots/list", "no/such-method");
+        List<JsonNode> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            posted.add(message);
+            StringBuilder events = new StringBuilder();
+            if (FakeHttpEndpoint.method(message).equals("tools/call")) {
+                asked.forEach(m -> events.append("data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-").append(m).append("\",\"method\":\"")
+                        .append(m).append("\",\"params\":{}}\n\n"));
+            }
+            String answer = FakeHttpEndpoint.echoAnswer(message);
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.events(exchange, events + "data: " + answer + "\n\n");
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            assertThat(invoke(mcp, "echo", "k-asked", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            Instant until = Instant.now().plus(Duration.ofSeconds(5));
+            while (posted.stream().filter(m -> m.path("id").asText().startsWith("srv-")).count() < asked.size()
+                    && Instant.now().isBefore(until)) {
+                Thread.sleep(20);
+            }
+            for (String method : asked) {
+                assertThat(posted).as(method).filteredOn(m -> ("srv-" + method).equals(m.path("id").asText())).singleElement()
+                        .satisfies(m -> assertThat(m.at("/error/code").asInt()).isEqualTo(-32601));
+            }
+        }
+    }
+
+    @Test
     void anAnswerInAnEventOfAnotherTypeThanMessageIsNotReadAndTheCallEndsWhenItsStreamDoes() throws Exception {
         // JSON-RPC messages come in SSE events of the default type, 'message'; the SDKs (Java and TypeScript) read no
         // other. A server that sent its answer as 'event: response' (a real server's bug) left the SDK without the answer,
