@@ -41,9 +41,9 @@ class StreamableHttpTest {
             assertThat(mcp.secrets()).containsEntry("EVERYTHING_TOKEN", "tok-12345-secret")
                     .containsEntry("mcp.everything.headers.Authorization", "Bearer tok-12345-secret");
             Tool echo = mcp.tools().stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow();
-            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"message\": \"över HTTP\"}"), ToolContext.standalone("h1"));
+            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"message\": \"över HTTP 日本語の文 🎌\"}"), ToolContext.standalone("h1"));
             assertThat(output.isError()).isFalse();
-            assertThat(output.content()).isEqualTo("Echo: över HTTP");
+            assertThat(output.content()).isEqualTo("Echo: över HTTP 日本語の文 🎌"); // UTF-8 both ways, intact
             assertThat(output.source()).isEqualTo("mcp:everything/echo");
             // Its initialize answer's instructions, as over stdio (kept for an opt-in, not sent to a model).
             assertThat(mcp.instructions().get("everything")).startsWith("# Everything Server – Server Instructions");
