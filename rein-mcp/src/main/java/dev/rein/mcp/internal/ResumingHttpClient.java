@@ -550,7 +550,7 @@ final class ResumingHttpClient extends HttpClient {
 
         private void event(String data) {
             answered |= isResponse(data);
-            if (data.contains("\"id\"")) {
+            if (data.contains("\"error\"")) { // a malformed answer has one; others are not read again
                 List<JsonNode> batch = BatchSplitter.messages(data);
                 for (JsonNode message : batch != null ? batch : parsed(data)) {
                     ObjectNode standIn = MalformedAnswer.standIn(message, Json.write(message));
