@@ -518,7 +518,11 @@ final class ResumingHttpClient extends HttpClient {
     private final class Watched<T> implements HttpResponse.BodySubscriber<T> {
         private final HttpResponse.BodySubscriber<T> downstream;
         private final HttpRequest request;
+        /** The id of the request a POST carries, whose answer the stream is to bring; null for a GET or a notification. */
+        private final JsonNode id;
         private volatile boolean answered;
+        /** The id of an answer the stream brought to another request than its own; null when none came. */
+        private volatile JsonNode otherId;
         /** What cut the stream off; null when it ended otherwise. */
         private volatile Throwable failure;
         private final SseEvents events = new SseEvents(this::event, MAX_MESSAGE_BYTES);
@@ -527,6 +531,7 @@ final class ResumingHttpClient extends HttpClient {
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
             this.downstream = downstream;
             this.request = request;
+            this.id = "POST".equals(request.method()) ? requestId(request) : null;
             // On the GET stream for the server's own messages an error without an id answers no request; the SDK
             // cannot read it and ended the stream on it, losing the messages after it (a tools/list_changed). Left
             // out, as an answer to no request is, and as on a resumed stream (deliverResumed).
@@ -549,7 +554,13 @@ final class ResumingHttpClient extends HttpClient {
         }
 
         private void event(String data) {
-            answered |= isResponse(data);
+            List<JsonNode> ids = answerIds(data);
+            // A request's stream is answered by the answer with its id: one with another id (a server's bug) answers
+            // nothing the SDK waits for, and the stream ending after it must still end the request now.
+            answered |= id == null ? !ids.isEmpty() : ids.contains(id);
+            if (id != null && !ids.isEmpty() && !ids.contains(id)) {
+                otherId = ids.getFirst();
+            }
             if (data.contains("\"error\"")) { // a malformed answer has one; others are not read again
                 List<JsonNode> batch = BatchSplitter.messages(data);
                 for (JsonNode message : batch != null ? batch : parsed(data)) {
@@ -621,8 +632,11 @@ final class ResumingHttpClient extends HttpClient {
                         cutOff.put(Json.write(id), failure); // what cut it off says more than that it ended (a broken TLS connection)
                     }
                     ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
-                    error.putObject("error").put("code", -32603).put("message", "the response stream ended without the answer")
-                            .putObject("data").put(UNANSWERED, true);
+                    ObjectNode data = error.putObject("error").put("code", -32603).put("message", "the response stream ended without"
+                            + " the answer").putObject("data").put(UNANSWERED, true);
+                    if (otherId != null) {
+                        data.put(OTHER_ID, Json.write(otherId));
+                    }
                     messages.accept(Json.write(error));
                 }
             }
@@ -673,7 +687,7 @@ final class ResumingHttpClient extends HttpClient {
                         return; // the server cannot resume it: a call ends at its timeout, as any unanswered call
                     }
                     SseEvents events = new SseEvents(data -> {
-                        answered[0] |= awaitsAnswer && isResponse(data);
+                        answered[0] |= awaitsAnswer && answerIds(data).contains(requestId(original));
                         List<JsonNode> batch = BatchSplitter.messages(data);
                         if (batch == null) {
                             deliverResumed(data, awaitsAnswer ? original : null);
@@ -778,6 +792,12 @@ final class ResumingHttpClient extends HttpClient {
      */
     static final String UNANSWERED = "dev.rein/unanswered";
 
+    /**
+     * The key in the {@code data} of that error holding the id (as JSON) of an answer the stream
+     * brought to another request than its own, when one came.
+     */
+    static final String OTHER_ID = "dev.rein/other-id";
+
     /** The id of the JSON-RPC request {@code request} carries; null for a notification or a response. */
     private static JsonNode requestId(HttpRequest request) {
         JsonNode message = body(request);
@@ -839,18 +859,16 @@ final class ResumingHttpClient extends HttpClient {
         }
     }
 
-    /** Whether {@code data} is a JSON-RPC response (the answer a request's stream ends with). */
-    private static boolean isResponse(String data) {
+    /** The ids of the JSON-RPC responses in {@code data} (one message or a batch); none when it brings none. */
+    private static List<JsonNode> answerIds(String data) {
         List<JsonNode> batch = BatchSplitter.messages(data);
-        if (batch != null) {
-            return batch.stream().anyMatch(message -> isResponse(Json.write(message)));
+        List<JsonNode> ids = new java.util.ArrayList<>();
+        for (JsonNode message : batch != null ? batch : parsed(data)) {
+            if (message.has("id") && !message.has("method") && (message.has("result") || message.has("error"))) {
+                ids.add(message.get("id"));
+            }
         }
-        try {
-            JsonNode message = Json.mapper().readTree(data);
-            return message != null && message.has("id") && !message.has("method") && (message.has("result") || message.has("error"));
-        } catch (IOException e) {
-            return false;
-        }
+        return ids;
     }
 
     @Override

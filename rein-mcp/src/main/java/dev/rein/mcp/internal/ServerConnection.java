@@ -533,7 +533,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (unanswered(e)) {
                 return ToolOutput.error("MCP server '" + config.name() + "' " + (noBody(e) != null ? noBodyText(noBody(e), "the call of tool '"
-                        + tool + "'") : "ended its response to the call of tool '" + tool
+                        + tool + "'") : otherId(e) != null ? otherIdText(otherId(e), "the call of tool '" + tool + "'") : "ended its response to the call of tool '" + tool
                         + "' without the answer, and without an event id to resume it from (it may have crashed, or a proxy cut the"
                         + " connection)") + "." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
                         + " Try again, or use another tool.");
@@ -791,7 +791,19 @@ public final class ServerConnection implements AutoCloseable {
     /** What the unanswered request {@code what} ended so, completing "MCP server S …" or a start failure. */
     private static String unansweredText(McpError e, String what) {
         Integer status = noBody(e);
-        return status == null ? UNANSWERED_TEXT + " to " + what : "it " + noBodyText(status, what);
+        return status != null ? "it " + noBodyText(status, what) : otherId(e) != null ? "it " + otherIdText(otherId(e), what)
+                : UNANSWERED_TEXT + " to " + what;
+    }
+
+    private static String otherIdText(String otherId, String what) {
+        return "answered " + what + " with the id " + StdioTransport.abbreviate(otherId) + ", not the id of the request, and ended its"
+                + " response, so its answer never came (an answer carries the id of the request it answers)";
+    }
+
+    /** The id (as JSON) of an answer to another request that a request's response stream brought before it ended unanswered; else null. */
+    private static String otherId(McpError e) {
+        return e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
+                && data.get(ResumingHttpClient.OTHER_ID) instanceof String id ? id : null;
     }
 
     private static String noBodyText(int status, String what) {
@@ -974,7 +986,8 @@ public final class ServerConnection implements AutoCloseable {
             return "it sent an answer of " + tooLarge + " (ask the tool for less: a narrower query, a smaller range or page)";
         }
         if (e instanceof McpError error) {
-            return unanswered(error) ? (noBody(error) != null ? unansweredText(error, "the request") : UNANSWERED_TEXT) : jsonRpc(error);
+            return unanswered(error) ? (noBody(error) != null || otherId(error) != null ? unansweredText(error, "the request")
+                    : UNANSWERED_TEXT) : jsonRpc(error);
         }
         String refusal = HttpRefusal.describe(e, false, config.secrets());
         if (refusal != null) {
