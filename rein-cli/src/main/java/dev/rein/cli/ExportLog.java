@@ -182,10 +182,30 @@ final class ExportLog extends Handler {
             return;
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";
-        String line = "rein: OpenTelemetry: " + Errors.oneLine(record.getMessage()) + cause + whatToCheck(record.getMessage());
+        String message = withParameters(record);
+        String line = "rein: OpenTelemetry: " + Errors.oneLine(message) + cause + whatToCheck(message);
         // "Failed to export 9 metrics" and, at exit, "... 10 metrics" are one problem: the count does not make it another
         if (said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
             err.println(line);
+        }
+    }
+
+    /**
+     * The record's message with its parameters: the SDK logs some warnings as java.util.logging patterns
+     * ("Setting maxExportBatchSize to {0} instead of {1}"). Each is written as it is (5000, as the variable
+     * takes it, not a locale's 5,000); a message that is no pattern stays as it is.
+     */
+    private static String withParameters(LogRecord record) {
+        String message = record.getMessage();
+        Object[] parameters = record.getParameters();
+        if (message == null || parameters == null || parameters.length == 0 || !message.contains("{0")) {
+            return message;
+        }
+        try {
+            return new java.text.MessageFormat(message, java.util.Locale.ROOT)
+                    .format(java.util.Arrays.stream(parameters).map(String::valueOf).toArray());
+        } catch (IllegalArgumentException e) {
+            return message;
         }
     }
 

@@ -30,6 +30,37 @@ class ExportLogTest {
                 "rein: OpenTelemetry: Failed to export 1 spans. (java.net.ConnectException: Connection refused)");
     }
 
+    /**
+     * The SDK logs some warnings with parameters ({0}, {1}), as java.util.logging formats them: the
+     * line says the values, not the placeholders. Seen with OTEL_BSP_MAX_EXPORT_BATCH_SIZE=5000:
+     * "maxExportBatchSize should not exceed maxQueueSize. Setting maxExportBatchSize to {0} instead of {1}".
+     */
+    @Test
+    void aWarningWithParametersIsSaidWithItsValues() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        LogRecord clamped = new LogRecord(Level.WARNING,
+                "maxExportBatchSize should not exceed maxQueueSize. Setting maxExportBatchSize to {0} instead of {1}");
+        clamped.setParameters(new Object[] {2048, 5000});
+        log.publish(clamped);
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly("rein: OpenTelemetry:"
+                + " maxExportBatchSize should not exceed maxQueueSize. Setting maxExportBatchSize to 2048 instead of 5000");
+    }
+
+    /** Through the SDK's own configuration: the batch size above the queue size is said with both numbers. */
+    @Test
+    void aBatchSizeAboveTheQueueSizeIsSaidWithTheNumbers(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        CliEnvironment cli = new CliEnvironment(err, err, java.util.Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9",
+                "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "5000", "OTEL_METRICS_EXPORTER", "none"), Terminal.NONE, (name, e) -> {
+                    throw new AssertionError("no model");
+                }, false);
+        try (CliTelemetry ignored = CliTelemetry.from(cli, CliHome.of(java.util.Map.of("REIN_HOME", dir.toString())))) {
+            assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("2048").contains("5000").doesNotContain("{0}", "{1}");
+        }
+    }
+
     @Test
     void theSameFailureOfExportsOfDifferentSizesIsOneLine() {
         // docs/observability.md: "each distinct export problem is one line". The metrics are exported
