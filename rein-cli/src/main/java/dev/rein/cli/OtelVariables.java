@@ -672,7 +672,8 @@ final class OtelVariables {
 
     /**
      * What the SDK would refuse in an OTLP endpoint, as it checks it (a URL with scheme http or https,
-     * no query, no fragment), in words that say what to give; null when it takes it.
+     * no query, no fragment), and what no export could reach (no host, a port outside 1-65535), in words
+     * that say what to give; null when it takes it.
      */
     @SuppressWarnings("deprecation") // java.net.URL's constructor, as the SDK parses the endpoint with it
     private static String endpointProblem(String endpoint) {
@@ -687,6 +688,12 @@ final class OtelVariables {
         }
         if (!url.getProtocol().equals("http") && !url.getProtocol().equals("https")) {
             return "has the scheme " + url.getProtocol() + ": OTLP/HTTP takes http or https";
+        }
+        if (url.getHost().isEmpty()) { // http:// (say from http://${COLLECTOR} with the variable unset)
+            return "has no host: give the collector's URL, e.g. " + url.getProtocol() + "://collector:4318";
+        }
+        if (url.getPort() == 0 || url.getPort() > 65535) { // java.net.URL takes any number; no connection has it
+            return "has the port " + url.getPort() + ": a port is a number from 1 to 65535 (OTLP/HTTP's is 4318)";
         }
         if (url.getQuery() != null || url.getRef() != null) {
             return "has a " + (url.getQuery() != null ? "query (?...)" : "fragment (#...)")

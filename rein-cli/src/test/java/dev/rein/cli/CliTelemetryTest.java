@@ -61,6 +61,32 @@ class CliTelemetryTest {
     }
 
     /**
+     * An endpoint with no host (http://, say from an unset variable in http://${COLLECTOR}) was refused in
+     * the SDK's words about another URL ("Invalid endpoint, must start with http:// or https://:
+     * http:/v1/metrics"), and one with a port no TCP connection can have (99999, 0) was taken, every export
+     * then failing; both are refused before the run, naming the variable and what to give.
+     */
+    @Test
+    void anEndpointWithoutAHostOrWithAPortOutOfRangeIsRefusedSayingSo() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OpenTelemetry is not configured correctly: OTEL_EXPORTER_OTLP_ENDPOINT=http:// has no host")
+                .hasMessageNotContaining("must start with");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "https:///v1/traces")), home))
+                .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https:///v1/traces has no host");
+        for (String port : List.of("99999", "0", "65536")) {
+            assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://localhost:" + port)), home))
+                    .isInstanceOf(UsageException.class)
+                    .hasMessageContaining("OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:" + port + " has the port " + port)
+                    .hasMessageContaining("1 to 65535");
+        }
+        try (CliTelemetry ok = CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://localhost:65535")), home)) {
+            assertThat(ok).isNotNull();
+        }
+    }
+
+    /**
      * SDK environment variables spec, Enum: "Enum values SHOULD be interpreted in a case-insensitive
      * manner". The SDK compares them exactly, so OTEL_TRACES_SAMPLER=ALWAYS_ON or
      * OTEL_EXPORTER_OTLP_PROTOCOL=HTTP/PROTOBUF refused the run ("Unrecognized value for
