@@ -517,6 +517,22 @@ public final class TemporalRun {
     }
 
     private ApprovalRequest pending(ApprovalSignal signal) {
+        try {
+            return pendingFor(signal);
+        } catch (ApprovalException e) {
+            throw e;
+        } catch (ReinException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                // the queries before the signal were interrupted: said as the decision's, since nothing was sent
+                throw new ReinException("the decision on action " + signal.actionHash() + " for run '" + runId + "' was"
+                        + " interrupted before it was sent (the calling thread's interrupt, which it keeps): nothing was"
+                        + " sent, and the run is as it was; send the decision again", e);
+            }
+            throw e;
+        }
+    }
+
+    private ApprovalRequest pendingFor(ApprovalSignal signal) {
         List<ApprovalRequest> pending = pendingApprovals();
         if (pending.isEmpty()) {
             RunStatus status = status();
