@@ -171,4 +171,65 @@ class TemporalStoppedWorkerTest {
         assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(result.answer()).isEqualTo("注文 A-1 は配達済みです。");
     }
+
+    /**
+     * Probe of what docs/temporal.md says of a graceful stop (passed at once): WorkerFactory.shutdown interrupts nothing,
+     * the call on the stopping worker runs to its end, but the SDK refuses its heartbeats from then on, so a call that
+     * goes on longer than the attempt timeout is taken for lost and made again on another worker (same idempotency key).
+     */
+    @Test
+    void aCallOutlastingTheAttemptTimeoutAfterAGracefulStopIsMadeAgainOnAnotherWorker() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        java.util.List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean interrupted = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.tool.Tool slow = dev.rein.tool.Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(dev.rein.tool.Risk.READ).timeout(Duration.ofMinutes(1)).handler((args, ctx) -> {
+                    keys.add(ctx.idempotencyKey());
+                    inCall.countDown();
+                    try {
+                        Thread.sleep(Duration.ofSeconds(8));
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                        throw e;
+                    }
+                    return "order A-1 (slow worker)";
+                }).build();
+        dev.rein.tool.Tool fast = dev.rein.tool.Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(dev.rein.tool.Risk.READ).handler((args, ctx) -> {
+                    keys.add(ctx.idempotencyKey());
+                    return "order A-1: 2 items, 4,200 円, 配達済み";
+                }).build();
+        Agent stopping = Orders.agent(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order",
+                "{\"id\":\"A-1\"}"))), new RecordingListener(), slow).build();
+        Agent healthy = Orders.agent(ScriptedModel.of(ScriptedModel.text("注文 A-1 は配達済みです。")), new RecordingListener(),
+                fast).build();
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), stopping);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, stopping)
+                    .withAttemptTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-graceful-stop");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            one.shutdown();
+            try {
+                RunResult result = run.result(Duration.ofSeconds(30));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertOneToolResultFromTheHealthyWorker(result);
+                assertThat(keys).hasSize(2).containsOnly(keys.get(0));
+                one.awaitTermination(30, TimeUnit.SECONDS);
+                assertThat(interrupted).as("the graceful stop interrupted the call").isFalse();
+            } finally {
+                two.shutdownNow();
+                one.shutdownNow();
+            }
+        }
+    }
 }
