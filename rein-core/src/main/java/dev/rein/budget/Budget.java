@@ -34,7 +34,7 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
             throw new ReinException("maxSteps must be at least 1, was " + maxSteps);
         }
         if (maxCostUsd != null && maxCostUsd.signum() <= 0) {
-            throw new ReinException("maxCostUsd must be positive, was " + maxCostUsd);
+            throw new ReinException("maxCostUsd must be positive, was " + maxCostUsd.toPlainString());
         }
         if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
             throw new ReinException("maxDuration must be positive, was " + maxDuration);

@@ -209,7 +209,7 @@ public final class BudgetMeter {
         String estimated = usage.estimated() ? ESTIMATED : "";
         return switch (kind) {
             case STEPS -> "the step limit of " + budget.maxSteps() + " was reached";
-            case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + spent
+            case COST -> "the cost limit of USD " + budget.maxCostUsd().toPlainString() + " was reached (spent USD " + spent
                     + (estimated.isEmpty() ? ")" : ", " + estimated + ")");
             case DEADLINE -> "the time limit of " + Durations.human(budget.maxDuration()) + " was reached";
             case INPUT_TOKENS -> "the input token limit of " + budget.maxInputTokens() + " was reached"
