@@ -196,7 +196,7 @@ final class EvalCommand implements Callable<Integer> {
      * The trace folder must be, or be creatable as, a directory; checked here so the one line says why
      * (the runner's own error only repeats the path).
      */
-    private static void checkTraceFolder(Path traces) {
+    static void checkTraceFolder(Path traces) {
         Path existing = traces.toAbsolutePath().normalize();
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();

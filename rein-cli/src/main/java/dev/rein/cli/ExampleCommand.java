@@ -5,6 +5,7 @@ import dev.rein.eval.run.EvalRunner;
 import dev.rein.examples.Example;
 import dev.rein.examples.Examples;
 import dev.rein.mcp.McpConfig;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Parameters;
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
                 "  2  no or unknown example NAME (the examples are listed, or the one meant),",
-                "     or a bad option",
+                "     or a bad option; with --eval, also every trial passed but the --report",
+                "     file could not be written after them",
                 "  3  setup or infrastructure failure (such as a key the provider refused)",
                 "  130  interrupted (Ctrl-C cancels the run or the trials in flight)"})
 final class ExampleCommand implements Callable<Integer> {
@@ -64,6 +66,16 @@ final class ExampleCommand implements Callable<Integer> {
             description = "With --eval: trials run at once (default: " + EvalRunner.DEFAULT_PARALLELISM + "); 1 runs them one"
                     + " after another, for a provider's rate limit or a local server that answers one request at a time.")
     Integer parallel;
+
+    @ExampleValue("report.html")
+    @Option(names = "--report", paramLabel = "FILE", description = "With --eval: also write a self-contained HTML report to"
+            + " FILE (as 'rein eval --report').")
+    Path report;
+
+    @ExampleValue("traces/")
+    @Option(names = "--traces", paramLabel = "DIR", description = "With --eval: write each trial's JSONL trace to DIR as"
+            + " TASK.TRIAL.jsonl (replacing earlier ones); 'rein eval DIR' replays them as regression tasks.")
+    Path traces;
 
     @Option(names = "--json", description = "With --eval: print the JSON report on stdout instead of the summary (as 'rein eval --json').")
     boolean json;
@@ -107,12 +119,10 @@ final class ExampleCommand implements Callable<Integer> {
         if (Examples.find(name).isEmpty()) {
             throw new UsageException(Examples.unknown(name));
         }
-        if (trials != null && !eval) {
-            throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
-        }
-        if (parallel != null && !eval) {
-            throw new UsageException("--parallel goes with --eval: rein example " + name + " --eval --parallel " + parallel);
-        }
+        requireEval("--trials", trials);
+        requireEval("--parallel", parallel);
+        requireEval("--report", report);
+        requireEval("--traces", traces);
         if (json && !eval) {
             throw new UsageException("--json goes with --eval (the demo prints its steps as it runs): rein example " + name
                     + " --eval --json");
@@ -125,6 +135,12 @@ final class ExampleCommand implements Callable<Integer> {
             // its servers would start, and no agent would ever be offered their tools
             throw new UsageException("the " + name + " example has no tool-calling agent (its model steps classify and"
                     + " extract; code calls the tools), so the tools of --mcp would not be used; leave --mcp out");
+        }
+        if (report != null) {
+            TraceFile.checkWritable(report, "report file", "report.html");
+        }
+        if (traces != null) {
+            EvalCommand.checkTraceFolder(traces);
         }
         requireNoModelChoiceOffline();
         ProviderSelection provider = providerOptions.select(env.env(), null);
@@ -142,9 +158,10 @@ final class ExampleCommand implements Callable<Integer> {
             CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", "the trials", env);
             int code = Examples.INTERRUPTED;
             try {
-                code = Examples.evaluate(name, offline, trials == null ? 0 : trials,
-                        parallel == null ? EvalRunner.DEFAULT_PARALLELISM : parallel, model, environment, price,
-                        reasoning.modelOptions(), RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
+                Examples.Evaluation evaluation = new Examples.Evaluation(trials == null ? 0 : trials,
+                        parallel == null ? EvalRunner.DEFAULT_PARALLELISM : parallel, json, report, traces);
+                code = Examples.evaluate(name, offline, evaluation, model, environment, price, reasoning.modelOptions(),
+                        RunReport.keyAdvice(provider, env.env()), env.out(), env.err());
                 return code;
             } finally {
                 env.out().flush();
@@ -169,6 +186,13 @@ final class ExampleCommand implements Callable<Integer> {
                 env.err().flush();
                 guard.reported(code);
             }
+        }
+    }
+
+    /** An option of the evaluation given without --eval is a usage error that shows it with --eval. */
+    private void requireEval(String option, Object value) {
+        if (value != null && !eval) {
+            throw new UsageException(option + " goes with --eval: rein example " + name + " --eval " + option + " " + value);
         }
     }
 

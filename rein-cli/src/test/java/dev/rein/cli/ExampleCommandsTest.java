@@ -88,6 +88,44 @@ class ExampleCommandsTest {
     }
 
     /**
+     * rein example NAME --eval writes the HTML report and the trials' traces as rein eval does (--report FILE, --traces
+     * DIR), checked before any trial, and like --trials only with --eval. Before: "unknown option '--report'" (and
+     * '--traces'): the report of an example's suite could only be had through rein eval with a suite file, which only
+     * orders has.
+     */
+    @Test
+    void reportAndTracesGoWithEvalAsForReinEval(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path report = dir.resolve("out").resolve("orders.html");
+        Path traces = dir.resolve("traces");
+        InProcessCli.Outcome ran = cli.run("example", "orders", "--eval", "--trials", "1", "--report", report.toString(),
+                "--traces", traces.toString());
+        assertThat(ran.exitCode()).as(ran.stderr()).isZero();
+        assertThat(ran.stdout()).contains("success rate").endsWith("HTML report: " + report.toAbsolutePath() + "\n");
+        assertThat(java.nio.file.Files.readString(report)).contains("<html", "order-a104");
+        try (var files = java.nio.file.Files.list(traces)) {
+            assertThat(files.map(f -> f.getFileName().toString()).toList()).isNotEmpty().allMatch(name -> name.endsWith(".0.jsonl"));
+        }
+        assertThat(java.nio.file.Files.readString(traces.resolve("investigate-a104.0.jsonl"))).contains("\"run_finished\"");
+
+        for (String[] option : new String[][] {{"--report", "r.html"}, {"--traces", "traces"}}) {
+            InProcessCli.Outcome demo = cli.run("example", "date", option[0], option[1]);
+            assertThat(demo.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(demo.stdout()).isEmpty();
+            assertThat(demo.stderrLines()).singleElement().asString()
+                    .isEqualTo("rein example: " + option[0] + " goes with --eval: rein example date --eval " + option[0] + " " + option[1]);
+        }
+        // a report path that cannot be written, or a trace folder that is a file, is refused before any trial, as by rein eval
+        for (String[] option : new String[][] {{"--report", dir.toString()}, {"--traces", report.toString()}}) {
+            InProcessCli.Outcome bad = cli.run("example", "orders", "--eval", option[0], option[1]);
+            assertThat(bad.exitCode()).as(option[0]).isEqualTo(ExitCodes.USAGE);
+            assertThat(bad.stdout()).as(option[0]).isEmpty();
+            assertThat(bad.stderrLines()).as(option[0]).singleElement().asString().startsWith("rein example: ")
+                    .isEqualTo(cli.run("eval", "../docs/eval-suite-example.yaml", option[0], option[1]).stderrLines().getFirst()
+                            .replace("rein eval: ", "rein example: "));
+        }
+    }
+
+    /**
      * --offline runs the scripted model, so --model, --provider, --base-url and --price would choose a model that never
      * runs. Before: they were taken and ignored without a word, and the example ran offline as if they had not been given.
      */

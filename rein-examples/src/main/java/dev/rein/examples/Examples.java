@@ -31,8 +31,10 @@ import dev.rein.provider.ProviderConfig;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -270,21 +272,47 @@ public final class Examples {
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, List<? extends ModelOption> options, Function<String, String> advice,
                                boolean json, PrintStream out, PrintStream err) {
-        return evaluate(name, offline, trials, EvalRunner.DEFAULT_PARALLELISM, modelName, env, price, options, advice, json,
-                out, err);
+        return evaluate(name, offline, Evaluation.of(trials, json), modelName, env, price, options, advice, out, err);
+    }
+
+    /**
+     * How {@link #evaluate(String, boolean, Evaluation, String, Map, ModelPrice, List, Function, PrintStream, PrintStream)}
+     * runs an example's suite and reports it: {@code rein eval}'s options, given to {@code rein example NAME --eval}.
+     *
+     * @param trials      trials per task; 0 (or less) for the suite's own number
+     * @param parallelism trials run at once, at least 1 ({@code --parallel}): 1 runs them one after another, for a
+     *                    provider's rate limit or a local server that answers one request at a time
+     * @param json        print the JSON report ({@link ReportWriter#json}) instead of the text summary
+     * @param report      also write the self-contained HTML report to this file, or null: checked before any trial, and
+     *                    written after the summary as {@code rein eval --report} writes it
+     * @param traces      write each trial's JSONL trace to this folder as {@code TASK.TRIAL.jsonl}, or null
+     */
+    public record Evaluation(int trials, int parallelism, boolean json, Path report, Path traces) {
+        public Evaluation {
+            if (parallelism < 1) {
+                throw new ReinException("parallelism must be at least 1, was " + parallelism);
+            }
+        }
+
+        /** {@code trials} per task (0: the suite's own), {@value EvalRunner#DEFAULT_PARALLELISM} at a time, no files. */
+        public static Evaluation of(int trials, boolean json) {
+            return new Evaluation(trials, EvalRunner.DEFAULT_PARALLELISM, json, null, null);
+        }
     }
 
     /**
      * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, List, Function, boolean, PrintStream, PrintStream)},
-     * running at most {@code parallelism} trials at a time ({@code rein example NAME --eval --parallel N}, as
-     * {@code rein eval --parallel N}): 1 runs them one after another, for a provider's rate limit or a local server that
-     * answers one request at a time.
-     *
-     * @param parallelism trials run at once, at least 1 (else {@link #USAGE} with a line on {@code err})
+     * run and reported as {@code evaluation} says (trials at once, the HTML report, the trials' traces), as
+     * {@code rein eval} runs a suite file: a report file that cannot be written after the trials is saved to the
+     * temporary folder instead, the line on {@code err} says where, and an evaluation whose every trial passed then
+     * returns {@link #USAGE}.
      */
-    public static int evaluate(String name, boolean offline, int trials, int parallelism, String modelName,
+    public static int evaluate(String name, boolean offline, Evaluation evaluation, String modelName,
                                Map<String, String> env, ModelPrice price, List<? extends ModelOption> options,
-                               Function<String, String> advice, boolean json, PrintStream out, PrintStream err) {
+                               Function<String, String> advice, PrintStream out, PrintStream err) {
+        Objects.requireNonNull(evaluation, "evaluation");
+        boolean json = evaluation.json();
+        String command = "rein example " + name;
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: " + unknown(name));
@@ -292,25 +320,41 @@ public final class Examples {
         }
         DemoModel model = null;
         try {
+            if (evaluation.report() != null) {
+                EvalCommandSupport.checkReport(evaluation.report()); // before the trials' time and money are spent
+            }
             model = model(example.get(), offline, modelName, env, price, err);
             // the options outermost, so the suite's agents take them as their own request options (traced, stored)
-            EvalRunner.Builder runner = EvalRunner.builder().parallelism(parallelism).progress(Progress.auto(err)).models(model.scripted()
-                    ? TrialModels.scripted() : TrialModels.shared(OptionedModel.of(model.model(), listed(options)), model.name()));
-            if (trials > 0) {
-                runner.trials(trials);
+            EvalRunner.Builder runner = EvalRunner.builder().parallelism(evaluation.parallelism()).progress(Progress.auto(err))
+                    .models(model.scripted() ? TrialModels.scripted()
+                            : TrialModels.shared(OptionedModel.of(model.model(), listed(options)), model.name()));
+            if (evaluation.trials() > 0) {
+                runner.trials(evaluation.trials());
+            }
+            if (evaluation.traces() != null) {
+                runner.traces(evaluation.traces());
             }
             EvalReport report = EvalReport.of(runner.build().run(example.get().suite()));
             out.print(json ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
-            EvalCommandSupport.printAdvice(report, advice, "rein example " + name, err);
+            EvalCommandSupport.printAdvice(report, advice, command, err);
             EvalReport.Summary s = report.summary();
-            return s.infraErrors() > 0 ? SETUP_FAILED : s.passed() == s.graded() ? OK : NOT_AS_INTENDED;
+            int code = s.infraErrors() > 0 ? SETUP_FAILED : s.passed() == s.graded() ? OK : NOT_AS_INTENDED;
+            if (evaluation.report() != null
+                    && !EvalCommandSupport.writeReport(report, evaluation.report(), json, command, out, err)) {
+                // as rein eval: only an evaluation that passed turns into USAGE, so a missing report is not read as success
+                return code == OK ? USAGE : code;
+            }
+            return code;
         } catch (EvalInterruptedException e) {
             Thread.currentThread().interrupt();
-            EvalCommandSupport.reportInterrupted(e, json, "rein example " + name, out, err);
+            EvalReport report = EvalCommandSupport.reportInterrupted(e, json, command, out, err);
+            if (evaluation.report() != null) {
+                EvalCommandSupport.writeReport(report, evaluation.report(), json, command, out, err);
+            }
             return INTERRUPTED;
         } catch (ReinException e) {
-            err.println("rein example " + name + ": " + oneLine(e.getMessage()));
+            err.println(command + ": " + oneLine(e.getMessage()));
             return USAGE;
         } finally {
             if (model != null && !model.scripted() && model.model() instanceof AutoCloseable real) {

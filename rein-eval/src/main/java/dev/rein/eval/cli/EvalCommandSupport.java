@@ -196,8 +196,12 @@ public final class EvalCommandSupport {
                 + " ended in an infrastructure error: " + Controls.visible(said, false)));
     }
 
-    /** Before any trial: a report path that cannot be written is found before the trials' time and money are spent. */
-    private static void checkReport(Path report) {
+    /**
+     * Before any trial: a report path that cannot be written is found before the trials' time and money are spent.
+     *
+     * @throws ReinException saying why the file cannot be written and what to give instead
+     */
+    public static void checkReport(Path report) {
         try {
             ReportWriter.checkWritable(report);
         } catch (ReinException e) {
@@ -212,6 +216,18 @@ public final class EvalCommandSupport {
      * the line says where. False when it could not be written where asked.
      */
     private static boolean writeReport(EvalReport report, Path file, boolean json, PrintStream out, PrintStream err) {
+        return writeReport(report, file, json, "rein eval", out, err);
+    }
+
+    /**
+     * Writes the HTML report of {@code command} ("rein example orders") after its summary or JSON report was printed
+     * ({@code json}), as {@code rein eval --report} does: "HTML report: PATH" on {@code out} after a summary; a file that
+     * cannot be written now is saved to the temporary folder instead, and one line on {@code err} says where.
+     *
+     * @return false when the report could not be written to {@code file}
+     */
+    public static boolean writeReport(EvalReport report, Path file, boolean json, String command, PrintStream out,
+                                      PrintStream err) {
         try {
             ReportWriter.writeHtml(report, file);
             if (!json) {
@@ -230,7 +246,7 @@ public final class EvalCommandSupport {
                 saved = "nor could it be saved to the temporary folder (" + again.getMessage() + "); " + results;
             }
             out.flush();
-            err.println("rein eval: " + Controls.visible(String.valueOf(e.getMessage()).strip() + "; " + saved, false));
+            err.println(command + ": " + Controls.visible(String.valueOf(e.getMessage()).strip() + "; " + saved, false));
             return false;
         }
     }
