@@ -26,6 +26,7 @@ import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.internal.text.FileProblems;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +92,9 @@ public final class SuiteFile {
         } catch (CharacterCodingException e) {
             throw new ReinException("suite file " + file + " is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
-            throw new ReinException("cannot read suite file " + file + ": " + e.getMessage());
+            // the reason in words (a file on the way, permission denied), not the JDK's path-then-reason
+            throw new ReinException("cannot read suite file " + file + ": " + FileProblems.why(e) + "; give the path of a"
+                    + " suite file (YAML or JSON, see docs/eval.md)");
         }
         return parse(text, format, file.toString(), registry);
     }

@@ -816,4 +816,24 @@ class SuiteFileTest {
         assertThatThrownBy(() -> EvalRegistry.builder().sharedToolset("mcp", java.util.List.of(), " "))
                 .hasMessageContaining("say what to do when its tools clash");
     }
+
+    /**
+     * A suite file that cannot be read says why in words and what to give. Before: the JDK's message, the path twice
+     * ("cannot read suite file s.yaml/x.yaml: s.yaml/x.yaml: Not a directory") with nothing to do about it.
+     */
+    @Test
+    void aSuiteFileThatCannotBeReadSaysWhyAndWhatToGive(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("s.yaml"), "suite: s\n");
+        java.nio.file.Path under = file.resolve("x.yaml");
+        assertThatThrownBy(() -> SuiteFile.load(under, REGISTRY)).isInstanceOf(ReinException.class)
+                .hasMessage("cannot read suite file " + under + ": " + file + " is a file, not a directory; give the path of"
+                        + " a suite file (YAML or JSON, see docs/eval.md)");
+        java.nio.file.Path loop = dir.resolve("loop.yaml");
+        java.nio.file.Files.createSymbolicLink(loop, loop.getFileName());
+        assertThatThrownBy(() -> SuiteFile.load(loop, REGISTRY)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("cannot read suite file " + loop + ": ")
+                .hasMessageContaining("Too many levels of symbolic links")
+                .hasMessageEndingWith("; give the path of a suite file (YAML or JSON, see docs/eval.md)");
+    }
 }
