@@ -172,4 +172,66 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
             }
         }
     }
+
+    /**
+     * A run cancelled while a tool declared abortsOnInterrupt runs, whose handler ends on the interrupt by returning
+     * and sets it again (as Tool.abortsOnInterrupt asks), on a virtual caller's thread and through RunHandle.cancel:
+     * the run ends CANCELLED and is stored so. Before (rein-core 518448b3/ddf8f514): the step's checkpoint after the
+     * call ran with the interrupt still set, and on PostgreSQL the JDK closes a virtual thread's socket on it, so both
+     * runs ended FAILED store_error ('The connection attempt failed.') and stayed RUNNING in the store.
+     */
+    @Test
+    void aRunCancelledWhileAToolSetsTheInterruptAgainEndsCancelledAndIsStoredSo() throws Exception {
+        for (boolean virtualCaller : new boolean[] {true, false}) {
+            java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+            dev.rein.tool.Tool wait = dev.rein.tool.Tool.builder("wait").description("Waits.").abortsOnInterrupt(true)
+                    .handler((args, ctx) -> {
+                        entered.countDown();
+                        try {
+                            Thread.sleep(20_000);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt(); // not the handler's: it says so again
+                            return "stopped waiting";
+                        }
+                        return "waited";
+                    }).build();
+            dev.rein.testkit.ScriptedModel script = dev.rein.testkit.ScriptedModel.of(
+                    dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("wait", "{}")),
+                    dev.rein.testkit.ScriptedModel.text("went on"));
+            // answers on the run's thread at once, as an in-memory model does
+            dev.rein.model.Model inline = new dev.rein.model.Model() {
+                @Override
+                public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                        throws dev.rein.model.ModelException, InterruptedException {
+                    return script.call(request, context);
+                }
+
+                @Override
+                public boolean abortsOnInterrupt() {
+                    return true;
+                }
+            };
+            dev.rein.agent.Agent agent = dev.rein.agent.Agent.builder().model(inline)
+                    .modelName(dev.rein.testkit.ScriptedModel.DEFAULT_NAME).prices(dev.rein.testkit.ScriptedModel.PRICES)
+                    .tools(wait).store(store())
+                    .budget(dev.rein.budget.Budget.builder().maxDuration(java.time.Duration.ofSeconds(60)).build()).build();
+            dev.rein.agent.RunResult result;
+            if (virtualCaller) {
+                java.util.concurrent.atomic.AtomicReference<dev.rein.agent.RunResult> ended = new java.util.concurrent.atomic.AtomicReference<>();
+                Thread caller = Thread.ofVirtual().start(() -> ended.set(agent.run("荷物を待つ")));
+                assertThat(entered.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                caller.interrupt();
+                assertThat(caller.join(java.time.Duration.ofSeconds(30))).isTrue();
+                result = ended.get();
+            } else {
+                dev.rein.agent.RunHandle handle = agent.start("荷物を待つ");
+                assertThat(entered.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                handle.cancel();
+                result = handle.await(java.time.Duration.ofSeconds(30));
+            }
+            assertThat(result.status()).as((virtualCaller ? "virtual caller: " : "cancel: ") + result.message())
+                    .isEqualTo(RunStatus.CANCELLED);
+            assertThat(store().load(result.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+        }
+    }
 }
