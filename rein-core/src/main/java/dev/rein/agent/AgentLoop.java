@@ -89,6 +89,15 @@ final class AgentLoop {
         } catch (ModelCaller.CallFailed failed) {
             return failedCall(failed);
         } catch (StoreException e) {
+            if (!(e instanceof StoreConflictException)
+                    && (run.cancelled() || run.onCallersThread && Thread.currentThread().isInterrupted())) {
+                // The cancel's interrupt came during a save, and a store on a socket fails on it (on a virtual thread the
+                // JDK closes the socket, the interrupt left set): the cancel ended the run, as a moment earlier or later.
+                // Cleared here, so that the end's own save can be made.
+                boolean pending = Thread.interrupted();
+                run.interrupted |= pending && !run.cancelled();
+                return end(RunStatus.CANCELLED, Reasons.CANCELLED, "the run was cancelled", knownSoFar("the run was cancelled"));
+            }
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
             String why = e instanceof StoreConflictException ? conflict(e) : e.getMessage();
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + why,
