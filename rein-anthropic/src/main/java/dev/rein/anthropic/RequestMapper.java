@@ -171,7 +171,8 @@ final class RequestMapper {
      */
     static void requireForcedToolPresent(ModelRequest request) {
         ToolChoice choice = request.toolChoice();
-        if (!(choice instanceof ToolChoice.Any) && !(choice instanceof ToolChoice.Tool)) {
+        String forced = forcing(choice);
+        if (forced == null) {
             return;
         }
         List<String> names = new ArrayList<>();
@@ -179,7 +180,6 @@ final class RequestMapper {
         for (ToolDefinition tool : request.tools()) {
             names.add(tool.name());
         }
-        String forced = choice instanceof ToolChoice.Tool t ? "ToolChoice.tool(\"" + t.name() + "\")" : "ToolChoice.any()";
         if (names.isEmpty()) {
             throw new ReinException(forced + " makes the model call a tool, but the request has no tools, and the API"
                     + " refuses a tool choice without tools (400 \"tool_choice may only be specified while providing"
@@ -199,19 +199,28 @@ final class RequestMapper {
      * Checked for the messages call only: the docs say nothing of count_tokens here.
      */
     static void requireNoThinkingWithForcedTool(ModelRequest request, boolean drop) {
-        ToolChoice choice = request.toolChoice();
-        if (!(choice instanceof ToolChoice.Any) && !(choice instanceof ToolChoice.Tool)) {
+        String forced = forcing(request.toolChoice());
+        if (forced == null) {
             return;
         }
         AnthropicThinking.Type type = request.option(AnthropicThinking.class).map(AnthropicThinking::type)
                 .orElse(drop ? AnthropicThinking.Type.ADAPTIVE : null);
         if (type == AnthropicThinking.Type.ENABLED || type == AnthropicThinking.Type.ADAPTIVE) {
-            String forced = choice instanceof ToolChoice.Tool t ? "ToolChoice.tool(\"" + t.name() + "\")" : "ToolChoice.any()";
             throw new ReinException(forced + " makes the model call a tool, and the API refuses that with thinking on (400"
                     + " \"Thinking may not be enabled when tool_choice forces tool use.\"): use ToolChoice.auto() and say in"
                     + " the prompt when to use the tool, or send this request with AnthropicThinking.disabled() on a model"
                     + " that takes it");
         }
+    }
+
+    /** A choice that makes the model call a tool, as the Java that sets it ({@code ToolChoice.any()}), else null. */
+    private static String forcing(ToolChoice choice) {
+        return switch (choice) {
+            case ToolChoice.Any a -> "ToolChoice.any()";
+            case ToolChoice.Tool t -> "ToolChoice.tool(\"" + t.name() + "\")";
+            case ToolChoice.Auto a -> null;
+            case ToolChoice.None n -> null;
+        };
     }
 
     /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
