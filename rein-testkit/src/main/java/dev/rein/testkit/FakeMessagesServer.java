@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #lastRequest()}.
  *
  * <p>Requests are validated like the real API does where that is cheap (on by default, see {@link
- * #validateRequests(boolean)}): an {@code x-api-key} or {@code authorization} header (else 401),
+ * #validateRequests(boolean)}): a body of at most 32 MiB (else 413 {@code request_too_large}), an {@code x-api-key} or {@code authorization} header (else 401),
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
  * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of

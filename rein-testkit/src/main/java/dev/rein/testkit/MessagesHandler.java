@@ -19,6 +19,8 @@ final class MessagesHandler implements HttpHandler {
 
     static final String MESSAGES = "/v1/messages";
     static final String COUNT_TOKENS = "/v1/messages/count_tokens";
+    /** The errors page: requests above 32 MB are refused with 413 request_too_large (taken as MiB, the larger reading). */
+    static final int MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
     private final FakeMessagesServer server;
     private final ReplyWriter writer;
@@ -43,6 +45,11 @@ final class MessagesHandler implements HttpHandler {
         ReplyWriter.Call call = new ReplyWriter.Call(request, server.nextRequestId(), countTokens);
         if (!countTokens && !(post && path.equals(MESSAGES))) {
             writer.error(exchange, call, 404, "not_found_error", "Not Found", Map.of());
+            return;
+        }
+        if (server.validatesRequests() && raw.length > MAX_REQUEST_BYTES) {
+            ApiErrorType type = ApiErrorType.REQUEST_TOO_LARGE;
+            writer.error(exchange, call, type.status(), type.wireName(), type.defaultMessage(), Map.of());
             return;
         }
         if (server.validatesRequests()) {

@@ -170,6 +170,23 @@ class RecordingAndValidationTest extends FakeServerTestBase {
                 .statusCode()).as("not the final message").isEqualTo(200);
     }
 
+    /**
+     * The errors page: a request above 32 MB is refused with 413 {@code request_too_large} before it is read; the fake
+     * refuses a body above 32 MiB so, at both endpoints, consuming no reply.
+     */
+    @Test
+    void aBodyAboveThirtyTwoMegabytesIsRefusedWith413LikeTheRealApi() throws Exception {
+        server.enqueue(FakeReply.text("never sent"));
+        String big = "あ".repeat(32 * 1024 * 1024 / 3 + 10); // each あ is 3 bytes of UTF-8
+        String body = "{\"model\":\"claude-test-1\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"" + big + "\"}]}";
+        for (HttpResponse<String> refused : java.util.List.of(api.messages(body), api.post("/v1/messages/count_tokens", body))) {
+            assertThat(refused.statusCode()).isEqualTo(413);
+            assertThat(Api.json(refused).at("/error/type").asText()).isEqualTo("request_too_large");
+            assertThat(Api.json(refused).at("/error/message").asText()).isEqualTo("Request exceeds the maximum allowed number of bytes.");
+        }
+        assertThat(server.pendingReplies()).isEqualTo(1);
+    }
+
     @Test
     void toolResultWithoutMatchingToolUseIsRejectedLikeTheRealApi() throws Exception {
         server.enqueue(FakeReply.text("never sent"));
