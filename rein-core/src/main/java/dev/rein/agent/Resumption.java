@@ -6,7 +6,7 @@ import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
-import dev.rein.internal.approval.DecisionEvents;
+import dev.rein.internal.trace.DecisionEvents;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.StoreException;
 import dev.rein.trace.TraceEvent;

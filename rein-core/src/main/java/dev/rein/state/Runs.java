@@ -9,7 +9,7 @@ import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
-import dev.rein.internal.approval.DecisionEvents;
+import dev.rein.internal.trace.DecisionEvents;
 import dev.rein.security.TraceRedactor;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;

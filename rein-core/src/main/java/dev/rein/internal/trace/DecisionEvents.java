@@ -1,4 +1,4 @@
-package dev.rein.internal.approval;
+package dev.rein.internal.trace;
 
 import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalRequest;
