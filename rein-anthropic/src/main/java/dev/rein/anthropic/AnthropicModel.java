@@ -379,7 +379,11 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
          * entries); a request's own options win.
          */
         public Builder caching(PromptCaching caching) {
-            this.caching = Objects.requireNonNull(caching, "caching");
+            if (caching == null) {
+                throw new ReinException("caching(...) was given null: pass PromptCaching.DEFAULT (on, 5-minute entries; the"
+                        + " default), PromptCaching.DISABLED or new PromptCaching(true, CacheTtl.ONE_HOUR)");
+            }
+            this.caching = caching;
             return this;
         }
 
@@ -428,7 +432,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
 
         /** The clock used to read HTTP-date {@code retry-after} headers (for tests). */
         public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+            if (clock == null) {
+                throw new ReinException("clock(...) was given null: pass a Clock, e.g. Clock.systemUTC() (the default)");
+            }
+            this.clock = clock;
             return this;
         }
 

@@ -1,6 +1,6 @@
 package dev.rein.anthropic;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * Prompt caching of the Anthropic Messages API: when enabled, {@link AnthropicModel} places cache
@@ -13,6 +13,9 @@ public record PromptCaching(boolean enabled, CacheTtl ttl) {
     public static final PromptCaching DISABLED = new PromptCaching(false, CacheTtl.FIVE_MINUTES);
 
     public PromptCaching {
-        Objects.requireNonNull(ttl, "ttl");
+        if (ttl == null) {
+            throw new ReinException("new PromptCaching(enabled, ttl) was given null for ttl: pass CacheTtl.FIVE_MINUTES or"
+                    + " CacheTtl.ONE_HOUR");
+        }
     }
 }

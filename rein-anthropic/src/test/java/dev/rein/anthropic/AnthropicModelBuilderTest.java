@@ -72,4 +72,15 @@ class AnthropicModelBuilderTest {
                     .hasMessageContaining("/v1/messages");
         }
     }
+
+    @Test
+    void aSetterGivenNullSaysWhichAndWhatToPass() {
+        assertThatThrownBy(() -> AnthropicModel.builder().clock(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("clock(...) was given null").hasMessageContaining("Clock.systemUTC()");
+        assertThatThrownBy(() -> AnthropicModel.builder().caching(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("caching(...) was given null")
+                .hasMessageContaining("PromptCaching.DISABLED");
+        assertThatThrownBy(() -> new PromptCaching(true, null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("ttl").hasMessageContaining("CacheTtl.ONE_HOUR");
+    }
 }
