@@ -566,8 +566,7 @@ final class ResumingHttpClient extends HttpClient {
                 for (JsonNode message : batch != null ? batch : parsed(data)) {
                     ObjectNode standIn = MalformedAnswer.standIn(message, Json.write(message));
                     if (standIn != null) {
-                        messages.accept(Json.write(standIn));
-                        answered = true;
+                        messages.accept(Json.write(standIn)); // answers the request when its id is the request's (above)
                     }
                 }
             }
@@ -656,6 +655,7 @@ final class ResumingHttpClient extends HttpClient {
      */
     private void resume(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
         Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
+        JsonNode awaited = awaitsAnswer ? requestId(original) : null;
         String last = lastEventId;
         Long retry = retryMillis;
         boolean[] answered = {false};
@@ -687,7 +687,7 @@ final class ResumingHttpClient extends HttpClient {
                         return; // the server cannot resume it: a call ends at its timeout, as any unanswered call
                     }
                     SseEvents events = new SseEvents(data -> {
-                        answered[0] |= awaitsAnswer && answerIds(data).contains(requestId(original));
+                        answered[0] |= awaited != null && answerIds(data).contains(awaited);
                         List<JsonNode> batch = BatchSplitter.messages(data);
                         if (batch == null) {
                             deliverResumed(data, awaitsAnswer ? original : null);
