@@ -823,26 +823,35 @@ class HttpProtocolTest {
     @Test
     void anAnswerWithAnotherIdThanTheCallsEndsTheCallAtOnceWhenItsStreamEndsSayingSo() throws Exception {
         // An answer whose id is not its request's (a server's bug: the id coerced to a number, or another request's) answers
-        // nothing the SDK waits for; Rein took the stream for answered, and the call waited for its whole timeout.
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            if (!exchange.getRequestMethod().equals("POST")) {
-                FakeHttpEndpoint.empty(exchange, 405);
-                return;
+        // nothing the SDK waits for; Rein took the stream for answered, and the call waited for its whole timeout. The same
+        // in a JSON answer (its id after a long result, which is read as it passes, not held).
+        for (String form : List.of("events", "json", "long json")) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                String answer = FakeHttpEndpoint.echoAnswer(message);
+                if (answer == null) {
+                    FakeHttpEndpoint.empty(exchange, 202);
+                    return;
+                }
+                if (FakeHttpEndpoint.method(message).equals("tools/call")) {
+                    answer = "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\""
+                            + (form.equals("long json") ? "長".repeat(20_000) : "done") + "\"}]},\"id\":\"wrong-1\"}";
+                }
+                if (form.equals("events")) {
+                    FakeHttpEndpoint.events(exchange, "data: " + answer + "\n\n");
+                } else {
+                    FakeHttpEndpoint.json(exchange, 200, answer);
+                }
+            }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+                Instant before = Instant.now();
+                ToolOutput output = invoke(mcp, "echo", "k-other-id", Duration.ofSeconds(20));
+                assertThat(Duration.between(before, Instant.now())).as(form + ": " + output.content()).isLessThan(Duration.ofSeconds(5));
+                assertThat(output.content()).as(form).startsWith("MCP server 'remote' answered the call of tool 'echo' with the id"
+                        + " \"wrong-1\", not the id of the request, and ended its response, so its answer never came");
             }
-            String answer = FakeHttpEndpoint.echoAnswer(message);
-            if (answer == null) {
-                FakeHttpEndpoint.empty(exchange, 202);
-                return;
-            }
-            FakeHttpEndpoint.events(exchange, "data: " + answer.replace("\"id\":" + FakeHttpEndpoint.id(message),
-                    FakeHttpEndpoint.method(message).equals("tools/call") ? "\"id\":\"wrong-1\"" : "\"id\":" + FakeHttpEndpoint.id(message))
-                    + "\n\n");
-        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            Instant before = Instant.now();
-            ToolOutput output = invoke(mcp, "echo", "k-other-id", Duration.ofSeconds(20));
-            assertThat(Duration.between(before, Instant.now())).as(output.content()).isLessThan(Duration.ofSeconds(5));
-            assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'echo' with the id \"wrong-1\", not the id"
-                    + " of the request, and ended its response, so its answer never came");
         }
     }
 

@@ -437,11 +437,14 @@ final class ResumingHttpClient extends HttpClient {
         private final JsonNode id;
         /** True for an HTTP error status; false for a 2xx JSON answer, kept only for an error without an id. */
         private final boolean errorStatus;
+        /** For a 2xx JSON answer to a request: the id it answers, read as it passes. */
+        private final AnswerScan scan;
 
         Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id, boolean errorStatus) {
             this.downstream = downstream;
             this.id = id;
             this.errorStatus = errorStatus;
+            this.scan = errorStatus || id == null ? null : new AnswerScan();
         }
 
         @Override
@@ -456,6 +459,9 @@ final class ResumingHttpClient extends HttpClient {
                 while (view.hasRemaining() && kept.size() < KEPT) {
                     kept.write(view.get());
                 }
+                if (scan != null) {
+                    scan.feed(buffer);
+                }
             }
             downstream.onNext(item);
         }
@@ -467,6 +473,12 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onComplete() {
+            JsonNode answered = scan == null ? null : scan.answerId();
+            if (answered != null && !answered.equals(id) && !closed) {
+                // An answer with another id than the request's (a server's bug) answers nothing the SDK waits for: the
+                // request ends now, naming it, as when a request's event stream ends after one (Watched).
+                messages.accept(Json.write(unanswered(id, answered)));
+            }
             try {
                 JsonNode answer = Json.mapper().readTree(kept.toByteArray());
                 JsonNode error = answer == null ? Json.object() : answer.path("error");
@@ -630,13 +642,7 @@ final class ResumingHttpClient extends HttpClient {
                     if (failure != null) {
                         cutOff.put(Json.write(id), failure); // what cut it off says more than that it ended (a broken TLS connection)
                     }
-                    ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
-                    ObjectNode data = error.putObject("error").put("code", -32603).put("message", "the response stream ended without"
-                            + " the answer").putObject("data").put(UNANSWERED, true);
-                    if (otherId != null) {
-                        data.put(OTHER_ID, Json.write(otherId));
-                    }
-                    messages.accept(Json.write(error));
+                    messages.accept(Json.write(unanswered(id, otherId)));
                 }
             }
         }
@@ -797,6 +803,20 @@ final class ResumingHttpClient extends HttpClient {
      * brought to another request than its own, when one came.
      */
     static final String OTHER_ID = "dev.rein/other-id";
+
+    /**
+     * Rein's error ending the request with id {@code id} whose answer will not come: its response
+     * ended without it, after an answer with {@code otherId} when not null.
+     */
+    private static ObjectNode unanswered(JsonNode id, JsonNode otherId) {
+        ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
+        ObjectNode data = error.putObject("error").put("code", -32603).put("message", "the response ended without the answer")
+                .putObject("data").put(UNANSWERED, true);
+        if (otherId != null) {
+            data.put(OTHER_ID, Json.write(otherId));
+        }
+        return error;
+    }
 
     /** The id of the JSON-RPC request {@code request} carries; null for a notification or a response. */
     private static JsonNode requestId(HttpRequest request) {
