@@ -1,0 +1,38 @@
+package dev.rein.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class AnswerScanTest {
+    @Test
+    void theTopLevelIdIsReadInPiecesAfterALongResultAndNotANestedOne() {
+        String answer = "{\"jsonrpc\":\"2.0\",\"result\":{\"id\":\"inner\",\"content\":[{\"type\":\"text\",\"text\":\""
+                + "日本語".repeat(10_000) + "\"}]},\"id\":\"c-7\"}";
+        assertThat(scan(answer, 7)).isEqualTo(Json.parse("\"c-7\""));
+        assertThat(scan("{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-1,\"message\":\"x\"}}", 5)).isEqualTo(Json.parse("3"));
+    }
+
+    @Test
+    void whatIsNoSingleAnswerHasNoId() {
+        assertThat(scan("{\"jsonrpc\":\"2.0\",\"id\":\"r\",\"method\":\"ping\"}", 4)).as("a request").isNull();
+        assertThat(scan("[{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{}}]", 4)).as("a batch").isNull();
+        assertThat(scan("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{", 4)).as("cut short").isNull();
+        assertThat(scan("not json", 4)).isNull();
+        assertThat(scan("{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}", 4)).as("a null id").isNull();
+    }
+
+    /** {@code json} fed to a scan in pieces of {@code size} bytes (cutting characters in two). */
+    private static JsonNode scan(String json, int size) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        AnswerScan scan = new AnswerScan();
+        for (int start = 0; start < bytes.length; start += size) {
+            scan.feed(ByteBuffer.wrap(bytes, start, Math.min(size, bytes.length - start)));
+        }
+        return scan.answerId();
+    }
+}
