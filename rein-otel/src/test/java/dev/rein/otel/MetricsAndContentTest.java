@@ -240,6 +240,33 @@ class MetricsAndContentTest {
     }
 
     /**
+     * A server tool's result is a server_tool_call_response part with the block's content: a secret a
+     * tool obtained, quoted in it (a fetched page that shows the key), is masked there as in the JSONL trace.
+     */
+    @Test
+    void optedInAServerToolResultQuotingASecretIsMasked() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode fetched = Json.object().put("type", "web_fetch_tool_result")
+                .put("tool_use_id", "srvtoolu_02");
+        fetched.putObject("content").put("type", "web_fetch_result").put("url", "https://status.example/A-1")
+                .putObject("content").put("type", "document").putObject("source").put("type", "text")
+                .put("data", "発送済み; key " + SECRET);
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.withUsage(Usage.of(120, 30, 0, 0), toolCalls(call("order_status", "{\"id\":\"A-1\"}"))),
+                ScriptedModel.reply(dev.rein.model.StopReason.END_TURN, Usage.of(10, 5, 0, 0),
+                        new dev.rein.model.OpaqueBlock("web_fetch_tool_result", fetched), new dev.rein.model.TextBlock("発送済みです。")));
+        assertThat(agent(model, true).run(GOAL).status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData last = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).reduce((a, b) -> b).orElseThrow();
+        JsonNode part = Json.parse(last.getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).at("/0/parts/0");
+        assertThat(part.get("type").asText()).isEqualTo("server_tool_call_response");
+        assertThat(part.at("/server_tool_call_response/content/content/source/data").asText()).startsWith("発送済み; key ")
+                .doesNotContain(SECRET);
+        for (SpanData span : OTEL.getSpans()) {
+            assertThat(span.getAttributes().toString()).doesNotContain(SECRET);
+        }
+    }
+
+    /**
      * gen-ai-agent-spans (v1.41.0), the internal invoke_agent span: gen_ai.system_instructions and
      * gen_ai.tool.definitions are opt-in attributes of it too, the agent's instructions and the tools
      * it offers; with the content opt-in the run span has them as its chat spans do.
