@@ -131,7 +131,9 @@ public final class SuiteFile {
             throw new ReinException(source + ": the suite needs a name (suite: ...)");
         }
         if (spec.tasks() == null || spec.tasks().isEmpty()) {
-            throw new ReinException(source + ": the suite has no tasks");
+            throw new ReinException(source + ": the suite has no tasks; list them under tasks:, each with an id and a goal"
+                    + " (and a script to run offline); docs/eval-suite-example.yaml is a suite to start from (format:"
+                    + " docs/eval.md)");
         }
         Suite.Builder suite = Suite.builder(spec.suite()).description(spec.description());
         if (spec.trials() != null) {

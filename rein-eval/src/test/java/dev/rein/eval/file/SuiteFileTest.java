@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 
 class SuiteFileTest {
     private static final EvalRegistry REGISTRY = EvalRegistry.load();
+    private static final String NO_TASKS = "suite.yaml: the suite has no tasks; list them under tasks:, each with an id"
+            + " and a goal (and a script to run offline); docs/eval-suite-example.yaml is a suite to start from (format:"
+            + " docs/eval.md)";
 
     private static Suite parse(String yaml) {
         return SuiteFile.parse(yaml, SuiteFile.Format.YAML, "suite.yaml", REGISTRY);
@@ -679,7 +682,9 @@ class SuiteFileTest {
                     script: [{text: hi}]
                     expect: {status: finished_ok}
                 """)).hasMessageContaining("expect.status 'finished_ok' is unknown");
-        assertThatThrownBy(() -> parse("suite: s\ntasks: []\n")).hasMessage("suite.yaml: the suite has no tasks");
+        // what to write, not only what is missing (before: "suite.yaml: the suite has no tasks")
+        assertThatThrownBy(() -> parse("suite: s\ntasks: []\n")).hasMessage(NO_TASKS);
+        assertThatThrownBy(() -> parse("suite: s\n")).hasMessage(NO_TASKS);
         assertThatThrownBy(() -> parse("suite: [s]\n")).hasMessage("suite.yaml, at suite (line 1, column 8): wrong kind of value: expected a text value");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
