@@ -1,12 +1,14 @@
 package dev.rein.stall;
 
 import dev.rein.ReinException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * One detection: which detector fired, on which call (null for detections over a whole step),
  * the text shown to the model, the evidence, and how many times this detector has fired in the
- * run so far (1 for the first).
+ * run so far (1 for the first). The evidence is kept in the order the detector gave it.
  */
 public record Finding(String detector, String callId, String message, Map<String, Object> evidence, int occurrence) {
     /** @throws ReinException when the detector, the message, the evidence or a value in it is null */
@@ -28,6 +30,8 @@ public record Finding(String detector, String callId, String message, Map<String
                         + " null " + (key == null ? "name" : "value") + ": leave it out, or give a value (\"\" for none)");
             }
         });
-        evidence = Map.copyOf(evidence);
+        // In the detector's order: the stop message prints it, and Map.copyOf's order changes from JVM to JVM
+        // (a run replayed in another process would end with another message and answer).
+        evidence = Collections.unmodifiableMap(new LinkedHashMap<>(evidence));
     }
 }
