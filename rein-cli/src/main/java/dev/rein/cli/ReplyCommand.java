@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /** {@code rein reply RUN TEXT}: continues an ended run with the next turn of the conversation. */
 @Command(name = "reply", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         header = "Answer a run that asked for input, or ask a follow-up after its answer.",
-        description = {"Continues an ended run (SUCCEEDED, or FAILED with needs_user_input) as its next turn, with the agent"
+        description = {"Continues an ended run (SUCCEEDED, FAILED with needs_user_input, or CANCELLED) as its next turn, with the agent"
                 + " it was started with (model, tools, system prompt). The run keeps its history, facts and approvals;"
                 + " the budget applies to this turn. Exit codes as for 'rein run'.", ""})
 final class ReplyCommand implements Callable<Integer> {
