@@ -1,6 +1,7 @@
 package dev.rein.memory;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.LoneSurrogates;
 import dev.rein.security.UntrustedData;
 import java.time.Instant;
 
@@ -78,16 +79,10 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
             throw new ReinException("a memory entry's " + what + " cannot hold the NUL character (U+0000), at character "
                     + value.codePointCount(0, at) + "; " + advice);
         }
-        for (int i = 0, n = value == null ? 0 : value.length(); i < n; i++) {
-            char c = value.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                throw new ReinException("a memory entry's " + what + " cannot hold half a UTF-16 surrogate pair (U+"
-                        + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT) + " alone, at character "
-                        + value.codePointCount(0, i) + ": text cut inside an emoji or other character), which no store"
-                        + " can keep; " + advice);
-            }
+        int half = value == null ? -1 : LoneSurrogates.first(value);
+        if (half >= 0) {
+            throw new ReinException("a memory entry's " + what + " cannot hold " + LoneSurrogates.describe(value, half)
+                    + ", which no store can keep; " + advice);
         }
     }
 

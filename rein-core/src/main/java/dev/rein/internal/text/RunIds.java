@@ -1,7 +1,5 @@
 package dev.rein.internal.text;
 
-import java.util.Locale;
-
 /**
  * What no run id may hold: half a UTF-16 surrogate pair (text cut inside an emoji). It has no UTF-8
  * form, so a database column, an OpenTelemetry attribute or a trace file read as UTF-8 would hold
@@ -12,15 +10,10 @@ public final class RunIds {
 
     /** Why {@code runId} cannot be a run's id, as the end of a sentence, or null when it can be. */
     public static String halfPair(String runId) {
-        for (int i = 0, n = runId.length(); i < n; i++) {
-            char c = runId.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(runId.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return "it holds half a UTF-16 surrogate pair (U+" + Integer.toHexString(c).toUpperCase(Locale.ROOT)
-                        + " alone, at character " + runId.codePointCount(0, i) + ": text cut inside an emoji or other"
-                        + " character), which has no UTF-8 form, so no store, trace or telemetry could keep the id as it is";
-            }
+        int at = LoneSurrogates.first(runId);
+        if (at >= 0) {
+            return "it holds " + LoneSurrogates.describe(runId, at) + ", which has no UTF-8 form, so no store, trace or"
+                    + " telemetry could keep the id as it is";
         }
         return null;
     }

@@ -194,8 +194,8 @@ final class Malformed {
             // CallToolResult requires it (schema 2025-11-25, as every revision before), [] when there is nothing to
             // show; the Python SDK refuses an answer without it too. Taken as [], the model was told the tool returned
             // nothing. An answer with structured content alone is taken (below): the tools page asks a tool that returns
-            // structured content only to repeat it as text (SHOULD), the schema's comment requires "content" only of a
-            // tool without an output schema, and the TypeScript SDK's client reads a missing "content" as [].
+            // structured content only to repeat it as text (SHOULD), and the TypeScript SDK's client reads a missing
+            // "content" as [] (its types make "content" optional beside structured content; the schema requires it).
             return result.containsKey("content") ? "\"content\" null, where the protocol requires an array of content blocks"
                     : show(result) + " without \"content\", which the protocol requires (an array of content blocks, [] for none)";
         }

@@ -95,6 +95,11 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     private void skipped(JsonNode message) {
+        // {} is what a conforming server replays for its priming event (the TypeScript SDK's event store keeps it so): passed
+        // over, but nothing to warn of
+        if (message.isObject() && message.isEmpty()) {
+            return;
+        }
         if (skippedSaid.compareAndSet(false, true)) {
             onSkipped.accept(Json.write(message));
         }

@@ -114,6 +114,23 @@ class ResumingHttpClientTest {
         }
     }
 
+    @Test
+    void theEmptyObjectAServerReplaysForItsPrimingEventIsPassedOverWithoutAWarning() throws Exception {
+        // The TypeScript SDK's server keeps its priming event as {} and replays it so on a resumed stream: a conforming
+        // server, so the warning for events passed over would only alarm.
+        String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}";
+        String events = "id: 1\ndata: {}\n\nid: 2\ndata: " + answer + "\n\n";
+        try (RawServer server = new RawServer(body -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
+                + "Content-Length: " + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events)) {
+            ResumingHttpClient client = client();
+            java.util.List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+            client.onSkipped(said::add);
+            HttpResponse<String> response = client.send(post(server, 1), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.body()).contains(answer).doesNotContain("data: {}");
+            assertThat(said).isEmpty();
+        }
+    }
+
     private static final String REFUSAL = "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32603, \"message\": \"東京 is down\"}}";
 
     private static ResumingHttpClient client() {
