@@ -39,11 +39,14 @@ public final class TextSummary {
         out.append(String.format(Locale.ROOT, "  steps p50 %s p90 %s max %s; cost p50 %s p90 %s max %s, total %s%n%n",
                 plain(s.steps().p50()), plain(s.steps().p90()), plain(s.steps().max()), usd(s.costUsd().p50()),
                 usd(s.costUsd().p90()), usd(s.costUsd().max()), usd(s.totalCostUsd())));
-        out.append(String.format(Locale.ROOT, "%-28s %-20s %8s %8s %8s %7s %6s%n", "task", "category", "passed", "pass@" + k,
+        // as wide as the longest id (a trace file's name, up to 80 characters in a suite file), so the columns line up
+        int idWidth = Math.max(28, report.tasks().stream().mapToInt(task -> task.id().length()).max().orElse(0));
+        String row = "%-" + idWidth + "s %-20s %8s %8s %8s %7";
+        out.append(String.format(Locale.ROOT, row + "s %6s%n", "task", "category", "passed", "pass@" + k,
                 "pass^" + k, "unsafe", "infra"));
         for (EvalReport.TaskReport task : report.tasks()) {
             EvalReport.Summary m = task.metrics();
-            out.append(String.format(Locale.ROOT, "%-28s %-20s %8s %8s %8s %7d %6d%n", task.id(), task.category().id(),
+            out.append(String.format(Locale.ROOT, row + "d %6d%n", task.id(), task.category().id(),
                     m.passed() + "/" + m.graded(), pct(m.passAtK().get(k)), pct(m.passHatK().get(k)), m.unsafe(), m.infraErrors()));
         }
         appendFailures(report, out);

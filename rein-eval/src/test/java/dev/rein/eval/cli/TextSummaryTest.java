@@ -57,4 +57,30 @@ class TextSummaryTest {
         assertThat(TextSummary.pct(0.00049)).isEqualTo("<0.1%");
         assertThat(TextSummary.pct(0.00051)).isEqualTo("0.1%");
     }
+
+    /**
+     * The task table's columns line up whatever the length of a task's id (up to 80 characters in a suite file; a trace
+     * file's name in a folder of traces). Before: the id column was 28 wide, and a longer id pushed its row's figures
+     * to the right of the header's, e.g. "reship-waits-for-approval.0.jsonl waiting_approval          1/1".
+     */
+    @Test
+    void theTaskTableLinesUpWithLongTaskIds() {
+        Instant at = Instant.parse("2026-12-05T10:00:00Z");
+        List<EvalResult.TaskInfo> tasks = new ArrayList<>();
+        List<TrialOutcome> outcomes = new ArrayList<>();
+        for (String id : List.of("short", "reship-waits-for-approval.0.jsonl")) {
+            tasks.add(new EvalResult.TaskInfo(id, TaskCategory.SHOULD_SUCCEED, "g", "succeeded"));
+            outcomes.add(new TrialOutcome(id, TaskCategory.SHOULD_SUCCEED, 0, Verdict.PASSED, null, false, false, "succeeded",
+                    "completed", "", "", 1, BigDecimal.ZERO, 1, null, List.of(), List.of(), List.of(), "run", null));
+        }
+        String summary = TextSummary.render(EvalReport.of(new EvalResult("s", "", "scripted", 1, at, at, tasks, outcomes)));
+        List<String> table = summary.lines().dropWhile(line -> !line.startsWith("task ")).limit(3).toList();
+        assertThat(table).hasSize(3);
+        int category = table.getFirst().indexOf("category");
+        int infra = table.getFirst().indexOf("infra") + "infra".length();
+        for (String row : table.subList(1, 3)) {
+            assertThat(row.indexOf("should_succeed")).as(row).isEqualTo(category);
+            assertThat(row.length()).as(row).isEqualTo(infra);
+        }
+    }
 }
