@@ -68,7 +68,8 @@ class McpConfigTest {
         assertThatThrownBy(() -> McpConfig.parse("{\"servers\": {}}", "servers.json", Map.of()))
                 .hasMessageContaining("servers.json has no \"mcpServers\" object");
         assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {", "servers.json", Map.of()))
-                .hasMessageContaining("servers.json is not valid JSON (line 1");
+                .hasMessageContaining("servers.json is not valid JSON: ").hasMessageContaining("line 1, column ")
+                .hasMessageNotContaining("[Source").hasMessageNotContaining("REDACTED");
         rejects("\"a\": {}", "MCP server 'a' needs \"command\"");
         rejects("\"a\": {\"command\": \"x\", \"url\": \"http://h\"}", "has both");
         rejects("\"a\": {\"command\": \"x\", \"comand\": 1}", "unknown key \"comand\"");

@@ -73,7 +73,8 @@ public final class ConfigParser {
                 throw new McpConfigException(origin + " has the key \"" + duplicate.group(1) + "\" twice in one object " + where
                         + "; only one would count, so write each server and each key once");
             }
-            throw new McpConfigException(origin + " is not valid JSON " + where + ": " + e.getOriginalMessage());
+            // Json.problem: Jackson's message can name a position inside it ("[Source: REDACTED ...; line: 1, column: 16]")
+            throw new McpConfigException(origin + " is not valid JSON: " + Json.problem(e));
         }
         JsonNode servers = root == null ? null : root.get("mcpServers");
         if (servers == null || !servers.isObject()) {
