@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.budget.Budget;
 import dev.rein.run.RunStatus;
-import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.ForwardingRunStore;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
-import dev.rein.state.RunSummary;
 import dev.rein.state.StoreException;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,46 +30,7 @@ class CancelDuringSaveTest {
     void aCancelThatFailsTheCheckpointsSaveEndsTheRunCancelledAndStoredSo() throws Exception {
         CountDownLatch saving = new CountDownLatch(1);
         InMemoryRunStore kept = new InMemoryRunStore();
-        RunStore socketLike = new RunStore() {
-            @Override
-            public void save(RunSnapshot snapshot) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new StoreException("java.net.SocketException: Closed by interrupt");
-                }
-                if (snapshot.status() == RunStatus.RUNNING && snapshot.history().size() >= 3) {
-                    // the checkpoint after the tool call: a slow database, during which the cancel comes
-                    saving.countDown();
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() < until) {
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        throw new StoreException("java.net.SocketException: Closed by interrupt"); // the status stays set
-                    }
-                }
-                kept.save(snapshot);
-            }
-
-            @Override
-            public Optional<RunSnapshot> load(String runId) {
-                return kept.load(runId);
-            }
-
-            @Override
-            public List<RunSummary> list() {
-                return kept.list();
-            }
-
-            @Override
-            public Optional<IdempotencyRecord> idempotency(String key) {
-                return kept.idempotency(key);
-            }
-
-            @Override
-            public void putIdempotency(IdempotencyRecord record) {
-                kept.putIdempotency(record);
-            }
-        };
+        RunStore socketLike = new SlowSocketLikeStore(kept, saving);
         Tool look = Tool.builder("look").description("Looks.").handler((args, ctx) -> "見えた").build();
         Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("look", "{}")),
                         ScriptedModel.text("went on")))
@@ -92,45 +50,7 @@ class CancelDuringSaveTest {
     void aVirtualCallersInterruptThatFailsTheCheckpointsSaveEndsTheRunCancelledAndStoredSo() throws Exception {
         CountDownLatch saving = new CountDownLatch(1);
         InMemoryRunStore kept = new InMemoryRunStore();
-        RunStore socketLike = new RunStore() {
-            @Override
-            public void save(RunSnapshot snapshot) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new StoreException("java.net.SocketException: Closed by interrupt");
-                }
-                if (snapshot.status() == RunStatus.RUNNING && snapshot.history().size() >= 3) {
-                    saving.countDown();
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() < until) {
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        throw new StoreException("java.net.SocketException: Closed by interrupt");
-                    }
-                }
-                kept.save(snapshot);
-            }
-
-            @Override
-            public Optional<RunSnapshot> load(String runId) {
-                return kept.load(runId);
-            }
-
-            @Override
-            public List<RunSummary> list() {
-                return kept.list();
-            }
-
-            @Override
-            public Optional<IdempotencyRecord> idempotency(String key) {
-                return kept.idempotency(key);
-            }
-
-            @Override
-            public void putIdempotency(IdempotencyRecord record) {
-                kept.putIdempotency(record);
-            }
-        };
+        RunStore socketLike = new SlowSocketLikeStore(kept, saving);
         Tool look = Tool.builder("look").description("Looks.").handler((args, ctx) -> "見えた").build();
         Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("look", "{}")),
                         ScriptedModel.text("went on")))
@@ -150,5 +70,36 @@ class CancelDuringSaveTest {
         assertThat(result.get().status()).as(result.get().message()).isEqualTo(RunStatus.CANCELLED);
         assertThat(kept.load(result.get().runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(interruptedAfter.get()).as("the caller's own interrupt, given back").isTrue();
+    }
+
+    /**
+     * Fails a save made with the thread's interrupt set, as a store's socket on a virtual thread does; the checkpoint
+     * after the tool call is a slow database, during which the cancel comes ({@code saving} counts down when it starts).
+     */
+    private static final class SlowSocketLikeStore extends ForwardingRunStore {
+        private final CountDownLatch saving;
+
+        SlowSocketLikeStore(RunStore kept, CountDownLatch saving) {
+            super(kept);
+            this.saving = saving;
+        }
+
+        @Override
+        public void save(RunSnapshot snapshot) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new StoreException("java.net.SocketException: Closed by interrupt");
+            }
+            if (snapshot.status() == RunStatus.RUNNING && snapshot.history().size() >= 3) {
+                saving.countDown();
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!Thread.currentThread().isInterrupted() && System.nanoTime() < until) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new StoreException("java.net.SocketException: Closed by interrupt"); // the status stays set
+                }
+            }
+            super.save(snapshot);
+        }
     }
 }

@@ -9,17 +9,14 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.run.RunStatus;
-import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.ForwardingRunStore;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
-import dev.rein.state.RunStore;
-import dev.rein.state.RunSummary;
 import dev.rein.state.StoreException;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -139,34 +136,18 @@ class InterruptLeftSetByAToolTest {
         }
 
         /** Fails a save made with the thread's interrupt set, as a store's socket on a virtual thread does. */
-        private final class SocketLikeStore implements RunStore {
+        private final class SocketLikeStore extends ForwardingRunStore {
+            SocketLikeStore() {
+                super(kept);
+            }
+
             @Override
             public void save(RunSnapshot snapshot) {
                 if (Thread.currentThread().isInterrupted()) {
                     savesUnderAnInterrupt.add(snapshot.status().toString());
                     throw new StoreException("java.net.SocketException: Closed by interrupt");
                 }
-                kept.save(snapshot);
-            }
-
-            @Override
-            public Optional<RunSnapshot> load(String runId) {
-                return kept.load(runId);
-            }
-
-            @Override
-            public List<RunSummary> list() {
-                return kept.list();
-            }
-
-            @Override
-            public Optional<IdempotencyRecord> idempotency(String key) {
-                return kept.idempotency(key);
-            }
-
-            @Override
-            public void putIdempotency(IdempotencyRecord record) {
-                kept.putIdempotency(record);
+                super.save(snapshot);
             }
         }
     }
