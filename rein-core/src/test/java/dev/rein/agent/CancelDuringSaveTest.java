@@ -31,11 +31,7 @@ class CancelDuringSaveTest {
         CountDownLatch saving = new CountDownLatch(1);
         InMemoryRunStore kept = new InMemoryRunStore();
         RunStore socketLike = new SlowSocketLikeStore(kept, saving);
-        Tool look = Tool.builder("look").description("Looks.").handler((args, ctx) -> "見えた").build();
-        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("look", "{}")),
-                        ScriptedModel.text("went on")))
-                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(look).store(socketLike)
-                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build();
+        Agent agent = lookingAgent(socketLike);
 
         RunHandle handle = agent.start("見て");
         assertThat(saving.await(30, TimeUnit.SECONDS)).isTrue();
@@ -51,11 +47,7 @@ class CancelDuringSaveTest {
         CountDownLatch saving = new CountDownLatch(1);
         InMemoryRunStore kept = new InMemoryRunStore();
         RunStore socketLike = new SlowSocketLikeStore(kept, saving);
-        Tool look = Tool.builder("look").description("Looks.").handler((args, ctx) -> "見えた").build();
-        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("look", "{}")),
-                        ScriptedModel.text("went on")))
-                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(look).store(socketLike)
-                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build();
+        Agent agent = lookingAgent(socketLike);
 
         AtomicReference<RunResult> result = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean interruptedAfter = new java.util.concurrent.atomic.AtomicBoolean();
@@ -70,6 +62,15 @@ class CancelDuringSaveTest {
         assertThat(result.get().status()).as(result.get().message()).isEqualTo(RunStatus.CANCELLED);
         assertThat(kept.load(result.get().runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(interruptedAfter.get()).as("the caller's own interrupt, given back").isTrue();
+    }
+
+    /** An agent whose run calls one tool, then answers, keeping its state in {@code store}. */
+    private static Agent lookingAgent(RunStore store) {
+        Tool look = Tool.builder("look").description("Looks.").handler((args, ctx) -> "見えた").build();
+        return Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("look", "{}")),
+                        ScriptedModel.text("went on")))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(look).store(store)
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build();
     }
 
     /**
