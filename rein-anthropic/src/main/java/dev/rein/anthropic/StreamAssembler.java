@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * drops their deltas (its visitor returns the block unchanged for an unknown delta), so a streamed
  * {@code compaction} block would lose its summary, and such blocks must be sent back intact.
  *
+ * <p>Empty fragments (the API opens each tool_use block with {@code "partial_json": ""}) are not forwarded.
+ *
  * <p>Delta rules: {@code text_delta} and {@code thinking_delta} append, {@code signature_delta}
  * sets the signature, {@code input_json_delta} fragments are joined and parsed when the block
  * stops, {@code citations_delta} appends a citation, and any other delta (for example
@@ -148,7 +150,8 @@ final class StreamAssembler {
             case "input_json_delta" -> {
                 String fragment = textOf(delta, "partial_json");
                 inputs.computeIfAbsent(index, i -> new StringBuilder()).append(fragment);
-                if ("tool_use".equals(block.path("type").asText())) {
+                // The API opens each block with an empty fragment: it carries no argument, as an empty text delta carries no text.
+                if (!fragment.isEmpty() && "tool_use".equals(block.path("type").asText())) {
                     observer.onToolInputDelta(block.path("id").asText(), fragment);
                 }
             }

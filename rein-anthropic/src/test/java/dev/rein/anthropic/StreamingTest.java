@@ -192,6 +192,23 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void anEmptyInputFragmentIsNotForwarded() throws Exception {
+        // The API opens every tool_use block with "partial_json": "" (Messages streaming docs); a listener
+        // hears fragments of the arguments, and an empty one carries none, as an empty text delta is not forwarded.
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"tool_use\",\"id\":\"toolu_6\",\"name\":\"search\",\"input\":{}}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\\\"天気\\\"}\"}")
+                .end("tool_use", "{\"output_tokens\":12}").build()));
+
+        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))));
+
+        assertThat(response.toolUses().get(0).input()).isEqualTo(Json.parse("{\"q\":\"天気\"}"));
+        assertThat(stream.events).containsExactly("tool:toolu_6:search", "input:toolu_6:{\"q\":\"天気\"}");
+    }
+
+    @Test
     void aToolWithoutArgumentsGetsAnEmptyObject() throws Exception {
         server.enqueue(FakeReply.toolUse("toolu_1", "now", "{}"));
         assertThat(call(request("time?")).toolUses().get(0).input()).isEqualTo(Json.object());
