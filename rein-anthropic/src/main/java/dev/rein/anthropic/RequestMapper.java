@@ -196,7 +196,8 @@ final class RequestMapper {
      * The extended thinking docs: with thinking on, tool choice {@code auto} or {@code none} only; {@code any} or a named
      * tool is a 400 ("Thinking may not be enabled when tool_choice forces tool use."). Thinking is on when the request's
      * {@link AnthropicThinking} is a budget or adaptive, or when Rein sends adaptive thinking itself ({@code drop}).
-     * Checked for the messages call only: the docs say nothing of count_tokens here.
+     * Checked for the messages call only: the refusal is of generation, and the token counting docs take thinking and
+     * tool_choice as inputs and name no such refusal, so a count is the API's to answer.
      */
     static void requireNoThinkingWithForcedTool(ModelRequest request, boolean drop) {
         String forced = forcing(request.toolChoice());

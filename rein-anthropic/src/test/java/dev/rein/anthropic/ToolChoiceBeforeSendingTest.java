@@ -60,7 +60,7 @@ class ToolChoiceBeforeSendingTest extends FakeApi {
     void aForcedToolChoiceWithThinkingOnIsRefusedBeforeSending() throws Exception {
         for (AnthropicThinking thinking : List.of(AnthropicThinking.adaptive(), AnthropicThinking.budget(2000))) {
             for (ToolChoice choice : List.of(ToolChoice.any(), ToolChoice.tool("search"))) {
-                // count_tokens is left to the API: the docs say the messages call refuses it.
+                // count_tokens is left to the API (countTokensOfAForcedToolChoiceWithThinkingOnIsLeftToTheApi).
                 ModelException e = refusedMessages(request("x").maxTokens(4000).tools(List.of(tool("search"))).option(thinking)
                         .toolChoice(choice));
                 assertThat(e.getMessage()).contains("Thinking may not be enabled when tool_choice forces tool use.")
@@ -72,6 +72,21 @@ class ToolChoiceBeforeSendingTest extends FakeApi {
         call(request("x").maxTokens(4000).tools(List.of(tool("search"))).option(AnthropicThinking.disabled())
                 .toolChoice(ToolChoice.any()));
         assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"any\"}"));
+    }
+
+    /**
+     * The refusal is of generation: the extended thinking docs say a thinking model cannot be made to call a tool, and
+     * the token counting docs take the same inputs (thinking and tool_choice among them) and name no such refusal, so a
+     * count of such a request is the API's to answer, and Rein sends it with both fields as given.
+     */
+    @Test
+    void countTokensOfAForcedToolChoiceWithThinkingOnIsLeftToTheApi() throws Exception {
+        server.enqueueCountTokens(FakeReply.tokenCount(57));
+        long counted = model.countTokens(request("東京の天気").tools(List.of(tool("search"))).option(AnthropicThinking.adaptive())
+                .toolChoice(ToolChoice.any()).build());
+        assertThat(counted).isEqualTo(57);
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"any\"}"));
+        assertThat(lastBody().path("thinking").path("type").asText()).isEqualTo("adaptive");
     }
 
     @Test
