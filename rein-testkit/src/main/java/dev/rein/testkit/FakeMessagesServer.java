@@ -54,7 +54,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and the request sends back: when the system prompt, the tools or a message before it changed since (not counting
  * {@code cache_control}), or a thinking block made before it in its turn was left out or moved, 400 "The block is bound to a different conversation", as for an account created from 31
  * August 2026 on, unless the request sets {@code thinking.block_binding.prefix_mismatch_behavior} to
- * {@code "drop_block"} with the beta {@code thinking-binding-controls-2026-08-01}. A rejected request gets 400
+ * {@code "drop_block"} with the beta {@code thinking-binding-controls-2026-08-01}; on every model, a thinking block this
+ * server made that comes back with its text changed ("Invalid `signature` in `thinking` block", as the extended
+ * thinking docs ask for the complete unmodified block; a block it did not make is left alone). A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
  *
  * <pre>{@code

@@ -24,6 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * 31 August 2026 on, which this server plays; or, with {@code thinking.block_binding.prefix_mismatch_behavior:
  * "drop_block"} and the beta {@value #BETA}, the invalid blocks are dropped and the request succeeds.
  *
+ * <p>On every model, a {@code thinking} block this server made that comes back with another text is refused
+ * ("Invalid `signature` in `thinking` block"): the extended thinking docs ask for the complete unmodified block, and
+ * its signature verifies it.
+ *
  * <p>Only blocks this server made are checked (it knows their prefix): a history written by hand is left alone.
  * {@code cache_control} markers are not part of the prefix (they move from request to request by design). A block
  * is also bound to the thinking blocks made before it in its own response: one of them left out or moved is refused
@@ -49,6 +53,12 @@ final class ThinkingBinding {
      */
     private record Binding(byte[] prefix, List<String> before) {}
 
+    /**
+     * The texts of the thinking blocks this server made, by signature, on every model: a block sent back with one of
+     * these signatures and another text was altered. A set, as a script may give two blocks one signature.
+     */
+    private final Map<String, Set<String>> texts = new ConcurrentHashMap<>();
+
     /** Remembers what the thinking blocks of {@code reply}, the answer to {@code request}, are bound to. */
     void made(RecordedRequest request, FakeReply reply) {
         FakeReply.Message message = switch (reply) {
@@ -56,8 +66,16 @@ final class ThinkingBinding {
             case FakeReply.Delayed d when d.reply() instanceof FakeReply.Message m -> m;
             default -> null;
         };
+        if (message == null) {
+            return;
+        }
+        for (FakeBlock block : message.content()) {
+            if (block instanceof FakeBlock.Thinking t && !t.signature().isEmpty()) {
+                texts.computeIfAbsent(t.signature(), k -> ConcurrentHashMap.newKeySet()).add(t.thinking());
+            }
+        }
         JsonNode body = request.body();
-        if (message == null || !ModelIds.listed(MODELS, body.path("model").asText()) || !body.path("messages").isArray()) {
+        if (!ModelIds.listed(MODELS, body.path("model").asText()) || !body.path("messages").isArray()) {
             return;
         }
         byte[] prefix = null; // only for a reply that thinks
@@ -84,6 +102,10 @@ final class ThinkingBinding {
     Optional<RequestValidator.Violation> check(RecordedRequest request) {
         JsonNode body = request.body();
         JsonNode messages = body.path("messages");
+        Optional<RequestValidator.Violation> altered = altered(messages);
+        if (altered.isPresent()) {
+            return altered;
+        }
         if (bindings.isEmpty() || !ModelIds.listed(MODELS, body.path("model").asText()) || !messages.isArray()) {
             return Optional.empty();
         }
@@ -113,6 +135,29 @@ final class ThinkingBinding {
                     }
                 }
                 before.add(key);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The first thinking block this server made that comes back with another text, on any model: the extended thinking
+     * docs ("Preserving thinking blocks") ask for the complete unmodified block, and its signature is what the API
+     * verifies it by, so the API refuses it in these words. Not droppable: {@code drop_block} is for a changed prefix.
+     */
+    private Optional<RequestValidator.Violation> altered(JsonNode messages) {
+        if (texts.isEmpty() || !messages.isArray()) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                JsonNode block = content.get(j);
+                Set<String> made = block.path("type").asText().equals("thinking") ? texts.get(block.path("signature").asText()) : null;
+                if (made != null && !made.contains(block.path("thinking").asText())) {
+                    return Optional.of(new RequestValidator.Violation(ApiErrorType.INVALID_REQUEST,
+                            "messages." + i + ".content." + j + ": Invalid `signature` in `thinking` block"));
+                }
             }
         }
         return Optional.empty();
