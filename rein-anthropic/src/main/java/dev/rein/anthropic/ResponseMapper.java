@@ -61,7 +61,7 @@ final class ResponseMapper {
                 // No usage object at all (a gateway that leaves it out) is no report, never zero tokens:
                 // null becomes Usage.NOT_REPORTED, and the run charges an estimate.
                 message.get("usage") instanceof ObjectNode usage ? usage(usage, content) : null,
-                stopDetail(message.path("stop_details")));
+                stopDetail(message.path("stop_details")), message.path("stop_reason").textValue());
     }
 
     /**

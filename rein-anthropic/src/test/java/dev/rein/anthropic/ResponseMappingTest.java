@@ -57,7 +57,10 @@ class ResponseMappingTest extends FakeApi {
             "something_new_2027, UNKNOWN"})
     void everyStopReasonIsMapped(String wire, StopReason expected) throws Exception {
         server.enqueue(FakeReply.message().text("x").stopReason(wire).build());
-        assertThat(call(request("hi")).stopReason()).isEqualTo(expected);
+        ModelResponse response = call(request("hi"));
+        assertThat(response.stopReason()).isEqualTo(expected);
+        // the stop_reason as sent, which UNKNOWN alone would not tell
+        assertThat(response.providerStopReason()).isEqualTo(wire);
     }
 
     @Test

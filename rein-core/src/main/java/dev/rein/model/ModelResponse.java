@@ -16,10 +16,17 @@ import java.util.Optional;
  * @param stopDetail the provider's own human-readable explanation of why it stopped, when it gives
  *     one, else null: a provider may explain a refusal (a policy category and an explanation meant
  *     to be shown to the user) next to its stop reason
+ * @param providerStopReason the stop reason exactly as the provider sent it ({@code stop_reason} of
+ *     the Messages API, {@code finish_reason} of Chat Completions), else null (none sent, or a
+ *     {@link Model} that does not give it): {@link #stopReason} maps it to Rein's neutral values,
+ *     where a value Rein does not know becomes {@link StopReason#UNKNOWN} and a provider's own
+ *     (Mistral's {@code model_length}) a neutral one, so this is the one to look at when debugging a
+ *     run. Kept in traces and snapshots; nothing in the run decides by it
  */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                             String stopSequence, Usage usage,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerStopReason) {
     public ModelResponse {
         // Messages that name the field: a third-party Model builds this, and the run reports its
         // failure with the message (a bare "coll is null" would not say what was left out)
@@ -42,10 +49,16 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         usage = usage == null ? Usage.NOT_REPORTED : usage;
     }
 
-    /** A response without a stop detail. */
+    /** A response without a stop detail or the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage) {
-        this(id, model, content, stopReason, stopSequence, usage, null);
+        this(id, model, content, stopReason, stopSequence, usage, null, null);
+    }
+
+    /** A response without the provider's own stop reason. */
+    public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                         String stopSequence, Usage usage, String stopDetail) {
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null);
     }
 
     /**

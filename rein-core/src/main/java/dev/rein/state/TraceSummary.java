@@ -26,7 +26,7 @@ final class TraceSummary {
             String detail = switch (e.type()) {
                 case "run_started" -> "goal: " + j.path("goal").asText();
                 case "model_response" -> "stop " + j.path("response").path("stop_reason").asText().toLowerCase()
-                        + ", USD " + j.path("total_cost_usd").decimalValue().toPlainString() + tokens(j.path("usage"));
+                        + providerStop(j.path("response")) + ", USD " + j.path("total_cost_usd").decimalValue().toPlainString() + tokens(j.path("usage"));
                 case "tool_call" -> j.path("tool").asText() + " " + Json.write(j.path("arguments"));
                 case "tool_result" -> j.path("tool").asText() + (j.path("is_error").asBoolean() ? " ERROR " + j.path("error_class").asText() : " ok")
                         + ": " + j.path("content").asText();
@@ -53,6 +53,15 @@ final class TraceSummary {
             lines.add(prefix(e) + oneLine(detail));
         }
         return lines;
+    }
+
+    /**
+     * " (provider: X)": the stop reason as the provider sent it, when it says something else than Rein's
+     * (an UNKNOWN's value, a finish_reason Rein maps); "" when the same or not recorded (an older trace).
+     */
+    private static String providerStop(JsonNode response) {
+        String sent = response.path("provider_stop_reason").asText("");
+        return sent.isEmpty() || sent.equalsIgnoreCase(response.path("stop_reason").asText()) ? "" : " (provider: " + sent + ")";
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.rein.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.rein.json.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +36,33 @@ class ModelResponseTest {
     void nothingIsLeftOfAResponseWithOnlyEmptyTextOrNoContent() {
         assertThat(response(new TextBlock("")).toHistoryMessage()).isEmpty();
         assertThat(response().toHistoryMessage()).isEmpty();
+    }
+
+    /**
+     * The provider's own stop reason is kept next to Rein's mapping (Mistral's {@code model_length},
+     * a value Rein maps to UNKNOWN), written to traces and snapshots and read back; a response
+     * without it (the six- and seven-argument constructors, a trace written before it existed)
+     * has none and writes no key for it.
+     */
+    @Test
+    void theProvidersOwnStopReasonIsKeptWrittenAndReadBack() throws Exception {
+        ModelResponse mapped = new ModelResponse("msg_1", "magistral-medium", List.of(new TextBlock("途中")),
+                StopReason.UNKNOWN, null, Usage.of(1, 2, 0, 0), null, "eos_token");
+        assertThat(mapped.providerStopReason()).isEqualTo("eos_token");
+
+        String json = Json.storedMapper().writeValueAsString(mapped);
+        assertThat(json).contains("\"provider_stop_reason\":\"eos_token\"");
+        assertThat(Json.storedMapper().readValue(json, ModelResponse.class)).isEqualTo(mapped);
+
+        ModelResponse without = new ModelResponse("msg_1", "m", List.of(), StopReason.END_TURN, null, Usage.ZERO, "detail");
+        assertThat(without.providerStopReason()).isNull();
+        assertThat(response().providerStopReason()).isNull();
+        assertThat(Json.storedMapper().writeValueAsString(without)).doesNotContain("provider_stop_reason");
+        // a trace or snapshot written before the field existed
+        ModelResponse old = Json.storedMapper().readValue("{\"id\":\"msg_1\",\"model\":\"m\",\"content\":[],"
+                + "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":1,\"output_tokens\":2,"
+                + "\"cache_read_input_tokens\":0,\"cache_creation_input_tokens\":0}}", ModelResponse.class);
+        assertThat(old.providerStopReason()).isNull();
+        assertThat(old.stopReason()).isEqualTo(StopReason.END_TURN);
     }
 }

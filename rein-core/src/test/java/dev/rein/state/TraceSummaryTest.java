@@ -45,6 +45,23 @@ class TraceSummaryTest {
         assertThat(lines.get(5)).contains("RUNNING -> WAITING_APPROVAL (approval_required)");
     }
 
+    /** The provider's own stop reason follows Rein's when it says something else (what UNKNOWN was, say); not when the same. */
+    @Test
+    void aModelResponseShowsTheProvidersOwnStopReasonWhenItDiffers() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        ModelResponse eos = new ModelResponse("m", "llama", List.of(new TextBlock("hi")), StopReason.UNKNOWN, null, Usage.ZERO,
+                null, "eos");
+        ModelResponse same = new ModelResponse("m", "claude-sonnet-5", List.of(new TextBlock("hi")), StopReason.END_TURN, null,
+                Usage.ZERO, null, "end_turn");
+        List<String> lines = TraceSummary.lines(List.of(
+                stored(1, "model_response", new TraceEvent.ModelResponded("r", 1, t, eos, Usage.ZERO, BigDecimal.ZERO,
+                        BigDecimal.ZERO, 5)),
+                stored(2, "model_response", new TraceEvent.ModelResponded("r", 2, t, same, Usage.ZERO, BigDecimal.ZERO,
+                        BigDecimal.ZERO, 5))));
+        assertThat(lines.get(0)).contains("stop unknown (provider: eos), USD 0");
+        assertThat(lines.get(1)).contains("stop end_turn, USD 0");
+    }
+
     @Test
     void aTurnStartedShowsItsTurnAndTheReply() {
         Instant t = Instant.parse("2026-12-01T00:00:00Z");

@@ -440,7 +440,7 @@ final class ChunkAssembler {
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
-                stopDetail());
+                stopDetail(), finishReason);
     }
 
     /**

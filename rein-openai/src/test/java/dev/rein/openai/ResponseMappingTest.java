@@ -80,6 +80,32 @@ class ResponseMappingTest extends FakeChat {
         assertThat(call(request("x")).usage()).isEqualTo(Usage.of(200, 5, 800, 0));
     }
 
+    /**
+     * The finish_reason as the server sent it is kept as the response's providerStopReason: mapped,
+     * Mistral's model_length is MODEL_CONTEXT_WINDOW_EXCEEDED and a value Rein does not know UNKNOWN,
+     * which alone would not say what the server said. A stream without one has none.
+     */
+    @Test
+    void theServersOwnFinishReasonIsKeptBesideTheMappedStopReason() throws Exception {
+        String chunk = "{\"id\":\"m1\",\"object\":\"chat.completion.chunk\",\"model\":\"magistral-medium\",\"choices\":";
+        for (String[] sent : new String[][] {{"model_length", "MODEL_CONTEXT_WINDOW_EXCEEDED"}, {"eos", "UNKNOWN"},
+                {"content_filter", "REFUSAL"}, {"stop", "END_TURN"}}) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"長い\"},\"finish_reason\":\""
+                            + sent[0] + "\"}]}",
+                    "[DONE]")));
+            ModelResponse response = call(request("x"));
+            assertThat(response.stopReason()).hasToString(sent[1]);
+            assertThat(response.providerStopReason()).isEqualTo(sent[0]);
+        }
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"長い\"},\"finish_reason\":null}]}",
+                "[DONE]")));
+        ModelResponse none = call(request("x"));
+        assertThat(none.stopReason()).isEqualTo(StopReason.UNKNOWN);
+        assertThat(none.providerStopReason()).isNull();
+    }
+
     @Test
     void theFinishReasonsOfCompatibleApisForAFailedOrOverfullGenerationAreNoAnswer() throws Exception {
         // Mistral's and OpenRouter's "error" (the generation failed mid-way) and Mistral's "model_length"

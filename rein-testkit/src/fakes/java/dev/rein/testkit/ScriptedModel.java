@@ -167,7 +167,8 @@ public final class ScriptedModel implements Model, ModelDefaults {
     public static Turn withUsage(Usage usage, Turn turn) {
         return (request, number) -> {
             ModelResponse r = turn.answer(request, number);
-            return new ModelResponse(r.id(), r.model(), r.content(), r.stopReason(), r.stopSequence(), usage);
+            return new ModelResponse(r.id(), r.model(), r.content(), r.stopReason(), r.stopSequence(), usage, r.stopDetail(),
+                    r.providerStopReason());
         };
     }
 

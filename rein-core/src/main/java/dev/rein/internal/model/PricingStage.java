@@ -39,7 +39,8 @@ public final class PricingStage implements ModelInterceptor {
         if (response.usage().notReported()) {
             response = new ModelResponse(response.id(), response.model(), response.content(), response.stopReason(),
                     response.stopSequence(), Usage.estimate(TokenEstimator.estimate(call.request()),
-                    TokenEstimator.estimate(response.content())), response.stopDetail());
+                    TokenEstimator.estimate(response.content())), response.stopDetail(),
+                    response.providerStopReason());
         }
         if (model.equals(agentModel)) {
             meter.record(response.usage());

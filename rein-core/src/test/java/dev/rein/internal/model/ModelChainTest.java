@@ -122,6 +122,27 @@ class ModelChainTest {
     }
 
     /**
+     * The stages that build a response anew (the estimate for an unreported usage, the masking of a
+     * secret) keep the provider's own stop reason and stop detail: the traced response carries them.
+     */
+    @Test
+    void theProvidersStopReasonSurvivesTheStagesThatRebuildTheResponse() throws Exception {
+        Model model = (request, context) -> new ModelResponse("r", request.model(), List.of(new TextBlock("key sk-123")),
+                StopReason.UNKNOWN, null, null, "filtered", "eos");
+        MaskingStage masking = new MaskingStage(block -> block instanceof TextBlock t
+                ? new TextBlock(t.text().replace("sk-123", "[masked]")) : block, (before, after) -> { });
+        ModelResponse response = chain(meter(Duration.ofMinutes(1)), List.of(masking))
+                .call(new ModelCall(model, request("main"), "step", ModelCallContext.until(Instant.now().plusSeconds(60))));
+
+        assertThat(response.text()).isEqualTo("key [masked]");
+        assertThat(response.usage().estimated()).isTrue();
+        assertThat(response.providerStopReason()).isEqualTo("eos");
+        assertThat(response.stopDetail()).isEqualTo("filtered");
+        assertThat(events).filteredOn(TraceEvent.ModelResponded.class::isInstance).map(e -> ((TraceEvent.ModelResponded) e).response())
+                .singleElement().satisfies(traced -> assertThat(traced.providerStopReason()).isEqualTo("eos"));
+    }
+
+    /**
      * The application stages' models are around the model each attempt reaches, a fallback a stage
      * further in chose included (it never passed the outer stages' intercept), the first added
      * outermost; token counts pass them too. A stage that returns null from aroundModel is named.
