@@ -4,6 +4,7 @@ import dev.rein.agent.RunHandle;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
 /**
@@ -24,7 +25,11 @@ final class CancelOnInterrupt {
     private final CliEnvironment env;
     private final CountDownLatch reported = new CountDownLatch(1);
     private final Thread hook;
-    private final String notice;
+    /** Who is speaking ("rein", "rein eval", "rein example") and what is cancelled ("the run", "the trials"). */
+    private final String command;
+    private final String what;
+    /** Ends the process; {@link Runtime#halt} but for tests. */
+    private final IntConsumer halt;
     /** The exit code when the command has not reported within the grace. */
     private final int fallbackCode;
     /** How long the command has to report after the cancel. */
@@ -32,16 +37,18 @@ final class CancelOnInterrupt {
     private volatile int exitCode;
 
     private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env) {
-        this(cancel, cancelAndReport, env, "rein: interrupted; cancelling the run", ExitCodes.CANCELLED, GRACE);
+        this(cancel, cancelAndReport, env, "rein", "the run", ExitCodes.CANCELLED, GRACE, Runtime.getRuntime()::halt);
     }
 
-    private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env, String notice,
-                              int fallbackCode, Duration grace) {
+    private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env, String command,
+                              String what, int fallbackCode, Duration grace, IntConsumer halt) {
         this.grace = grace;
         this.cancel = cancel;
         this.cancelAndReport = cancelAndReport;
         this.env = env;
-        this.notice = notice;
+        this.command = command;
+        this.what = what;
+        this.halt = halt;
         this.fallbackCode = fallbackCode;
         this.exitCode = fallbackCode;
         this.hook = new Thread(this::onShutdown, "rein-cancel-on-interrupt");
@@ -58,8 +65,8 @@ final class CancelOnInterrupt {
      * {@link #GRACE} allows ({@link CliTelemetry#cancelGrace}).
      */
     static CancelOnInterrupt install(RunHandle handle, CliEnvironment env, Duration grace) {
-        return install(new CancelOnInterrupt(handle::cancel, null, env, "rein: interrupted; cancelling the run",
-                ExitCodes.CANCELLED, grace.compareTo(GRACE) > 0 ? grace : GRACE));
+        return install(new CancelOnInterrupt(handle::cancel, null, env, "rein", "the run",
+                ExitCodes.CANCELLED, grace.compareTo(GRACE) > 0 ? grace : GRACE, Runtime.getRuntime()::halt));
     }
 
     /**
@@ -85,8 +92,13 @@ final class CancelOnInterrupt {
      * run" of a demo, whose agent cancels its run when the thread awaiting it is interrupted).
      */
     static CancelOnInterrupt interrupting(Thread main, String command, String what, CliEnvironment env) {
-        return install(new CancelOnInterrupt(main::interrupt, null, env, command + ": interrupted; cancelling " + what,
-                130, GRACE));
+        return install(interrupting(main, command, what, env, GRACE, Runtime.getRuntime()::halt));
+    }
+
+    /** The guard {@link #interrupting(Thread, String, String, CliEnvironment)} installs, with its grace and halt given (tests). */
+    static CancelOnInterrupt interrupting(Thread main, String command, String what, CliEnvironment env, Duration grace,
+                                          IntConsumer halt) {
+        return new CancelOnInterrupt(main::interrupt, null, env, command, what, 130, grace, halt);
     }
 
     private static CancelOnInterrupt install(CancelOnInterrupt guard) {
@@ -109,22 +121,23 @@ final class CancelOnInterrupt {
         }
     }
 
-    private void onShutdown() {
+    /** What the shutdown hook runs (package-private so tests can run it with a halt that does not end the JVM). */
+    void onShutdown() {
         if (reported.getCount() == 0) {
             return;
         }
         env.err().println();
-        env.err().println(notice);
+        env.err().println(command + ": interrupted; cancelling " + what);
         if (cancelAndReport != null) {
             int code = ExitCodes.CANCELLED;
             try {
                 code = cancelAndReport.getAsInt();
             } catch (RuntimeException e) {
-                env.err().println("rein: the run could not be cancelled: " + Errors.oneLine(e.getMessage()));
+                env.err().println(command + ": " + what + " could not be cancelled: " + Errors.oneLine(e.getMessage()));
             }
             env.out().flush();
             env.err().flush();
-            Runtime.getRuntime().halt(code);
+            halt.accept(code);
             return;
         }
         cancel.run();
@@ -135,10 +148,11 @@ final class CancelOnInterrupt {
             finished = false;
         }
         if (!finished) {
-            env.err().println("rein: the run did not stop within " + grace.toSeconds() + " s; exiting anyway");
+            // names what this command was cancelling: an evaluation's trials, not "the run"
+            env.err().println(command + ": " + what + " did not stop within " + grace.toSeconds() + " s; exiting anyway");
         }
         env.out().flush();
         env.err().flush();
-        Runtime.getRuntime().halt(finished ? exitCode : fallbackCode);
+        halt.accept(finished ? exitCode : fallbackCode);
     }
 }
