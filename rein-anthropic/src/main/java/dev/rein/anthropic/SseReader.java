@@ -15,9 +15,11 @@ import java.util.Arrays;
  * {@code event} and {@code data} are ignored, as the SSE format says. An {@code error} event
  * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
- * need not be JSON. The message is whole at {@code message_stop}: no event after it is read (a second message, a
- * delta, an {@code error}, a marker that is not JSON, named or not), as the official SDK's accumulator takes none,
- * and a read that fails after it ends the stream, as does a body left open {@link #SETTLE} after it.
+ * need not be JSON. The message is whole at {@code message_stop}, where the streaming docs end the event flow: no event
+ * after it is read (a second message, a delta, an {@code error}, a marker that is not JSON, named or not), and a read
+ * that fails after it ends the stream, as does a body left open {@link #SETTLE} after it. (The official SDK's
+ * accumulator refuses an event after it, and its stream throws an {@code error} wherever it comes; Rein keeps the whole
+ * message instead, since failing it would have a retry pay for the answer again.)
  * A {@code data: [DONE]} (the OpenAI-style end marker a proxy may send in its place) counts as
  * {@code message_stop}.
  */
@@ -159,7 +161,7 @@ final class SseReader implements AutoCloseable {
         }
         hasData = false;
         if (messageStopped) {
-            // The message is whole at message_stop (the official SDK's accumulator takes no event after it): a second
+            // The message is whole at message_stop (the streaming docs' event flow ends there): a second
             // message, a delta or an error a proxy adds after it must not change or fail the answer.
             dataLength = 0;
             return;

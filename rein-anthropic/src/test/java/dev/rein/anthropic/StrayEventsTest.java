@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Events a stream should not hold: the streaming docs give one message per stream, from message_start to
- * message_stop. The official SDK's accumulator takes the message as final at message_stop and no event after it, and
- * refuses a second message_start and a second start of one block index ("'message_start' event already received.",
- * "Content block already started for index 0."). Rein keeps the whole message at message_stop and reads nothing
- * after it; before it, a second message_start or block start is a malformed stream, not a silent reset.
+ * message_stop. The official SDK's accumulator takes the message as final at message_stop and refuses any event after
+ * it ("'message_stop' event already received."), a second message_start and a second start of one block index
+ * ("'message_start' event already received.", "Content block already started for index 0."). Rein keeps the whole
+ * message at message_stop and reads nothing after it (failing there would have a retry pay for the answer again);
+ * before it, a second message_start or block start is a malformed stream, not a silent reset.
  */
 class StrayEventsTest extends FakeApi {
 
@@ -43,6 +44,25 @@ class StrayEventsTest extends FakeApi {
         assertThat(response.usage().inputTokens()).isEqualTo(10);
         assertThat(response.usage().outputTokens()).isEqualTo(5);
         assertThat(stream.text()).as("the listeners saw the one message").isEqualTo("最初の答え");
+    }
+
+    @Test
+    void anErrorEventAfterMessageStopDoesNotFailTheWholeMessage() throws Exception {
+        // The streaming docs end the event flow at message_stop: an error after it (a proxy's) is not the
+        // message's, and failing the call would have a retry pay for the whole answer again.
+        String sse = new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, TEXT_START, "{\"type\":\"text_delta\",\"text\":\"完全な答え\"}")
+                .end("end_turn", "{\"output_tokens\":5}")
+                .event("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+                .build();
+        server.enqueue(FakeReply.malformed(sse));
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.text()).isEqualTo("完全な答え");
+        assertThat(response.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(server.requests()).as("not retried").hasSize(1);
     }
 
     @Test
