@@ -49,6 +49,8 @@ final class ChunkAssembler {
     private final StringBuilder namedReasoning = new StringBuilder();
     /** OpenRouter's reasoning_details, echoed back while tool calls go on. */
     private final ReasoningDetails details = new ReasoningDetails();
+    /** Whether Mistral's thinking blocks of content came: reasoning split off the answer, as the fields above are. */
+    private boolean thinkingBlocks;
     private String id;
     private String model;
     private String finishReason;
@@ -150,6 +152,7 @@ final class ChunkAssembler {
         // Mistral's thinking blocks of content, heard as the reasoning fields are; not kept (see text)
         String thinking = thinking(delta.get("content"));
         if (!thinking.isEmpty()) {
+            thinkingBlocks = true;
             observer.onThinkingDelta(thinking);
         }
         String content = text(delta.get("content"));
@@ -161,9 +164,10 @@ final class ChunkAssembler {
                 // model's only when asked: nothing else tells a server without a reasoning parser from an answer that
                 // begins with the tag.
                 if (thinkTags != OpenAiModelBuilder.ThinkTags.MINIMAX || Origin.MINIMAX.equals(family(requested))) {
-                    // Reasoning already sent in a field of its own: the server split it off, the content is the answer
-                    // (a think block at its start aside), not the inside of a block the prompt opened.
-                    boolean separated = !reasoning.isEmpty() || !namedReasoning.isEmpty() || !details.isEmpty()
+                    // Reasoning already sent in a field of its own (or as Mistral's thinking blocks): the server split it
+                    // off, the content is the answer (a think block at its start aside), not the inside of a block the
+                    // prompt opened.
+                    boolean separated = thinkingBlocks || !reasoning.isEmpty() || !namedReasoning.isEmpty() || !details.isEmpty()
                             || !delta.path(ReasoningContent.REASONING_CONTENT).asText("").isEmpty()
                             || !delta.path(ReasoningContent.REASONING).asText("").isEmpty()
                             || !delta.path("reasoning_details").isEmpty();

@@ -65,8 +65,9 @@ public final class OpenAiModelBuilder {
          * {@code <think>}, was the answer after all, unless the output limit cut it ({@code finish_reason} {@code
          * length}): it is then the response text, which a live view heard as thinking while it streamed. Content that
          * comes with or after reasoning the server sent in a
-         * field of its own ({@code reasoning_content}, {@code reasoning}, {@code reasoning_details}) is the answer, as
-         * with {@link #LEADING}: the server split the thinking off.
+         * field of its own ({@code reasoning_content}, {@code reasoning}, {@code reasoning_details}) or as Mistral's
+         * {@code thinking} blocks of a content list is the answer, as with {@link #LEADING}: the server split the
+         * thinking off.
          */
         OPENED_IN_PROMPT
     }

@@ -168,6 +168,33 @@ class LeadingThinkTest extends FakeChat {
         }
     }
 
+    /**
+     * Mistral's reasoning models send their thinking as {@code thinking} blocks of a content list, split off the answer
+     * as a reasoning field is: the text after them is the answer, heard as text, also when the output limit cut it
+     * (taken as the inside of a block the prompt opened, it was heard as thinking and, cut, dropped as thinking).
+     */
+    @Test
+    void openedInThePromptMistralsThinkingBlocksSplitTheReasoningOffAsAFieldDoes() throws Exception {
+        String thinking = "{\"content\":[{\"type\":\"thinking\",\"thinking\":[{\"type\":\"text\",\"text\":\"考える。\"}]}]}";
+        String both = "{\"content\":[{\"type\":\"thinking\",\"thinking\":[{\"type\":\"text\",\"text\":\"考える。\"}]},"
+                + "{\"type\":\"text\",\"text\":\"東京は\"}]}";
+        for (List<String> sent : List.of(
+                List.of(chunk(thinking, "null"), chunk(content("東京は"), "null"), chunk(content("晴れ"), "\"length\""), "[DONE]"),
+                List.of(chunk(both, "null"), chunk(content("晴れ"), "\"length\""), "[DONE]"))) {
+            stream.events.clear();
+            server.enqueue(new ChatReply.Malformed(events(sent.toArray(String[]::new))));
+            try (OpenAiModel split = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
+                    .thinkTags(OpenAiModelBuilder.ThinkTags.OPENED_IN_PROMPT).build()) {
+                ModelResponse cut = split.call(ModelRequest.builder("magistral-medium-latest").maxTokens(256)
+                        .addMessage(Message.user("天気は?")).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+                assertThat(cut.text()).isEqualTo("東京は晴れ");
+                assertThat(cut.stopReason()).isEqualTo(dev.rein.model.StopReason.MAX_TOKENS);
+                assertThat(heard("thinking")).isEqualTo("考える。");
+                assertThat(heard("text")).isEqualTo("東京は晴れ");
+            }
+        }
+    }
+
     @Test
     void aNullThinkTagsSaysWhatToPass() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenAiModel.builder().thinkTags(null))
