@@ -3,12 +3,14 @@ package dev.rein.eval.trace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.internal.text.FileProblems;
 import dev.rein.json.Json;
 import dev.rein.run.RunStatus;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -43,8 +45,13 @@ final class ExpectedEndings {
     /** The expectations file of {@code dir}; empty when there is none. */
     static ExpectedEndings of(Path dir) {
         Path file = dir.resolve(TraceSuite.EXPECTATIONS);
-        if (!Files.exists(file)) {
+        // a link to a file that is gone is a file that cannot be read, not silently no expectations
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return new ExpectedEndings(file, Map.of());
+        }
+        if (Files.isDirectory(file)) {
+            throw new ReinException(file + " is a folder, not a file: the expected endings of a trace folder are one JSON"
+                    + " file, e.g. " + EXAMPLE + "; move the folder away");
         }
         JsonNode root;
         try {
@@ -55,7 +62,8 @@ final class ExpectedEndings {
         } catch (CharacterCodingException e) {
             throw new ReinException("cannot read " + file + ": it is not UTF-8 text; save it as UTF-8 or remove it");
         } catch (IOException e) {
-            throw new ReinException("cannot read " + file + ": " + e.getMessage() + "; make it a readable file or remove it");
+            // the reason in words (permission denied, no such file), not the JDK's path-then-reason
+            throw new ReinException("cannot read " + file + ": " + FileProblems.why(e) + "; make it a readable file or remove it");
         }
         if (root == null || !root.isObject()) {
             throw new ReinException(file + " must be a JSON object of expected endings by trace, e.g. " + EXAMPLE);

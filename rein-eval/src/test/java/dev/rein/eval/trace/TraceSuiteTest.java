@@ -188,6 +188,23 @@ class TraceSuiteTest {
         assertThat(text(errBytes)).doesNotContain("Source").doesNotContain("REDACTED");
     }
 
+    /**
+     * An expected.json that cannot be read is one line naming the file, what is wrong and what to do. Before: a folder
+     * named expected.json gave the JDK's "Is a directory", and a link to a file that is gone was silently no
+     * expectations at all.
+     */
+    @Test
+    void anExpectedJsonThatCannotBeReadSaysWhyInWords() throws IOException {
+        Path expected = Files.createDirectory(traces.resolve("expected.json"));
+        assertBad(traces, "rein eval: " + expected + " is a folder, not a file: the expected endings of a trace folder are one"
+                + " JSON file, e.g. {\"a.jsonl\": {\"status\": \"failed\", \"reason\": \"stalled\"}}; move the folder away");
+        Files.delete(expected);
+
+        Files.createSymbolicLink(expected, dir.resolve("gone.json"));
+        assertBad(traces, "rein eval: cannot read " + expected + ": no such file or directory: " + expected
+                + "; make it a readable file or remove it");
+    }
+
     private void assertBad(Path suite, String message) {
         reset();
         int code = EvalCommandSupport.run(options(suite, false, null, null, null), EvalRegistry.load(), out(), err());
