@@ -140,9 +140,10 @@ final class Comparison {
     }
 
     /**
-     * A difference in the tools offered ("at tools[...]"), in words: the tools the agent now offers that
-     * the recording did not, those it no longer offers, or the tool whose definition changed. Null when
-     * the difference is elsewhere.
+     * A difference in the tools offered ("at tools[...]"), in words, told of the first difference the
+     * JSON shows: the tool at that place defined otherwise, another tool there where both runs offer
+     * both (another order), or the tools the agent now offers that the recording did not and those it
+     * no longer offers. Null when the difference is elsewhere.
      */
     private static String toolsChanged(String diff, JsonNode recorded, JsonNode now) {
         if (!diff.startsWith("at tools") || recorded == null || now == null) {
@@ -150,6 +151,19 @@ final class Comparison {
         }
         List<String> before = names(recorded.path("tools"));
         List<String> after = names(now.path("tools"));
+        Matcher at = TOOL_AT.matcher(diff);
+        if (at.find()) {
+            // the place of the first difference decides: a tool added or removed further on is not what differs here
+            int index = Integer.parseInt(at.group(1));
+            String was = index < before.size() ? before.get(index) : null;
+            String is = index < after.size() ? after.get(index) : null;
+            if (was != null && was.equals(is) && !was.isEmpty()) {
+                return "the tool `" + is + "` is now defined otherwise";
+            }
+            if (was != null && is != null && after.contains(was) && before.contains(is)) {
+                return "the agent offers its tools in another order: `" + is + "` is now where the recorded run had `" + was + "`";
+            }
+        }
         List<String> added = after.stream().filter(n -> !before.contains(n)).toList();
         List<String> removed = before.stream().filter(n -> !after.contains(n)).toList();
         List<String> said = new ArrayList<>();
@@ -159,18 +173,7 @@ final class Comparison {
         if (!removed.isEmpty()) {
             said.add((said.isEmpty() ? "the agent" : "and") + " no longer offers " + quoted(removed) + ", which the recorded run had");
         }
-        if (!said.isEmpty()) {
-            return String.join(" ", said);
-        }
-        Matcher at = TOOL_AT.matcher(diff);
-        if (at.find()) {
-            String name = now.path("tools").path(Integer.parseInt(at.group(1))).path("name").asText("");
-            if (!name.isEmpty()) {
-                return before.equals(after) ? "the tool `" + name + "` is now defined otherwise"
-                        : "the agent offers its tools in another order";
-            }
-        }
-        return null;
+        return said.isEmpty() ? null : String.join(" ", said);
     }
 
     /**

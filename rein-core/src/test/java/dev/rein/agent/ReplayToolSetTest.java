@@ -55,4 +55,45 @@ class ReplayToolSetTest {
         ReplayReport swapped = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(extra(), lookup()).build());
         assertThat(swapped.firstDivergence().orElseThrow().description()).startsWith("step 1: the agent now offers the tool `cancel`");
     }
+
+    private static Tool search() {
+        return Tool.builder("search").description("注文を探す")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((a, c) -> "y").build();
+    }
+
+    private static Tool changedLookup() {
+        return Tool.builder("lookup").description("注文を調べる (新)")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((a, c) -> "x").build();
+    }
+
+    /**
+     * The words name the first difference the JSON shows, at its place in the list. Before: a tool redefined at
+     * tools[0] was told as "the agent offers its tools in another order" when the others had been swapped further on,
+     * and as "the agent now offers the tool `search`" when one had been added further on.
+     */
+    @Test
+    void theWordsNameTheFirstDifferenceInTheToolList(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        Agent.builder().model(model()).tools(lookup(), extra(), search()).listener(JsonlTraceListener.to(trace)).build()
+                .run("返金の期限は?");
+
+        ReplayReport redefinedThenSwapped = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(changedLookup(), search(), extra()).build());
+        assertThat(redefinedThenSwapped.firstDivergence().orElseThrow().description()).startsWith("step 1: the tool `lookup` is"
+                + " now defined otherwise, so the step request differs at tools[0].description: recorded \"注文を調べる\"");
+
+        Path two = dir.resolve("two.jsonl");
+        Agent.builder().model(model()).tools(lookup(), extra()).listener(JsonlTraceListener.to(two)).build().run("返金の期限は?");
+        ReplayReport redefinedThenAdded = Replay.from(two).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(changedLookup(), extra(), search()).build());
+        assertThat(redefinedThenAdded.firstDivergence().orElseThrow().description()).startsWith("step 1: the tool `lookup` is"
+                + " now defined otherwise, so the step request differs at tools[0].description");
+
+        ReplayReport swapped = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(lookup(), search(), extra()).build());
+        assertThat(swapped.firstDivergence().orElseThrow().description()).startsWith("step 1: the agent offers its tools in"
+                + " another order: `search` is now where the recorded run had `cancel`, so the step request differs at tools[1]");
+    }
 }
