@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
                         + " (one trial each unless --trials), graded on ending as recorded without diverging (docs/replay.md).",
                 "Without --model the suite's scripted models play the LLM (offline, no key). With --model the tasks run"
                         + " against that model of the provider (--provider, default $REIN_PROVIDER, else anthropic:"
-                        + " ANTHROPIC_API_KEY required; for openai, OPENAI_API_KEY unless OPENAI_BASE_URL or --base-url"
+                        + " ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN required; for openai, OPENAI_API_KEY unless OPENAI_BASE_URL or --base-url"
                         + " names a server that needs none). --thinking and --reasoning-effort, as for rein run, go with every"
                         + " request of every trial.",
                 "Progress goes to stderr; the summary (or, with --json, one JSON report) to stdout.", ""},

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "example", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         header = "Run one example agent (or its evaluation suite with --eval).",
         description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when --offline is given or the"
-                + " provider is not configured (ANTHROPIC_API_KEY unset; for openai, OPENAI_API_KEY unset with the public"
+                + " provider is not configured (neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN set; for openai, OPENAI_API_KEY unset with the public"
                 + " base URL), otherwise against the provider's real model. With --eval, runs the example's"
                 + " evaluation suite instead and prints its report. With --mcp FILE the demo's agent is also offered the"
                 + " tools of those MCP servers. --thinking and --reasoning-effort, as for rein run, go with every request of"

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "examples", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         header = "List the example agents (run one with 'rein example NAME').",
         description = {"Lists the example agents. Each runs offline with a scripted model, or against the real API"
-                + " when the provider is configured (ANTHROPIC_API_KEY set, or --provider openai with a key or a"
+                + " when the provider is configured (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN set, or --provider openai with a key or a"
                 + " local server), and ships an evaluation suite (see docs/examples.md).", ""})
 final class ExamplesCommand implements Callable<Integer> {
     private final CliEnvironment env;

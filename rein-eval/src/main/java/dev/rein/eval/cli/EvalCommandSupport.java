@@ -292,7 +292,7 @@ public final class EvalCommandSupport {
                 // as the runner would refuse it, in the command's terms: the option that gives a real model and its key
                 throw new ReinException("suite '" + suite.name() + "' cannot run offline: these tasks have no script: "
                         + String.join(", ", unscripted) + "; run it against a real model with --model NAME (an Anthropic"
-                        + " model with ANTHROPIC_API_KEY set, or with --provider openai an OpenAI model with OPENAI_API_KEY"
+                        + " model with ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN set, or with --provider openai an OpenAI model with OPENAI_API_KEY"
                         + " set), or give these tasks scripts (see docs/eval.md)");
             }
             return TrialModels.scripted();

@@ -340,7 +340,7 @@ class EvalCommandSupportTest {
                 """);
         assertThat(EvalCommandSupport.run(suite, 1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
         assertThat(err()).isEqualTo("rein eval: suite 'live' cannot run offline: these tasks have no script: first, second;"
-                + " run it against a real model with --model NAME (an Anthropic model with ANTHROPIC_API_KEY set, or with"
+                + " run it against a real model with --model NAME (an Anthropic model with ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN set, or with"
                 + " --provider openai an OpenAI model with OPENAI_API_KEY set), or give these tasks scripts (see docs/eval.md)"
                 + System.lineSeparator());
         assertThat(out()).isEmpty();
