@@ -51,6 +51,8 @@ import picocli.CommandLine.Spec;
                 "  OPENAI_API_KEY        the OpenAI key (required for the public API only)",
                 "  OPENAI_BASE_URL       the OpenAI-compatible endpoint",
                 "                        (default https://api.openai.com/v1)",
+                "  OPENAI_THINK_TAGS     where a model's content holds its <think> block:",
+                "                        minimax (default), leading or opened_in_prompt",
                 "",
                 "Examples:",
                 "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\"",

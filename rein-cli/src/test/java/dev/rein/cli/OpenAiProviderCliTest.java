@@ -316,4 +316,55 @@ class OpenAiProviderCliTest {
         assertThat(outcome.stdout()).contains("Model:   gpt-4.1-mini (OpenAI-compatible API)").contains(later);
         assertThat(server.requests()).hasSize(3);
     }
+
+    /**
+     * OPENAI_THINK_TAGS chooses the provider's think tags (OpenAiModelBuilder.thinkTags) for every command that builds
+     * the model: a Qwen3 on a server without a reasoning parser leaves its thinking at the start of the content. Before:
+     * no command could set it, so the answer began with "<think>考えています…</think>".
+     */
+    @Test
+    void thinkTagsFromTheEnvironmentKeepAQwenModelsThinkingOutOfTheAnswer() {
+        server.enqueue(ChatReply.text("<think>考えています: 17 × 23</think>\n17 × 23 = 391"));
+        InProcessCli.Outcome outcome = cli.env("OPENAI_THINK_TAGS", "leading").run("run", "--provider", "openai", "--base-url",
+                server.baseUrl(), "--model", "qwen3:8b", "--price", "0,0", "--json", "17 * 23 は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(Json.parse(outcome.stdout()).get("answer").asText()).isEqualTo("17 × 23 = 391");
+
+        server.enqueue(ChatReply.text("考えています</think>391"));
+        InProcessCli.Outcome opened = new InProcessCli().models(ProviderModels::create).env("OPENAI_THINK_TAGS", "Opened-In-Prompt")
+                .run("run", "--provider", "openai", "--base-url", server.baseUrl(), "--model", "qwq", "--price", "0,0", "--json",
+                        "17 * 23 は?");
+        assertThat(opened.exitCode()).as(opened.stderr()).isZero();
+        assertThat(Json.parse(opened.stdout()).get("answer").asText()).isEqualTo("391");
+    }
+
+    /** A value OPENAI_THINK_TAGS does not know is one line naming it and the values, exit 2, nothing sent, for each command. */
+    @Test
+    void anUnknownThinkTagsValueIsAUsageErrorNamingTheVariableAndTheValues(@TempDir Path dir) throws Exception {
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: one
+                environment: {name: file_tree}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        for (String[] args : new String[][] {
+                {"run", "--provider", "openai", "--base-url", server.baseUrl(), "--model", "qwen3:8b", "--price", "0,0", "こんにちは"},
+                {"eval", suite.toString(), "--provider", "openai", "--base-url", server.baseUrl(), "--model", "qwen3:8b", "--price",
+                        "0,0"},
+                {"example", "date", "--provider", "openai", "--base-url", server.baseUrl(), "--model", "gpt-4.1-mini"}}) {
+            InProcessCli.Outcome outcome = new InProcessCli().models(ProviderModels::create).env("OPENAI_THINK_TAGS", "qwen3").run(args);
+            assertThat(outcome.exitCode()).as(args[0] + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(args[0]).isEmpty();
+            assertThat(outcome.stderrLines()).as(args[0]).singleElement().asString()
+                    .startsWith("rein " + (args[0].equals("example") ? "example date" : args[0])
+                            + ": OPENAI_THINK_TAGS must be minimax (the default")
+                    .contains("leading (").contains("opened_in_prompt (").contains("was 'qwen3'; unset it for the default");
+        }
+        assertThat(server.requestCount()).isZero();
+    }
 }

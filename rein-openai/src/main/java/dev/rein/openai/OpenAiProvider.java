@@ -9,8 +9,8 @@ import dev.rein.provider.ProviderConfig;
 /**
  * OpenAI Chat Completions as a {@link ModelProvider} named {@value #NAME}, registered for {@link
  * java.util.ServiceLoader}: OpenAI itself and every compatible server. It builds an {@link
- * OpenAiModel} from {@code OPENAI_API_KEY} and {@code OPENAI_BASE_URL} (settings {@code api_key} and
- * {@code base_url} win). The public API without a key is refused before any request, with one line
+ * OpenAiModel} from {@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL} and {@code OPENAI_THINK_TAGS} (settings
+ * {@code api_key}, {@code base_url} and {@code think_tags} win). The public API without a key is refused before any request, with one line
  * naming {@code OPENAI_API_KEY}; any other base URL may go without a key (a local Ollama).
  */
 public final class OpenAiProvider implements ModelProvider {
@@ -22,6 +22,11 @@ public final class OpenAiProvider implements ModelProvider {
     public static final String API_KEY = "OPENAI_API_KEY";
     /** The base URL's environment variable. */
     public static final String BASE_URL = "OPENAI_BASE_URL";
+    /**
+     * Where a model's content carries its reasoning in think tags ({@link OpenAiModelBuilder#thinkTags}): {@code
+     * minimax} (the default), {@code leading} or {@code opened_in_prompt}, in any case; setting {@code think_tags}.
+     */
+    public static final String THINK_TAGS = "OPENAI_THINK_TAGS";
 
     @Override
     public String name() {
@@ -57,6 +62,7 @@ public final class OpenAiProvider implements ModelProvider {
                     + " https://platform.openai.com/api-keys), or point " + BASE_URL + " or --base-url at a server that"
                     + " needs none, e.g. http://localhost:11434/v1 for Ollama");
         }
+        OpenAiModelBuilder.ThinkTags thinkTags = thinkTags(config.value("think_tags", THINK_TAGS).orElse(null));
         String organization = config.value("organization", "OPENAI_ORG_ID").orElse(null);
         String project = config.value("project", "OPENAI_PROJECT_ID").orElse(null);
         // named here by their variables: the builder only knows the values were given to it
@@ -71,7 +77,31 @@ public final class OpenAiProvider implements ModelProvider {
                 .baseUrl(baseUrl)
                 .organization(organization)
                 .project(project)
+                .thinkTags(thinkTags)
                 .environment(name -> null)
                 .build();
+    }
+
+    /**
+     * The think tags {@code value} names, in any case and with '-' for '_' ({@code opened-in-prompt}); the default
+     * ({@link OpenAiModelBuilder.ThinkTags#MINIMAX}) when it is null.
+     *
+     * @throws ReinException naming {@value #THINK_TAGS}, the value and the values to choose from
+     */
+    static OpenAiModelBuilder.ThinkTags thinkTags(String value) {
+        if (value == null) {
+            return OpenAiModelBuilder.ThinkTags.MINIMAX;
+        }
+        String name = value.strip().replace('-', '_').toUpperCase(java.util.Locale.ROOT);
+        for (OpenAiModelBuilder.ThinkTags tags : OpenAiModelBuilder.ThinkTags.values()) {
+            if (tags.name().equals(name)) {
+                return tags;
+            }
+        }
+        throw new ReinException(THINK_TAGS + " must be minimax (the default: only a MiniMax model's leading <think> block is"
+                + " its reasoning), leading (any model's content that begins with <think>...</think>, as Qwen3 writes it"
+                + " on a server without a reasoning parser) or opened_in_prompt (the chat template opens the block in the"
+                + " prompt, as for DeepSeek-R1-0528 or QwQ, so only </think> ends it), was '"
+                + value + "'; unset it for the default");
     }
 }
