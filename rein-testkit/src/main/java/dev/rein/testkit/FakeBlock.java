@@ -119,7 +119,9 @@ public sealed interface FakeBlock {
      * A block the API's server side produces, sent exactly as given: a server tool call ({@code
      * server_tool_use}, {@code mcp_tool_use}), its result ({@code web_search_tool_result}, {@code
      * web_fetch_tool_result}, {@code code_execution_tool_result}, ...), a {@code compaction} or a
-     * {@code container_upload}. Streamed whole in its {@code content_block_start}, without deltas.
+     * {@code container_upload}. Streamed whole in its {@code content_block_start}, without deltas, except a server
+     * tool call's {@code input}: its start has an empty one, and the input follows as {@code input_json_delta}, as the
+     * API streams it.
      *
      * @param json the block as a JSON object with one of those types
      */

@@ -269,9 +269,14 @@ final class ReplyEncoder {
             case FakeBlock.RedactedThinking redacted -> {
                 return block(redacted);
             }
-            // Sent whole too: a client keeps the start's fields when no delta follows.
+            // Sent whole too (a client keeps the start's fields when no delta follows), except a server tool call's
+            // input, which follows as input_json_delta, as the web search docs stream it.
             case FakeBlock.ServerSide server -> {
-                return block(server);
+                ObjectNode whole = block(server);
+                if (streamsInput(whole)) {
+                    whole.putObject("input");
+                }
+                return whole;
             }
         }
         return json;
@@ -313,10 +318,23 @@ final class ReplyEncoder {
                 // no deltas
             }
             case FakeBlock.ServerSide server -> {
-                // no deltas
+                JsonNode whole = parse(server.json());
+                if (streamsInput(whole)) {
+                    for (String piece : chunks(whole.get("input").toString(), JSON_CHUNK)) {
+                        deltas.add(delta("input_json_delta", "partial_json", piece));
+                    }
+                }
             }
         }
         return deltas;
+    }
+
+    /**
+     * Whether a server-side block is a server tool call ({@code server_tool_use}, {@code mcp_tool_use}) with an input:
+     * the API streams its input as a tool_use's, from an empty object in the start event; results come whole.
+     */
+    private static boolean streamsInput(JsonNode block) {
+        return block.path("type").asText().endsWith("_tool_use") && block.path("input").isObject();
     }
 
     private static ObjectNode delta(String type, String field, String value) {

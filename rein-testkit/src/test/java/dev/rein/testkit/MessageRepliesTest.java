@@ -185,6 +185,31 @@ class MessageRepliesTest extends FakeServerTestBase {
     }
 
     @Test
+    void aServerToolCallsInputIsStreamedAsInputJsonDeltasAndItsResultWhole() throws Exception {
+        // The web search docs' streaming example: server_tool_use starts with an empty input and its query follows as
+        // input_json_delta, as a tool_use's does; the search result comes whole in its start event.
+        String input = "{\"query\":\"東京の天気 今日\"}";
+        String result = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_01\",\"content\":[]}";
+        server.enqueue(FakeReply.message()
+                .block(FakeBlock.serverSide("{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_01\",\"name\":\"web_search\","
+                        + "\"input\":" + input + ",\"caller\":{\"type\":\"direct\"}}"))
+                .block(FakeBlock.serverSide(result)).text("晴れ").build());
+
+        List<Api.Event> events = Api.events(api.messages(Api.userRequest("x", true)).body());
+
+        assertThat(events.get(1).data().path("content_block").toString()).isEqualTo("{\"type\":\"server_tool_use\","
+                + "\"id\":\"srvtoolu_01\",\"name\":\"web_search\",\"input\":{},\"caller\":{\"type\":\"direct\"}}");
+        assertThat(events.stream().filter(e -> e.data().path("index").asInt(-1) == 0 && e.name().equals("content_block_delta"))
+                .map(e -> e.data().path("delta").path("type").asText())).isNotEmpty().allMatch("input_json_delta"::equals);
+        assertThat(Json.MAPPER.readTree(join(events, 0, "partial_json"))).isEqualTo(Json.MAPPER.readTree(input));
+        Api.Event resultStart = events.stream().filter(e -> e.name().equals("content_block_start")
+                && e.data().path("index").asInt() == 1).findFirst().orElseThrow();
+        assertThat(resultStart.data().path("content_block")).isEqualTo(Json.MAPPER.readTree(result));
+        assertThat(events.stream().filter(e -> e.data().path("index").asInt(-1) == 1 && e.name().equals("content_block_delta")))
+                .isEmpty();
+    }
+
+    @Test
     void emptyContentStillStreamsAPing() throws Exception {
         server.enqueue(FakeReply.message().stopReason("max_tokens").build());
 

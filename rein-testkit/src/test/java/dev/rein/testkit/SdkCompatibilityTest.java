@@ -208,6 +208,37 @@ class SdkCompatibilityTest {
     }
 
     @Test
+    void aServerToolCallIsReadByTheSdkWholeAndStreamed() {
+        // The web search docs stream a server_tool_use as a tool_use is streamed: the start with an empty input, then
+        // input_json_delta; the SDK's accumulator requires those deltas for a server tool call's input. (SDK 3.14's own
+        // validation refuses every server_tool_use name, so this client reads without it.)
+        FakeReply.Message reply = FakeReply.message()
+                .block(FakeBlock.serverSide("{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_01\",\"name\":\"web_search\","
+                        + "\"input\":{\"query\":\"東京の天気\"},\"caller\":{\"type\":\"direct\"}}"))
+                .block(FakeBlock.serverSide("{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_01\",\"content\":[]}"))
+                .text("晴れです。").build();
+        server.enqueue(reply, reply);
+        AnthropicClient lenient = AnthropicOkHttpClient.builder().baseUrl(server.baseUrl()).apiKey("sk-test").maxRetries(0)
+                .timeout(Duration.ofSeconds(10)).build();
+        try {
+            Message whole = lenient.messages().create(params("x"));
+            MessageAccumulator accumulator = MessageAccumulator.create();
+            try (StreamResponse<RawMessageStreamEvent> stream = lenient.messages().createStreaming(params("x"))) {
+                stream.stream().forEach(accumulator::accumulate);
+            }
+            for (Message message : List.of(whole, accumulator.message())) {
+                assertThat(message.content()).hasSize(3);
+                assertThat(message.content().get(0).asServerToolUse()._input().convert(JsonNode.class))
+                        .isEqualTo(Json.MAPPER.valueToTree(Map.of("query", "東京の天気")));
+                assertThat(message.content().get(1).isWebSearchToolResult()).isTrue();
+                assertThat(message.content().get(2).asText().text()).isEqualTo("晴れです。");
+            }
+        } finally {
+            lenient.close();
+        }
+    }
+
+    @Test
     void accumulatesAStreamIntoTheSameMessage() {
         FakeReply.Message reply = FakeReply.message()
                 .thinking("The user wants a file read, so I call the tool.", "sig_stream")
