@@ -162,11 +162,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        if (limitsOf != null) {
-            ModelException exceeded = RequestLimits.exceeded(request, limitsOf);
-            if (exceeded != null) {
-                throw exceeded; // refused at every step otherwise, in words that name no setting of the run
-            }
+        ModelException exceeded = limitsOf != null ? RequestLimits.exceeded(request, limitsOf)
+                : Origin.isMiniMaxApi(origin) ? RequestLimits.miniMax(request) : null;
+        if (exceeded != null) {
+            throw exceeded; // refused at every step otherwise, in words that name no setting of the run
         }
         // Each refusal of a field is answered once (a server may refuse both, one after the other).
         boolean maxTokensSwitched = false;

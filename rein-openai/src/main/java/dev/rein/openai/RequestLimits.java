@@ -7,13 +7,16 @@ import java.util.regex.Pattern;
 
 /**
  * OpenAI's documented limits of one Chat Completions request that a run can reach: at most 128
- * tools (an agent with a few MCP servers easily offers more) and 4 stop sequences; and its limit
+ * tools (an agent with a few MCP servers easily offers more), 4 stop sequences, a temperature in
+ * [0, 2] and a top_p in [0, 1]; and its limit
  * on a tool's description, which {@link #description} fits a description to. The public API
  * and Azure OpenAI refuse a request beyond them with HTTP 400 ("Invalid 'tools': array too long.
  * Expected an array with maximum length 128, ...", code {@code array_above_max_length}), at every
  * step of the run; Rein says so before sending, with what to do. Other servers set limits of their
  * own (vLLM and Ollama none), so there their own answer decides, with the same advice added when it
- * is OpenAI's error (a proxy in front of OpenAI, GitHub Copilot's).
+ * is OpenAI's error (a proxy in front of OpenAI, GitHub Copilot's). MiniMax's API documents a
+ * temperature and a top_p in (0, 1] ({@link #miniMax}): 0, which a user sets for repeatable answers,
+ * is refused there.
  */
 final class RequestLimits {
     static final int MAX_TOOLS = 128;
@@ -38,9 +41,43 @@ final class RequestLimits {
             what = tools(request.tools().size(), MAX_TOOLS, server);
         } else if (request.stopSequences().size() > MAX_STOP_SEQUENCES) {
             what = stops(request.stopSequences().size(), MAX_STOP_SEQUENCES, server);
+        } else if (request.temperature() != null && request.temperature() > 2) {
+            what = temperature(request.temperature(), "[0, 2]", server);
+        } else if (request.topP() != null && (request.topP() < 0 || request.topP() > 1)) {
+            what = topP(request.topP(), "[0, 1]", server);
         }
+        return refused(what);
+    }
+
+    /**
+     * The refusal of a request beyond MiniMax's documented limits (its API reference: temperature and top_p in (0, 1]),
+     * or null when it is within them. Its documented cap on max_tokens (2048) is not checked: it is below what its
+     * models write (its model pages and other hosts of them give 128K), and an output limit a server does not take
+     * is answered by its own error, with the advice {@link ErrorMapper} adds.
+     */
+    static ModelException miniMax(ModelRequest request) {
+        String what = null;
+        if (request.temperature() != null && !(request.temperature() > 0 && request.temperature() <= 1)) {
+            what = temperature(request.temperature(), "(0, 1]", "MiniMax's API");
+        } else if (request.topP() != null && !(request.topP() > 0 && request.topP() <= 1)) {
+            what = topP(request.topP(), "(0, 1]", "MiniMax's API");
+        }
+        return refused(what);
+    }
+
+    private static ModelException refused(String what) {
         return what == null ? null
                 : new ModelException(ModelException.Kind.INVALID_REQUEST, 0, what + " (not sent)", false, null, null, null);
+    }
+
+    private static String temperature(double value, String range, String server) {
+        return "the request's temperature " + value + " is outside " + range + ", the range " + server + " takes: set the"
+                + " agent's temperature within it (Agent.Builder.temperature), or leave it unset (null) for the model's default";
+    }
+
+    private static String topP(double value, String range, String server) {
+        return "the request's top_p " + value + " is outside " + range + ", the range " + server + " takes: set it within"
+                + " it (ModelRequest.Builder.topP), or leave it unset (null) for the model's default";
     }
 
     /**

@@ -1231,6 +1231,47 @@ class ErrorMappingTest extends FakeChat {
         assertThat(server.requests()).hasSize(1);
         assertThat(proxied.getMessage()).contains("Invalid 'tools': array too long", "129 tools", "at most 128", "allow");
     }
+    /**
+     * Sampling values outside a server's documented range are refused before sending, saying which setting to change:
+     * MiniMax's API takes a temperature and a top_p in (0, 1] (its API reference; 0, the usual "deterministic" value,
+     * included, is refused), the public API and Azure OpenAI a temperature in [0, 2] and a top_p in [0, 1] (the Chat
+     * Completions reference). At the range's ends they are sent; another server takes what it takes.
+     */
+    @Test
+    void samplingValuesOutsideTheServersDocumentedRangeAreRefusedBeforeSending() throws Exception {
+        for (String base : new String[] {"https://api.minimax.io/v1", "https://api.minimaxi.com/v1"}) {
+            try (OpenAiModel miniMax = OpenAiModel.builder().baseUrl(base).apiKey("mm-test").environment(name -> null).build()) {
+                ModelException zero = assertThrows(ModelException.class, () -> miniMax.call(request("hi").temperature(0.0).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream)));
+                assertThat(zero.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                assertThat(zero.retryable()).isFalse();
+                assertThat(zero.getMessage()).contains("temperature 0.0", "MiniMax's API", "(0, 1]",
+                        "Agent.Builder.temperature", "not sent");
+                assertThat(assertThrows(ModelException.class, () -> miniMax.call(request("hi").temperature(1.5).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage()).contains("temperature 1.5");
+                assertThat(assertThrows(ModelException.class, () -> miniMax.call(request("hi").topP(0.0).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage())
+                        .contains("top_p 0.0", "(0, 1]", "ModelRequest.Builder.topP");
+            }
+        }
+        for (String base : new String[] {"https://api.openai.com/v1", "https://contoso.openai.azure.com/openai/v1"}) {
+            try (OpenAiModel openAi = OpenAiModel.builder().baseUrl(base).apiKey("sk-test").environment(name -> null).build()) {
+                assertThat(assertThrows(ModelException.class, () -> openAi.call(request("hi").temperature(2.5).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage())
+                        .contains("temperature 2.5", "[0, 2]", "Agent.Builder.temperature", "not sent");
+                assertThat(assertThrows(ModelException.class, () -> openAi.call(request("hi").topP(1.2).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage()).contains("top_p 1.2", "[0, 1]");
+            }
+        }
+        // the ends of a range are sent, and another server than MiniMax's takes a temperature 0 (the fake speaks as OpenAI)
+        server.enqueue(ChatReply.text("ok"));
+        server.enqueue(ChatReply.text("ok"));
+        call(request("hi").temperature(2.0).topP(1.0));
+        call(request("hi").temperature(0.0).topP(0.0));
+        assertThat(server.requests()).hasSize(2);
+        assertThat(server.requests().get(0).body().path("temperature").asDouble()).isEqualTo(2.0);
+        assertThat(server.requests().get(1).body().path("temperature").asDouble()).isEqualTo(0.0);
+    }
     @Test
     void azuresResourceNotFoundSaysWhereRequestsWentAndWhichBaseUrlAzureTakes() throws Exception {
         // Azure OpenAI answers a path it does not serve (a deployment's URL without ?api-version=, through a gateway on a
