@@ -32,10 +32,25 @@ final class FakeHttpEndpoint implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts answering every path with {@code handler}. */
+    /** Starts answering every path with {@code handler}, one exchange at a time. */
     static FakeHttpEndpoint start(Handler handler) {
+        return start(handler, false);
+    }
+
+    /**
+     * Starts answering every path with {@code handler}; {@code concurrent}: each exchange on a thread of its
+     * own, so one the handler holds (never answered) does not hold up the others.
+     */
+    static FakeHttpEndpoint start(Handler handler, boolean concurrent) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            if (concurrent) {
+                server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                    Thread thread = new Thread(r, "fake-http-endpoint");
+                    thread.setDaemon(true);
+                    return thread;
+                }));
+            }
             server.createContext("/", exchange -> {
                 try (exchange) {
                     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);

@@ -211,6 +211,112 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aStartRefusedForABadAnswerEndsWithoutWaitingForTheServerToAnswerTheDeleteThatEndsItsSession() throws Exception {
+        // Before: the session's close waited on the SDK's graceful close, whose DELETE a server may never answer, so every start
+        // refused for what the server answered (here an initialize answer without "capabilities", or a refused tools/list) came
+        // 3 s late. The DELETE still goes out, as the protocol asks of a client done with a session; its answer is not waited for.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.BlockingQueue<Instant> deletes = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicBoolean listingRefused = new java.util.concurrent.atomic.AtomicBoolean();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "s-1");
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> {
+                    deletes.add(Instant.now());
+                    try {
+                        release.await(30, java.util.concurrent.TimeUnit.SECONDS); // a server that does not answer it
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    FakeHttpEndpoint.empty(exchange, 200);
+                }
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    String answer = switch (FakeHttpEndpoint.method(message)) {
+                        case "initialize" -> listingRefused.get() ? FakeHttpEndpoint.initialized(message)
+                                : "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"protocolVersion\":"
+                                + "\"2025-06-18\",\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                        case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                                + ",\"error\":{\"code\":-32603,\"message\":\"東京 key missing\"}}";
+                        default -> null;
+                    };
+                    if (answer == null) {
+                        FakeHttpEndpoint.empty(exchange, 202);
+                    } else {
+                        FakeHttpEndpoint.json(exchange, 200, answer);
+                    }
+                }
+            }
+        }, true)) {
+            try {
+                for (String expected : List.of("no \"capabilities\"", "it refused the tools/list request with JSON-RPC error -32603: 東京 key missing")) {
+                    assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                            .hasMessageContaining(expected);
+                    Instant failed = Instant.now();
+                    Instant deleted = deletes.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+                    assertThat(deleted).as("the DELETE that ends the session").isNotNull();
+                    // The server still holds the DELETE: the error came without waiting on it (before, 3 s after it arrived).
+                    assertThat(Duration.between(deleted, failed)).isLessThan(Duration.ofMillis(1500));
+                    listingRefused.set(true);
+                }
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    @Test
+    void theCallAfterATimeoutDoesNotWaitForTheHungServerToAnswerTheDeleteOfTheSessionItLeaves() throws Exception {
+        // A timeout leaves the session in doubt, so the next call opens a new one. Before, it first waited up to 3 s (holding
+        // every other call of the server) for the server to answer the DELETE of the old session, which a hung server never does.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.BlockingQueue<Instant> deletes = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> {
+                    deletes.add(Instant.now());
+                    await(release);
+                    FakeHttpEndpoint.empty(exchange, 200);
+                }
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    if (FakeHttpEndpoint.method(message).equals("initialize")) {
+                        exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.incrementAndGet());
+                    }
+                    if (FakeHttpEndpoint.method(message).equals("tools/call") && hang.getAndSet(false)) {
+                        await(release); // hung
+                        return;
+                    }
+                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
+                }
+            }
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            try {
+                assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
+                ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
+                Instant answered = Instant.now();
+                assertThat(next.content()).isEqualTo("done");
+                assertThat(sessions.get()).isEqualTo(2);
+                Instant deleted = deletes.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(deleted).as("the DELETE of the session left").isNotNull();
+                assertThat(Duration.between(deleted, answered)).isLessThan(Duration.ofMillis(1500));
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void anInitializeAnsweredWithAJsonRpcErrorWithoutAnIdFailsTheStartQuotingIt() throws Exception {
         // As a call's (aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept). Before: 'RuntimeException:
         // Client failed to initialize by explicit API call Caused by: IllegalArgumentException: Cannot construct instance of

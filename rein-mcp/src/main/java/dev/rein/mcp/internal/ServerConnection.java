@@ -113,6 +113,10 @@ public final class ServerConnection implements AutoCloseable {
             session = connect();
             return listAll(session);
         } catch (IOException | RuntimeException e) {
+            if (session != null) {
+                session.discard(); // it answered initialize, then failed its listing: not waited on either
+                session = null;
+            }
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
@@ -136,7 +140,7 @@ public final class ServerConnection implements AutoCloseable {
             return opened;
         } catch (IOException | RuntimeException e) {
             if (e.getCause() instanceof TimeoutException) {
-                opened.close();
+                opened.discard();
                 throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
             }
             for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
@@ -146,7 +150,7 @@ public final class ServerConnection implements AutoCloseable {
                     // The server answered initialize, so its URL is not in doubt: its refusal of the notification after it is.
                     // (A server that stopped instead is described by how it ended, below.)
                     String said = opened.refusal();
-                    opened.close();
+                    opened.discard();
                     throw new RefusedInitialized("it answered the initialize request, then refused the notifications/initialized"
                             + " notification that follows it (which every client sends, as the protocol's lifecycle says) with HTTP "
                             + status + (said == null ? "" : "; it said: '"
@@ -154,46 +158,46 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 if (cause instanceof Malformed.Answer malformed) {
                     // The server answered, so its command is not in doubt: what it answered is.
-                    opened.close();
+                    opened.discard();
                     throw new BadAnswer(malformed.getMessage());
                 }
             }
             String malformed = MalformedAnswer.described(e, this::mask);
             if (malformed != null) {
-                opened.close();
+                opened.discard();
                 throw new BadAnswer("it answered the initialize request with a message that is not valid JSON-RPC: " + malformed);
             }
             String unsupported = unsupportedVersion(e);
             if (unsupported != null) {
                 // The SDK refused the server's answer (no JSON-RPC error came from the server): the
                 // protocol has the client disconnect from a server that chose a version it cannot speak.
-                opened.close();
+                opened.discard();
                 throw new UnsupportedVersion("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
                         + String.join(", ", opened.transport.protocolVersions()) + ")");
             }
             String idless = opened.idlessErrorOf(opened.transport.initializeId());
             if (idless != null) {
                 // The server answered the POST of initialize with a JSON-RPC error without an id: it refused that request.
-                opened.close();
+                opened.discard();
                 throw new BadAnswer("it refused the initialize request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
                         + " (an error without the id of the request, which a server gives a request it could not read)");
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
                 IOException broken = cutOffByTls(opened, refused, opened.transport.initializeId());
-                opened.close();
+                opened.discard();
                 if (broken != null) {
                     throw broken;
                 }
                 throw new IOException(unansweredText(refused, "the initialize request"), e);
             }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
-                opened.close();
+                opened.discard();
                 throw new IOException("it refused the initialize request with " + jsonRpc(refused) + versions(refused.getJsonRpcError().data()), e);
             }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             String said = opened.refusal();
-            opened.close();
+            opened.discard();
             if (ended != null) {
                 // A line that is not a message ended the connection, not the server: that says all.
                 throw new IOException(ended.startsWith(StdioTransport.NOT_JSON_RPC) ? ended : "it stopped before answering: " + ended, e);
@@ -652,7 +656,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (session != null) {
                 lastFailure = session.broken.getNow("it stopped");
-                session.close();
+                session.discard(); // in doubt: a hung server would hold this call (and the lock) on its DELETE
                 session = null;
             }
             if (restarting == null) {

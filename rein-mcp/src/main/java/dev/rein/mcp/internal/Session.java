@@ -215,14 +215,41 @@ final class Session {
         broken.complete(reason);
     }
 
-    /** Ends the session and, for stdio, the process and its children. Idempotent. */
+    /** How long closing waits for the SDK's graceful close: over streamable HTTP, the server's answer to the DELETE. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(3);
+
+    /**
+     * Ends the session and, for stdio, the process and its children; over streamable HTTP waits up
+     * to 3 s for the server to answer the DELETE that ends its session. Idempotent.
+     */
     void close() {
         broken.complete("it was closed");
         try {
-            client.closeGracefully().block(Duration.ofSeconds(3));
+            client.closeGracefully().block(CLOSE_WAIT);
         } catch (RuntimeException e) {
             // closing anyway below
         }
+        endLocally();
+    }
+
+    /**
+     * Ends a session the server failed (a start it answered wrongly, a connection in doubt) without
+     * waiting on it: over streamable HTTP the DELETE still goes out, as the protocol asks of a
+     * client done with a session, but a server that answered wrongly may never answer it, and the
+     * start's error (or the next call) must not wait 3 s for it. A stdio server is ended as by
+     * {@link #close()}: its process, not its answer, ends the session. Idempotent.
+     */
+    void discard() {
+        if (stdio != null || process != null) {
+            close();
+            return;
+        }
+        broken.complete("it was closed");
+        client.closeGracefully().timeout(CLOSE_WAIT).subscribe(ended -> { }, failed -> { });
+        endLocally();
+    }
+
+    private void endLocally() {
         if (resuming != null) {
             resuming.stopResuming();
         }
