@@ -10,8 +10,6 @@ import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
-import dev.rein.trace.JsonlTraceListener;
-import dev.rein.trace.TraceEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -290,28 +288,16 @@ final class RunCommand implements Callable<Integer> {
 
     /**
      * Ends a run paused at the inline approval prompt as CANCELLED: in the store (its pending
-     * actions never run) and, with {@code --trace}, in the trace, whose last event is then the
-     * run's {@code run_finished}. Returns the result to report.
+     * actions never run) and, through the agent's listeners ({@code agent.runs()} tells them), in the
+     * {@code --trace} file, whose last event is then the run's {@code run_finished}, and in OpenTelemetry.
+     * Returns the result to report.
      */
     private RunResult cancelPaused(Agent agent, RunResult paused) {
         String message = "the run was cancelled at the approval prompt";
         agent.runs().cancel(paused.runId(), message);
-        RunResult cancelled = new RunResult(paused.runId(), RunStatus.CANCELLED, Reasons.CANCELLED, message, paused.answer(),
+        return new RunResult(paused.runId(), RunStatus.CANCELLED, Reasons.CANCELLED, message, paused.answer(),
                 paused.steps(), paused.usage(), paused.costUsd(), paused.duration(), paused.finish(), paused.history(),
                 paused.state(), List.of());
-        if (trace != null) {
-            JsonlTraceListener listener = new JsonlTraceListener(trace);
-            try {
-                java.time.Instant now = java.time.Instant.now();
-                listener.onEvent(new TraceEvent.StateChanged(paused.runId(), paused.steps(), now, RunStatus.WAITING_APPROVAL,
-                        RunStatus.CANCELLED, Reasons.CANCELLED));
-                listener.onEvent(new TraceEvent.RunFinished(paused.runId(), paused.steps(), now, RunStatus.CANCELLED,
-                        Reasons.CANCELLED, message, cancelled.answer(), cancelled.usage(), cancelled.costUsd()));
-            } finally {
-                listener.close();
-            }
-        }
-        return cancelled;
     }
 
     /** Releases the model's HTTP client; a failure to close must not change how the run is reported. */

@@ -168,6 +168,54 @@ class OtlpExportTest {
         }
     }
 
+    /**
+     * Ctrl-C at the inline approval prompt cancels the paused run: its end reaches the collector as a segment of its
+     * own, linked to the paused one, and the stop metric counts it, as a running run's cancel does. Before, the paused
+     * span was the run's last, so a dashboard saw the run wait forever; the --trace file has the end once.
+     */
+    @Test
+    void ctrlCAtTheApprovalPromptDeliversTheCancelledRunsEnd() throws Exception {
+        boolean terminal = LauncherProcess.terminalAvailable();
+        if (!terminal && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assertions.fail("util-linux script is needed for a terminal (.ci/run installs it)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(terminal, "util-linux script is needed for a terminal");
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
+            api.enqueue(FakeReply.toolUse("toolu_01", "send_message",
+                    "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}"));
+            Path trace = dir.resolve("prompt.jsonl");
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", null)
+                    .startOnTerminal("run", "--trace", trace.toString(), "--tools", "send_message", "佐藤さんに連絡して");
+            started.awaitOutput("Approve?", Duration.ofSeconds(60));
+            started.signalJava(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+            assertThat(outcome.exitCode()).as(outcome.stdout()).isEqualTo(ExitCodes.CANCELLED);
+
+            otlp.awaitUntil(() -> otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein")).count() == 2
+                    && otlp.metrics().stream().anyMatch(m -> m.getName().equals("rein.run.stops")
+                            && m.getSum().getDataPointsList().stream().anyMatch(p -> "CANCELLED".equals(
+                            attribute(p.getAttributesList(), "rein.run.status").map(AnyValue::getStringValue).orElse(null)))),
+                    Duration.ofSeconds(10));
+            List<Span> runs = otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein")).toList();
+            Span paused = runs.stream().filter(s -> "WAITING_APPROVAL".equals(string(s.getAttributesList(), "rein.run.status")))
+                    .findFirst().orElseThrow();
+            Span cancelled = runs.stream().filter(s -> "CANCELLED".equals(string(s.getAttributesList(), "rein.run.status")))
+                    .findFirst().orElseThrow();
+            assertThat(string(cancelled.getAttributesList(), "rein.run.reason")).isEqualTo("cancelled");
+            assertThat(string(cancelled.getAttributesList(), "gen_ai.conversation.id"))
+                    .isEqualTo(string(paused.getAttributesList(), "gen_ai.conversation.id"));
+            assertThat(cancelled.getLinksList()).singleElement().satisfies(link -> assertThat(link.getSpanId()).isEqualTo(paused.getSpanId()));
+            List<String> ends = java.nio.file.Files.readAllLines(trace).stream().filter(line -> line.contains("\"run_finished\"")).toList();
+            assertThat(ends).hasSize(2); // the pause's and the cancellation's, each once
+            assertThat(ends.get(1)).contains("\"CANCELLED\"");
+        }
+    }
+
     @Test
     void grpcIsRefusedWithAClearMessageBeforeAnythingRuns() throws Exception {
         LauncherProcess.Outcome outcome = new LauncherProcess(dir)

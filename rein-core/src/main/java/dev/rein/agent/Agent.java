@@ -180,9 +180,13 @@ public final class Agent {
         return launch(Replies.claim(config, runId, text));
     }
 
-    /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
+    /**
+     * Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel); a cancel tells
+     * this agent's listeners of the run's end, as the run's own end does ({@link Runs#withListeners}).
+     */
     public Runs runs() {
-        return Runs.in(config.safety().store(), config.currentTools(), config.clock(), config.secrets());
+        return Runs.in(config.safety().store(), config.currentTools(), config.clock(), config.secrets())
+                .withListeners(config.model(), config.listeners());
     }
 
     /**

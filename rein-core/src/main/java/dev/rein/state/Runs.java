@@ -14,6 +14,9 @@ import dev.rein.security.TraceRedactor;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolRegistry;
+import dev.rein.model.Model;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
 import java.time.Clock;
 import java.util.List;
@@ -44,8 +47,17 @@ public final class Runs {
     private final Clock clock;
     /** Masks the agent's secrets in what a person decides, as the run masks what the model proposes. */
     private final TraceRedactor masker;
+    private final Secrets secrets;
+    /** Told of a cancellation as of a run's own end (see {@link #withListeners}); none unless given. */
+    private final List<RunListenerFactory> listeners;
+    /** The agent's model, told to each listener factory as a run tells it; null when unknown. */
+    private final Model model;
 
     private Runs(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets) {
+        this(store, tools, clock, secrets, List.of(), null);
+    }
+
+    private Runs(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets, List<RunListenerFactory> listeners, Model model) {
         // refused here: taken, each was met only at the first list or decision, as a bare NullPointerException
         if (store == null) {
             throw new ReinException("Runs.in(...) was given no store (null): pass the RunStore the agent saves its runs in,"
@@ -59,6 +71,9 @@ public final class Runs {
         this.tools = tools;
         this.clock = clock;
         this.masker = new TraceRedactor(secrets::known);
+        this.secrets = secrets;
+        this.listeners = listeners;
+        this.model = model;
     }
 
     /** Without tools, edited arguments are checked only when the run resumes. */
@@ -78,6 +93,27 @@ public final class Runs {
      */
     public static Runs in(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets) {
         return new Runs(store, tools, clock, secrets == null ? Secrets.NONE : secrets);
+    }
+
+    /**
+     * These runs with the listeners of the agent whose runs they are ({@code agent.runs()} has the
+     * agent's): a {@link #cancel} tells them the run's end as the run's own end would, so a trace file
+     * or OpenTelemetry (rein-otel: a span of the cancellation linked to the run's earlier one, and the
+     * run's stop metric) sees a paused run end. Each factory makes a listener for the run
+     * ({@link RunListenerFactory#create(String, Model)} with {@code model}), which is given the
+     * cancellation's {@code state_change} and {@code run_finished} and closed. Decisions are not told
+     * here: the resumed run tells its listeners of them.
+     *
+     * @param model     the agent's model, as a run tells it to each factory; null when not known
+     * @param listeners the factories, in order; none (empty) tells no one
+     * @throws ReinException when {@code listeners} is null or holds null
+     */
+    public Runs withListeners(Model model, List<RunListenerFactory> listeners) {
+        if (listeners == null || listeners.stream().anyMatch(java.util.Objects::isNull)) { // contains(null) throws on an immutable list
+            throw new ReinException("withListeners(...) was given " + (listeners == null ? "no list (null)" : "a null listener factory")
+                    + ": pass the RunListenerFactory instances to tell of a cancellation, or an empty list for none");
+        }
+        return new Runs(store, tools, clock, secrets, List.copyOf(listeners), model);
     }
 
     /** All runs, most recently updated first. */
@@ -147,6 +183,8 @@ public final class Runs {
      * Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run.
      * The run's stored trace ends with the transition, as a run's own end does: a {@code state_change}
      * to CANCELLED (reason {@code cancelled}) and a {@code run_finished} with the cancellation's message.
+     * The listeners given to {@link #withListeners} ({@code agent.runs()}: the agent's) are told these
+     * two events too, even when the store could not keep them.
      */
     public RunSnapshot cancel(String runId, String reason) {
         RunStatus[] from = new RunStatus[1];
@@ -166,15 +204,54 @@ public final class Runs {
     /** Appends a cancelled run's end to its stored trace; the cancellation is saved, so a failure here is only logged. */
     private void traceEnd(RunSnapshot cancelled, RunStatus from) {
         String runId = cancelled.runId();
+        List<TraceEvent> end = List.of(
+                new TraceEvent.StateChanged(runId, cancelled.steps(), cancelled.updatedAt(), from, RunStatus.CANCELLED, Reasons.CANCELLED),
+                new TraceEvent.RunFinished(runId, cancelled.steps(), cancelled.updatedAt(), RunStatus.CANCELLED, Reasons.CANCELLED,
+                        cancelled.message(), cancelled.answer(), cancelled.usage(), cancelled.costUsd()));
         try {
-            store.appendEvent(runId, new TraceEvent.StateChanged(runId, cancelled.steps(), cancelled.updatedAt(), from,
-                    RunStatus.CANCELLED, Reasons.CANCELLED));
-            store.appendEvent(runId, new TraceEvent.RunFinished(runId, cancelled.steps(), cancelled.updatedAt(),
-                    RunStatus.CANCELLED, Reasons.CANCELLED, cancelled.message(), cancelled.answer(), cancelled.usage(),
-                    cancelled.costUsd()));
+            for (TraceEvent event : end) {
+                store.appendEvent(runId, event);
+            }
         } catch (RuntimeException e) {
             LOG.warn("run {} was cancelled, but the store could not keep the end of its trace (state_change and run_finished):"
                     + " {}", runId, e.toString());
+        }
+        for (RunListenerFactory factory : listeners) {
+            tell(factory, runId, end);
+        }
+    }
+
+    /**
+     * Tells one factory's listener for the run of its end. The cancellation is saved, so a listener
+     * that fails is only logged, as a run's own listeners are, and the others are still told.
+     */
+    private void tell(RunListenerFactory factory, String runId, List<TraceEvent> end) {
+        RunListener listener;
+        try {
+            listener = factory.create(runId, model);
+        } catch (RuntimeException | Error e) {
+            LOG.warn("run {} was cancelled, but the run listener factory {} failed to make its listener: {}", runId,
+                    factory.getClass().getName(), e.toString());
+            return;
+        }
+        if (listener == null) {
+            return; // this factory has no listener for this run
+        }
+        try {
+            for (TraceEvent event : end) {
+                try {
+                    listener.onEvent(event);
+                } catch (RuntimeException | Error e) {
+                    LOG.warn("run listener {} failed on {} of cancelled run {}: {}", listener.getClass().getName(),
+                            event.getClass().getSimpleName(), runId, e.toString());
+                }
+            }
+        } finally {
+            try {
+                listener.close();
+            } catch (RuntimeException | Error e) {
+                LOG.warn("run listener {} failed to close after cancelled run {}: {}", listener.getClass().getName(), runId, e.toString());
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
@@ -13,6 +14,12 @@ import dev.rein.run.RunStatus;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.RunListenerFactory;
+import dev.rein.trace.TraceEvent;
+import dev.rein.ReinException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -44,5 +51,52 @@ class CancelledRunTraceTest {
         assertThat(Json.parse(finished.json()).path("status").asText()).isEqualTo("CANCELLED");
         assertThat(Json.parse(finished.json()).path("message").asText()).isEqualTo("もう不要です");
         assertThat(finished.step()).isEqualTo(paused.steps());
+    }
+
+    /**
+     * The agent's listeners (a trace file, OpenTelemetry) are told the cancellation as a run's own end: before, only
+     * the store was, so a trace file or a dashboard saw the paused run never end. A listener that fails does not stop
+     * the others from being told, nor the cancellation.
+     */
+    @Test
+    void agentRunsTellsTheAgentsListenersOfTheCancellation() {
+        List<String> heard = Collections.synchronizedList(new ArrayList<>());
+        RunListenerFactory recording = runId -> new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                heard.add(event.getClass().getSimpleName() + (event instanceof TraceEvent.RunFinished f ? " " + f.status() + " " + f.message() : ""));
+            }
+
+            @Override
+            public void close() {
+                heard.add("closed");
+            }
+        };
+        RunListenerFactory failing = runId -> { throw new IllegalStateException("exporter down"); };
+        Tool refund = Tool.builder("refund").description("Refunds.").risk(Risk.WRITE).handler((args, ctx) -> "refunded").build();
+        InMemoryRunStore store = new InMemoryRunStore();
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{}")), text("done")))
+                .tools(refund).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).store(store).listener(recording).build();
+        RunResult paused = agent.run("返金して");
+        heard.clear();
+        // another process's agent on the same store, whose first listener fails
+        Agent other = Agent.builder().model(ScriptedModel.of(text("unused"))).tools(refund).store(store)
+                .listener(failing).listener(recording).build();
+
+        RunSnapshot cancelled = other.runs().cancel(paused.runId(), "もう不要です");
+
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(heard).containsExactly("StateChanged", "RunFinished CANCELLED もう不要です", "closed");
+    }
+
+    @Test
+    void runsInAStoreAloneTellNoListenerAndRefuseANullOne() {
+        InMemoryRunStore store = new InMemoryRunStore();
+        assertThatThrownBy(() -> Runs.in(store).withListeners(null, null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("withListeners(...) was given no list (null)");
+        List<RunListenerFactory> withNull = new ArrayList<>();
+        withNull.add(null);
+        assertThatThrownBy(() -> Runs.in(store).withListeners(null, withNull)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("a null listener factory");
     }
 }

@@ -271,6 +271,33 @@ class RunSpansTest {
     }
 
     @Test
+    void cancellingAPausedRunEndsItInASegmentLinkedToThePauseAndCountsTheStop() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
+        Agent agent = agent(model).build();
+        RunResult paused = agent.run("refund A-1");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+        agent.runs().cancel(paused.runId(), "not today");
+
+        List<SpanData> runs = named("invoke_agent ");
+        assertThat(runs).hasSize(2);
+        SpanData pause = runs.stream().filter(r -> "WAITING_APPROVAL".equals(r.getAttributes().get(ReinConventions.RUN_STATUS)))
+                .findFirst().orElseThrow();
+        SpanData cancel = runs.stream().filter(r -> "CANCELLED".equals(r.getAttributes().get(ReinConventions.RUN_STATUS)))
+                .findFirst().orElseThrow();
+        assertThat(cancel.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo("cancelled");
+        assertThat(cancel.getAttributes().get(GenAiConventions.CONVERSATION_ID)).isEqualTo(paused.runId());
+        assertThat(cancel.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("anthropic");
+        assertThat(cancel.getAttributes().get(ReinConventions.RUN_STEPS)).isEqualTo((long) paused.steps());
+        assertThat(cancel.getLinks()).singleElement().satisfies(link ->
+                assertThat(link.getSpanContext().getSpanId()).isEqualTo(pause.getSpanId()));
+        assertThat(cancel.getParentSpanContext().isValid()).isFalse();
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().equals(ReinConventions.METRIC_RUN_STOPS)).singleElement()
+                .satisfies(m -> assertThat(m.getLongSumData().getPoints()).extracting(p -> p.getAttributes().get(ReinConventions.RUN_STATUS))
+                        .containsExactlyInAnyOrder("WAITING_APPROVAL", "CANCELLED"));
+    }
+
+    @Test
     void aBudgetStopIsAnEventOnTheRunSpanAndItsStatus() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"id\":\"A-1\"}")), text("A-1 shipped; stopped."));
         RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("where is A-1?");

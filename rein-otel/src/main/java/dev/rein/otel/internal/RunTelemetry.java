@@ -476,10 +476,16 @@ final class RunTelemetry implements RunListener {
         span.addEvent(name, attributes, time);
     }
 
-    /** A run whose start event this listener missed still gets a span. */
+    /**
+     * A run whose start event this listener missed still gets a span: also a segment that has none,
+     * such as the end {@code Runs.cancel} tells of a paused run. It continues the run, so it links to
+     * the previous segment's span, as a resumed one does.
+     */
     private void ensureSpan(Instant time) {
         if (span == null) {
-            begin(runSpan(time));
+            SpanBuilder b = runSpan(time);
+            recall().ifPresent(b::addLink);
+            begin(b);
         }
     }
 
