@@ -1,5 +1,6 @@
 package dev.rein.otel;
 
+import dev.rein.otel.internal.LinkFiles;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
@@ -12,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Remembers the span of each run's latest segment, so the span of a resumed run can link to the
@@ -45,15 +45,23 @@ public interface SpanLinkStore {
         };
     }
 
-    /** One small file per run in {@code dir} ("traceId spanId traceFlags"), created when first needed. */
+    /**
+     * One small file per run in {@code dir} ("traceId spanId traceFlags"), created when first needed. Any run id
+     * has a file of its own in {@code dir}: its name is the id's UTF-8 bytes with all but {@code [a-z0-9_-]} written
+     * {@code %XX} ({@code .} is {@code %2E}, {@code 注文} is {@code %E6%B3%A8%E6%96%87}), and a long id's ends in a
+     * hash of it, so no id names the directory, its parent or another run's file, also where file names ignore case.
+     * A link kept before names were encoded (the id itself, when made of {@code [A-Za-z0-9._-]}) is still found.
+     * An id that is null, empty or holds half a surrogate pair (which no run has) is refused with a
+     * {@link dev.rein.ReinException} saying so.
+     */
     static SpanLinkStore directory(Path dir) {
         ReinTelemetry.given(dir, "SpanLinkStore.directory", "pass the directory to keep the links in, e.g. Path.of(\"otel-links\")");
-        Pattern safe = Pattern.compile("[A-Za-z0-9._-]{1,200}");
         return new SpanLinkStore() {
             @Override
             public void remember(String runId, SpanContext span) {
-                if (!safe.matcher(runId).matches() || !span.isValid()) {
-                    return;
+                Path file = dir.resolve(LinkFiles.name(runId));
+                if (span == null || !span.isValid()) {
+                    return; // no span to link to (telemetry off): nothing to keep
                 }
                 try {
                     Files.createDirectories(dir);
@@ -61,7 +69,7 @@ public interface SpanLinkStore {
                     // the flags too: a link to a segment that was not sampled must not say it was
                     Files.writeString(tmp, span.getTraceId() + " " + span.getSpanId() + " " + span.getTraceFlags().asHex(),
                             StandardCharsets.UTF_8);
-                    Files.move(tmp, dir.resolve(runId), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
                     throw new UncheckedIOException("could not remember the span of run " + runId + " in " + dir, e);
                 }
@@ -69,8 +77,17 @@ public interface SpanLinkStore {
 
             @Override
             public Optional<SpanContext> recall(String runId) {
-                Path file = dir.resolve(runId);
-                if (!safe.matcher(runId).matches() || !Files.isRegularFile(file)) {
+                String legacy = LinkFiles.legacyName(runId);
+                Path file;
+                try {
+                    file = dir.resolve(LinkFiles.name(runId));
+                } catch (dev.rein.ReinException e) {
+                    return Optional.empty(); // an id no run has: no link was kept for it
+                }
+                if (!Files.isRegularFile(file) && legacy != null) {
+                    file = dir.resolve(legacy);
+                }
+                if (!Files.isRegularFile(file)) {
                     return Optional.empty();
                 }
                 try {

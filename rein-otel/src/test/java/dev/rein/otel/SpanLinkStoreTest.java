@@ -1,12 +1,18 @@
 package dev.rein.otel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
 
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,13 +52,65 @@ class SpanLinkStoreTest {
     }
 
     @Test
-    void runIdsThatAreNotFileNamesAndDamagedFilesAreIgnored() throws Exception {
-        SpanLinkStore store = SpanLinkStore.directory(dir);
-        store.remember("../escape", SPAN);
-        assertThat(Files.exists(dir.resolveSibling("escape"))).isFalse();
+    void aDamagedFileIsIgnored() throws Exception {
         Files.writeString(dir.resolve("broken"), "not a span");
-        assertThat(store.recall("broken")).isEmpty();
-        assertThat(store.recall("../escape")).isEmpty();
+        assertThat(SpanLinkStore.directory(dir).recall("broken")).isEmpty();
+    }
+
+    /**
+     * Every id a run can have (rein-core refuses only half a surrogate pair) keeps its link in a file of its own in the
+     * directory. Before, "." and ".." were taken as file names (the directory itself and its parent: the move failed
+     * and was logged) and any other id with a character outside [A-Za-z0-9._-] or over 200 characters (a Japanese id,
+     * "tenant/42") was skipped without a word, so its resumed run's span had no link.
+     */
+    @Test
+    void everyRunIdKeepsItsLinkInAFileOfItsOwnInTheDirectory() throws Exception {
+        Path links = Files.createDirectories(dir.resolve("links"));
+        SpanLinkStore store = SpanLinkStore.directory(links);
+        List<String> ids = List.of(".", "..", "../escape", "tenant/42", "注文-123", "a b", "x".repeat(500), "%2E", "Run-A", "run-a",
+                "run.1", "CON");
+        for (int i = 0; i < ids.size(); i++) {
+            store.remember(ids.get(i), span(i));
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            assertThat(SpanLinkStore.directory(links).recall(ids.get(i)).map(SpanContext::getSpanId)).as(ids.get(i))
+                    .contains(span(i).getSpanId());
+        }
+        try (var files = Files.list(links)) {
+            List<String> names = files.map(f -> f.getFileName().toString()).toList();
+            assertThat(names).hasSize(ids.size())
+                    .allSatisfy(name -> assertThat(name.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(255))
+                    .noneMatch(name -> name.startsWith("."));
+            // distinct on a file system that ignores case too (macOS, Windows)
+            assertThat(names.stream().map(name -> name.toLowerCase(Locale.ROOT)).distinct()).hasSize(ids.size());
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("links");
+        }
+    }
+
+    @Test
+    void aLinkKeptUnderTheRunIdItselfBeforeIsStillRecalled() throws Exception {
+        // the file name was the id itself when it was made of [A-Za-z0-9._-]: a run paused then resumes after an upgrade
+        Files.writeString(dir.resolve("run.1"), SPAN.getTraceId() + " " + SPAN.getSpanId() + " 01");
+        Files.writeString(dir.resolve("Run-B"), SPAN.getTraceId() + " " + SPAN.getSpanId() + " 01");
+        assertThat(SpanLinkStore.directory(dir).recall("run.1").map(SpanContext::getSpanId)).contains(SPAN.getSpanId());
+        assertThat(SpanLinkStore.directory(dir).recall("Run-B").map(SpanContext::getSpanId)).contains(SPAN.getSpanId());
+    }
+
+    @Test
+    void anIdNoFileCanBeNamedAfterIsRefusedSayingWhy() {
+        SpanLinkStore store = SpanLinkStore.directory(dir);
+        assertThatThrownBy(() -> store.remember("run_\ud83d", SPAN)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("run id 'run_\\ud83d'").hasMessageContaining("half a surrogate pair");
+        assertThatThrownBy(() -> store.remember(null, SPAN)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("no run id (null)");
+        assertThat(store.recall("run_\ud83d")).isEmpty();
+    }
+
+    private static SpanContext span(int i) {
+        return SpanContext.create("0af7651916cd43dd8448eb211c80319c", String.format("%016x", i + 1), TraceFlags.getSampled(),
+                TraceState.getDefault());
     }
 
     @Test
