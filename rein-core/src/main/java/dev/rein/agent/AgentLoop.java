@@ -147,6 +147,13 @@ final class AgentLoop {
         if (run.config.budget().maxOutputTokens() != null) {
             limits.put("max_output_tokens", run.config.budget().maxOutputTokens());
         }
+        // The price a money limit is counted with, so that a replay charges the recorded calls as the run did and
+        // lowers max_tokens where it did (a replay's own price of the model may be another, or zero)
+        boolean money = run.config.budget().maxCostUsd() != null
+                || run.config.conversationBudget() != null && run.config.conversationBudget().maxCostUsd() != null;
+        if (money && run.meter.price() != null) {
+            limits.put("model_price", run.meter.price());
+        }
         return limits;
     }
 
@@ -157,8 +164,8 @@ final class AgentLoop {
         AgentState state = run.state();
         // The request is immutable and built from the history, the state and the tools: unless the
         // context policies replaced the history (or the state moved), it is the one to send. A compaction's
-        // summary call is this request with tools off: it too may write at most what an output limit leaves.
-        if (guards.manageContext(withinOutputLimit(request)) || run.state() != state) {
+        // summary call is this request with tools off: it too may write at most what an output or money limit leaves.
+        if (guards.manageContext(capped(request).request()) || run.state() != state) {
             return request(ToolChoice.auto());
         }
         return request;
@@ -203,16 +210,17 @@ final class AgentLoop {
 
     /**
      * A step's model response; {@code outputLimitCut}: it was cut off at the max_tokens an output token
-     * limit left (see {@link Step.Event.Responded}). {@code response} is null when the step's call was not
+     * or money limit left (see {@link Step.Event.Responded}). {@code response} is null when the step's call was not
      * made: a call on its behalf before it (a compaction) used up a token or money limit.
      */
     record Stepped(ModelResponse response, boolean outputLimitCut) {}
 
     /**
      * The model call of one step (counted as a step), its response added to the history. The step may
-     * write at most what an output token limit still leaves ({@code max_tokens} lowered to it), so that
-     * one step does not spend up to {@code max_tokens} past the limit; a response cut off there keeps only
-     * its text in the history: its cut tool calls are not run, nor sent back without results.
+     * write at most what an output token limit still leaves and what the money left buys ({@code max_tokens}
+     * lowered to it, a {@code max_tokens_lowered} intervention saying why), so that one step does not spend up
+     * to {@code max_tokens} past either limit; a response cut off there keeps only its text in the history:
+     * its cut tool calls are not run, nor sent back without results.
      */
     Stepped callStep() throws InterruptedException, ModelCaller.CallFailed {
         dev.rein.model.Usage before = run.meter.usage();
@@ -226,7 +234,11 @@ final class AgentLoop {
             return new Stepped(null, false);
         }
         run.meter.countStep();
-        ModelRequest limited = withinOutputLimit(request);
+        Capped capped = capped(request);
+        ModelRequest limited = capped.refused() == null ? capped.request() : request;
+        if (limited != request) {
+            announce(capped);
+        }
         ModelResponse response = caller.call(limited, "step");
         stopIfCancelled(); // before any of the response's tool calls can run
         boolean cut = limited != request && response.stopReason() == StopReason.MAX_TOKENS;
@@ -240,17 +252,50 @@ final class AgentLoop {
     }
 
     /**
-     * {@code request} with its max_tokens lowered to the output tokens a limit still leaves, when that is
-     * fewer; as it is when a request option needs more room than that (Anthropic's thinking budget must stay
-     * below max_tokens: the provider would refuse the lowered request), the limit then checked after the step.
+     * A request with its max_tokens lowered to what the output token and money limits leave ({@code request}
+     * itself when neither leaves fewer); {@code why} says which limit and how much it leaves, {@code evidence}
+     * the numbers for the trace; {@code refused} why one of the request's options cannot work with the lowered
+     * max_tokens (Anthropic's thinking budget must stay below it: the provider would refuse it), else null.
      */
-    private ModelRequest withinOutputLimit(ModelRequest request) {
-        long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
-        if (left <= 0 || left >= request.maxTokens()) {
-            return request;
+    record Capped(ModelRequest request, int from, String why, Map<String, Object> evidence, String refused) {}
+
+    /**
+     * {@code request} with its max_tokens lowered to the fewest output tokens a limit still leaves: an output
+     * token limit's tokens left, and the tokens the money left buys at the model's highest output rate (so a
+     * call cannot spend a whole max_tokens of output past a money limit). A limit already reached lowers
+     * nothing: the call made then (the summary the budget contract promises) keeps the agent's max_tokens.
+     */
+    private Capped capped(ModelRequest request) {
+        long tokensLeft = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
+        long affordable = run.meter.outputTokensAffordable().orElse(Long.MAX_VALUE);
+        boolean money = affordable > 0 && (tokensLeft <= 0 || affordable < tokensLeft);
+        long cap = money ? affordable : tokensLeft;
+        if (cap <= 0 || cap >= request.maxTokens()) {
+            return new Capped(request, request.maxTokens(), null, Map.of(), null);
         }
-        ModelRequest lowered = request.toBuilder().maxTokens((int) left).build();
-        return refusedOption(lowered).isPresent() ? request : lowered;
+        ModelRequest lowered = request.toBuilder().maxTokens((int) cap).build();
+        Map<String, Object> evidence = new LinkedHashMap<>();
+        evidence.put("budget", (money ? BudgetKind.COST : BudgetKind.OUTPUT_TOKENS).reason());
+        evidence.put("max_tokens", request.maxTokens());
+        evidence.put("lowered_to", cap);
+        String why;
+        if (money) {
+            String left = run.meter.moneyLeft().stripTrailingZeros().toPlainString();
+            String rate = run.meter.highestOutputPerMTok().toPlainString();
+            evidence.put("money_left_usd", left);
+            evidence.put("output_usd_per_mtok", rate);
+            why = "the " + cap + " output tokens the USD " + left + " the money limit leaves buys at USD " + rate
+                    + " per million output tokens (the model's highest output rate)";
+        } else {
+            why = "the " + cap + " output tokens the output token limit leaves";
+        }
+        return new Capped(lowered, request.maxTokens(), why, evidence, refusedOption(lowered).orElse(null));
+    }
+
+    /** Says in the trace that (and why) a call's max_tokens was lowered, just before the call. */
+    private void announce(Capped capped) {
+        run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "max_tokens_lowered", "max_tokens lowered from "
+                + capped.from() + " to " + capped.request().maxTokens() + ": " + capped.why(), capped.evidence()));
     }
 
     /** The guards of this loop (a driven run's check carries the critic's reviews from one loop to the next). */
@@ -436,20 +481,19 @@ final class AgentLoop {
     private NextStep summarize(BudgetKind kind, String why) throws InterruptedException, ModelCaller.CallFailed {
         Step.Event.Summarized summarized;
         try {
-            ModelRequest request = request(ToolChoice.none());
-            // What an output limit still leaves is all the summary may write. When that limit is the one
-            // that ran out, nothing is left to cap to: the one summary call the budget contract promises
-            // is made as for the other budgets (its usage counts, as the money budget's summary does).
-            long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
-            if (left > 0 && left < request.maxTokens()) {
-                request = request.toBuilder().maxTokens((int) left).build();
-                Optional<String> refused = refusedOption(request);
-                if (refused.isPresent()) {
-                    // the provider would refuse it (a thinking budget above max_tokens): said, rather than an internal error
-                    String notAsked = why + "; no summary was asked for: the " + left + " output tokens the output token"
-                            + " limit leaves are too few for this request (" + refused.get() + ")";
-                    return execute(run.decide(new Step.Event.Summarized(kind, notAsked, null, null, knownSoFar(notAsked))));
-                }
+            // What the output token and money limits still leave is all the summary may write. When the limit that
+            // ran out is one of them, nothing is left to cap to by it: the one summary call the budget contract
+            // promises is made as for the other budgets (its usage counts).
+            Capped capped = capped(request(ToolChoice.none()));
+            if (capped.refused() != null) {
+                // the provider would refuse it (a thinking budget above max_tokens): said, rather than an internal error
+                String notAsked = why + "; no summary was asked for: " + capped.why() + " are too few for this request ("
+                        + capped.refused() + ")";
+                return execute(run.decide(new Step.Event.Summarized(kind, notAsked, null, null, knownSoFar(notAsked))));
+            }
+            ModelRequest request = capped.request();
+            if (capped.why() != null) {
+                announce(capped);
             }
             ModelResponse summary = caller.call(request, "final_summary");
             summary.toHistoryMessage().ifPresent(run::append);

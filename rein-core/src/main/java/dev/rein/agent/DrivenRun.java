@@ -90,7 +90,7 @@ public final class DrivenRun {
 
     /**
      * A model step: the next snapshot, the response, the text of the model's turns since the last user turn,
-     * and whether the response was cut off at what an output token limit left (the limit ran out). The
+     * and whether the response was cut off at what an output token or money limit left (the limit ran out). The
      * response is null when the step's call was not made: a compaction before it used up a token or money
      * limit (the step is then not counted in the snapshot), and the engine's budget check before the next
      * step stops the run for it.

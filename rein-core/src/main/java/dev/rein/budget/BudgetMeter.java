@@ -17,6 +17,7 @@ import java.util.OptionalLong;
  */
 public final class BudgetMeter {
     /** Said of a token or money limit reached when some calls were charged an estimate. */
+    private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
     private static final String ESTIMATED = "estimated: the provider reported no token usage for some calls";
     private final Budget budget;
     private final ModelPrice price;
@@ -186,6 +187,56 @@ public final class BudgetMeter {
             left = Math.min(left, conversation.maxOutputTokens() - usage.outputTokens());
         }
         return left == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(left);
+    }
+
+    /**
+     * The output tokens the money this turn may still spend buys at the model's highest output rate
+     * (its long-context rate when that is higher), rounded up: a call that writes no more than these
+     * spends on output at most the money left (plus less than one token's price), so its overrun of a
+     * money limit is at most its input's cost. Empty when no money limit applies (this turn's nor the
+     * conversation's), the model has no price or its output is free; zero or less when the money is
+     * spent.
+     */
+    public OptionalLong outputTokensAffordable() {
+        BigDecimal left = moneyLeft();
+        BigDecimal perMTok = highestOutputPerMTok();
+        if (left == null || perMTok == null || perMTok.signum() == 0) {
+            return OptionalLong.empty();
+        }
+        if (left.signum() <= 0) {
+            return OptionalLong.of(0);
+        }
+        BigDecimal tokens = left.multiply(MILLION).divide(perMTok, 0, java.math.RoundingMode.CEILING);
+        return OptionalLong.of(tokens.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : tokens.longValue());
+    }
+
+    /**
+     * The money this turn may still spend: the least of what its own limit and the conversation's leave
+     * (zero or less when one is reached), or null when neither has a money limit.
+     */
+    public BigDecimal moneyLeft() {
+        BigDecimal left = null;
+        if (budget.maxCostUsd() != null) {
+            left = budget.maxCostUsd().subtract(costUsd.subtract(costBefore));
+        }
+        if (conversation != null && conversation.maxCostUsd() != null) {
+            BigDecimal conversationLeft = conversation.maxCostUsd().subtract(costUsd);
+            left = left == null ? conversationLeft : left.min(conversationLeft);
+        }
+        return left;
+    }
+
+    /** The model's highest output rate in USD per million tokens, or null when it has no price. */
+    public BigDecimal highestOutputPerMTok() {
+        if (price == null) {
+            return null;
+        }
+        return price.longContext() == null ? price.outputPerMTok() : price.outputPerMTok().max(price.longContext().price().outputPerMTok());
+    }
+
+    /** The price the run's model is charged at, or null when it has none. */
+    public ModelPrice price() {
+        return price;
     }
 
     /** A human sentence about an exhausted layer. */

@@ -16,7 +16,9 @@ import java.util.List;
  * @param tools           the names of the tools the run was given (the finish tool included when it was offered)
  * @param systemPrompt    the system prompt of its first model call ("" when none), without the output instruction
  *                        Rein adds for an output schema
- * @param maxTokens       the max_tokens of its first model call, or 0 when it made none
+ * @param maxTokens       the agent's max_tokens: that of its first model call, or, when a limit lowered that call's
+ *                        (a {@code max_tokens_lowered} intervention), the max_tokens it was lowered from; 0 when it
+ *                        made no call
  * @param modelCalls      how many model calls it recorded
  * @param toolDefinitions what the model was shown of each tool in its first model call (name, description, input
  *                        schema), the finish tool left out; empty when it made no call
@@ -82,9 +84,24 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
         }
         JsonNode finished = r.finished();
         return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), prompt,
-                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size(), definitions,
+                first == null ? 0 : configuredMaxTokens(r, first), r.calls().size(), definitions,
                 finished == null ? null : finished.path("status").asText(), finished == null ? null : finished.path("reason").asText(),
                 schema, r.replies());
+    }
+
+    /**
+     * The agent's max_tokens: the first call's, unless a limit lowered it (a money or output token limit left less
+     * at that call); the intervention that says so records the max_tokens it was lowered from.
+     */
+    private static int configuredMaxTokens(Recording r, JsonNode first) {
+        for (Recording.Guard guard : r.guardEvents()) {
+            JsonNode event = guard.event();
+            if (guard.callsBefore() == 0 && event.path("kind").asText().equals("max_tokens_lowered")
+                    && event.path("evidence").path("max_tokens").canConvertToInt()) {
+                return event.path("evidence").path("max_tokens").asInt();
+            }
+        }
+        return first.path("max_tokens").asInt();
     }
 
     /** The recorded request option {@code OutputSchema} ({@code {"name":…,"schema":{…}}}), or null. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.budget.ModelPrice;
 import dev.rein.internal.model.TracingStage;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
@@ -225,6 +226,33 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         + " which no run can have (" + (whole ? "a whole number of at least 1" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
+        }
+        modelPrice(limits, trace);
+    }
+
+    /**
+     * The price the recorded run's money limit counted the model's calls with ({@code model_price} in its
+     * limits), or null when the trace records none (no money limit, or a trace written before Rein recorded it).
+     *
+     * @throws ReinException when the recorded price is not one a model can have (an edited trace)
+     */
+    ModelPrice modelPrice() {
+        return modelPrice(limits, null);
+    }
+
+    private static ModelPrice modelPrice(JsonNode limits, Path trace) {
+        JsonNode price = limits.get("model_price");
+        if (price == null || price.isNull()) {
+            return null;
+        }
+        try {
+            return Json.storedMapper().treeToValue(price, ModelPrice.class);
+        } catch (IOException | RuntimeException e) {
+            // the price's own refusal (a negative rate) says best what is wrong; Jackson's message is several lines
+            Throwable cause = e.getCause() instanceof ReinException refused ? refused : e;
+            String what = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
+            throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records the model_price " + price
+                    + " in run_started's limits, which is not a model's price (" + what + "); correct it in the trace, or remove it to replay with the agent's own price of the model");
         }
     }
 

@@ -51,7 +51,9 @@ public final class ReplaySession {
 
     /**
      * {@code agent}'s configuration (its tools, guards, policies and prompt: the version under test)
-     * set up to replay: this session's model, the recorded model name, run id and limits, tools
+     * set up to replay: this session's model, the recorded model name, run id and limits, the model priced
+     * as the recording says its money limit counted it (when the trace records that price; else as the
+     * agent prices it), so that the replay spends and lowers max_tokens where the run did, tools
      * answered from the recording, and requests compared after masking the agent's secrets, as the
      * trace masked them. The replay is kept in a store of its own, never in the agent's: it has the
      * recorded run id, and the recorded run in the agent's store is left as it is. Start it with the
@@ -60,10 +62,14 @@ public final class ReplaySession {
     public Agent agent(Agent agent) {
         Objects.requireNonNull(agent, "agent");
         comparison.secrets(agent.config().secrets());
-        return agent.config().toBuilder()
+        Agent.Builder replaying = agent.config().toBuilder()
                 .model(model)
                 .modelName(recording.model())
-                .prices(agent.config().prices())
+                .prices(agent.config().prices());
+        if (recording.modelPrice() != null) {
+            replaying.price(recording.model(), recording.modelPrice());
+        }
+        return replaying
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
                 .listener(comparison::listener)

@@ -21,7 +21,7 @@ final class AnswerDecisions {
     static Step.Decision responded(Step.State state, Step.Event.Responded event) {
         ModelResponse response = event.response();
         return switch (response.stopReason()) {
-            // cut off at what an output token limit left: that limit ran out, and the next step's budget check
+            // cut off at what an output token or money limit left: that limit ran out, and the next step's budget check
             // stops the run for it (with the summary call), as for any budget
             case MAX_TOKENS -> event.outputLimitCut() ? new Step.Decision(state, new NextStep.RunAgain("output_limit"), List.of())
                     : stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("

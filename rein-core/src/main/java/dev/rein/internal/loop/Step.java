@@ -59,7 +59,8 @@ public final class Step {
         /**
          * The model answered; {@code answerText} is the text of its turns since the last user turn;
          * {@code outputLimitCut}: the request's max_tokens was lowered to what an output token limit
-         * left, and the response was cut off there (the limit ran out, not the agent's max_tokens).
+         * left or the money left buys, and the response was cut off there (the limit ran out, not the
+         * agent's max_tokens).
          */
         record Responded(ModelResponse response, String answerText, boolean outputLimitCut) implements Event {
             public Responded(ModelResponse response, String answerText) {

@@ -19,8 +19,10 @@ public interface RecordedAgentFactory {
      * The default when the real tools are not at hand: the recorded system prompt, max_tokens and
      * finish tool, and {@linkplain RecordedRun#standInTools() stand-ins} of the recorded tools. A
      * replay with it checks Rein's own loop (guards, context handling, prompts) against the
-     * recording. The recorded model is priced at zero, so replayed costs are zero and a recorded
-     * money-budget stop does not recur.
+     * recording. The recorded model is priced at zero here; a trace that records the price its money
+     * limit counted with ({@code model_price}) is replayed at that price instead (see {@link
+     * dev.rein.replay.ReplaySession#agent}), so its costs, a money-budget stop and a max_tokens lowered
+     * to what the money left buys recur; an older trace's replayed costs are zero.
      */
     static RecordedAgentFactory standIns() {
         return recorded -> {
