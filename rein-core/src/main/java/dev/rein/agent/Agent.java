@@ -269,10 +269,10 @@ public final class Agent {
             throw new ReinException("the run id supplier given to runIds(...) returned " + (runId == null ? "null" : "a blank id")
                     + ": it must return a new, non-blank id for each run");
         }
-        String half = dev.rein.internal.text.RunIds.halfPair(runId);
-        if (half != null) {
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
             throw new ReinException("the run id supplier given to runIds(...) returned '" + dev.rein.internal.text.RunIds.shown(runId)
-                    + "', which cannot be a run's id: " + half + "; return ids of whole characters");
+                    + "', which cannot be a run's id: " + problem + "; return ids of whole characters and no control characters");
         }
         return runId;
     }

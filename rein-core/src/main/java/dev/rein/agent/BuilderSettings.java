@@ -272,7 +272,11 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return self();
     }
 
-    /** How run ids are made (default: random). */
+    /**
+     * How run ids are made (default: random). Each id must be new, not blank, of whole characters (no half
+     * of a surrogate pair) and without control characters (a line break, an escape): a run whose id is
+     * not is refused with a {@link dev.rein.ReinException} before it starts.
+     */
     public Agent.Builder runIds(java.util.function.Supplier<String> supplier) {
         this.runIds = given(supplier, "runIds", "pass a supplier of run ids");
         return self();

@@ -162,6 +162,11 @@ public final class DrivenRun {
 
     /** A new run: traces its start and returns its first snapshot. */
     public RunSnapshot begin(String runId, String goal) {
+        String problem = runId == null ? null : dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
+            throw new dev.rein.ReinException("begin(...) was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
+                    + "', which cannot be a run's id: " + problem + "; give ids of whole characters and no control characters");
+        }
         Run run = Run.start(runId, goal, config);
         return effect(run, loop -> loop.started());
     }

@@ -49,11 +49,11 @@ final class Resumption {
             throw new ReinException(method + "(...) was given no run id: pass the id of a stored run (RunResult.runId(), or one"
                     + " of agent.runs().list())");
         }
-        String half = dev.rein.internal.text.RunIds.halfPair(runId);
-        if (half != null) {
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
             // refused, not looked up: a database store would look up the id with '?' in its place, another run's
             throw new ReinException(method + "(...) was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
-                    + "', which no run has: " + half + "; pass the id as RunResult.runId() or agent.runs().list() gives it");
+                    + "', which no run has: " + problem + "; pass the id as RunResult.runId() or agent.runs().list() gives it");
         }
     }
 

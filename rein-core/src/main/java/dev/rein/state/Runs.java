@@ -371,11 +371,11 @@ public final class Runs {
             throw new ReinException("Runs was given no run id (null): pass the id of a run, as RunResult.runId() or"
                     + " Runs.list() gives it");
         }
-        String half = dev.rein.internal.text.RunIds.halfPair(runId);
-        if (half != null) {
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
             // refused, not looked up: a database store would look up the id with '?' in its place, another run's
             throw new ReinException("Runs was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
-                    + "', which no run has: " + half + "; pass the id as RunResult.runId() or Runs.list() gives it");
+                    + "', which no run has: " + problem + "; pass the id as RunResult.runId() or Runs.list() gives it");
         }
     }
 }

@@ -51,4 +51,42 @@ class RunIdInputsTest {
         assertThatThrownBy(() -> agent.runs().cancel(HALF, "x")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("half a UTF-16 surrogate pair");
     }
+
+    /**
+     * Before: a supplied id with a line break ran, and a log line quoting it (the store's warning that it could not keep a
+     * trace event, 'run {} was cancelled ...') carried the break as it is: a forged second line.
+     */
+    @Test
+    void aSuppliedIdWithAControlCharacterIsRefusedAndJapaneseIsKept() {
+        assertThatThrownBy(() -> agent(() -> "run_1\nINFO forged").run("go")).isInstanceOf(ReinException.class)
+                .hasMessage("the run id supplier given to runIds(...) returned 'run_1\\x0aINFO forged', which cannot be a run's id:"
+                        + " it holds the control character U+000A (a line feed) at index 5, which a log line quoting the id would"
+                        + " carry as it is and no file name or HTTP header can hold; return ids of whole characters and no control"
+                        + " characters");
+        assertThatThrownBy(() -> agent(() -> "run_\u001b[2J").run("go")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("U+001B (an escape) at index 4");
+        assertThatThrownBy(() -> agent(() -> "run_\u0085").run("go")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("U+0085 at index 4");
+        assertThat(agent(() -> "run_荷物 一").run("go").runId()).isEqualTo("run_荷物 一");
+    }
+
+    @Test
+    void aRunIdWithAControlCharacterIsRefusedByResumeReplyAndRuns() {
+        Agent agent = agent(() -> "run_1");
+        assertThatThrownBy(() -> agent.resume("run_1\r")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("resume(...) was given run id 'run_1\\x0d', which no run has: it holds the control"
+                        + " character U+000D (a carriage return) at index 5");
+        assertThatThrownBy(() -> agent.reply("run_1\t", "次")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("U+0009 (a tab)");
+        assertThatThrownBy(() -> agent.runs().show("run_1\n")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("Runs was given run id 'run_1\\x0a', which no run has:");
+    }
+
+    @Test
+    void aDrivenRunIsNotBegunUnderAnIdWithAControlCharacter() {
+        DrivenRun driven = new DrivenRun(agent(() -> "run_1"), new InMemoryRunStore());
+        assertThatThrownBy(() -> driven.begin("run_1\n", "go")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("begin(...) was given run id 'run_1\\x0a', which cannot be a run's id: it holds the"
+                        + " control character U+000A (a line feed)");
+    }
 }

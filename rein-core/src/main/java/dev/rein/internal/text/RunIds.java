@@ -1,19 +1,37 @@
 package dev.rein.internal.text;
 
 /**
- * What no run id may hold: half a UTF-16 surrogate pair (text cut inside an emoji). It has no UTF-8
+ * What no run id may hold: half a UTF-16 surrogate pair (text cut inside an emoji), which has no UTF-8
  * form, so a database column, an OpenTelemetry attribute or a trace file read as UTF-8 would hold
- * {@code ?} in its place: another id, which may be another run's ({@code run_?}).
+ * {@code ?} in its place: another id, which may be another run's ({@code run_?}); and a control
+ * character (a line break, an escape), which a log line quoting the id would carry as it is (a forged
+ * second line, a terminal sequence), and which no file name or HTTP header the id might become can
+ * hold.
  */
 public final class RunIds {
     private RunIds() {}
 
     /** Why {@code runId} cannot be a run's id, as the end of a sentence, or null when it can be. */
-    public static String halfPair(String runId) {
+    public static String problem(String runId) {
         int at = LoneSurrogates.first(runId);
         if (at >= 0) {
             return "it holds " + LoneSurrogates.describe(runId, at) + ", which has no UTF-8 form, so no store, trace or"
                     + " telemetry could keep the id as it is";
+        }
+        for (int i = 0; i < runId.length(); i++) {
+            char c = runId.charAt(i);
+            if (c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029) {
+                String name = switch (c) {
+                    case '\n' -> " (a line feed)";
+                    case '\r' -> " (a carriage return)";
+                    case '\t' -> " (a tab)";
+                    case 0x1b -> " (an escape)";
+                    default -> "";
+                };
+                return "it holds the control character " + String.format(java.util.Locale.ROOT, "U+%04X", (int) c) + name
+                        + " at index " + i + ", which a log line quoting the id would carry as it is and no file name or"
+                        + " HTTP header can hold";
+            }
         }
         return null;
     }
