@@ -58,6 +58,23 @@ class JsonlTraceListenerTest {
     }
 
     @Test
+    void aTraceFileThatIsADanglingLinkSaysItsTargetIsMissing(@TempDir Path dir) throws Exception {
+        // Before: 'no such file or directory: .../trace.jsonl', of a file that ls shows is there (a link)
+        Path target = dir.resolve("消えた").resolve("t.jsonl");
+        Path link = Files.createSymbolicLink(dir.resolve("trace.jsonl"), target);
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("x"))).listener(JsonlTraceListener.to(link)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.run("go")).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("cannot open trace file " + link + ": " + link + " is a symbolic link to " + target
+                        + ", which does not exist (the link's target is missing)");
+        // a relative link is said as written, and where that is
+        Path relative = Files.createSymbolicLink(dir.resolve("rel.jsonl"), Path.of("gone", "t.jsonl"));
+        Agent viaRelative = Agent.builder().model(ScriptedModel.of(text("x"))).listener(JsonlTraceListener.to(relative)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> viaRelative.run("go")).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageEndingWith(relative + " is a symbolic link to gone/t.jsonl (" + dir.resolve("gone/t.jsonl")
+                        + "), which does not exist (the link's target is missing)");
+    }
+
+    @Test
     void anEventWithHalfAnEmojiIsStillOneWholeLine(@TempDir Path dir) throws Exception {
         // a tool that cut its text by UTF-16 index returns half of a surrogate pair: no JSON writer
         // takes it, and the line must not end mid-string with the next event glued to it

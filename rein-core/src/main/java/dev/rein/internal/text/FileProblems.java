@@ -20,12 +20,36 @@ public final class FileProblems {
         } else if (e instanceof AccessDeniedException denied) {
             return "permission denied for " + denied.getFile();
         } else if (e instanceof NoSuchFileException missing) {
-            return "no such file or directory: " + missing.getFile();
+            String dangling = danglingLink(missing.getFile());
+            return dangling != null ? dangling : "no such file or directory: " + missing.getFile();
         } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
             String inTheWay = "Not a directory".equals(fs.getReason()) ? fileOnTheWay(fs.getFile()) : null;
             return inTheWay != null ? inTheWay + " is a file, not a directory" : fs.getReason() + ": " + fs.getFile();
         }
         return e.getMessage();
+    }
+
+    /**
+     * {@code path}, or a folder on its way, when it is a symbolic link whose target does not exist, said so
+     * (the file system says only "no such file" of a name that {@code ls} shows); null when none is.
+     */
+    static String danglingLink(String path) {
+        if (path == null) {
+            return null;
+        }
+        for (Path p = Path.of(path); p != null; p = p.getParent()) {
+            if (Files.isSymbolicLink(p) && !Files.exists(p)) {
+                try {
+                    Path target = Files.readSymbolicLink(p);
+                    Path where = p.toAbsolutePath().resolveSibling(target).normalize();
+                    return p + " is a symbolic link to " + target + (target.isAbsolute() ? "" : " (" + where + ")")
+                            + ", which does not exist (the link's target is missing)";
+                } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                    return p + " is a symbolic link whose target is missing";
+                }
+            }
+        }
+        return null;
     }
 
     /** The nearest existing folder of {@code path} (or the path itself) when it is a file after all, or null. */
