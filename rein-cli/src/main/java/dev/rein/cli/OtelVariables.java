@@ -695,11 +695,44 @@ final class OtelVariables {
         if (url.getPort() == 0 || url.getPort() > 65535) { // java.net.URL takes any number; no connection has it
             return "has the port " + url.getPort() + ": a port is a number from 1 to 65535 (OTLP/HTTP's is 4318)";
         }
+        String unusable = unusableByTheHttpClient(endpoint, url);
+        if (unusable != null) {
+            return unusable;
+        }
         if (url.getQuery() != null || url.getRef() != null) {
             return "has a " + (url.getQuery() != null ? "query (?...)" : "fragment (#...)")
                     + ", which an OTLP endpoint may not: give the collector's scheme, host, port and path only";
         }
         return null;
+    }
+
+    /**
+     * What the JDK's HTTP client, which sends the exports, refuses in an endpoint java.net.URL took: it reads the URL as
+     * a java.net.URI, which has no host for a host name with an underscore (a Docker Compose service named
+     * otel_collector) or for the port -1 (java.net.URL reads it as no port), and every export then failed with
+     * "unsupported URI ..."; null when the client takes it.
+     */
+    private static String unusableByTheHttpClient(String endpoint, java.net.URL url) {
+        String host;
+        try {
+            host = new java.net.URI(endpoint).getHost();
+        } catch (java.net.URISyntaxException e) {
+            return "is not a valid URL (" + Errors.oneLine(e.getMessage()) + "): give the collector's URL, e.g. http://collector:4318";
+        }
+        if (host != null) {
+            return null;
+        }
+        if (url.getHost().indexOf('_') >= 0) {
+            return "has the host '" + url.getHost() + "', which the HTTP client cannot connect to: a host name holds letters,"
+                    + " digits, '-' and '.', not '_' (as a Docker Compose service name may); give the collector a name without"
+                    + " it (a network alias) or its address";
+        }
+        if (url.getAuthority().matches(".*:-\\d+")) {
+            return "has the port " + url.getAuthority().substring(url.getAuthority().lastIndexOf(':') + 1)
+                    + ": a port is a number from 1 to 65535 (OTLP/HTTP's is 4318)";
+        }
+        return "has a host the HTTP client cannot connect to ('" + url.getAuthority() + "'): give the collector's URL, e.g."
+                + " http://collector:4318";
     }
 
     /** Why the JDK's HTTP client would refuse header {@code name} with {@code value}, in words that do not quote the value; null when it sends it. */

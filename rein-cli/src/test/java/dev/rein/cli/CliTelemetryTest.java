@@ -87,6 +87,29 @@ class CliTelemetryTest {
     }
 
     /**
+     * java.net.URL takes a host with an underscore (a Docker Compose service named otel_collector) and the port -1 (read
+     * as no port), but the JDK's HTTP client, which sends the exports, parses the URL as a URI and refuses both: every
+     * export failed with "unsupported URI http://otel_collector:4318/v1/traces". Both are refused before the run.
+     */
+    @Test
+    void anEndpointTheHttpClientCannotUseIsRefusedBeforeTheRun() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel_collector:4318")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_ENDPOINT=http://otel_collector:4318 has the host 'otel_collector'")
+                .hasMessageContaining("'_'");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "http://localhost:-1/v1/traces")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://localhost:-1/v1/traces has the port -1")
+                .hasMessageContaining("1 to 65535");
+        try (CliTelemetry ok = CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector.local:4318")),
+                home)) {
+            assertThat(ok).isNotNull();
+        }
+    }
+
+    /**
      * SDK environment variables spec, Enum: "Enum values SHOULD be interpreted in a case-insensitive
      * manner". The SDK compares them exactly, so OTEL_TRACES_SAMPLER=ALWAYS_ON or
      * OTEL_EXPORTER_OTLP_PROTOCOL=HTTP/PROTOBUF refused the run ("Unrecognized value for
