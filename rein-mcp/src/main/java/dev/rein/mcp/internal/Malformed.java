@@ -406,7 +406,6 @@ final class Malformed {
         return problem;
     }
 
-    /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
     /** What is wrong when {@code map} lacks {@code key} or has it null, as "no "AT.KEY", which …"; null when it has one. */
     private static String required(Map<?, ?> map, String at, String key, String shape, String type) {
         if (map.get(key) != null) {
@@ -416,6 +415,7 @@ final class Malformed {
                 : "no \"" + at + key + "\", which the protocol requires (" + shape + ")";
     }
 
+    /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
     private static String fields(Map<?, ?> map, String at, Map<String, String> expected) {
         for (var field : new java.util.TreeMap<>(expected).entrySet()) {
             Object value = map.get(field.getKey());
