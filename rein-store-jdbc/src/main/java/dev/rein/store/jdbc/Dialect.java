@@ -61,6 +61,17 @@ enum Dialect {
     }
 
     /**
+     * Whether {@code e} is {@link java.sql.DriverManager}'s refusal of a URL no driver on the class path takes (the
+     * application left the PostgreSQL driver out), which says nothing of what to add.
+     */
+    static boolean noDriver(java.sql.SQLException e) {
+        return e.getMessage() != null && e.getMessage().contains("No suitable driver");
+    }
+
+    /** What a {@link #noDriver} failure's message says after the URL. */
+    static final String NO_DRIVER = " on the class path (add org.postgresql:postgresql for PostgreSQL)";
+
+    /**
      * What to do about a failure whose cause the database's own words do not say in the user's terms
      * (SQLite's "attempt to write a readonly database", "database is locked"), as " (...)" to add to
      * the message; empty for the others.

@@ -518,6 +518,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private StoreException failure(String what, SQLException e) {
         close();
+        if (Dialect.noDriver(e)) {
+            return new StoreException("cannot " + what + " in the memory store at " + shown + ": no JDBC driver for it"
+                    + Dialect.NO_DRIVER, e);
+        }
         return new StoreException("cannot " + what + " in the memory store at " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e), e);
     }
 }

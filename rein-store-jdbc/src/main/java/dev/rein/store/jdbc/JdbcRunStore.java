@@ -497,9 +497,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     private StoreException failure(String what, SQLException e) {
         close();
-        if (e.getMessage() != null && e.getMessage().contains("No suitable driver")) {
-            return new StoreException("cannot " + what + ": no JDBC driver for " + shown
-                    + " on the class path (add org.postgresql:postgresql for PostgreSQL)", e);
+        if (Dialect.noDriver(e)) {
+            return new StoreException("cannot " + what + ": no JDBC driver for " + shown + Dialect.NO_DRIVER, e);
         }
         return new StoreException("cannot " + what + " in " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e), e);
     }
