@@ -35,7 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
  * before it, and each {@code tool_use} answered in the next message; a last message of the assistant's (a prefill,
  * a paused turn sent back) not ending in whitespace ("messages: final assistant content cannot end with trailing
- * whitespace"); a forced tool choice with tools to force:
+ * whitespace"); a thinking budget ({@code "type": "enabled"}) of at least 1024 tokens ("thinking.enabled.budget_tokens:
+ * Input should be greater than or equal to 1024") and below {@code max_tokens} ("`max_tokens` must be greater than
+ * `thinking.budget_tokens`. ...", unless the request carries the beta {@code interleaved-thinking-2025-05-14});
+ * a forced tool choice with tools to force:
  * {@code any} or {@code tool} without {@code tools} ("tool_choice may only be specified while providing tools.", also at
  * count_tokens), {@code tool} naming none of them ("tool_choice.name: no tool named 'x' is in tools.", this server's
  * words: the docs give none); and what the newest models refuse, as

@@ -12,7 +12,8 @@ import java.util.Set;
  * The checks of the real API that are cheap to repeat and catch real client bugs: required headers
  * and fields, no empty or whitespace-only text, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
  * {@code tool_result} blocks, a last assistant message ending in whitespace, a forced tool choice ({@code any}, {@code tool}) naming a tool the request has, the container a request answering tool calls made from code
- * (programmatic tool calling) must name, and what the newest models refuse (thinking off or with a
+ * (programmatic tool calling) must name, a thinking budget of at least 1,024 tokens and below {@code max_tokens}
+ * (unless the interleaved thinking beta makes it the whole turn's), and what the newest models refuse (thinking off or with a
  * budget, thinking off at effort xhigh or max on Claude Opus 5, a forced tool choice). Messages follow
  * the real API's wording so that error handling tested here sees the same text.
  */
@@ -81,6 +82,10 @@ final class RequestValidator {
         Optional<Violation> refused = refusedByTheModel(body, countTokens);
         if (refused.isPresent()) {
             return refused;
+        }
+        Optional<Violation> budget = countTokens ? Optional.empty() : thinkingBudget(request);
+        if (budget.isPresent()) {
+            return budget;
         }
         int breakpoints = breakpoints(body.path("tools")) + breakpoints(body.path("system")) + breakpoints(messages);
         if (breakpoints > MAX_BREAKPOINTS) {
@@ -268,6 +273,37 @@ final class RequestValidator {
         }
         if (ModelIds.listed(NO_FORCED_TOOL_CHOICE, model) && (choice.equals("any") || choice.equals("tool"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
+        }
+        return Optional.empty();
+    }
+
+    /** The smallest thinking budget the API takes (the extended thinking docs). */
+    static final int MIN_BUDGET_TOKENS = 1024;
+
+    /** The beta with which a thinking budget is the whole turn's, and may exceed max_tokens. */
+    static final String INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
+    /**
+     * A manual thinking budget the API refuses, in its words: below {@value #MIN_BUDGET_TOKENS} tokens, or not below
+     * {@code max_tokens} (thinking counts toward them), unless the interleaved thinking beta makes it the whole turn's.
+     */
+    private static Optional<Violation> thinkingBudget(RecordedRequest request) {
+        JsonNode body = request.body();
+        JsonNode thinking = body.path("thinking");
+        if (!thinking.path("type").asText("").equals("enabled")) {
+            return Optional.empty();
+        }
+        JsonNode budget = thinking.path("budget_tokens");
+        if (!budget.canConvertToLong() || budget.asLong() < MIN_BUDGET_TOKENS) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "thinking.enabled.budget_tokens: Input should be greater than or"
+                    + " equal to " + MIN_BUDGET_TOKENS);
+        }
+        String betas = request.header("anthropic-beta");
+        boolean interleaved = betas != null && Set.of(betas.replace(" ", "").split(",")).contains(INTERLEAVED_THINKING_BETA);
+        if (budget.asLong() >= body.path("max_tokens").asLong() && !interleaved) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "`max_tokens` must be greater than `thinking.budget_tokens`. Please"
+                    + " consult our documentation at"
+                    + " https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");
         }
         return Optional.empty();
     }

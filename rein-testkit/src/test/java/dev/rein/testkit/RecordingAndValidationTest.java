@@ -278,6 +278,32 @@ class RecordingAndValidationTest extends FakeServerTestBase {
     }
 
     /**
+     * The extended thinking docs: a budget of at least 1,024 tokens, and below max_tokens, as thinking counts toward
+     * them; with the interleaved thinking beta the budget is the whole turn's and may exceed them.
+     */
+    @Test
+    void aThinkingBudgetBelowTheMinimumOrNotBelowMaxTokensIsRejectedLikeTheRealApi() throws Exception {
+        String request = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":%d,\"thinking\":{\"type\":\"enabled\","
+                + "\"budget_tokens\":%d},\"messages\":[{\"role\":\"user\",\"content\":\"考えて\"}]}";
+        HttpResponse<String> small = api.messages(request.formatted(4000, 1000));
+        assertThat(small.statusCode()).isEqualTo(400);
+        assertThat(Api.json(small).at("/error/message").asText())
+                .isEqualTo("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+        HttpResponse<String> noRoom = api.messages(request.formatted(2000, 2000));
+        assertThat(noRoom.statusCode()).isEqualTo(400);
+        assertThat(Api.json(noRoom).at("/error/message").asText()).isEqualTo("`max_tokens` must be greater than"
+                + " `thinking.budget_tokens`. Please consult our documentation at"
+                + " https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size");
+        assertThat(server.requests()).hasSize(2);
+
+        server.enqueue(FakeReply.text("はい"), FakeReply.text("はい"));
+        assertThat(api.messages(request.formatted(2000, 1024)).statusCode()).isEqualTo(200);
+        HttpResponse<String> interleaved = api.send(api.request("/v1/messages", request.formatted(2000, 8000))
+                .header("anthropic-beta", "interleaved-thinking-2025-05-14").build());
+        assertThat(interleaved.statusCode()).as(interleaved.body()).isEqualTo(200);
+    }
+
+    /**
      * The API's 400s for text a client should not send: an empty text block anywhere ("text content blocks must be
      * non-empty"), and a message of whitespace-only text ("... must contain non-whitespace text"); whitespace beside
      * other text is taken.
