@@ -246,7 +246,8 @@ final class ErrorMapper {
      * take only their default: 400 {@code unsupported_value} "Unsupported value: 'temperature' does not support 0.2 with
      * this model. Only the default (1) value is supported.", or {@code unsupported_parameter}): the API names its request
      * field, the user set the agent's temperature (or a request's topP). So for a refused {@code reasoning_effort}, the
-     * {@link OpenAiReasoningEffort} option, and for a refused {@code stop} (o3, o4-mini), the request's stop sequences. A later gpt-5.N (gpt-5.1 and on) takes a temperature or top_p only with
+     * {@link OpenAiReasoningEffort} option, for a refused {@code stop} (o3, o4-mini), the request's stop sequences, and for
+     * a refused {@code parallel_tool_calls} (o1, o3, o3-mini, o4-mini), the ParallelToolCalls option. A later gpt-5.N (gpt-5.1 and on) takes a temperature or top_p only with
      * reasoning effort none (its default), so when the request asked it for another effort, "only its own default" is
      * not so, and asking for no reasoning is the other way to run it. Empty for any other error.
      */
@@ -276,6 +277,9 @@ final class ErrorMapper {
             // The API reference: stop is not supported with the latest reasoning models (o3, o4-mini).
             case "stop" -> " (this model takes no stop sequences: leave the request's stop sequences out"
                     + " (ModelRequest.Builder.stopSequences) to run it)";
+            // o1, o3, o3-mini and o4-mini refuse the field whatever its value; Rein sends it only for the option.
+            case "parallel_tool_calls" -> " (this model takes no parallel_tool_calls: leave out the ParallelToolCalls model"
+                    + " option to run it; the calls of a response that holds several are run in order as always)";
             // A model that does not reason refuses the field (gpt-4o, gpt-4.1); one that does, a value it lacks.
             case "reasoning_effort" -> code.equals("unsupported_parameter")
                     ? " (this model does not reason: leave out the OpenAiReasoningEffort model option (--reasoning-effort) to run it)"

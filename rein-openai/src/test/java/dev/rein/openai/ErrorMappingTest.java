@@ -438,6 +438,24 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aReasoningModelRefusingParallelToolCallsSaysWhichOptionItIsAndToLeaveItOut() {
+        // o1, o3, o3-mini and o4-mini refuse the field whatever its value (400 unsupported_parameter, param
+        // parallel_tool_calls; the fake refuses it as the API does): with ParallelToolCalls.DISABLED every step failed
+        // with a message naming a request field, not the model option the user set.
+        ModelException e = assertThrows(ModelException.class, () -> call(ModelRequest.builder("o4-mini").maxTokens(256)
+                .addMessage(Message.user("x")).tools(List.of(tool("search"))).option(dev.rein.model.ParallelToolCalls.DISABLED)));
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("Unsupported parameter: 'parallel_tool_calls' is not supported with this model."
+                + " (this model takes no parallel_tool_calls: leave out the ParallelToolCalls model option to run it; the"
+                + " calls of a response that holds several are run in order as always)");
+        // gpt-5 takes it
+        server.enqueue(ChatReply.text("ok"));
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> call(ModelRequest.builder("gpt-5").maxTokens(256)
+                .addMessage(Message.user("x")).tools(List.of(tool("search"))).option(dev.rein.model.ParallelToolCalls.DISABLED))))
+                .isNull();
+    }
+
+    @Test
     void aRefusedReasoningEffortSaysWhichOptionItIs() {
         // A model that does not reason (gpt-4.1-mini, Rein's default) refuses the field; one that does may refuse the
         // value ('minimal' on gpt-5.1). Both named a request field, not the option the user set.

@@ -168,6 +168,16 @@ final class ChatRequestValidator {
     }
 
     /**
+     * Whether the model is one of OpenAI's reasoning models that refuse {@code parallel_tool_calls} whatever its value
+     * (400 {@code unsupported_parameter}): o1, o3, o3-mini and o4-mini, and their dated snapshots. The gpt-5 family
+     * takes it.
+     */
+    static boolean parallelCallsNot(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("(o1|o3|o3-mini|o4-mini)(-[0-9]{4}-[0-9]{2}-[0-9]{2})?");
+    }
+
+    /**
      * The reasoning efforts the model takes, as the API reference lists them: low, medium and high for o1, o3, o3-mini and
      * o4-mini; minimal to high for the first gpt-5 models (none only from gpt-5.1 on); none to high for gpt-5.1; none to
      * xhigh for the later gpt-5.N ("xhigh is supported for all models after gpt-5.1-codex-max"). Null for another model
@@ -294,6 +304,10 @@ final class ChatRequestValidator {
         if (parallel != null && !parallel.isNull() && !hasTools(body)) {
             return fail("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are"
                     + " specified.", "parallel_tool_calls", null);
+        }
+        if (parallel != null && !parallel.isNull() && parallelCallsNot(body.path("model").asText())) {
+            return fail("Unsupported parameter: 'parallel_tool_calls' is not supported with this model.", "parallel_tool_calls",
+                    "unsupported_parameter");
         }
         JsonNode choice = body.get("tool_choice");
         if (choice == null || choice.isNull()) {

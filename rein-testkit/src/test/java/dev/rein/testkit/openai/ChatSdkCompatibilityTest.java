@@ -511,6 +511,28 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aReasoningModelRefusesParallelToolCallsAsTheRealApiDoes() {
+        // o1, o3, o3-mini and o4-mini refuse the field whatever its value: 400 unsupported_parameter "Unsupported
+        // parameter: 'parallel_tool_calls' is not supported with this model."; the gpt-5 family and gpt-4.1 take it.
+        for (String model : List.of("o1", "o3", "o3-mini", "o4-mini", "o4-mini-2025-04-16")) {
+            ChatCompletionCreateParams parallel = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .addTool(tool("search")).parallelToolCalls(false).build();
+            assertThatThrownBy(() -> client.chat().completions().create(parallel)).as(model)
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains("Unsupported parameter: 'parallel_tool_calls' is not supported"
+                                + " with this model.");
+                        assertThat(e.code()).hasValue("unsupported_parameter");
+                        assertThat(e.param()).hasValue("parallel_tool_calls");
+                    });
+        }
+        server.enqueue(ChatReply.text("one"), ChatReply.text("two"));
+        for (String model : List.of("gpt-5", "gpt-4.1")) {
+            assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .addTool(tool("search")).parallelToolCalls(false).build()).choices()).as(model).hasSize(1);
+        }
+    }
+
+    @Test
     void aReasoningEffortTheModelDoesNotTakeIsRejectedAsTheRealApiDoes() {
         // The API reference: gpt-5.1 takes none, low, medium and high; models before it do not take none; xhigh is for
         // models after gpt-5.1-codex-max. The real API answers another value with 400 unsupported_value, e.g.
