@@ -324,12 +324,14 @@ final class ErrorMapper {
     }
 
     /**
-     * The messages alone beyond the model's context, in the words of the public API (older and newer), vLLM and
-     * llama.cpp, for servers that give no {@code context_length_exceeded} code.
+     * The messages alone beyond the model's context, in the words of the public API (older and newer), vLLM,
+     * llama.cpp and MiniMax's API ("invalid params, context window exceeds limit (2013)"), for servers that give no
+     * {@code context_length_exceeded} code.
      */
     private static final java.util.regex.Pattern CONTEXT_WINDOW = java.util.regex.Pattern.compile(
             "maximum context length is \\d+ tokens\\. However, (?:your messages resulted in|you requested \\d+ tokens in the messages)"
-                    + "|Your input exceeds the context window of this model|exceeds the available context size");
+                    + "|Your input exceeds the context window of this model|exceeds the available context size"
+                    + "|context window exceeds limit");
 
     /** The public API's refusal of a limit above the model's own maximum output. */
     private static final java.util.regex.Pattern MODEL_MAXIMUM = java.util.regex.Pattern.compile(

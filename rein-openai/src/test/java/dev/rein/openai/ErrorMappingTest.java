@@ -324,6 +324,11 @@ class ErrorMappingTest extends FakeChat {
                 + " size, try increasing it\",\"type\":\"exceed_context_size_error\"}\n\ndata: [DONE]\n\n"));
         assertThat(failure().getMessage()).as("after HTTP 200 too").endsWith(advice);
 
+        // MiniMax's API (MiniMax-AI/MiniMax-M2#119): 400 bad_request_error, no code, its own words and error number
+        String miniMax = "invalid params, context window exceeds limit (2013)";
+        server.enqueue(new ChatReply.HttpError(400, "bad_request_error", null, miniMax, Map.of(), null));
+        assertThat(failure().getMessage()).isEqualTo(miniMax + " " + advice);
+
         // The completion's share named: that advice, not this one.
         String both = "This model's maximum context length is 4096 tokens. However, you requested 8242 tokens"
                 + " (50 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.";
