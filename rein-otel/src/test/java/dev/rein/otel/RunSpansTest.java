@@ -289,6 +289,8 @@ class RunSpansTest {
         assertThat(cancel.getAttributes().get(GenAiConventions.CONVERSATION_ID)).isEqualTo(paused.runId());
         assertThat(cancel.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("anthropic");
         assertThat(cancel.getAttributes().get(ReinConventions.RUN_STEPS)).isEqualTo((long) paused.steps());
+        assertThat(cancel.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isZero();
+        assertThat(cancel.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isNull();
         assertThat(cancel.getLinks()).singleElement().satisfies(link ->
                 assertThat(link.getSpanContext().getSpanId()).isEqualTo(pause.getSpanId()));
         assertThat(cancel.getParentSpanContext().isValid()).isFalse();
