@@ -165,7 +165,7 @@ final class AgentLoop {
         // The request is immutable and built from the history, the state and the tools: unless the
         // context policies replaced the history (or the state moved), it is the one to send. A compaction's
         // summary call is this request with tools off: it too may write at most what an output or money limit leaves.
-        if (guards.manageContext(capped(request).request()) || run.state() != state) {
+        if (guards.manageContext(capped(request).sent(request)) || run.state() != state) {
             return request(ToolChoice.auto());
         }
         return request;
@@ -235,7 +235,7 @@ final class AgentLoop {
         }
         run.meter.countStep();
         Capped capped = capped(request);
-        ModelRequest limited = capped.refused() == null ? capped.request() : request;
+        ModelRequest limited = capped.sent(request);
         if (limited != request) {
             announce(capped);
         }
@@ -257,7 +257,12 @@ final class AgentLoop {
      * the numbers for the trace; {@code refused} why one of the request's options cannot work with the lowered
      * max_tokens (Anthropic's thinking budget must stay below it: the provider would refuse it), else null.
      */
-    record Capped(ModelRequest request, int from, String why, Map<String, Object> evidence, String refused) {}
+    record Capped(ModelRequest request, int from, String why, Map<String, Object> evidence, String refused) {
+        /** What to send instead of {@code original}: the lowered request, unless an option of it refuses that. */
+        ModelRequest sent(ModelRequest original) {
+            return refused == null ? request : original;
+        }
+    }
 
     /**
      * {@code request} with its max_tokens lowered to the fewest output tokens a limit still leaves: an output

@@ -303,6 +303,34 @@ class ContextLoopTest {
         assertThat(result.usage().outputTokens() - 20).isEqualTo(1_000); // the limit, and the summary's own
     }
 
+    /** An option a provider checks against max_tokens (as Anthropic's thinking budget must stay below it). */
+    private record NeedsRoom(int tokens) implements dev.rein.model.ModelOption {
+        @Override
+        public void check(ModelRequest request) {
+            if (tokens >= request.maxTokens()) {
+                throw new dev.rein.ReinException("needs " + tokens + " below maxTokens " + request.maxTokens());
+            }
+        }
+    }
+
+    /**
+     * A compaction whose request an option needs more room in than the output limit leaves is sent with the agent's
+     * max_tokens, as a step's is (README: such an option keeps the step's max_tokens as set), not lowered to a request
+     * the provider would refuse.
+     */
+    @Test
+    void aCompactionWhoseOptionNeedsMoreRoomThanTheOutputLimitLeavesKeepsTheAgentsMaxTokens() {
+        AtomicInteger pages = new AtomicInteger();
+        List<Integer> compactionMaxTokens = new ArrayList<>();
+        ScriptedModel model = pagesThenACompactionThatWritesAll(pages, compactionMaxTokens);
+        agent(model).modelOption(new NeedsRoom(990)).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+
+        assertThat(compactionMaxTokens).first().isEqualTo(8192);
+        assertThat(model.requests()).allSatisfy(r -> assertThat(r.maxTokens()).isGreaterThan(990));
+    }
+
     /**
      * A model that reads pages (up to six calls of fetch_page, counted in {@code pages}), answers a
      * compaction with a summary that writes every token the request allows (its max_tokens added to

@@ -116,4 +116,17 @@ class MoneyCapTest {
         assertThat(report.result().reason()).isEqualTo("max_cost");
         assertThat(report.result().costUsd()).isEqualByComparingTo(recorded.costUsd());
     }
+
+    /** Probe: a reply turn's calls are lowered to what the conversation's money limit still leaves across turns. */
+    @Test
+    void aReplyTurnWritesAtMostWhatTheConversationsMoneyLeftBuys() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.withUsage(Usage.of(1_000, 2_000, 0, 0), text("一つ目")), text("二つ目"));
+        Agent agent = Agent.builder().model(model).listener(trace).budget(Budget.builder().maxCostUsd((BigDecimal) null).build())
+                .conversationBudget(Budget.builder().maxCostUsd(new BigDecimal("0.05")).build()).build();
+        RunResult first = agent.run("go");
+        // the first turn spent USD 0.033 of the conversation's 0.05: the reply may write 1,134 tokens at most
+        agent.reply(first.runId(), "次");
+        assertThat(model.requests().get(0).maxTokens()).isEqualTo(3_334);
+        assertThat(model.requests().get(1).maxTokens()).isEqualTo(1_134);
+    }
 }
