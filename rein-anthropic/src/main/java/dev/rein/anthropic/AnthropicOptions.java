@@ -1,8 +1,8 @@
 package dev.rein.anthropic;
 
+import dev.rein.ReinException;
 import dev.rein.model.ModelOption;
 import dev.rein.model.ModelRequest;
-import java.util.Objects;
 
 /**
  * Anthropic-specific request features, carried as a {@link ModelOption} on the neutral request:
@@ -19,7 +19,10 @@ public record AnthropicOptions(PromptCaching caching) implements ModelOption {
     static final AnthropicOptions NONE = new AnthropicOptions(PromptCaching.DISABLED);
 
     public AnthropicOptions {
-        Objects.requireNonNull(caching, "caching");
+        if (caching == null) {
+            throw new ReinException("AnthropicOptions.caching(...) was given null: pass PromptCaching.DEFAULT (on, 5-minute"
+                    + " entries), PromptCaching.DISABLED or new PromptCaching(true, CacheTtl.ONE_HOUR)");
+        }
     }
 
     /** Options with the given prompt caching. */

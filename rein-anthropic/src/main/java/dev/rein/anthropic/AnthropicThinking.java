@@ -393,6 +393,10 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
 
     /** The same thinking, returned as {@code display} says. */
     public AnthropicThinking withDisplay(Display display) {
-        return new AnthropicThinking(type, budgetTokens, Objects.requireNonNull(display, "display"));
+        if (display == null) {
+            throw new ReinException("withDisplay(...) was given null: pass Display.SUMMARIZED, Display.OMITTED or"
+                    + " Display.UPDATES, or leave withDisplay out for the model's default");
+        }
+        return new AnthropicThinking(type, budgetTokens, display);
     }
 }

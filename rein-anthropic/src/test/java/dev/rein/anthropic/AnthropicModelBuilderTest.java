@@ -83,4 +83,21 @@ class AnthropicModelBuilderTest {
         assertThatThrownBy(() -> new PromptCaching(true, null))
                 .isInstanceOf(ReinException.class).hasMessageContaining("ttl").hasMessageContaining("CacheTtl.ONE_HOUR");
     }
+
+    /**
+     * The request options beside the builder's setters (caa2ce57 fixed caching(null) and new PromptCaching(enabled,
+     * null) only): AnthropicOptions.caching(null) and AnthropicThinking.withDisplay(null) threw a bare
+     * NullPointerException ('caching', 'display').
+     */
+    @Test
+    void anOptionGivenNullSaysWhichAndWhatToPass() {
+        assertThatThrownBy(() -> AnthropicOptions.caching(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicOptions.caching(...) was given null")
+                .hasMessageContaining("PromptCaching.DISABLED");
+        assertThatThrownBy(() -> new AnthropicOptions(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("PromptCaching.DEFAULT");
+        assertThatThrownBy(() -> AnthropicThinking.adaptive().withDisplay(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("withDisplay(...) was given null")
+                .hasMessageContaining("Display.SUMMARIZED");
+    }
 }
