@@ -12,7 +12,7 @@ public final class Display {
     /**
      * {@code text} on one line, at most about {@code max} characters: when longer, its beginning and
      * its end (where tools put notes such as "showing the first 50 rows"), with the number of
-     * characters omitted in between.
+     * characters omitted in between; whole when that note would be as long as what it leaves out.
      */
     public static String line(String text, int max) {
         String flat = visible(text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", " ⏎ "), false);
@@ -20,10 +20,13 @@ public final class Display {
         if (length <= max) {
             return flat;
         }
+        String marker = " … (" + (length - max) + " characters omitted) … ";
+        if (length - max <= marker.length()) {
+            return flat; // the marker would be as long as what it leaves out: the whole text is no longer
+        }
         int head = max / 2;
         int tail = max - head;
-        return flat.substring(0, flat.offsetByCodePoints(0, head)) + " … (" + (length - max) + " characters omitted) … "
-                + flat.substring(flat.offsetByCodePoints(0, length - tail));
+        return flat.substring(0, flat.offsetByCodePoints(0, head)) + marker + flat.substring(flat.offsetByCodePoints(0, length - tail));
     }
 
     /** Indents every line of {@code text}. */

@@ -30,6 +30,15 @@ class ExamplesTest {
     }
 
     @Test
+    void aLineIsCutOnlyWhenTheMarkerIsShorterThanWhatItLeavesOut() {
+        // The orders demo showed a warehouse's delay reason with "… (2 characters omitted) …" in it: longer than whole.
+        String reason = "x".repeat(20) + "ab" + "y".repeat(20);
+        assertThat(Display.line(reason, 40)).isEqualTo(reason);
+        String longer = "x".repeat(20) + "-".repeat(100) + "y".repeat(20);
+        assertThat(Display.line(longer, 40)).isEqualTo("x".repeat(20) + " … (100 characters omitted) … " + "y".repeat(20));
+    }
+
+    @Test
     void theConsoleShowsEveryInvisibleFormatCharacterVisibly() {
         // The Arabic letter mark, a word joiner, a deprecated format character, a soft hyphen and tag characters spelling "hi".
         String hidden = "東京\u061cA\u2060B\u206bC\u00adD\udb40\udc68\udb40\udc69E";
