@@ -63,12 +63,21 @@ public final class ServerConnection implements AutoCloseable {
 
     public ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
                             Consumer<List<McpSchema.Tool>> onTools) {
+        this(config, launcher, mapper, onTools, new ServerWarnings());
+    }
+
+    ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
+                     Consumer<List<McpSchema.Tool>> onTools, ServerWarnings warnings) {
         this.config = config;
         this.launcher = launcher;
         this.mapper = mapper;
         this.stderr = new StderrTail(config.secrets());
         this.onTools = onTools;
+        this.warnings = warnings;
     }
+
+    /** What was said of this server in the log, across its sessions. */
+    private final ServerWarnings warnings;
 
     public McpServerConfig config() {
         return config;
@@ -125,7 +134,7 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private Session connect() throws IOException {
-        Session opened = Session.open(config, launcher, mapper, stderr, this::refreshLater);
+        Session opened = Session.open(config, launcher, mapper, stderr, warnings, this::refreshLater);
         synchronized (this) {
             if (closed) {
                 opened.close();

@@ -37,11 +37,14 @@ final class Session {
         this.stdio = stdio;
     }
 
-    /** Warns of an icon (or a website) the server sent that Rein left out: only for display, not worth refusing a tool or answer. */
-    private static java.util.function.Consumer<String> iconLeftOut(McpServerConfig config) {
-        return note -> LOG.warn("MCP server '{}' {}; Rein left it out and went on (icons and a website are only for a client to"
-                + " display, which Rein does not do; the server should be fixed)", dev.rein.internal.text.Controls.visible(config.name(), false),
-                dev.rein.tool.Secrets.mask(note, config.secrets()));
+    /**
+     * Warns, once per server, of an icon (or a website) the server sent that Rein left out: only for
+     * display, not worth refusing a tool or answer.
+     */
+    private static java.util.function.Consumer<String> iconLeftOut(McpServerConfig config, ServerWarnings warnings) {
+        return note -> warnings.once("icon: " + note, () -> "MCP server '" + dev.rein.internal.text.Controls.visible(config.name(), false)
+                + "' " + dev.rein.tool.Secrets.mask(note, config.secrets()) + "; Rein left it out and went on (icons and a website are"
+                + " only for a client to display, which Rein does not do; the server should be fixed)");
     }
 
     /**
@@ -50,7 +53,7 @@ final class Session {
      * @throws IOException when a stdio server's command cannot be started
      */
     static Session open(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper, StderrTail stderr,
-                        Runnable onToolsChanged) throws IOException {
+                        ServerWarnings warnings, Runnable onToolsChanged) throws IOException {
         Duration requestTimeout = config.timeout().plusSeconds(5);
         // The SDK's own limit of a request, initialize included, must not come before Rein's (at least 30 s to
         // start and list, the call's timeout for a call; Rein waits for each itself): a server slower to start
@@ -67,7 +70,7 @@ final class Session {
                         + " such lines are skipped without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
                         line));
                 Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion(),
-                        iconLeftOut(config)),
+                        iconLeftOut(config, warnings)),
                         sdkTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
@@ -85,18 +88,20 @@ final class Session {
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
-                CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version, iconLeftOut(config));
+                CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version, iconLeftOut(config, warnings));
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
-                session.resuming.onOversized(() -> LOG.warn("MCP server '{}' sent a message larger than {} bytes, the most Rein reads of"
-                        + " one message, on its stream for its own messages (notifications and requests, resumed with GET), which Rein"
-                        + " dropped unread; the messages after it are read (further such messages are dropped without a warning)",
-                        dev.rein.internal.text.Controls.visible(config.name(), false), ResumingHttpClient.MAX_MESSAGE_BYTES));
-                session.resuming.onSkipped(event -> LOG.warn("MCP server '{}' sent an event that is no JSON-RPC message for Rein"
-                        + " (JSON that is no request, notification or answer, or an error without an id on its stream for its own"
+                // Once per server, not per session: a server that opens a new session sends the same again.
+                session.resuming.onOversized(() -> warnings.once("oversized", () -> "MCP server '"
+                        + dev.rein.internal.text.Controls.visible(config.name(), false) + "' sent a message larger than "
+                        + ResumingHttpClient.MAX_MESSAGE_BYTES + " bytes, the most Rein reads of one message, on its stream for its own"
+                        + " messages (notifications and requests, resumed with GET), which Rein dropped unread; the messages after it are"
+                        + " read (further such messages of this server are dropped without a warning)"));
+                session.resuming.onSkipped(event -> warnings.once("skipped event", () -> "MCP server '"
+                        + dev.rein.internal.text.Controls.visible(config.name(), false) + "' sent an event that is no JSON-RPC message"
+                        + " for Rein (JSON that is no request, notification or answer, or an error without an id on its stream for its own"
                         + " messages, which answers no request), which Rein passes over and reads on (further such events of this"
-                        + " session are passed over without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
-                        stderr.visibleStdout(event)));
+                        + " server are passed over without a warning): '" + stderr.visibleStdout(event) + "'"));
                 session.resuming.deliverTo(message -> {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));
