@@ -219,7 +219,11 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return self();
     }
 
-    /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
+    /**
+     * Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). It
+     * replaces all of them, also a {@link #store} or {@link #approvalPolicy} set before it: call it first, or set
+     * those on the {@code SafetyConfig}.
+     */
     public Agent.Builder safety(SafetyConfig safety) {
         this.safety = given(safety, "safety", "pass a SafetyConfig (SafetyConfig.builder().build() for the defaults)").toBuilder();
         return self();
