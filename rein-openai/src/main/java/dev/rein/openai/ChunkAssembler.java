@@ -139,7 +139,8 @@ final class ChunkAssembler {
             }
             delta(choice.path("delta"));
             JsonNode finish = choice.get("finish_reason");
-            if (finish != null && finish.isTextual()) {
+            // "" is none: older Ollama and SGLang send it on every chunk where the API sends null
+            if (finish != null && finish.isTextual() && !finish.asText().isEmpty()) {
                 finishReason = finish.asText();
             }
             if (choice.path("native_finish_reason").isTextual()) {

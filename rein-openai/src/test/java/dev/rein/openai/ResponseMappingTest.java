@@ -104,6 +104,24 @@ class ResponseMappingTest extends FakeChat {
         ModelResponse none = call(request("x"));
         assertThat(none.stopReason()).isEqualTo(StopReason.UNKNOWN);
         assertThat(none.providerStopReason()).isNull();
+
+        // An empty finish_reason, as older Ollama and SGLang send on every chunk (ollama#4357, sglang#3912), is none: it
+        // neither names a reason nor replaces one that came; a message of tool calls without one asks for the tools.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","
+                        + "\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"\"}]}",
+                chunk + "[{\"index\":0,\"delta\":{},\"finish_reason\":\"\"}]}",
+                "[DONE]")));
+        ModelResponse empty = call(request("x"));
+        assertThat(empty.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(empty.providerStopReason()).isNull();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"長い\"},\"finish_reason\":\"length\"}]}",
+                chunk + "[{\"index\":0,\"delta\":{},\"finish_reason\":\"\"}]}",
+                "[DONE]")));
+        ModelResponse kept = call(request("x"));
+        assertThat(kept.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
+        assertThat(kept.providerStopReason()).isEqualTo("length");
     }
 
     @Test
