@@ -1339,6 +1339,20 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theJsonRpcErrorOfAnHttpRefusalLongerThan8KbIsStillQuoted() throws Exception {
+        // Before: only the body's first 8 KB were kept to read the error from; a refusal carrying a stack trace in its "data"
+        // was cut there, was no JSON, and the start named the status alone, the server's reason silently lost.
+        String trace = "at handler (/srv/app.js:1:1)\\n".repeat(1000);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.json(exchange, 403,
+                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Invalid Host header: 東京.example\",\"data\":{\"stack\":\""
+                        + trace + "\"}},\"id\":null}"))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("it answered HTTP 403 Forbidden")
+                    .hasMessageContaining("; it said: 'JSON-RPC error -32000: Invalid Host header: 東京.example'");
+        }
+    }
+
+    @Test
     void aRequestAnsweredWithAnEmptyAcceptedIsSaidSoAtOnceNotAfterTheTimeout() throws Exception {
         // Transports spec: a request is answered with JSON or an event stream; 202 without a body is for notifications and
         // responses. Before, initialize waited 30 s and was said not to have been answered in time.

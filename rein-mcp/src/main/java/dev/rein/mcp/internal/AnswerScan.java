@@ -13,7 +13,9 @@ import java.nio.ByteBuffer;
  * Reads the top-level {@code id} of a JSON answer as its bytes pass, holding none of them: a
  * request's JSON answer may be megabytes, and its id may come after its result. Whether the
  * message is an answer (a {@code "result"} or {@code "error"} and no {@code "method"}) is noted
- * too. Anything that is not one JSON object leaves {@link #answerId} null.
+ * too, and so are the {@code code} and {@code message} of its {@code "error"}, which an HTTP error
+ * status may carry after kilobytes of {@code data} (a stack trace). Anything that is not one JSON
+ * object leaves {@link #answerId} and {@link #error} null.
  */
 final class AnswerScan {
     private final JsonParser parser;
@@ -23,6 +25,11 @@ final class AnswerScan {
     private boolean method;
     private boolean broken;
     private JsonNode id;
+    /** Whether the object being read is the top-level "error"; then which of its fields comes next. */
+    private boolean inError;
+    private String errorField;
+    private String errorCode;
+    private String errorMessage;
 
     AnswerScan() {
         JsonParser created;
@@ -64,6 +71,20 @@ final class AnswerScan {
             method |= "method".equals(name);
             return;
         }
+        if (inError && depth == 2 && token == JsonToken.FIELD_NAME) {
+            errorField = parser.currentName();
+            return;
+        }
+        if (inError && depth == 2 && token.isScalarValue()) {
+            if ("code".equals(errorField)) {
+                errorCode = parser.getText();
+            } else if ("message".equals(errorField) && token == JsonToken.VALUE_STRING) {
+                errorMessage = parser.getText();
+            }
+        }
+        if (depth == 1 && token == JsonToken.START_OBJECT) {
+            inError = "error".equals(parser.currentName());
+        }
         if (idNext && depth == 1 && token.isScalarValue()) {
             id = token == JsonToken.VALUE_STRING ? TextNode.valueOf(parser.getText())
                     : token.isNumeric() ? Json.mapper().readTree(parser.getText()) : null;
@@ -73,7 +94,18 @@ final class AnswerScan {
             depth++;
         } else if (token.isStructEnd()) {
             depth--;
+            inError &= depth >= 2;
         }
+    }
+
+    /**
+     * The top-level {@code "error"} read, once it was all read, as "JSON-RPC error CODE: MESSAGE"
+     * ({@code ?} for a code that is missing); null when the body is not one JSON object or its error
+     * has no string message.
+     */
+    String error() {
+        return broken || depth != 0 || errorMessage == null ? null
+                : "JSON-RPC error " + (errorCode == null ? "?" : errorCode) + ": " + errorMessage;
     }
 
     /** The id of the answer read, once it was all read; null when it is no answer, or its id is no string or number. */

@@ -449,7 +449,8 @@ final class ResumingHttpClient extends HttpClient {
             this.downstream = downstream;
             this.id = id;
             this.errorStatus = errorStatus;
-            this.scan = errorStatus || id == null ? null : new AnswerScan();
+            // An error status's body is read whole for its JSON-RPC error, which may come after more than is kept.
+            this.scan = errorStatus || id != null ? new AnswerScan() : null;
         }
 
         @Override
@@ -478,7 +479,7 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onComplete() {
-            JsonNode answered = scan == null ? null : scan.answerId();
+            JsonNode answered = scan == null || errorStatus ? null : scan.answerId();
             if (answered != null && !answered.equals(id) && !closed) {
                 // An answer with another id than the request's (a server's bug) answers nothing the SDK waits for: the
                 // request ends now, naming it, as when a request's event stream ends after one (Watched).
@@ -498,15 +499,22 @@ final class ResumingHttpClient extends HttpClient {
                         messages.accept(Json.write(standIn));
                     }
                 } else if (error.path("message").isTextual()) {
-                    refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
-                    if (id != null) {
-                        refusals.put(Json.write(id), refusal);
-                    }
+                    refused("JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText());
                 }
             } catch (IOException | RuntimeException e) {
-                // not JSON: the status alone says what there is to say
+                // Longer than was kept (the scan read it whole), or not JSON: then the status alone says what there is to say.
+                if (errorStatus && scan.error() != null) {
+                    refused(scan.error());
+                }
             }
             downstream.onComplete();
+        }
+
+        private void refused(String said) {
+            refusal = said;
+            if (id != null) {
+                refusals.put(Json.write(id), said);
+            }
         }
 
         @Override

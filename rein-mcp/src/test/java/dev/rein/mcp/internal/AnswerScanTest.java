@@ -26,13 +26,31 @@ class AnswerScanTest {
         assertThat(scan("{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}", 4)).as("a null id").isNull();
     }
 
+    @Test
+    void theTopLevelErrorIsReadWholeWhereverItsCodeAndMessageComeNotANestedOne() {
+        String data = "{\"error\":{\"code\":1,\"message\":\"inner\"},\"stack\":\"" + "x".repeat(20_000) + "\"}";
+        assertThat(error("{\"jsonrpc\":\"2.0\",\"error\":{\"data\":" + data + ",\"message\":\"東京 refused\",\"code\":-32000},\"id\":null}", 7))
+                .isEqualTo("JSON-RPC error -32000: 東京 refused");
+        assertThat(error("{\"error\":{\"message\":\"no code\"}}", 3)).isEqualTo("JSON-RPC error ?: no code");
+        assertThat(error("{\"result\":{\"error\":{\"code\":1,\"message\":\"nested\"}}}", 3)).isNull();
+        assertThat(error("{\"error\":{\"code\":1,\"message\":\"cut", 3)).as("cut short").isNull();
+    }
+
+    private static String error(String json, int size) {
+        return feed(json, size).error();
+    }
+
     /** {@code json} fed to a scan in pieces of {@code size} bytes (cutting characters in two). */
     private static JsonNode scan(String json, int size) {
+        return feed(json, size).answerId();
+    }
+
+    private static AnswerScan feed(String json, int size) {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         AnswerScan scan = new AnswerScan();
         for (int start = 0; start < bytes.length; start += size) {
             scan.feed(ByteBuffer.wrap(bytes, start, Math.min(size, bytes.length - start)));
         }
-        return scan.answerId();
+        return scan;
     }
 }
