@@ -20,8 +20,14 @@ import java.util.Optional;
  * {@link #directory} keeps the links across processes (the CLI's {@code rein resume}).
  */
 public interface SpanLinkStore {
+    /**
+     * Keeps {@code span}, the {@code invoke_agent} span of run {@code runId}'s segment that just began, in
+     * place of the one kept before: the next segment (a resumption, a reply, a cancellation) links to it.
+     * The telemetry logs a failure here and goes on without the link.
+     */
     void remember(String runId, SpanContext span);
 
+    /** The span kept for run {@code runId}, the one its next segment links to; empty when none was kept. */
     Optional<SpanContext> recall(String runId);
 
     /** Keeps the links of the last 10,000 runs in memory. */
