@@ -15,6 +15,10 @@ final class OutputSchemaFile {
 
     /** The schema's text, checked; a missing, unreadable or invalid file is a usage error naming it. */
     static String read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new UsageException("--output-schema: " + file + " is a folder, not a file; give a JSON Schema (draft"
+                    + " 2020-12) file, e.g. verdict.schema.json");
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -23,7 +27,8 @@ final class OutputSchemaFile {
         } catch (CharacterCodingException e) {
             throw new UsageException("--output-schema: " + file + " is not UTF-8 text");
         } catch (IOException e) {
-            throw new UsageException("--output-schema: cannot read " + file + ": " + e.getMessage());
+            // the reason in words (permission denied, a file on the way), not the JDK's path-then-reason
+            throw new UsageException("--output-schema: cannot read " + file + ": " + dev.rein.internal.text.FileProblems.why(e));
         }
         try {
             OutputSchema.fromJson(file.getFileName().toString(), text);

@@ -101,4 +101,20 @@ class StreamAndSchemaOptionsTest {
         JsonNode result = Json.parse(lines.get(lines.size() - 1));
         assertThat(result.get("answer").asText()).isEqualTo("{\"決定\": \"返金\"}");
     }
+
+    /**
+     * A folder given as --output-schema is one line saying so and what to give. Before: "--output-schema: cannot read
+     * スキーマ: Is a directory", the JDK's words.
+     */
+    @Test
+    void aFolderAsTheOutputSchemaSaysItIsAFolder(@TempDir Path dir) throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("スキーマ"));
+        InProcessCli.Outcome outcome = cli.models((name, env) -> {
+            throw new AssertionError("no model is built for a usage error");
+        }).run("run", "--output-schema", folder.toString(), "判定して");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein run: --output-schema: " + folder
+                + " is a folder, not a file; give a JSON Schema (draft 2020-12) file, e.g. verdict.schema.json");
+    }
 }
