@@ -218,14 +218,14 @@ enum Dialect {
     List<String> schema() {
         return List.of(
                 "CREATE TABLE IF NOT EXISTS rein_schema (version INTEGER NOT NULL)",
-                "CREATE TABLE IF NOT EXISTS rein_runs (run_id VARCHAR(200) PRIMARY KEY, version BIGINT NOT NULL,"
+                "CREATE TABLE IF NOT EXISTS rein_runs (run_id TEXT PRIMARY KEY, version BIGINT NOT NULL,"
                         + " status VARCHAR(32) NOT NULL, reason VARCHAR(200), goal TEXT, model TEXT, steps INTEGER,"
                         + " cost_usd VARCHAR(40), pending_approvals INTEGER, created_at BIGINT, updated_at BIGINT,"
                         + " snapshot TEXT NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS rein_runs_updated ON rein_runs (updated_at)",
-                "CREATE TABLE IF NOT EXISTS rein_idempotency (idempotency_key VARCHAR(300) PRIMARY KEY,"
-                        + " run_id VARCHAR(200) NOT NULL, status VARCHAR(16) NOT NULL, record TEXT NOT NULL, updated_at BIGINT)",
-                "CREATE TABLE IF NOT EXISTS rein_events (id " + autoIncrementKey + ", run_id VARCHAR(200) NOT NULL,"
+                "CREATE TABLE IF NOT EXISTS rein_idempotency (idempotency_key TEXT PRIMARY KEY,"
+                        + " run_id TEXT NOT NULL, status VARCHAR(16) NOT NULL, record TEXT NOT NULL, updated_at BIGINT)",
+                "CREATE TABLE IF NOT EXISTS rein_events (id " + autoIncrementKey + ", run_id TEXT NOT NULL,"
                         + " step INTEGER, type VARCHAR(64), time_ms BIGINT, event TEXT NOT NULL, append_key VARCHAR(36) UNIQUE)",
                 "CREATE INDEX IF NOT EXISTS rein_events_run ON rein_events (run_id, id)");
     }

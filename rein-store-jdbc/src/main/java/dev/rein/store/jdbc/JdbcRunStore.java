@@ -414,7 +414,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             for (String ddl : schema.subList(1, schema.size())) {
                 st.execute(ddl);
             }
-            dialect.widen(st, "rein_runs", "model"); // a model's name is the provider's (a vLLM server's is its path)
+            // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds)
+            dialect.widen(st, "rein_runs", "run_id", "model");
+            dialect.widen(st, "rein_idempotency", "idempotency_key", "run_id"); // a key is the run id and the call's position
+            dialect.widen(st, "rein_events", "run_id");
             // an event's append key (see appendEvent), added to a store an earlier Rein created without it
             java.sql.Savepoint before = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
             try {

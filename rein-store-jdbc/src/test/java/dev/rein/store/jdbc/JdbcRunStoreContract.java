@@ -84,6 +84,43 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
                 .satisfies(r -> assertThat(r.model()).isEqualTo(model));
     }
 
+    /**
+     * Before: a run id an application chose ({@code Agent.Builder.runIds}, any text of whole characters) longer than 200
+     * characters was stored on SQLite, but PostgreSQL refused its every save ('value too long for type character
+     * varying(200)'), and an idempotency key (the id and the call's position) over 300 its every side effect's intent.
+     * A store an earlier Rein created with those VARCHAR columns has them TEXT once opened.
+     */
+    @Test
+    void aRunIdOfAnyLengthIsStoredOnEveryDatabaseAlsoInAStoreMadeWithTheOldColumns() throws Exception {
+        store();
+        if (url().startsWith("jdbc:postgresql:")) {
+            try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+                // the columns as an earlier Rein created them
+                st.execute("ALTER TABLE rein_runs ALTER COLUMN run_id TYPE VARCHAR(200)");
+                st.execute("ALTER TABLE rein_idempotency ALTER COLUMN idempotency_key TYPE VARCHAR(300),"
+                        + " ALTER COLUMN run_id TYPE VARCHAR(200)");
+                st.execute("ALTER TABLE rein_events ALTER COLUMN run_id TYPE VARCHAR(200)");
+            }
+        }
+        String id = runId + "_注文/" + "顧客-1234/".repeat(40);
+        RunSnapshot first = snapshotOf(id, RunStatus.RUNNING);
+        try (JdbcRunStore reopened = reopened()) {
+            reopened.save(first);
+            RunSnapshot second = first.withApprovals(first.approvals(), first.updatedAt().plusSeconds(1));
+            reopened.save(second);
+            assertThat(reopened.load(id)).contains(second);
+            assertThat(reopened.list()).extracting(RunSummary::runId).contains(id);
+            String key = id + ":1:0";
+            var intent = new dev.rein.state.IdempotencyRecord(key, id, 1, "toolu_1", "send_message", "h",
+                    dev.rein.json.Json.parse("{\"a\":\"値\"}"), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1,
+                    first.createdAt(), first.createdAt());
+            reopened.putIdempotency(intent);
+            assertThat(reopened.idempotency(key)).contains(intent);
+            reopened.appendEvent(id, audit(id, 1));
+            assertThat(reopened.events(id)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1);
+        }
+    }
+
     /** A store an earlier Rein created, whose events table has no append key, gets one when opened, and keeps its events. */
     @Test
     void aStoreWhoseEventsTableHasNoAppendKeyGetsOneAndKeepsItsEvents() throws Exception {
