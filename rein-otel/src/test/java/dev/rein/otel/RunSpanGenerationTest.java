@@ -88,6 +88,38 @@ class RunSpanGenerationTest {
         assertThat(run.get(GenAiConventions.RESPONSE_FINISH_REASONS)).containsExactly("stop");
     }
 
+    /**
+     * A reason Rein has no value for (a server's own "eos": Rein's UNKNOWN) or maps to a neutral one (Mistral's
+     * "model_length": MODEL_CONTEXT_WINDOW_EXCEEDED) is reported as the provider sent it, on the chat span and the
+     * run span: the attribute is the provider's vocabulary. Before, the chat span said "unknown" and
+     * "model_context_window_exceeded".
+     */
+    @Test
+    void theProvidersOwnFinishReasonIsReportedAsItSentIt() {
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("openai").build().listener()
+                .create("run-g4");
+        listener.onEvent(new TraceEvent.RunStarted("run-g4", 0, T, "goal", "m", List.of(), Map.of()));
+        respond(listener, "run-g4", 1, StopReason.UNKNOWN, "eos");
+        respond(listener, "run-g4", 2, StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED, "model_length");
+        respond(listener, "run-g4", 3, StopReason.TOOL_USE, null); // a model that does not give it: as before
+        listener.onEvent(new TraceEvent.RunFinished("run-g4", 3, T.plusMillis(100), RunStatus.FAILED, "provider_error", null, null,
+                Usage.of(21, 9, 0, 0), null));
+        listener.close();
+
+        assertThat(OTEL.getSpans()).filteredOn(s -> s.getName().startsWith("chat ")
+                        && "run-g4".equals(s.getAttributes().get(GenAiConventions.CONVERSATION_ID)))
+                .extracting(s -> s.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS))
+                .containsExactly(List.of("eos"), List.of("model_length"), List.of("tool_calls"));
+        assertThat(run("run-g4").get(GenAiConventions.RESPONSE_FINISH_REASONS)).containsExactly("tool_calls");
+    }
+
+    private static void respond(RunListener listener, String runId, int step, StopReason stop, String sent) {
+        listener.onEvent(new TraceEvent.ModelRequested(runId, step, T.plusMillis(step * 10L), "step", request(64, 0.0)));
+        listener.onEvent(new TraceEvent.ModelResponded(runId, step, T.plusMillis(step * 10L + 5),
+                new ModelResponse("msg_" + step, "m", List.of(new TextBlock("…")), stop, null, Usage.of(7, 3, 0, 0), null, sent),
+                Usage.of(7, 3, 0, 0), null, null, 5));
+    }
+
     @Test
     void aSegmentWithoutAModelCallHasNone() {
         RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build().listener()

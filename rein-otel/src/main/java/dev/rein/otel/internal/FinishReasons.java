@@ -13,8 +13,9 @@ final class FinishReasons {
     private FinishReasons() {}
 
     /**
-     * As the provider reported it: Chat Completions names for {@code openai}; otherwise Rein's
-     * names, which are the Messages API's own ({@code end_turn}, {@code tool_use}, ...).
+     * As the provider would have reported it, for a response that does not carry the provider's own word
+     * ({@code ModelResponse.providerStopReason}, which is used when present): Chat Completions names for
+     * {@code openai}; otherwise Rein's names, which are the Messages API's own ({@code end_turn}, {@code tool_use}, ...).
      */
     static String asReported(StopReason reason, String providerName) {
         if (!"openai".equals(providerName)) {

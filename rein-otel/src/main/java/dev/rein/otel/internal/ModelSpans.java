@@ -251,7 +251,9 @@ final class ModelSpans {
         if (r.model() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
         }
-        List<String> finishReasons = List.of(FinishReasons.asReported(stop, openDialect != null ? openDialect : openProvider));
+        // The provider's own word when the model gave it (a reason Rein has no value for stays itself, not "unknown")
+        List<String> finishReasons = List.of(r.providerStopReason() != null && !r.providerStopReason().isBlank()
+                ? r.providerStopReason() : FinishReasons.asReported(stop, openDialect != null ? openDialect : openProvider));
         open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, finishReasons);
         if (AGENT_STEP.equals(openPurpose) || FINAL_SUMMARY.equals(openPurpose)) {
             run.agentAnswered(finishReasons);
