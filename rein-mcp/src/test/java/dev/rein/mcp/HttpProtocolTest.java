@@ -331,6 +331,22 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anInitializeAnsweredWithAJsonRpcErrorWithoutAnIdLongerThan8KbFailsTheStartQuotingIt() throws Exception {
+        // As anInitializeAnsweredWithAJsonRpcErrorWithoutAnIdFailsTheStartQuotingIt, with a stack trace in the error's data.
+        // Before: only the answer's first 8 KB were read for such an error, so the SDK's own words were shown ("Cannot
+        // construct instance of ... JSONRPCResponse") and the advice to check that the URL is reachable.
+        String trace = "at handler (/srv/app.js:1:1)\\n".repeat(1000);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.json(exchange, 200,
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: 東京\",\"data\":{\"stack\":\""
+                        + trace + "\"}}}"))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it refused the initialize request with JSON-RPC error -32600:"
+                            + " Invalid Request: 東京 (an error without the id of the request, which a server gives a request it"
+                            + " could not read). Have the server fixed, or set \"disabled\": true to leave it out.");
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdInAResponseStreamIsThatRequestsRefusal() throws Exception {
         // As aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept, with the error in the event stream
         // answering the POST (servers answering every request with SSE, as the TypeScript SDK does by default). Before, the

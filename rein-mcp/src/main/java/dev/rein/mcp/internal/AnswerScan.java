@@ -25,6 +25,8 @@ final class AnswerScan {
     private boolean method;
     private boolean broken;
     private JsonNode id;
+    /** Whether a top-level "id" other than null came (an object or a boolean too, which {@link #id} does not hold). */
+    private boolean idGiven;
     /** Whether the object being read is the top-level "error"; then which of its fields comes next. */
     private boolean inError;
     private String errorField;
@@ -85,6 +87,9 @@ final class AnswerScan {
         if (depth == 1 && token == JsonToken.START_OBJECT) {
             inError = "error".equals(parser.currentName());
         }
+        if (idNext && depth == 1) {
+            idGiven |= token != JsonToken.VALUE_NULL;
+        }
         if (idNext && depth == 1 && token.isScalarValue()) {
             id = token == JsonToken.VALUE_STRING ? TextNode.valueOf(parser.getText())
                     : token.isNumeric() ? Json.mapper().readTree(parser.getText()) : null;
@@ -106,6 +111,14 @@ final class AnswerScan {
     String error() {
         return broken || depth != 0 || errorMessage == null ? null
                 : "JSON-RPC error " + (errorCode == null ? "?" : errorCode) + ": " + errorMessage;
+    }
+
+    /**
+     * {@link #error}, when the answer read carries no id ({@code null} or none): JSON-RPC's answer to a
+     * request the server could not read; else null.
+     */
+    String idlessError() {
+        return idGiven || method ? null : error();
     }
 
     /** The id of the answer read, once it was all read; null when it is no answer, or its id is no string or number. */

@@ -505,6 +505,8 @@ final class ResumingHttpClient extends HttpClient {
                 // Longer than was kept (the scan read it whole), or not JSON: then the status alone says what there is to say.
                 if (errorStatus && scan.error() != null) {
                     refused(scan.error());
+                } else if (!errorStatus && scan != null && scan.idlessError() != null) {
+                    idlessErrors.put(Json.write(id), scan.idlessError());
                 }
             }
             downstream.onComplete();

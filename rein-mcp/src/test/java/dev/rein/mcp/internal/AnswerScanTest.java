@@ -36,6 +36,15 @@ class AnswerScanTest {
         assertThat(error("{\"error\":{\"code\":1,\"message\":\"cut", 3)).as("cut short").isNull();
     }
 
+    @Test
+    void anErrorWithANullOrNoIdIsIdless() {
+        String error = ",\"error\":{\"code\":-32600,\"message\":\"bad\",\"data\":\"" + "x".repeat(20_000) + "\"}}";
+        assertThat(feed("{\"jsonrpc\":\"2.0\",\"id\":null" + error, 5).idlessError()).isEqualTo("JSON-RPC error -32600: bad");
+        assertThat(feed("{\"jsonrpc\":\"2.0\"" + error, 5).idlessError()).isEqualTo("JSON-RPC error -32600: bad");
+        assertThat(feed("{\"jsonrpc\":\"2.0\",\"id\":7" + error, 5).idlessError()).isNull();
+        assertThat(feed("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1}" + error, 5).idlessError()).isNull();
+    }
+
     private static String error(String json, int size) {
         return feed(json, size).error();
     }
