@@ -321,6 +321,21 @@ class ReplayEndingsTest {
     }
 
     @Test
+    void aTraceEditedToRecordAModelPriceNoModelCanHaveIsRefusedWithThePricesOwnWords(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("答え"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        String recorded = Files.readString(trace);
+        org.assertj.core.api.Assertions.assertThat(recorded).contains("\"output_per_mtok\":15.00");
+
+        Path edited = Files.writeString(dir.resolve("edited.jsonl"), recorded.replace("\"output_per_mtok\":15.00", "\"output_per_mtok\":-1"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(edited).replay(agent(ScriptedModel.of()).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("the trace " + edited + " records the model_price {")
+                .hasMessageEndingWith(" in run_started's limits, which is not a model's price (model prices cannot be negative, was"
+                        + " output -1); correct it in the trace, or remove it to replay with the agent's own price of the model");
+    }
+
+    @Test
     void aTraceEditedToLeaveOutAResponseARequestOrTheGoalIsRefusedNamingWhatIsMissing(@TempDir Path dir) throws Exception {
         // Before: a model_response without its "response" failed the replayed run inside the model with
         // 'the model client failed with NullPointerException: Cannot invoke "...ModelResponse.content()"', a
