@@ -100,10 +100,14 @@ final class TrialRun<E extends Environment> {
         Agent observed = agent.withListener(recorder);
         if (traces != null) {
             Path file = traceFile(traces, task.id(), index);
+            if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // the JDK's error for it (DirectoryNotEmptyException) is the bare path
+                return infra("the trace file " + file + " is a folder, not a file; move it out of the trace folder " + traces);
+            }
             try {
                 Files.deleteIfExists(file); // the trace of this trial only, not appended to an earlier evaluation's
             } catch (IOException e) {
-                return infra("the trace file " + file + " could not be replaced: " + e.getMessage());
+                return infra("the trace file " + file + " could not be replaced: " + dev.rein.internal.text.FileProblems.why(e));
             }
             observed = observed.withListener(JsonlTraceListener.to(file));
         }

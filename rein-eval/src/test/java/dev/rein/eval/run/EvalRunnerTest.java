@@ -525,4 +525,22 @@ class EvalRunnerTest {
                 .isInstanceOf(ReinException.class)
                 .hasMessage("cannot create the trace folder " + file.resolve("traces") + ": " + file + " is a file, not a directory");
     }
+
+    /**
+     * A folder where a trial's trace file goes is that trial's infrastructure error saying so. Before: "the trace file
+     * X could not be replaced: X", the bare path the JDK's DirectoryNotEmptyException carries.
+     */
+    @Test
+    void aFolderWhereATraceFileGoesIsSaidToBeAFolder(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path traces = dir.resolve("トレース");
+        java.nio.file.Path inTheWay = java.nio.file.Files.createDirectories(traces.resolve("t.0.jsonl"));
+        java.nio.file.Files.writeString(inTheWay.resolve("keep.txt"), "x");
+        Suite suite = Suite.builder("one").task(Task.builder("t", () -> new CounterEnv(new AtomicInteger(), new AtomicInteger(), new CountDownLatch(1))).goal("Bump the counter once.")
+                .agent(counterAgent()).script(text("done")).build()).build();
+
+        EvalResult result = EvalRunner.builder().trials(1).traces(traces).build().run(suite);
+
+        assertThat(result.trialsOf("t")).singleElement().satisfies(trial -> assertThat(trial.infraError()).isEqualTo(
+                "the trace file " + inTheWay + " is a folder, not a file; move it out of the trace folder " + traces));
+    }
 }
