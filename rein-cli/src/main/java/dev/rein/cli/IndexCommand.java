@@ -42,6 +42,13 @@ final class IndexCommand implements Callable<Integer> {
             env.out().println("removed " + Counts.of(report.removed().size(), "file") + " no longer in " + folder + " from the index: "
                     + Text.visible(String.join(", ", report.removed())));
         }
+        if (report.files() == 0 && !report.skipped().isEmpty()) {
+            // not "unchanged": a skipped file loses the passages an earlier indexing took from it (LuceneIndexer)
+            env.out().println("no file in " + folder + " could be indexed (" + report.skipped().size() + " skipped, named above);"
+                    + " a skipped file that an earlier indexing took passages from has lost them, so it is not cited for text"
+                    + " it may no longer hold");
+            return 0;
+        }
         if (report.files() == 0 && report.removed().isEmpty()) {
             env.out().println("no .txt or .md file to index in " + folder + "; the index in " + home.index() + " is unchanged");
             return 0;

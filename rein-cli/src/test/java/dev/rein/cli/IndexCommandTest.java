@@ -68,6 +68,29 @@ class IndexCommandTest {
                 .contains("no .txt or .md file left to index in ").doesNotContain("unchanged");
     }
 
+    /**
+     * Before: a folder whose only file had become binary was indexed again with 'no .txt or .md file to index in DIR;
+     * the index in ... is unchanged', though it held one (named as skipped) and the index had just lost its passages.
+     */
+    @Test
+    void aFolderWhoseEveryFileIsSkippedSaysSoAndThatTheirEarlierPassagesAreGone() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "返品は到着から30日以内です。");
+        assertThat(cli.run("index", docs.toString()).stdout()).contains("indexed 1 file as 1 passage in ");
+        Files.write(docs.resolve("faq.md"), new byte[] {(byte) 0xff, (byte) 0xfe, 'a', 0});
+        InProcessCli.Outcome skipped = cli.run("index", docs.toString());
+        assertThat(skipped.exitCode()).as(skipped.stderr()).isZero();
+        assertThat(skipped.stderr()).contains("rein index: skipped faq.md (not UTF-8)");
+        assertThat(skipped.stdout()).doesNotContain("unchanged").doesNotContain("no .txt or .md file")
+                .startsWith("no file in " + docs + " could be indexed (1 skipped, named above); ")
+                .contains("a skipped file that an earlier indexing took passages from has lost them");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search_documents", "{\"query\":\"返品\"}")), text("none"));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--docs", "返品期限は?");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.requests().get(1).messages().get(2).content().toString()).as("as it said: the passage is gone")
+                .contains("results: 0").doesNotContain("返品は到着から30日以内です。");
+    }
+
     /** "the index ... is unchanged": an empty folder creates no index, so --docs still says to build one. */
     @Test
     void anEmptyFolderCreatesNoIndex() throws Exception {
