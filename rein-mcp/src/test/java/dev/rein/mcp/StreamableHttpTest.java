@@ -71,6 +71,39 @@ class StreamableHttpTest {
     }
 
     @Test
+    void aCallThatTimesOutIsCancelledOnTheRealServerByItsRequestIdWithAReason() throws Exception {
+        // Probe (passed at once): the cancellation utility (2025-06-18, 2025-11-25) has a client that stops waiting send
+        // notifications/cancelled with the request's id and a reason; here to server-everything over streamable HTTP.
+        int port = startEverything();
+        try (CuttingProxy proxy = new CuttingProxy(port);
+                McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"everything\": {\"url\":"
+                        + " \"http://127.0.0.1:" + proxy.port() + "/mcp\"}}}", "test", Map.of()))) {
+            Tool slow = mcp.tools().stream().filter(t -> t.name().equals("trigger-long-running-operation")).findFirst().orElseThrow();
+            ToolOutput output = (ToolOutput) slow.handler().handle(Json.parse("{\"duration\": 30, \"steps\": 3}"),
+                    ToolContext.standalone("c-cancel").withDeadline(Instant.now().plusSeconds(1)));
+            assertThat(output.isError()).isTrue();
+            java.util.regex.Pattern callId = java.util.regex.Pattern.compile("\"method\":\"tools/call\".*?\"id\":\"?([\\w-]+)");
+            java.util.regex.Pattern cancelled = java.util.regex.Pattern.compile(
+                    "\"method\":\"notifications/cancelled\",\"params\":\\{(\"requestId\":\"?([\\w-]+)\"?,\"reason\":\"[^\"]+\"|\"reason\":\"[^\"]+\",\"requestId\":\"?([\\w-]+))");
+            String id = null;
+            java.util.regex.Matcher seen = null;
+            for (int i = 0; i < 100 && seen == null; i++) {
+                String all = String.join("", proxy.requests);
+                java.util.regex.Matcher call = callId.matcher(all);
+                id = call.find() ? call.group(1) : null;
+                java.util.regex.Matcher m = cancelled.matcher(all);
+                seen = m.find() ? m : null;
+                if (seen == null) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(seen).as("notifications/cancelled in %s", proxy.requests).isNotNull();
+            assertThat(seen.group(2) != null ? seen.group(2) : seen.group(3)).isEqualTo(id);
+            assertThat(call(mcp, "echo", "{\"message\": \"after\"}").content()).isEqualTo("Echo: after");
+        }
+    }
+
+    @Test
     void aRestartedServerThatForgotTheSessionRefusesOneCallWith400AndTheNextOpensANewSession() throws Exception {
         // Probe (passed at once): server-everything answers a session id it does not know with 400 (the protocol says
         // 404), which Rein takes for a refusal of that call, not run, and opens a new session at the next.
@@ -154,7 +187,7 @@ class StreamableHttpTest {
                 for (int n; (n = from.getInputStream().read(buffer)) >= 0; ) {
                     String text = new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
                     if (!answers) {
-                        requests.add(text.length() > 400 ? text.substring(0, 400) : text);
+                        requests.add(text.length() > 1000 ? text.substring(0, 1000) : text);
                         lastEventId.matcher(text).results().forEach(m -> lastEventIds.add(m.group(1)));
                     } else if (cutAfterNextEventId) {
                         seen.append(text);
