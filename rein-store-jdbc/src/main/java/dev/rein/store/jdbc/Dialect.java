@@ -203,6 +203,20 @@ enum Dialect {
         }
     }
 
+    /**
+     * Whether the table or index a {@code CREATE ... IF NOT EXISTS name} statement makes is there already, in the
+     * connection's schema (PostgreSQL; false on SQLite, which does not refuse such a statement when it is).
+     */
+    boolean exists(java.sql.Statement st, String ddl) throws java.sql.SQLException {
+        java.util.regex.Matcher name = java.util.regex.Pattern.compile("IF NOT EXISTS (\\w+)").matcher(ddl);
+        if (this != POSTGRES || !name.find()) {
+            return false;
+        }
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT to_regclass('" + name.group(1) + "') IS NOT NULL")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
     private static boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
         try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
             java.sql.ResultSetMetaData columns = rs.getMetaData();

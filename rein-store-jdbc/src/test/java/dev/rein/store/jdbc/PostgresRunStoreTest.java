@@ -87,6 +87,45 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * A role that may use the tables but not alter them (they belong to the role that created them, as a deployment's
+     * migration role) still opens a store an earlier Rein created with VARCHAR run id columns, which it cannot widen:
+     * it uses them as they are, as it did before they were widened.
+     */
+    @org.junit.jupiter.api.Test
+    void aRoleThatMayNotAlterTheTablesOpensAStoreWithTheOldColumns() throws Exception {
+        String old = schema + "_role", role = "rein_app_" + schema.substring("rein_test_".length());
+        String oldUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + old;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + old);
+        }
+        try {
+            JdbcRunStore.connect(oldUrl, user, password).close();
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE " + old + ".rein_runs ALTER COLUMN run_id TYPE VARCHAR(200), ALTER COLUMN model TYPE VARCHAR(200)");
+                st.execute("ALTER TABLE " + old + ".rein_idempotency ALTER COLUMN idempotency_key TYPE VARCHAR(300),"
+                        + " ALTER COLUMN run_id TYPE VARCHAR(200)");
+                st.execute("ALTER TABLE " + old + ".rein_events ALTER COLUMN run_id TYPE VARCHAR(200)");
+                st.execute("CREATE ROLE " + role + " LOGIN");
+                st.execute("GRANT USAGE, CREATE ON SCHEMA " + old + " TO " + role);
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + old + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + old + " TO " + role);
+            }
+            try (JdbcRunStore app = JdbcRunStore.connect(oldUrl, role, null)) {
+                app.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
+                org.assertj.core.api.Assertions.assertThat(app.load(runId)).isPresent();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + old + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            } catch (SQLException e) {
+                // the role was never made: nothing of it to drop
+            }
+        }
+    }
+
+    /**
      * Before: the first call after the server ended the store's connection (a restart, a failover, an idle
      * connection cut) failed with 'FATAL: terminating connection due to administrator command' or 'An I/O
      * error occurred while sending to the backend', so a run stopped FAILED/store_error at its next save.
