@@ -16,8 +16,8 @@ import java.util.OptionalLong;
  * {@link #check()} has no side effects.
  */
 public final class BudgetMeter {
-    /** Said of a token or money limit reached when some calls were charged an estimate. */
     private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
+    /** Said of a token or money limit reached when some calls were charged an estimate. */
     private static final String ESTIMATED = "estimated: the provider reported no token usage for some calls";
     private final Budget budget;
     private final ModelPrice price;
