@@ -63,6 +63,12 @@ abstract sealed class BuilderSettings permits Agent.Builder {
     List<Reflection> reflection = List.of();
     final List<RequiredFact> requiredFacts = new ArrayList<>();
     SafetyConfig.Builder safety = SafetyConfig.builder();
+    /**
+     * What {@link #store} and {@link #approvalPolicy} were given since the last {@link #safety}, which a later
+     * {@code safety(...)} would replace (null: nothing given). Not copied into a copy of the builder.
+     */
+    private RunStore givenStore;
+    private ApprovalPolicy givenApprovalPolicy;
     Budget conversationBudget;
     dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
     dev.rein.memory.MemoryInjection memoryInjection;
@@ -221,23 +227,42 @@ abstract sealed class BuilderSettings permits Agent.Builder {
 
     /**
      * Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). It
-     * replaces all of them, also a {@link #store} or {@link #approvalPolicy} set before it: call it first, or set
-     * those on the {@code SafetyConfig}.
+     * replaces all of them; a {@link #store} or {@link #approvalPolicy} given before it that the {@code SafetyConfig}
+     * does not carry too is refused rather than dropped: call it first, or set those on the {@code SafetyConfig}.
+     *
+     * @throws ReinException when it would replace a store or approval policy given to this builder before it
      */
     public Agent.Builder safety(SafetyConfig safety) {
-        this.safety = given(safety, "safety", "pass a SafetyConfig (SafetyConfig.builder().build() for the defaults)").toBuilder();
+        given(safety, "safety", "pass a SafetyConfig (SafetyConfig.builder().build() for the defaults)");
+        if (givenStore != null && safety.store() != givenStore) {
+            throw replaced("store", "a store given to store(...)", "SafetyConfig.builder().store(...)");
+        }
+        if (givenApprovalPolicy != null && !safety.approvalPolicy().equals(givenApprovalPolicy)) {
+            throw replaced("approvalPolicy", "an approval policy given to approvalPolicy(...)", "SafetyConfig.builder().approvalPolicy(...)");
+        }
+        this.safety = safety.toBuilder();
+        givenStore = null;
+        givenApprovalPolicy = null;
         return self();
+    }
+
+    private static ReinException replaced(String setting, String what, String instead) {
+        return new ReinException("Agent.Builder.safety(...) would replace " + what + " before it with the SafetyConfig's"
+                + " own " + setting + ", and the earlier one would be lost: call safety(...) first and " + setting
+                + "(...) after it, or set it on the SafetyConfig (" + instead + ")");
     }
 
     /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
     public Agent.Builder approvalPolicy(ApprovalPolicy policy) {
         this.safety.approvalPolicy(given(policy, "approvalPolicy", "pass an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)"));
+        givenApprovalPolicy = policy;
         return self();
     }
 
     /** Where runs are saved after every step (default: in memory, this process only). */
     public Agent.Builder store(RunStore store) {
         this.safety.store(given(store, "store", "pass a RunStore (new InMemoryRunStore() is the default)"));
+        givenStore = store;
         return self();
     }
 

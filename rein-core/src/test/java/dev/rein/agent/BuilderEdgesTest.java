@@ -30,6 +30,33 @@ class BuilderEdgesTest {
         Tool.builder("slow").description("Slow.").handler((a, c) -> "x").timeout(Duration.ofMillis(1)).build();
     }
 
+    /**
+     * safety(...) replaces every safety setting: a store or approval policy given before it was dropped without a
+     * word (the agent then saved to a fresh in-memory store, so its paused runs could not be resumed elsewhere). It is
+     * refused now, saying what to do; the other order, and a SafetyConfig carrying the same store or policy, are fine.
+     */
+    @Test
+    void aStoreOrApprovalPolicyGivenBeforeSafetyIsNotDroppedWithoutAWord() {
+        dev.rein.state.RunStore store = new dev.rein.state.InMemoryRunStore();
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).store(store)
+                .safety(SafetyConfig.builder().strictProvenance(true).build()))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("Agent.Builder.safety(...) would replace a store given to store(...) before it with the SafetyConfig's"
+                        + " own store, and the earlier one would be lost: call safety(...) first and store(...) after it, or set"
+                        + " it on the SafetyConfig (SafetyConfig.builder().store(...))");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a")))
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).safety(SafetyConfig.defaults()))
+                .isInstanceOf(ReinException.class).hasMessageContaining("approval policy given to approvalPolicy(...)");
+
+        Agent after = Agent.builder().model(ScriptedModel.of(text("a"))).safety(SafetyConfig.builder().strictProvenance(true).build())
+                .store(store).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build();
+        org.assertj.core.api.Assertions.assertThat(after.config().safety().store()).isSameAs(store);
+        org.assertj.core.api.Assertions.assertThat(after.config().safety().strictProvenance()).isTrue();
+        Agent same = Agent.builder().model(ScriptedModel.of(text("a"))).store(store)
+                .safety(SafetyConfig.builder().store(store).strictProvenance(true).build()).build();
+        org.assertj.core.api.Assertions.assertThat(same.config().safety().store()).isSameAs(store);
+    }
+
     @Test
     void aResumeOrReplyWithoutARunIdIsAConfigurationErrorSayingWhatToPass() {
         Agent agent = Agent.builder().model(ScriptedModel.of(text("a"))).build();

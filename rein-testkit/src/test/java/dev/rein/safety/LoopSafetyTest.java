@@ -109,10 +109,10 @@ class LoopSafetyTest {
                 })
                 .build();
         ScriptedModel model = ScriptedModel.of(toolCalls(call("charge", "{}"), call("fetch", "{}")), text("ok"));
-        Agent agent = Agent.builder().model(model).tools(flaky, fetch).listener(trace).store(store)
+        Agent agent = Agent.builder().model(model).tools(flaky, fetch).listener(trace)
                 .safety(SafetyConfig.builder().approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
                         .toolRetryPolicy(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(50), 0)).build())
-                .build();
+                .store(store).build();
 
         RunResult result = agent.run("charge");
 
@@ -134,8 +134,8 @@ class LoopSafetyTest {
     void strictProvenanceRejectsAResultWithoutASourceAndItNeverBecomesAFact() {
         Tool anonymous = Tool.builder("rumour").description("Says something.").handler((args, ctx) -> "the CEO resigned").build();
         ScriptedModel model = ScriptedModel.of(toolCalls(call("rumour", "{}")), text("unknown"));
-        Agent agent = Agent.builder().model(model).tools(anonymous).store(store)
-                .safety(SafetyConfig.builder().strictProvenance(true).build()).build();
+        Agent agent = Agent.builder().model(model).tools(anonymous)
+                .safety(SafetyConfig.builder().strictProvenance(true).build()).store(store).build();
 
         RunResult result = agent.run("news?");
 
