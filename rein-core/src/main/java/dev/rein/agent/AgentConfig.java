@@ -107,7 +107,10 @@ public final class AgentConfig {
      * to by the agent it came from; give the builder another {@code store(...)} for one of its own.
      */
     public Agent.Builder toBuilder() {
-        return source.copy().store(safety.store());
+        Agent.Builder variant = source.copy();
+        // set as the agent's, not as given to store(...): a variant may still take a whole safety(...) of its own
+        variant.safety.store(safety.store());
+        return variant;
     }
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */

@@ -55,6 +55,11 @@ class BuilderEdgesTest {
         Agent same = Agent.builder().model(ScriptedModel.of(text("a"))).store(store)
                 .safety(SafetyConfig.builder().store(store).strictProvenance(true).build()).build();
         org.assertj.core.api.Assertions.assertThat(same.config().safety().store()).isSameAs(store);
+        // a variant of an agent shares its store unless told otherwise, and may take a safety(...) of its own
+        Agent variant = same.config().toBuilder().safety(SafetyConfig.builder().approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                .build()).build();
+        org.assertj.core.api.Assertions.assertThat(variant.config().safety().approvalPolicy()).isEqualTo(dev.rein.approval.ApprovalPolicy.NEVER);
+        org.assertj.core.api.Assertions.assertThat(same.config().toBuilder().build().config().safety().store()).isSameAs(store);
     }
 
     @Test
