@@ -172,6 +172,20 @@ enum Dialect {
         if (this != POSTGRES) {
             return;
         }
+        java.sql.Savepoint at = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
+        try {
+            widenColumns(st, table, columns);
+        } catch (java.sql.SQLException e) {
+            if (!JdbcRunStore.mayNotBeChanged(e) || at == null) {
+                throw e;
+            }
+            // a role that may use the table but not alter it (another role owns it) keeps it as it is: a longer value
+            // fails as it did before, until the owner opens the store with this Rein
+            st.getConnection().rollback(at);
+        }
+    }
+
+    private static void widenColumns(java.sql.Statement st, String table, String... columns) throws java.sql.SQLException {
         List<String> narrow = new java.util.ArrayList<>();
         try (java.sql.ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_schema ="
                 + " current_schema() AND table_name = '" + table + "' AND data_type <> 'text' AND column_name IN ('"
@@ -198,6 +212,26 @@ enum Dialect {
             st.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
         } catch (java.sql.SQLException e) {
             if (!hasColumn(st, table, column)) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Runs a {@code CREATE ... IF NOT EXISTS} statement. PostgreSQL refuses CREATE INDEX IF NOT EXISTS to a role that
+     * does not own the table even when the index is there: a role that uses tables another role made (a deployment's
+     * migration role) goes on when what the statement makes is there.
+     */
+    void createIfMissing(java.sql.Statement st, String ddl) throws java.sql.SQLException {
+        java.sql.Savepoint at = this == POSTGRES && !st.getConnection().getAutoCommit() ? st.getConnection().setSavepoint() : null;
+        try {
+            st.execute(ddl);
+        } catch (java.sql.SQLException e) {
+            if (!JdbcRunStore.mayNotBeChanged(e) || at == null) {
+                throw e;
+            }
+            st.getConnection().rollback(at);
+            if (!exists(st, ddl)) {
                 throw e;
             }
         }

@@ -482,13 +482,13 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                             + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
                 }
             }
-            st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant TEXT NOT NULL,"
+            dialect.createIfMissing(st, "CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant TEXT NOT NULL,"
                     + " principal TEXT NOT NULL, text TEXT NOT NULL, source_run TEXT, source_observation TEXT,"
                     + " source TEXT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
-            st.execute("CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
-            st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant TEXT NOT NULL,"
+            dialect.createIfMissing(st, "CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
+            dialect.createIfMissing(st, "CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant TEXT NOT NULL,"
                     + " principal TEXT NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
-            st.execute("CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
+            dialect.createIfMissing(st, "CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
             // Tenants and users are the application's (an OpenID Connect subject may have 255 characters), an observation
             // id the provider's, a source whatever its tool said: stores an earlier Rein created with VARCHAR columns
             // get TEXT, as SQLite never enforced the lengths.

@@ -412,37 +412,12 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                         + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
             }
             for (String ddl : schema.subList(1, schema.size())) {
-                java.sql.Savepoint at = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
-                try {
-                    st.execute(ddl);
-                } catch (SQLException e) {
-                    // PostgreSQL refuses CREATE INDEX IF NOT EXISTS to a role that does not own the table even when the
-                    // index is there: a role that uses tables another role made (a deployment's migration role) goes on
-                    if (!mayNotBeChanged(e) || at == null) {
-                        throw e;
-                    }
-                    st.getConnection().rollback(at);
-                    if (!dialect.exists(st, ddl)) {
-                        throw e;
-                    }
-                }
+                dialect.createIfMissing(st, ddl);
             }
-            java.sql.Savepoint widening = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
-            try {
-                // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds)
-                dialect.widen(st, "rein_runs", "run_id", "model");
-                dialect.widen(st, "rein_idempotency", "idempotency_key", "run_id"); // a key is the run id and the call's position
-                dialect.widen(st, "rein_events", "run_id");
-            } catch (SQLException e) {
-                if (!mayNotBeChanged(e)) {
-                    throw e;
-                }
-                if (widening != null) {
-                    st.getConnection().rollback(widening); // PostgreSQL: the rest of the preparation goes on
-                }
-                // a role that may use the tables but not alter them (another role owns them) keeps them as they are:
-                // a longer value fails as it did before they were widened
-            }
+            // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds)
+            dialect.widen(st, "rein_runs", "run_id", "model");
+            dialect.widen(st, "rein_idempotency", "idempotency_key", "run_id"); // a key is the run id and the call's position
+            dialect.widen(st, "rein_events", "run_id");
             // an event's append key (see appendEvent), added to a store an earlier Rein created without it
             java.sql.Savepoint before = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
             try {
@@ -469,7 +444,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     }
 
     /** A failure because this connection may not change the database: SQLite's READONLY, PostgreSQL's missing privilege. */
-    private static boolean mayNotBeChanged(SQLException e) {
+    static boolean mayNotBeChanged(SQLException e) {
         return (e.getErrorCode() & 0xff) == 8 || "42501".equals(e.getSQLState()) || "25006".equals(e.getSQLState());
     }
 
