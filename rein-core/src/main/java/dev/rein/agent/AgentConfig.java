@@ -104,13 +104,12 @@ public final class AgentConfig {
      * The variant keeps this configuration's run store, also the in-memory one an agent built without
      * {@code .store(...)} made for itself, so the runs a variant starts ({@link Agent#stream},
      * {@link Agent#run(String, Class)}, {@link Agent#withListener}) can be decided, resumed and replied
-     * to by the agent it came from; give the builder another {@code store(...)} for one of its own.
+     * to by the agent it came from; give the builder another {@code store(...)} for one of its own. A
+     * {@code safety(...)} given to it replaces that store with the SafetyConfig's, as it replaces all of them:
+     * give {@code store(...)} after it to keep this one.
      */
     public Agent.Builder toBuilder() {
-        Agent.Builder variant = source.copy();
-        // set as the agent's, not as given to store(...): a variant may still take a whole safety(...) of its own
-        variant.safety.store(safety.store());
-        return variant;
+        return source.copy().inheritedStore(safety.store());
     }
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */

@@ -252,6 +252,15 @@ abstract sealed class BuilderSettings permits Agent.Builder {
                 + "(...) after it, or set it on the SafetyConfig (" + instead + ")");
     }
 
+    /**
+     * The store a variant ({@link AgentConfig#toBuilder()}) keeps from its agent: not given by the application, so a
+     * later {@code safety(...)} replaces it with the SafetyConfig's, as it replaces all of them, rather than being refused.
+     */
+    Agent.Builder inheritedStore(RunStore store) {
+        this.safety.store(store);
+        return self();
+    }
+
     /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
     public Agent.Builder approvalPolicy(ApprovalPolicy policy) {
         this.safety.approvalPolicy(given(policy, "approvalPolicy", "pass an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)"));

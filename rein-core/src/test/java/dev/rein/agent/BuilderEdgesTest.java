@@ -63,6 +63,23 @@ class BuilderEdgesTest {
     }
 
     @Test
+    void aVariantOfAnAgentTakesANewSafetyConfigThoughItsBuilderCarriesTheAgentsStore() {
+        // toBuilder() hands the variant the agent's store, which the application did not give to store(...): a
+        // variant with other safety settings is a legitimate pattern, refused since d64dcff4 as if a store given
+        // before safety(...) would be lost
+        dev.rein.state.RunStore store = new dev.rein.state.InMemoryRunStore();
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("a"))).store(store).build();
+        Agent strict = agent.config().toBuilder().safety(SafetyConfig.builder().strictProvenance(true).build()).build();
+        org.assertj.core.api.Assertions.assertThat(strict.config().safety().strictProvenance()).isTrue();
+        Agent kept = agent.config().toBuilder().safety(SafetyConfig.builder().strictProvenance(true).build()).store(store).build();
+        org.assertj.core.api.Assertions.assertThat(kept.config().safety().store()).isSameAs(store);
+        // a store the application gives the variant's builder is still not dropped without a word
+        dev.rein.state.RunStore other = new dev.rein.state.InMemoryRunStore();
+        assertThatThrownBy(() -> agent.config().toBuilder().store(other).safety(SafetyConfig.defaults()))
+                .isInstanceOf(ReinException.class).hasMessageContaining("a store given to store(...)");
+    }
+
+    @Test
     void aResumeOrReplyWithoutARunIdIsAConfigurationErrorSayingWhatToPass() {
         Agent agent = Agent.builder().model(ScriptedModel.of(text("a"))).build();
         // a programmer error, under the one root issue 2 gives them; it was the store's NullPointerException
