@@ -195,7 +195,7 @@ final class CliHome {
             Files.writeString(temp, Json.pretty(settings), StandardCharsets.UTF_8);
             Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UsageException("cannot write " + file + " (" + e.getMessage() + "); set "
+            throw new UsageException("cannot write " + file + " (" + dev.rein.internal.text.FileProblems.why(e) + "); set "
                     + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
         }
     }
@@ -217,7 +217,7 @@ final class CliHome {
                     + Errors.oneLine(e.getOriginalMessage()) + where + "; put back the file 'rein run' wrote, or start the task"
                     + " again with 'rein run'");
         } catch (IOException e) {
-            throw new UsageException("cannot read " + file + ": " + Errors.oneLine(e.getMessage()));
+            throw new UsageException("cannot read " + file + ": " + Errors.oneLine(dev.rein.internal.text.FileProblems.why(e)));
         }
     }
 
@@ -247,7 +247,7 @@ final class CliHome {
 
     private Path settingsFile(String runId) {
         if (!isCliRunId(runId)) {
-            throw new UsageException("'" + runId + "' is not a run id; list the runs with 'rein runs'");
+            throw new UsageException("'" + Text.visible(runId) + "' is not a run id; list the runs with 'rein runs'");
         }
         return directory.resolve("runs").resolve(runId + ".json");
     }

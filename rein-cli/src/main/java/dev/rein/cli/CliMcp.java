@@ -119,7 +119,7 @@ final class CliMcp implements AutoCloseable {
             Files.createDirectories(record.getParent());
             Files.writeString(record, file.toString(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UsageException("cannot write " + record + " (" + e.getMessage() + ")");
+            throw new UsageException("cannot write " + record + " (" + dev.rein.internal.text.FileProblems.why(e) + ")");
         }
     }
 
@@ -129,7 +129,7 @@ final class CliMcp implements AutoCloseable {
         try {
             return Files.isRegularFile(record) ? Path.of(Files.readString(record, StandardCharsets.UTF_8).strip()) : null;
         } catch (IOException e) {
-            throw new UsageException("cannot read " + record + " (" + e.getMessage() + ")");
+            throw new UsageException("cannot read " + record + " (" + dev.rein.internal.text.FileProblems.why(e) + ")");
         }
     }
 
