@@ -74,7 +74,9 @@ final class ExampleCommand implements Callable<Integer> {
 
     @ExampleValue("traces/")
     @Option(names = "--traces", paramLabel = "DIR", description = "With --eval: write each trial's JSONL trace to DIR as"
-            + " TASK.TRIAL.jsonl (replacing earlier ones); 'rein eval DIR' replays them as regression tasks.")
+            + " TASK.TRIAL.jsonl (replacing earlier ones); 'rein eval DIR' replays them as regression tasks, with stand-ins"
+            + " for the example's tools and without its verifier and policies, which are not in a trace: a trial one of"
+            + " those stepped into (a refused answer, say) diverges there.")
     Path traces;
 
     @Option(names = "--json", description = "With --eval: print the JSON report on stdout instead of the summary (as 'rein eval --json').")
