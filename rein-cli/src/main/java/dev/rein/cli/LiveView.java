@@ -51,7 +51,7 @@ final class LiveView implements RunListener {
                 if (!e.response().toolUses().isEmpty() && !text.isBlank()) {
                     line.print(label(e.step()) + "model: " + Text.shorten(text, MAX_RESULT));
                 }
-                line.print(label(e.step()) + "model replied (" + e.response().stopReason().name().toLowerCase(Locale.ROOT)
+                line.print(label(e.step()) + "model replied (" + stopReason(e.response())
                         + ", " + Text.millis(e.durationMillis()) + ") · " + tokens(e.usage()) + " · cost so far " + Text.usd(e.totalCostUsd()));
             }
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! " + failedCall(e.errorKind(), e.httpStatus(),
@@ -177,5 +177,13 @@ final class LiveView implements RunListener {
         return (steps instanceof Number n ? Counts.of(n.longValue(), "step") : "no step limit") + ", "
                 + (cost instanceof BigDecimal usd ? "USD " + usd.toPlainString() : "no money limit") + ", "
                 + (seconds == null ? "no time limit" : seconds + " s");
+    }
+
+    /** Rein's stop reason; for one Rein has no value for, the provider's own word beside it ("unknown: eos"). */
+    private static String stopReason(dev.rein.model.ModelResponse response) {
+        String reason = response.stopReason().name().toLowerCase(Locale.ROOT);
+        String sent = response.providerStopReason();
+        return response.stopReason() == dev.rein.model.StopReason.UNKNOWN && sent != null && !sent.isBlank()
+                ? reason + ": " + Text.visible(sent) : reason;
     }
 }

@@ -40,6 +40,18 @@ class LiveViewTest {
         assertThat(json.stderr()).doesNotContain("\r").doesNotContain("\033");
     }
 
+    /** A stop reason Rein has no value for is shown as the provider sent it beside "unknown"; before, only "unknown". */
+    @Test
+    void anUnknownStopReasonShowsTheProvidersOwnWord() {
+        ScriptedModel model = ScriptedModel.of((request, number) -> new dev.rein.model.ModelResponse("msg_1", request.model(),
+                java.util.List.of(new dev.rein.model.TextBlock("2")), dev.rein.model.StopReason.UNKNOWN, null,
+                ScriptedModel.DEFAULT_USAGE, null, "eos"));
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "one plus one");
+        assertThat(outcome.stderr()).contains("step 1  model replied (unknown: eos, ");
+        InProcessCli.Outcome known = new InProcessCli().models((name, env) -> ScriptedModel.of(text("ok"))).run("run", "hi");
+        assertThat(known.stderr()).contains("step 1  model replied (end_turn, ");
+    }
+
     @Test
     void theLimitsLineCountsOneStepAsOneStep() {
         InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> ScriptedModel.of(text("ok")))
