@@ -164,8 +164,15 @@ final class AgentLoop {
         AgentState state = run.state();
         // The request is immutable and built from the history, the state and the tools: unless the
         // context policies replaced the history (or the state moved), it is the one to send. A compaction's
-        // summary call is this request with tools off: it too may write at most what an output or money limit leaves.
-        if (guards.manageContext(capped(request).sent(request)) || run.state() != state) {
+        // summary call is this request with tools off: it too may write at most what an output or money limit leaves,
+        // said just before that call is made (when no compaction is due, nothing is said).
+        Capped capped = capped(request);
+        ModelRequest sent = capped.sent(request);
+        if (guards.manageContext(sent, () -> {
+            if (sent != request) {
+                announce(capped);
+            }
+        }) || run.state() != state) {
             return request(ToolChoice.auto());
         }
         return request;

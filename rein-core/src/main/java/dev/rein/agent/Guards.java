@@ -9,8 +9,11 @@ import dev.rein.run.Verifier;
 import dev.rein.internal.context.ContextManager;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelException;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
@@ -83,10 +86,29 @@ final class Guards {
 
     /**
      * Perceive: the client-side context policies edit the history about to be sent, as the step
-     * function decides. Returns whether the history was replaced.
+     * function decides. Returns whether the history was replaced. {@code beforeACall} runs once, just before the
+     * first model call a context policy makes (a compaction's summary call), so that what is said of that call
+     * precedes it in the trace.
      */
-    boolean manageContext(ModelRequest request) throws InterruptedException {
-        Optional<List<Message>> edited = context.prepare(request, gateway, run.decisions());
+    boolean manageContext(ModelRequest request, Runnable beforeACall) throws InterruptedException {
+        ModelGateway announcing = new ModelGateway() {
+            private boolean said;
+
+            @Override
+            public ModelResponse call(Model model, ModelRequest r, String purpose) throws ModelException, InterruptedException {
+                if (!said) {
+                    said = true;
+                    beforeACall.run();
+                }
+                return gateway.call(model, r, purpose);
+            }
+
+            @Override
+            public long countTokens(Model model, ModelRequest r) throws ModelException, InterruptedException {
+                return gateway.countTokens(model, r);
+            }
+        };
+        Optional<List<Message>> edited = context.prepare(request, announcing, run.decisions());
         edited.ifPresent(run::replaceHistory);
         return edited.isPresent();
     }

@@ -332,6 +332,39 @@ class ContextLoopTest {
     }
 
     /**
+     * A compaction's summary call whose max_tokens a limit lowered says so just before it, as a step's and the final
+     * summary's do (the README: each lowering is in the trace, just before the call); it was sent lowered unsaid.
+     */
+    @Test
+    void aCompactionWhoseMaxTokensALimitLoweredSaysSoJustBeforeItsCall() {
+        AtomicInteger pages = new AtomicInteger();
+        List<Integer> compactionMaxTokens = new ArrayList<>();
+        ScriptedModel model = pagesThenACompactionThatWritesAll(pages, compactionMaxTokens);
+        agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+
+        assertThat(compactionMaxTokens).isNotEmpty().first().isNotEqualTo(8192);
+        List<TraceEvent> events = trace.events();
+        int compactions = 0;
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i) instanceof TraceEvent.ModelRequested requested && requested.purpose().equals("compaction")) {
+                compactions++;
+                int loweredTo = compactionMaxTokens.get(compactions - 1);
+                assertThat(events.get(i - 1)).as("the event before compaction call %d", compactions)
+                        .isInstanceOfSatisfying(TraceEvent.Intervention.class, lowered -> {
+                            assertThat(lowered.kind()).isEqualTo("max_tokens_lowered");
+                            assertThat(lowered.message()).startsWith("max_tokens lowered from 8192 to " + loweredTo + ": ");
+                        });
+            }
+        }
+        assertThat(compactions).isPositive();
+        // said once for each call lowered, not again for the step the compaction was made for when its own is not lowered
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(i -> i.kind().equals("max_tokens_lowered"))
+                .hasSizeLessThanOrEqualTo((int) events.stream().filter(e -> e instanceof TraceEvent.ModelRequested).count());
+    }
+
+    /**
      * A model that reads pages (up to six calls of fetch_page, counted in {@code pages}), answers a
      * compaction with a summary that writes every token the request allows (its max_tokens added to
      * {@code compactionMaxTokens}), and a final summary request with "what is known".
