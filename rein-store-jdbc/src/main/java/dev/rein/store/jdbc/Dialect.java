@@ -251,6 +251,23 @@ enum Dialect {
         }
     }
 
+    /**
+     * Whether {@code column} of {@code table} (in the connection's schema) has a unique index of its own that an
+     * {@code INSERT ... ON CONFLICT DO NOTHING} takes as its arbiter: valid, not partial, not deferred, on that column
+     * alone (PostgreSQL's catalog; false on SQLite, and when the column is not there).
+     */
+    boolean uniqueColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
+        if (this != POSTGRES) {
+            return false;
+        }
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a"
+                + " ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] WHERE i.indrelid = to_regclass('" + table + "')"
+                + " AND i.indisunique AND i.indisvalid AND i.indimmediate AND i.indnatts = 1 AND i.indpred IS NULL"
+                + " AND a.attname = '" + column + "')")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
     private static boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
         try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
             java.sql.ResultSetMetaData columns = rs.getMetaData();

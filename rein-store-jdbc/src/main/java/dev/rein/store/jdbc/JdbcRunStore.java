@@ -431,7 +431,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                 if (before != null) {
                     st.getConnection().rollback(before); // PostgreSQL: the rest of the preparation goes on
                 }
-                appendKeyed = false; // still read; an append fails as any write to it does
+                // PostgreSQL refuses the index statement to a role that does not own the table even when the key is
+                // unique already (this Rein's table declares it so); the key is kept then. Else (a read-only store, a
+                // column the role cannot add or make unique) the store is still read; an append fails as any write does.
+                appendKeyed = dialect.uniqueColumn(st, "rein_events", "append_key");
             }
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another

@@ -126,6 +126,64 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a role that may use the tables but not alter them opened the store with its events' append key switched
+     * off, because PostgreSQL refuses it CREATE UNIQUE INDEX IF NOT EXISTS even when the key is unique already (a table
+     * this Rein made declares it UNIQUE; an earlier one's owner added the rein_events_append index); its appends were
+     * written without a key and could be stored twice when a connection was lost after the commit. The key stays on
+     * when the catalog shows the column unique; a column without a unique index (which the role cannot add) keeps it off.
+     */
+    @org.junit.jupiter.api.Test
+    void aRoleThatMayNotAlterTheTablesKeepsTheAppendKeyWhenTheColumnIsUnique() throws Exception {
+        // how the owner left the key column: as this Rein opens it (both), its table's UNIQUE alone, an earlier Rein's
+        // table with the index its owner added alone, not unique
+        String constraint = "ALTER TABLE %1$s.rein_events DROP CONSTRAINT rein_events_append_key_key", index = "DROP INDEX %1$s.rein_events_append";
+        java.util.Map<String, Boolean> setups = new java.util.LinkedHashMap<>();
+        setups.put("", true);
+        setups.put(index, true);
+        setups.put(constraint, true);
+        setups.put(constraint + "; " + index, false);
+        int n = 0;
+        for (var setup : setups.entrySet()) {
+            String other = schema + "_key" + n, role = "rein_key_" + n++ + "_" + schema.substring("rein_test_".length());
+            String otherUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + other;
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("CREATE SCHEMA " + other);
+            }
+            try {
+                JdbcRunStore.connect(otherUrl, user, password).close();
+                try (Connection c = open(url); Statement st = c.createStatement()) {
+                    if (!setup.getKey().isEmpty()) {
+                        st.execute(setup.getKey().formatted(other));
+                    }
+                    st.execute("CREATE ROLE " + role + " LOGIN");
+                    st.execute("GRANT USAGE, CREATE ON SCHEMA " + other + " TO " + role);
+                    st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + other + " TO " + role);
+                    st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + other + " TO " + role);
+                }
+                try (JdbcRunStore app = JdbcRunStore.connect(otherUrl, role, null)) {
+                    app.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
+                            "u", "t", "鍵"));
+                    org.assertj.core.api.Assertions.assertThat(app.events(runId)).hasSize(1);
+                }
+                try (Connection c = open(url); Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT append_key IS NOT NULL FROM " + other + ".rein_events")) {
+                    org.assertj.core.api.Assertions.assertThat(rs.next()).isTrue();
+                    org.assertj.core.api.Assertions.assertThat(rs.getBoolean(1)).as("keyed, with the owner's setup '%s'", setup.getKey())
+                            .isEqualTo(setup.getValue());
+                }
+            } finally {
+                try (Connection c = open(url); Statement st = c.createStatement()) {
+                    st.execute("DROP SCHEMA " + other + " CASCADE");
+                    st.execute("DROP OWNED BY " + role);
+                    st.execute("DROP ROLE " + role);
+                } catch (SQLException e) {
+                    // the role was never made: nothing of it to drop
+                }
+            }
+        }
+    }
+
+    /**
      * Before: the first call after the server ended the store's connection (a restart, a failover, an idle
      * connection cut) failed with 'FATAL: terminating connection due to administrator command' or 'An I/O
      * error occurred while sending to the backend', so a run stopped FAILED/store_error at its next save.
