@@ -14,8 +14,9 @@ import java.time.Instant;
  * @param text      what is remembered: not blank, at most {@value #MAX_TEXT_CHARS} characters, no U+0000
  * @param source    where it came from (run, observation, the observation's source)
  * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
- * @param createdAt when it was written
- * @param expiresAt when it stops being recalled and may be purged, or null for never
+ * @param createdAt when it was written, held to the millisecond (a finer part is dropped, as every store keeps it)
+ * @param expiresAt when it stops being recalled and may be purged, or null for never; held to the millisecond too, so
+ *                  every store stops recalling it at the same instant
  * @throws ReinException when a part is null (but {@code expiresAt}), or the id or text is blank, too long or holds U+0000,
  *                       or a string of it holds half a UTF-16 surrogate pair
  */
@@ -36,6 +37,10 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
         given(source, "source", "give where it came from, e.g. MemorySource.application(\"crm\")");
         given(createdBy, "createdBy", "give who wrote it: the user, or the application's name");
         given(createdAt, "createdAt", "give when it was written, e.g. Instant.now()");
+        // held in milliseconds, as the JDBC store keeps them: every store reads back the entry it was given, and
+        // ends its recall at the same instant (the SQL store compares milliseconds)
+        createdAt = createdAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        expiresAt = expiresAt == null ? null : expiresAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         if (id.isBlank()) {
             throw new ReinException("a memory entry needs an id; give it one, such as MemoryStore.newId()");
         }

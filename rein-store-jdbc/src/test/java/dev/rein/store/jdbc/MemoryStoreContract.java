@@ -201,6 +201,25 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "door code", 5, NOW.plusSeconds(1))).isEmpty();
     }
 
+    /**
+     * Before: the JDBC stores kept the instants in milliseconds, so an entry read back was not the one remembered (its
+     * microseconds gone), and an entry expiring within a millisecond was still recalled by InMemoryMemoryStore but not
+     * by them. An entry holds its instants in milliseconds, so every store reads back the entry it was given and ends
+     * its recall at the same instant.
+     */
+    @Test
+    void anEntryIsReadBackAsRememberedAndExpiresAtTheSameInstantOnEveryStore() {
+        String id = MemoryStore.newId();
+        MemoryEntry remembered = new MemoryEntry(id, ACME, "gate code 4411", new MemorySource("run_1", "toolu_1_1", "crm"), "alice",
+                NOW.plusNanos(123_456_789), NOW.plusSeconds(1).plusNanos(500_000));
+        assertThat(remembered.createdAt()).isEqualTo(NOW.plusMillis(123));
+        assertThat(remembered.expiresAt()).isEqualTo(NOW.plusSeconds(1));
+        store().remember(remembered);
+        assertThat(store().list(ACME)).containsExactly(remembered);
+        assertThat(store().recall(ACME, "gate code", 5, NOW.plusSeconds(1).minusNanos(1))).containsExactly(remembered);
+        assertThat(store().recall(ACME, "gate code", 5, NOW.plusSeconds(1).plusNanos(200_000))).isEmpty();
+    }
+
     @Test
     void aNegativeRecallLimitIsRefusedSayingSoOnEveryStore() {
         store().remember(entry(MemoryStore.newId(), ACME, "one two", null));
