@@ -342,6 +342,41 @@ class ChatContextTest {
         }
     }
 
+    /**
+     * {@code agent.runs().cancel} of a run live in this process tells the agent's listeners of the end it stores;
+     * the listener it makes for that must not take the live run's place, or the run's later calls would run
+     * outside their spans: a tool handler given no trace context (a model call no traceparent).
+     */
+    @Test
+    void aCancelOfARunLiveInThisProcessLeavesTheRunsLaterCallsInTheirSpans() {
+        java.util.concurrent.atomic.AtomicReference<Agent> self = new java.util.concurrent.atomic.AtomicReference<>();
+        List<String> cancelled = new CopyOnWriteArrayList<>();
+        List<Map<String, String>> given = new CopyOnWriteArrayList<>();
+        Tool stop = Tool.builder("stop").description("Cancels the run it is called in.").handler((args, ctx) -> {
+            String runId = self.get().runs().list().get(0).runId();
+            self.get().runs().cancel(runId, "stopped from outside");
+            cancelled.add(runId);
+            return "asked";
+        }).build();
+        // a write: it runs after the step's reads have ended, the cancel among them
+        Tool note = Tool.builder("note").description("Notes it.").risk(dev.rein.tool.Risk.WRITE).handler((args, ctx) -> {
+            given.add(ctx.traceContext());
+            return "noted";
+        }).build();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("stop", "{}"), ScriptedModel.call("note", "{}")),
+                ScriptedModel.text("Done."));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(recording(script))
+                .modelName("test-model").prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                .tools(stop, note).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)).build();
+        self.set(agent);
+        agent.run("stop, then note it"); // it ends store_conflict: the cancel is stored
+
+        assertThat(cancelled).hasSize(1);
+        SpanData tool = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool note")).findFirst().orElseThrow();
+        assertThat(given).singleElement().isEqualTo(
+                Map.of("traceparent", "00-" + tool.getTraceId() + "-" + tool.getSpanId() + "-" + tool.getSpanContext().getTraceFlags().asHex()));
+    }
+
     @Test
     void withoutTheListenerTheInterceptorChangesNothing() {
         ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));

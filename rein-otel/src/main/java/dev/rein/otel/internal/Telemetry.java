@@ -95,9 +95,9 @@ public final class Telemetry {
      * none; null when unknown (the first call's model names it then).
      */
     public RunListener listenerFor(String runId, Model model) {
-        RunTelemetry run = new RunTelemetry(this, runId, Context.current(), model);
-        active.put(runId, run);
-        return run;
+        // registered for the interceptors at its first event (claim), not here: a listener made for a run
+        // live in this process (Runs.cancel's) must not take the live one's place before it is heard
+        return new RunTelemetry(this, runId, Context.current(), model);
     }
 
     public ToolInterceptor toolInterceptor() {
@@ -137,6 +137,8 @@ public final class Telemetry {
      * (install on a builder that had it already, such as a copy of an installed agent's): every listener of a run
      * hears the same event instances, and a second tracer would double every span and metric. The one that traces
      * is the run's for the tool and model interceptors. A later segment of the run begins with an event of its own.
+     * A listener whose first event opens no segment (the end {@code Runs.cancel} tells of a run) becomes the run's
+     * for the interceptors only when the run has none: the run may be live in this process, its calls still to come.
      */
     boolean claim(String runId, RunTelemetry run, TraceEvent first) {
         Claim claim = claims.compute(runId, (id, earlier) ->
@@ -148,8 +150,18 @@ public final class Telemetry {
             }
             return false;
         }
-        active.put(runId, run);
+        if (opensSegment(first)) {
+            active.put(runId, run);
+        } else {
+            active.putIfAbsent(runId, run);
+        }
         return true;
+    }
+
+    /** Whether a run's segment begins with {@code event} (a start, a resumption, a reply's turn): it is this process's now. */
+    private static boolean opensSegment(TraceEvent event) {
+        return event instanceof TraceEvent.RunStarted || event instanceof TraceEvent.RunResumed
+                || event instanceof TraceEvent.TurnStarted;
     }
 
     void finished(String runId, RunTelemetry run) {
