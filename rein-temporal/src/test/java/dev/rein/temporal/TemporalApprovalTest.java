@@ -63,8 +63,8 @@ class TemporalApprovalTest {
     @Test
     void cancellingAWaitingRunEndsItCancelledAndThePendingActionNeverRuns() {
         Orders.Ledger ledger = new Orders.Ledger();
-        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
-                Orders.refund(ledger, key -> {})));
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {})));
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel");
             awaitStatus(run, RunStatus.WAITING_APPROVAL);
@@ -75,6 +75,11 @@ class TemporalApprovalTest {
             assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
             assertThat(result.reason()).isEqualTo("cancelled");
             assertThat(ledger.charges).isEmpty();
+            // the agent's listeners see the paused run end (rein-otel: its stop metric and a span), as agent.runs().cancel's do
+            assertThat(trace.events(TraceEvent.RunFinished.class)).last().satisfies(end -> {
+                assertThat(end.status()).isEqualTo(RunStatus.CANCELLED);
+                assertThat(end.reason()).isEqualTo("cancelled");
+            });
         }
     }
 
