@@ -278,30 +278,12 @@ final class AgentLoop {
      * nothing: the call made then (the summary the budget contract promises) keeps the agent's max_tokens.
      */
     private Capped capped(ModelRequest request) {
-        long tokensLeft = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
-        long affordable = run.meter.outputTokensAffordable().orElse(Long.MAX_VALUE);
-        boolean money = affordable > 0 && (tokensLeft <= 0 || affordable < tokensLeft);
-        long cap = money ? affordable : tokensLeft;
-        if (cap <= 0 || cap >= request.maxTokens()) {
+        OutputCap cap = OutputCap.of(run.meter, run.meter.price(), request.maxTokens(), "the model's");
+        if (cap == null) {
             return new Capped(request, request.maxTokens(), null, Map.of(), null);
         }
-        ModelRequest lowered = request.toBuilder().maxTokens((int) cap).build();
-        Map<String, Object> evidence = new LinkedHashMap<>();
-        evidence.put("budget", (money ? BudgetKind.COST : BudgetKind.OUTPUT_TOKENS).reason());
-        evidence.put("max_tokens", request.maxTokens());
-        evidence.put("lowered_to", cap);
-        String why;
-        if (money) {
-            String left = run.meter.moneyLeft().stripTrailingZeros().toPlainString();
-            String rate = run.meter.highestOutputPerMTok().toPlainString();
-            evidence.put("money_left_usd", left);
-            evidence.put("output_usd_per_mtok", rate);
-            why = "the " + cap + " output tokens the USD " + left + " the money limit leaves buys at USD " + rate
-                    + " per million output tokens (the model's highest output rate)";
-        } else {
-            why = "the " + cap + " output tokens the output token limit leaves";
-        }
-        return new Capped(lowered, request.maxTokens(), why, evidence, refusedOption(lowered).orElse(null));
+        ModelRequest lowered = request.toBuilder().maxTokens((int) cap.tokens()).build();
+        return new Capped(lowered, request.maxTokens(), cap.why(), cap.evidence(), refusedOption(lowered).orElse(null));
     }
 
     /** Says in the trace that (and why) a call's max_tokens was lowered, just before the call. */

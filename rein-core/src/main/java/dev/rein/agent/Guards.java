@@ -247,13 +247,32 @@ final class Guards {
             Optional<dev.rein.budget.BudgetKind> spent = run.meter.spent()
                     .filter(kind -> kind != dev.rein.budget.BudgetKind.OUTPUT_TOKENS);
             Verdict review = spent.isPresent() ? critic.notAsked(run.meter.describe(spent.get()))
-                    : critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE));
+                    : critic.review(proposed, criticRoom());
             run.criticRounds = critic.rounds();
             if (review instanceof Verdict.Fail fail) {
                 missing.addAll(fail.missing());
             }
         }
         return missing;
+    }
+
+    /**
+     * What the run's output token and money limits leave the critic's review: the money left buys output at the
+     * critic model's highest output rate, priced as its calls are charged (the run's price for the agent's model,
+     * else the agent's price table's).
+     */
+    private Critic.Room criticRoom() {
+        if (run.meter.outputTokensLeft().orElse(Long.MAX_VALUE) <= 0) {
+            return Critic.Room.none("the run's output token limit");
+        }
+        dev.rein.budget.ModelPrice price = critic.modelName().equals(run.config.modelName()) ? run.meter.price()
+                : run.config.prices().find(critic.modelName()).orElse(null);
+        OutputCap cap = OutputCap.of(run.meter, price, critic.maxTokens(), "the critic model's");
+        if (cap == null) {
+            return Critic.Room.unlimited();
+        }
+        return new Critic.Room(cap.tokens(), cap.money() ? "the run's money limit" : "the run's output token limit", cap.why(),
+                cap.evidence());
     }
 
     /**

@@ -198,8 +198,16 @@ public final class BudgetMeter {
      * spent.
      */
     public OptionalLong outputTokensAffordable() {
+        return outputTokensAffordable(price);
+    }
+
+    /**
+     * As {@link #outputTokensAffordable()}, for a call to a model priced {@code callPrice} (a critic's own
+     * model): the tokens the money left buys at its highest output rate; empty when it is null.
+     */
+    public OptionalLong outputTokensAffordable(ModelPrice callPrice) {
         BigDecimal left = moneyLeft();
-        BigDecimal perMTok = highestOutputPerMTok();
+        BigDecimal perMTok = highestOutputPerMTok(callPrice);
         if (left == null || perMTok == null || perMTok.signum() == 0) {
             return OptionalLong.empty();
         }
@@ -228,6 +236,11 @@ public final class BudgetMeter {
 
     /** The model's highest output rate in USD per million tokens, or null when it has no price. */
     public BigDecimal highestOutputPerMTok() {
+        return highestOutputPerMTok(price);
+    }
+
+    /** {@code price}'s highest output rate in USD per million tokens (its long-context one when higher), or null for null. */
+    public static BigDecimal highestOutputPerMTok(ModelPrice price) {
         if (price == null) {
             return null;
         }

@@ -88,18 +88,64 @@ public final class Critic {
      * trace), as when the run's deadline passes during the review.
      */
     public Verdict review(FinalAnswer answer, long outputTokensLeft) throws InterruptedException {
+        return review(answer, outputTokensLeft <= 0 ? Room.none("the run's output token limit")
+                : outputTokensLeft < config.maxTokens() ? new Room(outputTokensLeft, "the run's output token limit",
+                "the " + outputTokensLeft + " output tokens the output token limit leaves", Map.of()) : Room.unlimited());
+    }
+
+    /**
+     * The output tokens a review may write, as the run's limits leave them.
+     *
+     * @param tokens   the most the review may write; when fewer than the critic's {@code maxTokens}, its max_tokens
+     *                 is lowered to them and a {@code max_tokens_lowered} intervention says so; zero or less: the
+     *                 review is not asked for; {@link Long#MAX_VALUE}: no limit
+     * @param limit    the limit that leaves them, as the trace names it ("the run's output token limit"), or null
+     *                 with no limit
+     * @param why      why max_tokens was lowered, the intervention's words after "max_tokens lowered from A to B ..."
+     * @param evidence the intervention's evidence (budget, max_tokens, lowered_to and, for money, money_left_usd and
+     *                 output_usd_per_mtok)
+     */
+    public record Room(long tokens, String limit, String why, Map<String, Object> evidence) {
+        public Room {
+            evidence = Map.copyOf(evidence);
+        }
+
+        /** No limit bounds the review: it may write the critic's {@code maxTokens}. */
+        public static Room unlimited() {
+            return new Room(Long.MAX_VALUE, null, null, Map.of());
+        }
+
+        /** {@code limit} leaves no tokens: the review is not asked for. */
+        public static Room none(String limit) {
+            return new Room(0, limit, null, Map.of());
+        }
+    }
+
+    /**
+     * Reviews {@code answer} with a reply of at most {@code room.tokens()} tokens, what the run's output token
+     * and money limits still leave: the review's max_tokens is lowered to them (said in the trace, just before the
+     * call, as a step's is), and when they are none the review is not asked for and the answer is accepted without
+     * review (said in the trace), as when the run's deadline passes during the review.
+     */
+    public Verdict review(FinalAnswer answer, Room room) throws InterruptedException {
         if (rounds >= config.maxRounds()) {
             return Verdict.pass();
         }
-        if (outputTokensLeft <= 0) {
-            trace("the run's output token limit leaves no tokens for the critic's review; the answer is accepted without"
+        if (room.tokens() <= 0) {
+            trace(room.limit() + " leaves no tokens for the critic's review; the answer is accepted without"
                     + " review", true, List.of());
             return Verdict.pass();
         }
         rounds++;
         ModelRequest.Builder builder = template.toBuilder().messages(List.of(Message.user(brief(answer))));
-        if (outputTokensLeft < config.maxTokens()) {
-            builder.maxTokens((int) outputTokensLeft);
+        if (room.tokens() < config.maxTokens()) {
+            builder.maxTokens((int) room.tokens());
+            Map<String, Object> evidence = new LinkedHashMap<>(room.evidence());
+            evidence.putIfAbsent("max_tokens", config.maxTokens());
+            evidence.putIfAbsent("lowered_to", room.tokens());
+            tracer.emit(new TraceEvent.Intervention(tracer.runId(), tracer.step(), tracer.now(), "max_tokens_lowered",
+                    "max_tokens lowered from " + config.maxTokens() + " to " + room.tokens() + " for the critic's review: "
+                            + room.why(), evidence));
         }
         ModelRequest request = builder.build();
         ModelResponse response;
@@ -118,8 +164,8 @@ public final class Critic {
         Optional<Boolean> approved = verdict.flatMap(v -> approved(v.path("approved")));
         if (approved.isEmpty()) {
             trace(response.stopReason() == dev.rein.model.StopReason.MAX_TOKENS && request.maxTokens() < config.maxTokens()
-                    ? "the critic's reply was cut off at the " + request.maxTokens() + " output tokens the run's output token"
-                    + " limit left, before a readable verdict; the answer is accepted without review"
+                    ? "the critic's reply was cut off at the " + request.maxTokens() + " output tokens " + room.limit()
+                    + " left, before a readable verdict; the answer is accepted without review"
                     : "the critic's reply had no readable verdict; the answer is accepted without review", true, List.of());
             return Verdict.pass();
         }
@@ -188,6 +234,16 @@ public final class Critic {
         String text = value.isTextual() ? value.asText().strip() : "";
         return text.equalsIgnoreCase("true") ? Optional.of(true)
                 : text.equalsIgnoreCase("false") ? Optional.of(false) : Optional.empty();
+    }
+
+    /** The model the reviews are asked of: the critique's own, else the agent's. */
+    public String modelName() {
+        return modelName;
+    }
+
+    /** The max_tokens a review asks for when no limit of the run leaves fewer. */
+    public int maxTokens() {
+        return config.maxTokens();
     }
 
     /** Reviews done so far in this run. */

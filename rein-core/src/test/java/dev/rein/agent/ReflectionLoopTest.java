@@ -239,6 +239,33 @@ class ReflectionLoopTest {
                         .contains("accepted without review"));
     }
     /**
+     * The critic's review call may write at most the output tokens the money left buys at the critic model's
+     * highest output rate (its max_tokens lowered to them, said by a max_tokens_lowered intervention), as a
+     * step's, where it asked for its own 2,048 and could overrun the money limit by all of them.
+     */
+    @Test
+    void theCriticWritesAtMostWhatTheMoneyLeftBuysAtTheCriticModelsRate() {
+        // the answer: 1,000 in, 1,000 out at USD 3 / 15 = USD 0.018 of 0.02; USD 0.002 left buys 400 tokens at the
+        // critic's USD 5 per million output tokens
+        ScriptedModel critic = ScriptedModel.of(verdict(true));
+        RecordingListener events = new RecordingListener();
+        RunResult reviewed = agent(ScriptedModel.of(ScriptedModel.withUsage(Usage.of(1_000, 1_000, 0, 0), text("42"))))
+                .listener(events).reflection(Reflection.critic(critic, "claude-haiku-4-5"))
+                .budget(dev.rein.budget.Budget.builder().maxCostUsd(new java.math.BigDecimal("0.02")).build()).build().run("go");
+        assertThat(reviewed.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(critic.requests()).hasSize(1);
+        assertThat(critic.requests().get(0).maxTokens()).isEqualTo(400);
+        assertThat(events.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("max_tokens_lowered"))
+                .last().satisfies(e -> {
+                    assertThat(e.message()).isEqualTo("max_tokens lowered from 2048 to 400 for the critic's review: the 400"
+                            + " output tokens the USD 0.002 the money limit leaves buys at USD 5.00 per million output tokens"
+                            + " (the critic model's highest output rate)");
+                    assertThat(e.evidence()).containsEntry("budget", "max_cost").containsEntry("max_tokens", 2048)
+                            .containsEntry("lowered_to", 400L).containsEntry("output_usd_per_mtok", "5.00");
+                });
+    }
+
+    /**
      * A review is a model call counted in the budget, and a call is made only while no limit is reached, as a
      * step's is: when the answer's step used the input token or money limit up, no review is asked for, the
      * answer is accepted without review and an intervention of kind critic names the limit, as when the output
