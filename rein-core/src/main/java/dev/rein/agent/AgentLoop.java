@@ -136,16 +136,11 @@ final class AgentLoop {
 
     /** The budget limits a run's start (and resumption) event records. */
     static Map<String, Object> limits(Run run) {
-        Map<String, Object> limits = new LinkedHashMap<>();
-        limits.put("max_steps", run.config.budget().maxSteps());
-        limits.put("max_cost_usd", run.config.budget().maxCostUsd());
-        limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
-        // The token budgets only when set, so a trace of a run without them is as it always was.
-        if (run.config.budget().maxInputTokens() != null) {
-            limits.put("max_input_tokens", run.config.budget().maxInputTokens());
-        }
-        if (run.config.budget().maxOutputTokens() != null) {
-            limits.put("max_output_tokens", run.config.budget().maxOutputTokens());
+        Map<String, Object> limits = limits(run.config.budget());
+        // The conversation's limits (a reply turn's calls are lowered by what its money leaves across turns), so that a
+        // replay of the conversation applies them as the run did; only when set, so other traces are as they were
+        if (run.config.conversationBudget() != null) {
+            limits.put("conversation_limits", limits(run.config.conversationBudget()));
         }
         // The price a money limit is counted with, so that a replay charges the recorded calls as the run did and
         // lowers max_tokens where it did (a replay's own price of the model may be another, or zero)
@@ -153,6 +148,21 @@ final class AgentLoop {
                 || run.config.conversationBudget() != null && run.config.conversationBudget().maxCostUsd() != null;
         if (money && run.meter.price() != null) {
             limits.put("model_price", run.meter.price());
+        }
+        return limits;
+    }
+
+    /** One budget's limits as a trace records them (the token limits only when set, so a trace without them is as it always was). */
+    private static Map<String, Object> limits(dev.rein.budget.Budget budget) {
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("max_steps", budget.maxSteps());
+        limits.put("max_cost_usd", budget.maxCostUsd());
+        limits.put("max_seconds", Durations.seconds(budget.maxDuration()));
+        if (budget.maxInputTokens() != null) {
+            limits.put("max_input_tokens", budget.maxInputTokens());
+        }
+        if (budget.maxOutputTokens() != null) {
+            limits.put("max_output_tokens", budget.maxOutputTokens());
         }
         return limits;
     }

@@ -212,6 +212,20 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * trace is told so here rather than by a NumberFormatException or the budget's own check.
      */
     private static void checkLimits(JsonNode limits, Path trace) {
+        checkLimits(limits, trace, "");
+        JsonNode conversation = limits.get("conversation_limits");
+        if (conversation != null && !conversation.isNull()) {
+            if (!conversation.isObject()) {
+                throw new ReinException("the trace " + trace + " records conversation_limits as " + conversation + " in run_started,"
+                        + " which is not an object of limits (max_steps, max_cost_usd, ...); correct it in the trace to replay the run");
+            }
+            checkLimits(conversation, trace, "conversation_limits.");
+        }
+        modelPrice(limits, trace);
+    }
+
+    /** {@code prefix}: where in run_started's limits they are, as the message names the limit. */
+    private static void checkLimits(JsonNode limits, Path trace, String prefix) {
         for (String name : List.of("max_steps", "max_cost_usd", "max_seconds", "max_input_tokens", "max_output_tokens")) {
             JsonNode value = limits.get(name);
             boolean whole = !name.equals("max_cost_usd") && !name.equals("max_seconds");
@@ -222,12 +236,11 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             boolean fits = value.isNumber() && value.decimalValue().signum() > 0
                     && (!whole || value.canConvertToLong() && value.decimalValue().stripTrailingZeros().scale() <= 0);
             if (!fits) {
-                throw new ReinException("the trace " + trace + " records the limit " + name + " as " + value + " in run_started,"
+                throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in run_started,"
                         + " which no run can have (" + (whole ? "a whole number of at least 1" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
         }
-        modelPrice(limits, trace);
     }
 
     /**

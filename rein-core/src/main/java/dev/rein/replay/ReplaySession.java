@@ -51,7 +51,8 @@ public final class ReplaySession {
 
     /**
      * {@code agent}'s configuration (its tools, guards, policies and prompt: the version under test)
-     * set up to replay: this session's model, the recorded model name, run id and limits, the model priced
+     * set up to replay: this session's model, the recorded model name, run id and limits (the conversation's too,
+     * when the trace records them), the model priced
      * as the recording says its money limit counted it (when the trace records that price; else as the
      * agent prices it), so that the replay spends and lowers max_tokens where the run did, tools
      * answered from the recording, and requests compared after masking the agent's secrets, as the
@@ -68,6 +69,11 @@ public final class ReplaySession {
                 .prices(agent.config().prices());
         if (recording.modelPrice() != null) {
             replaying.price(recording.model(), recording.modelPrice());
+        }
+        // the conversation's limits as recorded (a trace written before Rein recorded them: the agent's own, as before)
+        JsonNode conversation = recording.limits().get("conversation_limits");
+        if (conversation != null && conversation.isObject()) {
+            replaying.conversationBudget(budget(Budget.builder().build(), conversation));
         }
         return replaying
                 .modelInterceptor(toRecording())

@@ -117,6 +117,30 @@ class MoneyCapTest {
         assertThat(report.result().costUsd()).isEqualByComparingTo(recorded.costUsd());
     }
 
+    /**
+     * The conversation's limits are in run_started's limits (conversation_limits), and a replay applies them: a
+     * conversation whose reply turn a conversation money limit lowered replays without divergence, where the
+     * replay had no conversation budget and asked for the agent's 8,192 at the first call.
+     */
+    @Test
+    void aReplayOfAConversationLowersMaxTokensWhereItsMoneyLimitDid(@TempDir Path dir) {
+        Path file = dir.resolve("conversation.jsonl");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.withUsage(Usage.of(1_000, 2_000, 0, 0), text("一つ目")), text("二つ目"));
+        Agent agent = Agent.builder().model(model).listener(JsonlTraceListener.to(file))
+                .budget(Budget.builder().maxCostUsd((BigDecimal) null).build())
+                .conversationBudget(Budget.builder().maxCostUsd(new BigDecimal("0.05")).maxOutputTokens(50_000L).build()).build();
+        RunResult first = agent.run("go");
+        agent.reply(first.runId(), "次");
+        assertThat(model.requests().get(1).maxTokens()).isEqualTo(1_134);
+
+        Agent free = Agent.builder().model(ScriptedModel.of())
+                .price(ScriptedModel.DEFAULT_NAME, ModelPrice.of("0", "0", "0")).build();
+        ReplayReport report = Replay.from(file).replay(free);
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.modelCalls()).isEqualTo(2);
+    }
+
     /** Probe: a reply turn's calls are lowered to what the conversation's money limit still leaves across turns. */
     @Test
     void aReplyTurnWritesAtMostWhatTheConversationsMoneyLeftBuys() {
