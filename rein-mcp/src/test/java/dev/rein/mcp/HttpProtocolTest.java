@@ -1005,6 +1005,36 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aMalformedErrorCarryingTheCallsIdInAJsonAnswerLongerThan8KbEndsTheCallAtOnceSayingSo() throws Exception {
+        // As above, with kilobytes of data in the error (a stack trace) before its message. Before: only the answer's first
+        // 8 KB were read for it, so the SDK's own handling applied and the call waited for its timeout.
+        String trace = "at handler (/srv/app.js:1:1)\\n".repeat(1000);
+        for (String error : List.of("{\"data\":\"" + trace + "\",\"message\":\"失敗 boom\"}",
+                "{\"code\":\"x\",\"data\":\"" + trace + "\",\"message\":\"失敗 boom\"}")) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                String answer = FakeHttpEndpoint.method(message).equals("tools/call")
+                        ? "{\"id\":" + FakeHttpEndpoint.id(message) + ",\"error\":" + error + "}" : FakeHttpEndpoint.echoAnswer(message);
+                if (answer == null) {
+                    FakeHttpEndpoint.empty(exchange, 202);
+                    return;
+                }
+                FakeHttpEndpoint.json(exchange, 200, answer);
+            }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+                Instant before = Instant.now();
+                ToolOutput output = invoke(mcp, "echo", "k-malformed-long", Duration.ofSeconds(20));
+                assertThat(Duration.between(before, Instant.now())).as(output.content()).isLessThan(Duration.ofSeconds(5));
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'echo' with a message that is not"
+                        + " valid JSON-RPC: '").contains("失敗 boom");
+            }
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdOnTheFirstStreamForTheServersOwnMessagesAnswersNoRequestAndTheNotificationAfterItArrives()
             throws Exception {
         // As on a resumed stream (above), on the first GET: an error without an id there answers no request, so it is

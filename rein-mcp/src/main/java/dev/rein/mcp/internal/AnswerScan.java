@@ -8,14 +8,17 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rein.json.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads the top-level {@code id} of a JSON answer as its bytes pass, holding none of them: a
  * request's JSON answer may be megabytes, and its id may come after its result. Whether the
  * message is an answer (a {@code "result"} or {@code "error"} and no {@code "method"}) is noted
  * too, and so are the {@code code} and {@code message} of its {@code "error"}, which an HTTP error
- * status may carry after kilobytes of {@code data} (a stack trace). Anything that is not one JSON
- * object leaves {@link #answerId} and {@link #error} null.
+ * status may carry after kilobytes of {@code data} (a stack trace), and whether that error is one
+ * JSON-RPC allows ({@link #malformedWhy}). Anything that is not one JSON object leaves
+ * {@link #answerId}, {@link #error} and {@link #malformedWhy} null.
  */
 final class AnswerScan {
     private final JsonParser parser;
@@ -32,6 +35,15 @@ final class AnswerScan {
     private String errorField;
     private String errorCode;
     private String errorMessage;
+    /** The top-level "error" when it is no object (a scalar as JSON, an array as "[…]"); null when it is one, or none came. */
+    private String errorOther;
+    private boolean errorObject;
+    /** The error object's "code" and "message" when they are scalars, as they came; null when missing. */
+    private JsonNode codeValue;
+    private JsonNode messageValue;
+    private boolean codeInteger;
+    /** Whether the error object has fields besides its code and message (its data), which {@link #malformedQuote} leaves out. */
+    private boolean errorMore;
 
     AnswerScan() {
         JsonParser created;
@@ -75,17 +87,25 @@ final class AnswerScan {
         }
         if (inError && depth == 2 && token == JsonToken.FIELD_NAME) {
             errorField = parser.currentName();
+            errorMore |= !"code".equals(errorField) && !"message".equals(errorField);
             return;
         }
         if (inError && depth == 2 && token.isScalarValue()) {
             if ("code".equals(errorField)) {
                 errorCode = parser.getText();
-            } else if ("message".equals(errorField) && token == JsonToken.VALUE_STRING) {
-                errorMessage = parser.getText();
+                codeValue = scalar(token);
+                codeInteger = token == JsonToken.VALUE_NUMBER_INT;
+            } else if ("message".equals(errorField)) {
+                messageValue = scalar(token);
+                errorMessage = token == JsonToken.VALUE_STRING ? parser.getText() : null;
             }
         }
         if (depth == 1 && token == JsonToken.START_OBJECT) {
             inError = "error".equals(parser.currentName());
+            errorObject |= inError;
+        }
+        if (depth == 1 && !idNext && "error".equals(parser.currentName()) && token != JsonToken.START_OBJECT) {
+            errorOther = token == JsonToken.START_ARRAY ? "[…]" : Json.write(scalar(token));
         }
         if (idNext && depth == 1) {
             idGiven |= token != JsonToken.VALUE_NULL;
@@ -101,6 +121,55 @@ final class AnswerScan {
             depth--;
             inError &= depth >= 2;
         }
+    }
+
+    private JsonNode scalar(JsonToken token) throws IOException {
+        return switch (token) {
+            case VALUE_STRING -> TextNode.valueOf(parser.getText());
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> Json.mapper().readTree(parser.getText());
+            case VALUE_TRUE, VALUE_FALSE -> com.fasterxml.jackson.databind.node.BooleanNode.valueOf(token == JsonToken.VALUE_TRUE);
+            default -> com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        };
+    }
+
+    /**
+     * What is wrong with the answer read, once it was all read, when it carries an id (a string or an
+     * integer) and an {@code "error"} JSON-RPC does not allow (as {@link MalformedAnswer#why}); else null.
+     */
+    String malformedWhy() {
+        if (broken || depth != 0 || method || id == null || !(id.isTextual() || id.isIntegralNumber())
+                || errorOther == null && !errorObject) {
+            return null;
+        }
+        return errorOther != null ? MalformedAnswer.why(false, false, false)
+                : MalformedAnswer.why(true, codeInteger, errorMessage != null);
+    }
+
+    /**
+     * The malformed answer read ({@link #malformedWhy}) as its id and error: an error object's code
+     * and message as they came, "…" for the rest (its data may be megabytes, and is not held).
+     */
+    String malformedQuote() {
+        String error = errorOther;
+        if (error == null) {
+            List<String> fields = new ArrayList<>();
+            if (codeValue != null) {
+                fields.add("\"code\":" + Json.write(codeValue));
+            }
+            if (messageValue != null) {
+                fields.add("\"message\":" + Json.write(messageValue));
+            }
+            if (errorMore) {
+                fields.add("…");
+            }
+            error = "{" + String.join(",", fields) + "}";
+        }
+        return "{\"id\":" + Json.write(id) + ",\"error\":" + error + "}";
+    }
+
+    /** The id of the answer read, as it came (a string or a number); null when none did. */
+    JsonNode id() {
+        return id;
     }
 
     /**

@@ -36,11 +36,17 @@ final class MalformedAnswer {
             return null; // with "jsonrpc" but no "result" either, it ends the connection as no message (StdioTransport)
         }
         JsonNode error = node.get("error");
-        if (!error.isObject()) {
-            return "\"error\" must be an object with an integer \"code\" and a string \"message\"";
-        }
-        return !error.path("code").isIntegralNumber() ? "an error's \"code\" must be an integer"
-                : !error.path("message").isTextual() ? "an error's \"message\" must be a string" : null;
+        return why(error.isObject(), error.path("code").isIntegralNumber(), error.path("message").isTextual());
+    }
+
+    /**
+     * What is wrong with an answer's {@code "error"}, given whether it is an object, whether its code
+     * is an integer and whether its message is a string; null when nothing is.
+     */
+    static String why(boolean object, boolean codeInteger, boolean messageString) {
+        return !object ? "\"error\" must be an object with an integer \"code\" and a string \"message\""
+                : !codeInteger ? "an error's \"code\" must be an integer"
+                : !messageString ? "an error's \"message\" must be a string" : null;
     }
 
     /** Whether {@code node} is a malformed answer carrying an id ({@link #why} not null). */
@@ -54,10 +60,12 @@ final class MalformedAnswer {
      */
     static ObjectNode standIn(JsonNode node, String text) {
         String why = why(node);
-        if (why == null) {
-            return null;
-        }
-        ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", node.get("id"));
+        return why == null ? null : standIn(node.get("id"), why, text);
+    }
+
+    /** The well-formed error with {@code id} standing for a malformed answer ({@code text}, as it came or as read) and {@code why}. */
+    static ObjectNode standIn(JsonNode id, String why, String text) {
+        ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
         error.putObject("error").put("code", -32603).put("message", "a message that is not valid JSON-RPC")
                 .putObject("data").put(KEY, text).put(WHY, why);
         return error;

@@ -433,24 +433,22 @@ final class ResumingHttpClient extends HttpClient {
     /** The key of the HTTP status an unanswered request's error carries when the request was answered without a body. */
     static final String NO_BODY = "dev.rein/no-body";
 
-    /** Passes an error answer's body on unchanged, keeping its first bytes to read the JSON-RPC error in it. */
+    /**
+     * Passes an error answer's body (or a request's JSON answer) on unchanged, reading its JSON-RPC
+     * error as it passes and holding none of it: a stack trace in its data may be megabytes.
+     */
     private final class Refused<T> implements HttpResponse.BodySubscriber<T> {
-        private static final int KEPT = 8192;
         private final HttpResponse.BodySubscriber<T> downstream;
-        private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
         /** The id of the request refused; null for a notification or a response. */
         private final JsonNode id;
-        /** True for an HTTP error status; false for a 2xx JSON answer, kept only for an error without an id. */
+        /** True for an HTTP error status; false for a 2xx JSON answer to a request, read for its id and error. */
         private final boolean errorStatus;
-        /** For a 2xx JSON answer to a request: the id it answers, read as it passes. */
-        private final AnswerScan scan;
+        private final AnswerScan scan = new AnswerScan();
 
         Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id, boolean errorStatus) {
             this.downstream = downstream;
             this.id = id;
             this.errorStatus = errorStatus;
-            // An error status's body is read whole for its JSON-RPC error, which may come after more than is kept.
-            this.scan = errorStatus || id != null ? new AnswerScan() : null;
         }
 
         @Override
@@ -461,13 +459,7 @@ final class ResumingHttpClient extends HttpClient {
         @Override
         public void onNext(List<ByteBuffer> item) {
             for (ByteBuffer buffer : item) {
-                ByteBuffer view = buffer.duplicate();
-                while (view.hasRemaining() && kept.size() < KEPT) {
-                    kept.write(view.get());
-                }
-                if (scan != null) {
-                    scan.feed(buffer);
-                }
+                scan.feed(buffer);
             }
             downstream.onNext(item);
         }
@@ -479,35 +471,27 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onComplete() {
-            JsonNode answered = scan == null || errorStatus ? null : scan.answerId();
+            if (errorStatus) {
+                // Not JSON, or no error in it: then the status alone says what there is to say.
+                if (scan.error() != null) {
+                    refused(scan.error());
+                }
+                downstream.onComplete();
+                return;
+            }
+            JsonNode answered = scan.answerId();
             if (answered != null && !answered.equals(id) && !closed) {
                 // An answer with another id than the request's (a server's bug) answers nothing the SDK waits for: the
                 // request ends now, naming it, as when a request's event stream ends after one (Watched).
                 messages.accept(Json.write(unanswered(id, answered)));
             }
-            try {
-                JsonNode answer = Json.mapper().readTree(kept.toByteArray());
-                JsonNode error = answer == null ? Json.object() : answer.path("error");
-                if (!errorStatus) {
-                    String idless = idlessError(answer);
-                    if (idless != null) {
-                        idlessErrors.put(Json.write(id), idless);
-                    }
-                    ObjectNode standIn = MalformedAnswer.standIn(answer, new String(kept.toByteArray(), java.nio.charset.StandardCharsets.UTF_8).strip());
-                    if (standIn != null) {
-                        // Before the SDK reads the body, which it cannot: the request ends with what the server sent.
-                        messages.accept(Json.write(standIn));
-                    }
-                } else if (error.path("message").isTextual()) {
-                    refused("JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText());
-                }
-            } catch (IOException | RuntimeException e) {
-                // Longer than was kept (the scan read it whole), or not JSON: then the status alone says what there is to say.
-                if (errorStatus && scan.error() != null) {
-                    refused(scan.error());
-                } else if (!errorStatus && scan != null && scan.idlessError() != null) {
-                    idlessErrors.put(Json.write(id), scan.idlessError());
-                }
+            if (scan.idlessError() != null) {
+                idlessErrors.put(Json.write(id), scan.idlessError());
+            }
+            String malformed = scan.malformedWhy();
+            if (malformed != null) {
+                // Before the SDK reads the body, which it cannot: the request ends with what the server sent.
+                messages.accept(Json.write(MalformedAnswer.standIn(scan.id(), malformed, scan.malformedQuote())));
             }
             downstream.onComplete();
         }

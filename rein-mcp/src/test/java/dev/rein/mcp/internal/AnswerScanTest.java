@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AnswerScanTest {
@@ -43,6 +44,21 @@ class AnswerScanTest {
         assertThat(feed("{\"jsonrpc\":\"2.0\"" + error, 5).idlessError()).isEqualTo("JSON-RPC error -32600: bad");
         assertThat(feed("{\"jsonrpc\":\"2.0\",\"id\":7" + error, 5).idlessError()).isNull();
         assertThat(feed("{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1}" + error, 5).idlessError()).isNull();
+    }
+
+    @Test
+    void aMalformedErrorWithAnIdIsJudgedAsMalformedAnswerJudgesItWhereverItsMessageComes() {
+        String data = "\"data\":\"" + "x".repeat(20_000) + "\"";
+        for (String answer : List.of("{\"id\":3,\"error\":\"失敗 boom\"}", "{\"id\":\"a\",\"error\":[1]}", "{\"id\":3,\"error\":null}",
+                "{\"id\":3,\"error\":{" + data + ",\"message\":\"失敗 boom\"}}", "{\"error\":{\"code\":\"x\"," + data + ",\"message\":\"m\"},\"id\":3}",
+                "{\"id\":3,\"error\":{\"code\":1.5,\"message\":\"m\"}}", "{\"id\":3,\"error\":{\"code\":1,\"message\":7}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-1,\"message\":\"fine\"}}", "{\"id\":3.5,\"error\":\"x\"}",
+                "{\"id\":null,\"error\":\"x\"}", "{\"id\":3,\"method\":\"m\",\"error\":\"x\"}", "{\"id\":3,\"result\":{}}")) {
+            assertThat(feed(answer, 5).malformedWhy()).as(answer).isEqualTo(MalformedAnswer.why(Json.parse(answer)));
+        }
+        AnswerScan scan = feed("{\"id\":3,\"error\":{\"code\":\"x\"," + data + ",\"message\":\"失敗 boom\"}}", 5);
+        assertThat(scan.malformedQuote()).isEqualTo("{\"id\":3,\"error\":{\"code\":\"x\",\"message\":\"失敗 boom\",…}}");
+        assertThat(feed("{\"id\":\"k\",\"error\":\"失敗 boom\"}", 3).malformedQuote()).isEqualTo("{\"id\":\"k\",\"error\":\"失敗 boom\"}");
     }
 
     private static String error(String json, int size) {
