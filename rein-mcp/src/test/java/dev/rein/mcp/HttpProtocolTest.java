@@ -211,6 +211,34 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aSessionIdThatIsNotVisibleAsciiFailsTheStartNamingTheHeaderAndTheRule() throws Exception {
+        // The transports spec: a session id MUST only contain visible ASCII (0x21 to 0x7E). Before: the start failed as "the
+        // connection closed before its answer came", since the SDK could not send the id back.
+        for (String session : List.of("s 1", "séance", "s\t1")) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                exchange.getResponseHeaders().set("Mcp-Session-Id", session);
+                if (!exchange.getRequestMethod().equals("POST")) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                String answer = FakeHttpEndpoint.echoAnswer(message);
+                if (answer == null) {
+                    FakeHttpEndpoint.empty(exchange, 202);
+                    return;
+                }
+                FakeHttpEndpoint.json(exchange, 200, answer);
+            })) {
+                assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).as(session)
+                        .isInstanceOf(McpConfigException.class)
+                        .hasMessageStartingWith("MCP server 'remote' could not be started: it sent an Mcp-Session-Id header with a"
+                                + " character that is not visible ASCII")
+                        .hasMessageContaining("0x21 to 0x7E").hasMessageEndingWith("Have the server fixed, or set \"disabled\": true to"
+                                + " leave it out.").hasMessageNotContaining(session).hasMessageNotContaining("Exception");
+            }
+        }
+    }
+
+    @Test
     void aStartRefusedForABadAnswerEndsWithoutWaitingForTheServerToAnswerTheDeleteThatEndsItsSession() throws Exception {
         // Before: the session's close waited on the SDK's graceful close, whose DELETE a server may never answer, so every start
         // refused for what the server answered (here an initialize answer without "capabilities", or a refused tools/list) came

@@ -31,8 +31,8 @@ final class HttpRefusal {
     static String describe(Throwable failure, boolean connecting, java.util.Map<String, String> secrets) {
         Integer status = null;
         for (Throwable e = failure; e != null && status == null; e = e.getCause() == e ? null : e.getCause()) {
-            if (e instanceof ResumingHttpClient.NotFollowed redirect) {
-                return redirect.getMessage();
+            if (e instanceof ResumingHttpClient.NotFollowed || e instanceof ResumingHttpClient.BadSessionId) {
+                return e.getMessage();
             }
             String message = e.getMessage();
             String body = message == null ? null : NOT_JSON_RPC.stream().filter(message::startsWith).findFirst()

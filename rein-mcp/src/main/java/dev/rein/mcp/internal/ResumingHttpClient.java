@@ -225,7 +225,16 @@ final class ResumingHttpClient extends HttpClient {
      */
     private <T> CompletableFuture<HttpResponse<T>> following(HttpRequest request, HttpResponse.BodyHandler<T> handler, int hops) {
         java.util.concurrent.atomic.AtomicReference<java.net.URI> target = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<BadSessionId> badSession = new java.util.concurrent.atomic.AtomicReference<>();
         HttpResponse.BodyHandler<T> unlessRedirected = info -> {
+            String session = info.headers().firstValue("Mcp-Session-Id").orElse(null);
+            if (session != null && !BadSessionId.visibleAscii(session)) {
+                // Refused before its body is read: the SDK could not send it back (or an intermediary would change it).
+                badSession.set(new BadSessionId());
+                @SuppressWarnings("unchecked") // no body is read: the request fails
+                HttpResponse.BodySubscriber<T> none = (HttpResponse.BodySubscriber<T>) HttpResponse.BodySubscribers.discarding();
+                return none;
+            }
             if (info.statusCode() / 100 != 3 || info.statusCode() == 304) {
                 return handler.apply(info);
             }
@@ -235,6 +244,9 @@ final class ResumingHttpClient extends HttpClient {
             return none;
         };
         return delegate.sendAsync(request, unlessRedirected).thenCompose(response -> {
+            if (badSession.get() != null) {
+                return CompletableFuture.failedFuture(badSession.get());
+            }
             if (response.statusCode() / 100 != 3 || response.statusCode() == 304) {
                 return CompletableFuture.completedFuture(response);
             }
@@ -258,6 +270,19 @@ final class ResumingHttpClient extends HttpClient {
 
     private static int port(java.net.URI uri) {
         return uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    /** A session id that is not visible ASCII, which the transports spec forbids, in a person's words (never the id itself). */
+    static final class BadSessionId extends IOException {
+        BadSessionId() {
+            super("it sent an Mcp-Session-Id header with a character that is not visible ASCII, where MCP's streamable HTTP"
+                    + " transport allows only visible ASCII (0x21 to 0x7E: no space, control or non-ASCII character), so it could"
+                    + " not be sent back with the requests that follow");
+        }
+
+        static boolean visibleAscii(String value) {
+            return value.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
+        }
     }
 
     /** A redirect Rein does not follow, and why, in a person's words. */

@@ -128,7 +128,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
+                    + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : tls(e) != null ? "" : hint()));
         }
     }
@@ -1032,6 +1032,16 @@ public final class ServerConnection implements AutoCloseable {
             String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(java.util.Locale.ROOT);
             if (t instanceof java.io.EOFException || t instanceof IOException && (message.contains("received no bytes")
                     || message.contains("connection reset") || message.contains("connection closed"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} was caused by a session id the transports spec forbids: the server answered, so its URL is right. */
+    private static boolean badSessionId(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof ResumingHttpClient.BadSessionId) {
                 return true;
             }
         }
