@@ -50,7 +50,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tool, also at count_tokens) on {@code claude-opus-5-5}, {@code claude-fable-5-1}, {@code claude-mythos-5-1} and
  * {@code claude-sonnet-5-5} (each also with a date suffix, {@code claude-opus-5-5-20261015}, read as Rein's price table
  * reads one: {@link dev.rein.model.ModelIds#dates}); thinking ({@code enabled} or {@code adaptive}) with a forced tool
- * choice on every model ("Thinking may not be enabled when tool_choice forces tool use."); and, on the models with
+ * choice on every model ("Thinking may not be enabled when tool_choice forces tool use."); with thinking {@code enabled},
+ * tool results after an assistant turn that does not start with its thinking ("messages.1.content.0.type: Expected
+ * `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message must
+ * start with a thinking block ...": the first assistant message of the tool-use run that ends the request is checked);
+ * {@code cache_control} on a thinking or redacted thinking block, also at count_tokens
+ * ("messages.1.content.0.thinking.cache_control: Extra inputs are not permitted"); and, on the models with
  * preserved thinking
  * ({@code claude-opus-5-5}, {@code claude-sonnet-5-5}, {@code claude-haiku-5-5}, {@code claude-fable-5-1} and
  * {@code -5-2}, {@code claude-mythos-5-1} and {@code -5-2}), the prefix check of a thinking block this server made

@@ -13,7 +13,8 @@ import java.util.Set;
  * and fields, no empty or whitespace-only text, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
  * {@code tool_result} blocks, a last assistant message ending in whitespace, a forced tool choice ({@code any}, {@code tool}) naming a tool the request has, the container a request answering tool calls made from code
  * (programmatic tool calling) must name, a thinking budget of at least 1,024 tokens and below {@code max_tokens}
- * (unless the interleaved thinking beta makes it the whole turn's), and what the newest models refuse (thinking off or with a
+ * (unless the interleaved thinking beta makes it the whole turn's), with thinking {@code enabled} a tool-use turn
+ * sent back without the thinking it started with, {@code cache_control} on a thinking block, and what the newest models refuse (thinking off or with a
  * budget, thinking off at effort xhigh or max on Claude Opus 5, a forced tool choice). Messages follow
  * the real API's wording so that error handling tested here sees the same text.
  */
@@ -68,6 +69,10 @@ final class RequestValidator {
                         ApiErrorType.INVALID_REQUEST, "messages." + i + ".role: Input should be 'user' or 'assistant'");
             }
         }
+        Optional<Violation> marked = cachedThinking(messages);
+        if (marked.isPresent()) {
+            return marked;
+        }
         Optional<Violation> blank = blankText(messages);
         if (blank.isPresent()) {
             return blank;
@@ -95,6 +100,10 @@ final class RequestValidator {
         Optional<Violation> pairing = toolPairing(messages);
         if (pairing.isPresent() || countTokens) {
             return pairing;
+        }
+        Optional<Violation> unthought = turnWithoutItsThinking(body, messages);
+        if (unthought.isPresent()) {
+            return unthought;
         }
         return pendingCallsFromCode(body, messages);
     }
@@ -129,6 +138,64 @@ final class RequestValidator {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A {@code thinking} or {@code redacted_thinking} block with {@code cache_control}: the API's schema has no such
+     * field on them, so it refuses the request as it refuses any unknown field, in these words (the path names the
+     * block's type). Rein's prompt caching never marks them (docs/anthropic.md).
+     */
+    private static Optional<Violation> cachedThinking(JsonNode messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                String type = content.get(j).path("type").asText();
+                if ((type.equals("thinking") || type.equals("redacted_thinking")) && content.get(j).has("cache_control")) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j + "." + type
+                            + ".cache_control: Extra inputs are not permitted");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * With thinking {@code enabled}, a request that continues an assistant turn with tool results must send back the
+     * thinking that turn started with (the extended thinking docs, "Preserving thinking blocks": during tool use, the
+     * thinking of the last assistant turn must be passed back). The turn is the run of assistant messages with tool
+     * calls, each answered by a user message with tool results, that ends the request; its first assistant message
+     * must start with a {@code thinking} or {@code redacted_thinking} block, refused otherwise in the API's words.
+     * Later steps of the run need not think again (without interleaved thinking the model thinks once per turn), and
+     * adaptive thinking may skip thinking, so neither is checked.
+     */
+    private static Optional<Violation> turnWithoutItsThinking(JsonNode body, JsonNode messages) {
+        if (!body.path("thinking").path("type").asText("").equals("enabled")) {
+            return Optional.empty();
+        }
+        int first = -1;
+        for (int i = messages.size() - 1; i >= 1 && answersCalls(messages.get(i), messages.get(i - 1)); i -= 2) {
+            first = i - 1;
+        }
+        if (first < 0) {
+            return Optional.empty();
+        }
+        JsonNode start = messages.get(first).path("content").path(0);
+        String type = start.path("type").asText("");
+        if (type.equals("thinking") || type.equals("redacted_thinking")) {
+            return Optional.empty();
+        }
+        return invalid(ApiErrorType.INVALID_REQUEST, "messages." + first + ".content.0.type: Expected `thinking` or"
+                + " `redacted_thinking`, but found `" + type + "`. When `thinking` is enabled, a final `assistant` message"
+                + " must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks)."
+                + " We recommend you include thinking blocks from previous turns. To avoid this requirement, disable"
+                + " `thinking`. Please consult our documentation at"
+                + " https://docs.claude.com/en/docs/build-with-claude/extended-thinking");
+    }
+
+    /** Whether {@code user} is a user message with tool results answering the tool calls of {@code assistant}. */
+    private static boolean answersCalls(JsonNode user, JsonNode assistant) {
+        return user.path("role").asText().equals("user") && isAssistant(assistant)
+                && !ids(user, "tool_result", "tool_use_id").isEmpty() && !ids(assistant, "tool_use", "id").isEmpty();
     }
 
     /**
