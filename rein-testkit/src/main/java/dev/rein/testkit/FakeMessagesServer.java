@@ -64,7 +64,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * August 2026 on, unless the request sets {@code thinking.block_binding.prefix_mismatch_behavior} to
  * {@code "drop_block"} with the beta {@code thinking-binding-controls-2026-08-01}; on every model, a thinking block this
  * server made that comes back with its text changed ("Invalid `signature` in `thinking` block", as the extended
- * thinking docs ask for the complete unmodified block; a block it did not make is left alone). A rejected request gets 400
+ * thinking docs ask for the complete unmodified block, and, on the other models, one that comes back after other
+ * thinking blocks than it was made after, as the docs forbid rearranging the sequence; a block it did not make is left
+ * alone). A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
  *
  * <pre>{@code

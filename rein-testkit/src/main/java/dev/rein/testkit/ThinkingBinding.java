@@ -31,7 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Only blocks this server made are checked (it knows their prefix): a history written by hand is left alone.
  * {@code cache_control} markers are not part of the prefix (they move from request to request by design). A block
  * is also bound to the thinking blocks made before it in its own response: one of them left out or moved is refused
- * too ("a thinking block between others was omitted or moved").
+ * too ("a thinking block between others was omitted or moved"). On the other models, a block this server made that
+ * comes back after other thinking blocks than it was made after (one left out before it, or the blocks moved) is
+ * refused as an altered one is: the extended thinking docs forbid rearranging the sequence.
  */
 final class ThinkingBinding {
     /** The beta of the {@code block_binding} controls. */
@@ -59,6 +61,14 @@ final class ThinkingBinding {
      */
     private final Map<String, Set<String>> texts = new ConcurrentHashMap<>();
 
+    /**
+     * On every model, the thinking blocks each block this server made came after in its response (more than one list
+     * when a script makes the same block in several places), by {@link #sequenceKey}: the extended thinking docs
+     * ("Preserving thinking blocks") say the sequence of thinking blocks sent back must be the one the model made,
+     * neither rearranged nor modified. Keyed by text as well as signature, as scripts reuse one signature.
+     */
+    private final Map<String, Set<List<String>>> sequences = new ConcurrentHashMap<>();
+
     /** Remembers what the thinking blocks of {@code reply}, the answer to {@code request}, are bound to. */
     void made(RecordedRequest request, FakeReply reply) {
         FakeReply.Message message = switch (reply) {
@@ -69,9 +79,19 @@ final class ThinkingBinding {
         if (message == null) {
             return;
         }
+        List<String> made = new ArrayList<>();
         for (FakeBlock block : message.content()) {
             if (block instanceof FakeBlock.Thinking t && !t.signature().isEmpty()) {
                 texts.computeIfAbsent(t.signature(), k -> ConcurrentHashMap.newKeySet()).add(t.thinking());
+            }
+            String key = switch (block) {
+                case FakeBlock.Thinking t when !t.signature().isEmpty() -> sequenceKey("thinking", t.signature(), t.thinking());
+                case FakeBlock.RedactedThinking r when !r.data().isEmpty() -> sequenceKey("redacted_thinking", r.data(), "");
+                default -> null;
+            };
+            if (key != null) {
+                sequences.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(List.copyOf(made));
+                made.add(key);
             }
         }
         JsonNode body = request.body();
@@ -106,7 +126,11 @@ final class ThinkingBinding {
         if (altered.isPresent()) {
             return altered;
         }
-        if (bindings.isEmpty() || !ModelIds.listed(MODELS, body.path("model").asText()) || !messages.isArray()) {
+        if (!ModelIds.listed(MODELS, body.path("model").asText())) {
+            // The models that bind their thinking check its order below, with the prefix and in their own words.
+            return reordered(messages);
+        }
+        if (bindings.isEmpty() || !messages.isArray()) {
             return Optional.empty();
         }
         Prefixes prefixes = null; // digested once, and only when a block of this server's is sent back
@@ -161,6 +185,46 @@ final class ThinkingBinding {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The first thinking block this server made that comes back in a message after other thinking blocks than it came
+     * after in its response (a block of its turn left out before it, or the blocks rearranged), on the models that do
+     * not bind their thinking: the extended thinking docs say the sequence must be the one the model made, and the
+     * signatures that verify it are refused in these words, as an altered block is. A message whose thinking was all
+     * left out has none to check: the docs let the thinking of earlier turns go.
+     */
+    private Optional<RequestValidator.Violation> reordered(JsonNode messages) {
+        if (sequences.isEmpty() || !messages.isArray()) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            List<String> before = new ArrayList<>();
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                JsonNode block = content.get(j);
+                String type = block.path("type").asText();
+                String key = type.equals("thinking") && !block.path("signature").asText().isEmpty()
+                        ? sequenceKey(type, block.path("signature").asText(), block.path("thinking").asText())
+                        : type.equals("redacted_thinking") && !block.path("data").asText().isEmpty()
+                        ? sequenceKey(type, block.path("data").asText(), "") : null;
+                if (key == null) {
+                    continue;
+                }
+                Set<List<String>> made = sequences.get(key);
+                if (made != null && !made.contains(before)) {
+                    return Optional.of(new RequestValidator.Violation(ApiErrorType.INVALID_REQUEST,
+                            "messages." + i + ".content." + j + ": Invalid `signature` in `" + type + "` block"));
+                }
+                before.add(key);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A block's key in {@link #sequences}: its type, signature (or redacted data) and text, run together unambiguously. */
+    private static String sequenceKey(String type, String signature, String text) {
+        return type + '\u0000' + signature.length() + ':' + signature + '\u0000' + text;
     }
 
     /** Whether the request asks for invalid blocks to be dropped, with the beta that defines the setting. */

@@ -76,4 +76,63 @@ class ThinkingSentBackTest extends FakeServerTestBase {
         HttpResponse<String> response = api.messages(second("claude-sonnet-4-5", "手書き").replace("sig_a", "sig_other"));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     }
+
+    private String twoBlocksSentBack(String blocks) {
+        return """
+                {"model":"claude-sonnet-4-5","max_tokens":4000,"thinking":{"type":"enabled","budget_tokens":2000},
+                 "tools":[{"name":"lookup","input_schema":{"type":"object"}}],
+                 "messages":[{"role":"user","content":"A-1 は?"},
+                  {"role":"assistant","content":[%s,
+                   {"type":"tool_use","id":"toolu_1","name":"lookup","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"発送済み"}]}]}"""
+                .formatted(blocks);
+    }
+
+    private static final String FIRST = "{\"type\":\"thinking\",\"thinking\":\"まず A-1\",\"signature\":\"sig\"}";
+    private static final String SECOND = "{\"type\":\"redacted_thinking\",\"data\":\"EmwKAhgB\"}";
+    private static final String THIRD = "{\"type\":\"thinking\",\"thinking\":\"次に在庫\",\"signature\":\"sig\"}";
+
+    private void threeBlocksMade() throws Exception {
+        // One signature for two blocks, as scripts often give: the blocks are told apart by their text.
+        server.enqueue(FakeReply.message().thinking("まず A-1", "sig").redactedThinking("EmwKAhgB").thinking("次に在庫", "sig")
+                .toolUse("toolu_1", "lookup", "{}").build());
+        assertThat(api.messages(first("claude-sonnet-4-5")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theThinkingBlocksOfATurnSentBackInTheirOrderAreTaken() throws Exception {
+        threeBlocksMade();
+        server.enqueue(FakeReply.text("発送済みです"));
+        HttpResponse<String> response = api.messages(twoBlocksSentBack(FIRST + "," + SECOND + "," + THIRD));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    @Test
+    void thinkingBlocksOfATurnMovedAreRefusedOnAModelWithoutPreservedThinking() throws Exception {
+        threeBlocksMade();
+        HttpResponse<String> response = api.messages(twoBlocksSentBack(FIRST + "," + THIRD + "," + SECOND));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/message").asText())
+                .isEqualTo("messages.1.content.1: Invalid `signature` in `thinking` block");
+    }
+
+    @Test
+    void aThinkingBlockOfATurnLeftOutIsRefusedOnAModelWithoutPreservedThinking() throws Exception {
+        threeBlocksMade();
+        HttpResponse<String> response = api.messages(twoBlocksSentBack(FIRST + "," + THIRD));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/message").asText())
+                .isEqualTo("messages.1.content.1: Invalid `signature` in `thinking` block");
+    }
+
+    @Test
+    void aBlockMadeInTwoPlacesIsTakenInEither() throws Exception {
+        // A script that repeats a block in another turn, after other thinking: both places are the model's.
+        threeBlocksMade();
+        server.enqueue(FakeReply.message().thinking("次に在庫", "sig").toolUse("toolu_1", "lookup", "{}").build());
+        assertThat(api.messages(first("claude-sonnet-4-5")).statusCode()).isEqualTo(200);
+        server.enqueue(FakeReply.text("発送済みです"));
+        HttpResponse<String> response = api.messages(twoBlocksSentBack(THIRD));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
 }
