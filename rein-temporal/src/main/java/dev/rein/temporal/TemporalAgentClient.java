@@ -122,8 +122,9 @@ public final class TemporalAgentClient {
     /**
      * Starts a run whose workflow id (and run id) is {@code runId}.
      *
-     * @throws ReinException when the goal or the run id is empty, the run id is over {@link #LONGEST_ID_BYTES} bytes
-     *                       of UTF-8 or the run's input (the goal) over {@link #LARGEST_INPUT_BYTES}, or a run with that
+     * @throws ReinException when the goal or the run id is empty, the run id holds a control character (a line break,
+     *                       an escape, DEL, a C1 control, U+2028 or U+2029) or half a surrogate pair (as every run id of
+     *                       Rein's), or is over {@link #LONGEST_ID_BYTES} bytes of UTF-8, or the run's input (the goal) over {@link #LARGEST_INPUT_BYTES}, or a run with that
      *                       id is running or has ended (a run id is used once: the idempotency keys of its tool calls
      *                       are made from it), or Temporal refuses the start (said with what to do); no workflow is
      *                       started. Also when the calling thread is interrupted while Temporal is asked (its interrupt
@@ -136,6 +137,13 @@ public final class TemporalAgentClient {
         }
         if (runId == null || runId.isBlank()) {
             throw new ReinException("the run id is empty: give the workflow id the run should have, or use start(goal) for a new one");
+        }
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
+            // the run's first activity would refuse it (rein-core's rule): a workflow started only to fail
+            throw new ReinException("the run id '" + dev.rein.internal.text.RunIds.shown(runId) + "' cannot be a run's id: "
+                    + problem + ": give an id of whole characters and no control characters, or start(goal) for a new"
+                    + " one; nothing was started");
         }
         int idBytes = runId.getBytes(StandardCharsets.UTF_8).length;
         if (idBytes > LONGEST_ID_BYTES) {
@@ -277,7 +285,8 @@ public final class TemporalAgentClient {
     /**
      * A handle on a run started earlier (by any process).
      *
-     * @throws ReinException when the run id is empty or longer than {@link #LONGEST_ID_BYTES} bytes of UTF-8 (an id
+     * @throws ReinException when the run id is empty, holds a control character or half a surrogate pair (start
+     *                       refuses those), or is longer than {@link #LONGEST_ID_BYTES} bytes of UTF-8 (an id
      *                       Temporal does not know is said at the handle's first call)
      */
     public TemporalRun attach(String runId) {
@@ -285,6 +294,12 @@ public final class TemporalAgentClient {
             // Temporal would say it only at each call, as an IllegalArgumentException or a bare NullPointerException
             throw new ReinException("the run id is empty: give the id of the run to follow (the workflow id start"
                     + " returned, TemporalRun.runId())");
+        }
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
+            // start refuses such an id, so no run has it
+            throw new ReinException("no run has the id '" + dev.rein.internal.text.RunIds.shown(runId) + "': " + problem
+                    + ", and start refuses such an id; check the id (the workflow id start returned, TemporalRun.runId())");
         }
         int idBytes = runId.getBytes(StandardCharsets.UTF_8).length;
         if (idBytes > LONGEST_ID_BYTES) {

@@ -83,6 +83,49 @@ class TemporalStartLimitsTest {
         }
     }
 
+    /**
+     * A run id with a control character (a line break, an escape, DEL, a C1 control, U+2028) is refused by start before
+     * any workflow starts, saying which character and where, with the id shown escaped, as rein-core refuses it (failed
+     * before: the workflow started and the run failed at its first activity).
+     */
+    @Test
+    void aRunIdWithAControlCharacterIsRefusedBeforeTheStart() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent());
+            for (String id : java.util.List.of("run\n2", "run-\u001b[31m", "run\u007f", "run\u0085", "注文\u2028x")) {
+                assertThatThrownBy(() -> client.start("A-1 はどこ?", id)).isInstanceOf(ReinException.class)
+                        .hasMessageContaining("control character").hasMessageContaining("nothing was started")
+                        .hasMessageNotContaining(id);
+                assertThatThrownBy(() -> server.client().newUntypedWorkflowStub(id).describe())
+                        .isInstanceOf(WorkflowNotFoundException.class);
+            }
+            assertThatThrownBy(() -> client.start("A-1 はどこ?", "run\n2")).hasMessageContaining("'run\\x0a2'")
+                    .hasMessageContaining("U+000A (a line feed) at index 3");
+        }
+    }
+
+    /** Half a surrogate pair in a run id (no UTF-8 form) is refused by start too, before any workflow starts. */
+    @Test
+    void aRunIdWithHalfASurrogatePairIsRefusedBeforeTheStart() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent());
+            String id = "run-\ud83d";
+            assertThatThrownBy(() -> client.start("A-1 はどこ?", id)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("UTF-8").hasMessageContaining("nothing was started");
+        }
+    }
+
+    /** attach with such an id says no run has it, as for an over-long id (failed before: a handle was made). */
+    @Test
+    void attachingARunIdWithAControlCharacterSaysNoRunHasIt() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent());
+            assertThatThrownBy(() -> client.attach("run\r\n2")).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("no run has the id").hasMessageContaining("control character")
+                    .hasMessageContaining("'run\\x0d\\x0a2'");
+        }
+    }
+
     /** A run id of exactly 1,000 bytes is Temporal's to take: the run goes on (probe of the bound). */
     @Test
     void aRunIdOfTheLimitRuns() throws Exception {
