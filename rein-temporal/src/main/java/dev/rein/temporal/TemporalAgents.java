@@ -31,6 +31,7 @@ import java.util.WeakHashMap;
  */
 public final class TemporalAgents {
     private static final OutputStore IN_PROCESS = OutputStore.inMemory();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TemporalAgents.class);
     /**
      * What Rein registered on each worker (the Worker does not say), so that a registration is refused before anything
      * of it is registered; weak, so that a worker given up is forgotten. Guarded by itself.
@@ -141,6 +142,27 @@ public final class TemporalAgents {
             throw clash(worker, "activity", e.getRegisteredTypeName(), e);
         }
         REGISTERED.computeIfAbsent(worker, w -> EnumSet.noneOf(Part.class)).add(Part.ACTIVITIES);
+        String warning = heartbeatWarning(worker);
+        if (warning != null) {
+            LOG.warn(warning); // once: a worker runs one agent's activities
+        }
+    }
+
+    /**
+     * What a worker whose options refuse heartbeats during a graceful shutdown risks (Temporal's default), or null when
+     * they allow them: after {@code WorkerFactory.shutdown} the SDK refuses each heartbeat, so a call that goes on past the
+     * attempt timeout is taken for lost and made again elsewhere, a tool's effect perhaps twice.
+     */
+    static String heartbeatWarning(Worker worker) {
+        if (worker.getWorkerOptions().getAllowActivityHeartbeatDuringShutdown()) {
+            return null;
+        }
+        return "the worker of task queue '" + worker.getTaskQueue() + "' runs the agent's activities without"
+                + " WorkerOptions.Builder.setAllowActivityHeartbeatDuringShutdown(true): once WorkerFactory.shutdown()"
+                + " begins, Temporal's SDK refuses the heartbeats of its model and tool calls, and a call still running"
+                + " past the attempt timeout (TemporalAgentClient.withAttemptTimeout) is taken for lost and made again on"
+                + " another worker (a tool's effect perhaps twice); set the option on the worker's options (see"
+                + " docs/temporal.md), or stop workers with shutdownNow(), whose interrupted calls are made again at once";
     }
 
     /**
