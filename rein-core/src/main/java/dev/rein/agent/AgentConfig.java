@@ -39,6 +39,7 @@ public final class AgentConfig {
     private final List<Verifier> verifiers;
     private final int maxVerificationFailures;
     private final boolean finishTool;
+    private final boolean capOutputToMoneyLeft;
     private final Duration toolTimeout;
     private final List<ToolInterceptor> interceptors;
     private final List<ModelInterceptor> modelInterceptors;
@@ -76,6 +77,7 @@ public final class AgentConfig {
         this.verifiers = List.copyOf(v.verifiers());
         this.maxVerificationFailures = b.maxVerificationFailures;
         this.finishTool = b.finishTool;
+        this.capOutputToMoneyLeft = b.capOutputToMoneyLeft;
         this.toolTimeout = b.toolTimeout;
         this.interceptors = List.copyOf(b.interceptors);
         this.modelInterceptors = List.copyOf(b.modelInterceptors);
@@ -203,6 +205,11 @@ public final class AgentConfig {
 
     public boolean finishTool() {
         return finishTool;
+    }
+
+    /** Whether a money limit lowers each call's max_tokens to what the money left buys (see {@link Agent.Builder#capOutputToMoneyLeft}). */
+    public boolean capOutputToMoneyLeft() {
+        return capOutputToMoneyLeft;
     }
 
     public Duration toolTimeout() {

@@ -148,6 +148,9 @@ final class AgentLoop {
                 || run.config.conversationBudget() != null && run.config.conversationBudget().maxCostUsd() != null;
         if (money && run.meter.price() != null) {
             limits.put("model_price", run.meter.price());
+            if (!run.config.capOutputToMoneyLeft()) {
+                limits.put("money_caps_output", false); // only when off: a default run's trace is as before
+            }
         }
         return limits;
     }
@@ -288,7 +291,9 @@ final class AgentLoop {
      * nothing: the call made then (the summary the budget contract promises) keeps the agent's max_tokens.
      */
     private Capped capped(ModelRequest request) {
-        OutputCap cap = OutputCap.of(run.meter, run.meter.price(), request.maxTokens(), "the model's");
+        // no price: not capped by money (an agent that turned the cap off)
+        OutputCap cap = OutputCap.of(run.meter, run.config.capOutputToMoneyLeft() ? run.meter.price() : null,
+                request.maxTokens(), "the model's");
         if (cap == null) {
             return new Capped(request, request.maxTokens(), null, Map.of(), null);
         }

@@ -274,6 +274,7 @@ final class AgentValidation {
         c.verifiers.addAll(b.verifiers);
         c.maxVerificationFailures = b.maxVerificationFailures;
         c.finishTool = b.finishTool;
+        c.capOutputToMoneyLeft = b.capOutputToMoneyLeft;
         c.toolTimeout = b.toolTimeout;
         c.interceptors.addAll(b.interceptors);
         c.modelInterceptors.addAll(b.modelInterceptors);

@@ -49,6 +49,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
     final List<Verifier> verifiers = new ArrayList<>();
     int maxVerificationFailures = 2;
     boolean finishTool;
+    boolean capOutputToMoneyLeft = true;
     Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
     final List<ToolInterceptor> interceptors = new ArrayList<>();
     final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
@@ -162,6 +163,20 @@ abstract sealed class BuilderSettings permits Agent.Builder {
     /** Offers the model the {@code finish} tool (off by default). */
     public Agent.Builder finishTool(boolean enabled) {
         this.finishTool = enabled;
+        return self();
+    }
+
+    /**
+     * Whether a money limit caps each model call's output (default on): the call's {@code max_tokens} is lowered to
+     * the output tokens the money still left (the run's limit, or the conversation's) buys at the model's highest
+     * output rate, with a {@code max_tokens_lowered} intervention saying so, so that a call spends past the limit at
+     * most its input. Off, every call keeps the agent's {@code max_tokens} and the limit is checked after each call,
+     * so the last call may write a whole {@code max_tokens} past it (what Rein did before the cap; a replay of a trace
+     * recorded then, which carries no {@code model_price}, turns it off to reproduce the run). An output token limit
+     * lowers {@code max_tokens} either way.
+     */
+    public Agent.Builder capOutputToMoneyLeft(boolean enabled) {
+        this.capOutputToMoneyLeft = enabled;
         return self();
     }
 

@@ -265,7 +265,8 @@ final class Guards {
         if (run.meter.outputTokensLeft().orElse(Long.MAX_VALUE) <= 0) {
             return Critic.Room.none("the run's output token limit");
         }
-        dev.rein.budget.ModelPrice price = critic.modelName().equals(run.config.modelName()) ? run.meter.price()
+        dev.rein.budget.ModelPrice price = !run.config.capOutputToMoneyLeft() ? null // not capped by money
+                : critic.modelName().equals(run.config.modelName()) ? run.meter.price()
                 : run.config.prices().find(critic.modelName()).orElse(null);
         OutputCap cap = OutputCap.of(run.meter, price, critic.maxTokens(), "the critic model's");
         if (cap == null) {

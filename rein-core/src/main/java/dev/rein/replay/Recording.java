@@ -253,6 +253,15 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         return modelPrice(limits, null);
     }
 
+    /**
+     * Whether the recorded run lowered its calls' max_tokens to what its money left bought: not when its limits say
+     * {@code money_caps_output: false} (an agent with {@code capOutputToMoneyLeft(false)}) or record no
+     * {@link #modelPrice()} (a trace from before the cap, or an unpriced model: no call was lowered for money).
+     */
+    boolean moneyCappedOutput() {
+        return modelPrice() != null && limits.path("money_caps_output").asBoolean(true);
+    }
+
     private static ModelPrice modelPrice(JsonNode limits, Path trace) {
         JsonNode price = limits.get("model_price");
         if (price == null || price.isNull()) {

@@ -54,7 +54,8 @@ public final class ReplaySession {
      * set up to replay: this session's model, the recorded model name, run id and limits (the conversation's too,
      * when the trace records them), the model priced
      * as the recording says its money limit counted it (when the trace records that price; else as the
-     * agent prices it), so that the replay spends and lowers max_tokens where the run did, tools
+     * agent prices it), so that the replay spends and lowers max_tokens where the run did (and only if it did:
+     * {@link Agent.Builder#capOutputToMoneyLeft} as the recording says), tools
      * answered from the recording, and requests compared after masking the agent's secrets, as the
      * trace masked them. The replay is kept in a store of its own, never in the agent's: it has the
      * recorded run id, and the recorded run in the agent's store is left as it is. Start it with the
@@ -75,6 +76,8 @@ public final class ReplaySession {
         if (conversation != null && conversation.isObject()) {
             replaying.conversationBudget(budget(Budget.builder().build(), conversation));
         }
+        // as the run did: a trace from before the cap (or of an agent that turned it off) had no call lowered for money
+        replaying.capOutputToMoneyLeft(recording.moneyCappedOutput());
         return replaying
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))

@@ -141,6 +141,56 @@ class MoneyCapTest {
         assertThat(report.modelCalls()).isEqualTo(2);
     }
 
+    @Test
+    void aTraceFromBeforeReinLoweredMaxTokensForMoneyStillReplays(@TempDir Path dir) throws Exception {
+        // a run whose money ran low, recorded before Rein lowered max_tokens for it: no model_price in run_started's
+        // limits, no max_tokens_lowered intervention, every call sent with the agent's max_tokens
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.withUsage(Usage.of(1_000, 2_000, 0, 0),
+                toolCalls(call("echo", "{\"text\":\"1\"}"))), text("終わり"));
+        Path recorded = dir.resolve("new.jsonl");
+        agent(model).listener(JsonlTraceListener.to(recorded)).build().run("go");
+        Path old = dir.resolve("old.jsonl");
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(recorded)) {
+            com.fasterxml.jackson.databind.node.ObjectNode event = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(line);
+            if (event.path("kind").asText().equals("max_tokens_lowered")) {
+                continue;
+            }
+            if (event.path("limits").isObject()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) event.get("limits")).remove("model_price");
+            }
+            if (event.path("request").isObject()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) event.get("request")).put("max_tokens", 8192);
+            }
+            lines.add(Json.write(event));
+        }
+        java.nio.file.Files.write(old, lines);
+        assertThat(java.nio.file.Files.readString(old)).doesNotContain("model_price").doesNotContain("max_tokens_lowered")
+                .doesNotContain("\"max_tokens\":3334");
+
+        ReplayReport report = Replay.from(old).replay(Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo()).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    /**
+     * With capOutputToMoneyLeft(false) every call keeps the agent's max_tokens (the limit checked after each call), the
+     * trace says so, and its replay keeps them too.
+     */
+    @Test
+    void anAgentThatTurnsTheCapOffKeepsItsMaxTokensAndItsTraceReplays(@TempDir Path dir) throws Exception {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.withUsage(Usage.of(1_000, 2_000, 0, 0),
+                toolCalls(call("echo", "{\"text\":\"1\"}"))), text("終わり"));
+        Path recorded = dir.resolve("off.jsonl");
+        agent(model).capOutputToMoneyLeft(false).listener(JsonlTraceListener.to(recorded)).build().run("go");
+        assertThat(model.requests()).extracting(dev.rein.model.ModelRequest::maxTokens).containsOnly(8192);
+        assertThat(java.nio.file.Files.readString(recorded)).contains("\"money_caps_output\":false").doesNotContain("max_tokens_lowered");
+
+        ReplayReport report = Replay.from(recorded).replay(Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo()).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
     /** Probe: a reply turn's calls are lowered to what the conversation's money limit still leaves across turns. */
     @Test
     void aReplyTurnWritesAtMostWhatTheConversationsMoneyLeftBuys() {
