@@ -201,8 +201,8 @@ class TraceSuiteTest {
         Files.delete(expected);
 
         Files.createSymbolicLink(expected, dir.resolve("gone.json"));
-        assertBad(traces, "rein eval: cannot read " + expected + ": no such file or directory: " + expected
-                + "; make it a readable file or remove it");
+        assertBad(traces, "rein eval: cannot read " + expected + ": " + expected + " is a symbolic link to " + dir.resolve("gone.json")
+                + ", which does not exist (the link's target is missing); make it a readable file or remove it");
     }
 
     private void assertBad(Path suite, String message) {
