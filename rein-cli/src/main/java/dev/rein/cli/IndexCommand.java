@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code rein index DIR}: indexes a folder of text and Markdown files for {@code rein run --docs}. */
 @Command(name = "index", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
-        header = "Index a folder of .txt and .md files for search_documents (rein run --docs).",
+        header = "Index a folder of " + LuceneIndexer.FILE_KINDS + " files for search_documents (rein run --docs).",
         description = {"Builds or updates the Lucene index in $REIN_HOME/index (BM25; Japanese text is split into words)."
                 + " Each file becomes passages of whole paragraphs, cited as PATH#N; indexing a file again replaces its"
                 + " passages, and files deleted from the folder since are removed from the index. Files must be UTF-8"
@@ -50,11 +50,11 @@ final class IndexCommand implements Callable<Integer> {
             return 0;
         }
         if (report.files() == 0 && report.removed().isEmpty()) {
-            env.out().println("no .txt or .md file to index in " + folder + "; the index in " + home.index() + " is unchanged");
+            env.out().println("no " + LuceneIndexer.FILE_KINDS + " file to index in " + folder + "; the index in " + home.index() + " is unchanged");
             return 0;
         }
         if (report.files() == 0) {
-            env.out().println("no .txt or .md file left to index in " + folder);
+            env.out().println("no " + LuceneIndexer.FILE_KINDS + " file left to index in " + folder);
             return 0;
         }
         env.out().println("indexed " + Counts.of(report.files(), "file") + " as " + Counts.of(report.passages(), "passage") + " in " + home.index());

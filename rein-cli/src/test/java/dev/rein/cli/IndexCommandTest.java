@@ -45,7 +45,7 @@ class IndexCommandTest {
         Path empty = Files.createDirectory(docs.resolve("empty"));
         InProcessCli.Outcome nothing = cli.run("index", empty.toString());
         assertThat(nothing.exitCode()).isZero();
-        assertThat(nothing.stdout()).startsWith("no .txt or .md file to index in ").contains("is unchanged");
+        assertThat(nothing.stdout()).startsWith("no .txt, .md or .markdown file to index in ").contains("is unchanged");
         ScriptedModel again = ScriptedModel.of(toolCalls(call("search_documents", "{\"query\":\"返品\"}")), text("30日以内"));
         cli.models((name, env) -> again);
         assertThat(cli.run("run", "--docs", "返品期限は?").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
@@ -65,7 +65,7 @@ class IndexCommandTest {
         Files.delete(docs.resolve("faq.md"));
         InProcessCli.Outcome none = cli.run("index", docs.toString());
         assertThat(none.stdout()).contains("removed 1 file no longer in " + docs + " from the index: faq.md")
-                .contains("no .txt or .md file left to index in ").doesNotContain("unchanged");
+                .contains("no .txt, .md or .markdown file left to index in ").doesNotContain("unchanged");
     }
 
     /**
@@ -80,7 +80,7 @@ class IndexCommandTest {
         InProcessCli.Outcome skipped = cli.run("index", docs.toString());
         assertThat(skipped.exitCode()).as(skipped.stderr()).isZero();
         assertThat(skipped.stderr()).contains("rein index: skipped faq.md (not UTF-8)");
-        assertThat(skipped.stdout()).doesNotContain("unchanged").doesNotContain("no .txt or .md file")
+        assertThat(skipped.stdout()).doesNotContain("unchanged").doesNotContain("no .txt, .md or .markdown file")
                 .startsWith("no file in " + docs + " could be indexed (1 skipped, named above); ")
                 .contains("a skipped file that an earlier indexing took passages from has lost them");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("search_documents", "{\"query\":\"返品\"}")), text("none"));
@@ -91,13 +91,28 @@ class IndexCommandTest {
                 .contains("results: 0").doesNotContain("返品は到着から30日以内です。");
     }
 
+    /**
+     * Before: the help and the messages said '.txt or .md' though a .markdown file is indexed too, so a folder of them
+     * seemed not to be taken. They name every kind the indexer takes, from its one list (LuceneIndexer.FILE_KINDS).
+     */
+    @Test
+    void theHelpAndTheMessagesNameEveryKindOfFileIndexed() throws Exception {
+        Path only = Files.createDirectory(docs.resolve("markdown"));
+        Files.writeString(only.resolve("guide.markdown"), "返品は到着から30日以内です。");
+        InProcessCli.Outcome indexed = cli.run("index", only.toString());
+        assertThat(indexed.stdout()).as(indexed.stderr()).startsWith("indexed 1 file as 1 passage");
+        Files.delete(only.resolve("guide.markdown"));
+        assertThat(cli.run("index", only.toString()).stdout()).contains("no .txt, .md or .markdown file left to index in ");
+        assertThat(cli.run("index", "--help").stdout()).contains("Index a folder of .txt, .md or .markdown files");
+    }
+
     /** "the index ... is unchanged": an empty folder creates no index, so --docs still says to build one. */
     @Test
     void anEmptyFolderCreatesNoIndex() throws Exception {
         Path empty = Files.createDirectory(docs.resolve("empty"));
         InProcessCli.Outcome nothing = cli.run("index", empty.toString());
         assertThat(nothing.exitCode()).isZero();
-        assertThat(nothing.stdout()).startsWith("no .txt or .md file to index in ").contains("is unchanged");
+        assertThat(nothing.stdout()).startsWith("no .txt, .md or .markdown file to index in ").contains("is unchanged");
         assertThat(cli.home().resolve("index")).doesNotExist();
         cli.models((name, env) -> ScriptedModel.of(text("never")));
         InProcessCli.Outcome refused = cli.run("run", "--docs", "返品期限は?");

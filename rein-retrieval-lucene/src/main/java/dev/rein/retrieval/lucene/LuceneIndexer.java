@@ -31,7 +31,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Indexes a folder of text and Markdown files ({@code .txt}, {@code .md}, {@code .markdown}) into a
+ * Indexes a folder of text and Markdown files ({@value #FILE_KINDS}) into a
  * {@link LuceneRetriever} index. Each file is split into passages of whole paragraphs (at most
  * {@value #MAX_PASSAGE_CHARS} characters, a longer paragraph is cut); a passage's source is the
  * file's path relative to the folder and its passage number, e.g. {@code guide/returns.md#2}.
@@ -41,6 +41,13 @@ import org.apache.lucene.util.BytesRef;
  * lose the passages an earlier indexing took from them.
  */
 public final class LuceneIndexer {
+    /**
+     * The kinds of file indexed, by the end of their name (case ignored), as messages and help name them; the one list
+     * the indexer takes them from.
+     */
+    public static final String FILE_KINDS = ".txt, .md or .markdown";
+    private static final List<String> SUFFIXES = List.of(FILE_KINDS.split(", | or "));
+
     /** The longest passage, in characters (Unicode code points: an emoji counts as one). */
     public static final int MAX_PASSAGE_CHARS = 1_200;
     /** The largest file indexed, in bytes (32 MiB); a larger one is skipped and named. */
@@ -70,11 +77,11 @@ public final class LuceneIndexer {
     public static Report indexDirectory(Path folder, Path index) {
         if (folder == null || index == null) {
             throw new dev.rein.ReinException("LuceneIndexer.indexDirectory was given no " + (folder == null
-                    ? "folder (null): pass the folder of .txt and .md files to index"
+                    ? "folder (null): pass the folder of " + FILE_KINDS + " files to index"
                     : "index folder (null): pass the folder to write the index in, e.g. Path.of(\".rein/index\")"));
         }
         if (!Files.isDirectory(folder)) {
-            throw new RetrievalException("'" + folder + "' is not a directory; give the folder of .txt and .md files to index");
+            throw new RetrievalException("'" + folder + "' is not a directory; give the folder of " + FILE_KINDS + " files to index");
         }
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw LuceneRetriever.notAFolder(index);
@@ -256,7 +263,7 @@ public final class LuceneIndexer {
 
     private static boolean indexable(Path file) {
         String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        return name.endsWith(".txt") || name.endsWith(".md") || name.endsWith(".markdown");
+        return SUFFIXES.stream().anyMatch(name::endsWith);
     }
 
     /**

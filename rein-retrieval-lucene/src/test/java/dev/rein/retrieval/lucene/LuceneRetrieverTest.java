@@ -126,7 +126,7 @@ class LuceneRetrieverTest {
                 .hasMessage("LuceneRetriever.open was given no index folder (null): pass the folder LuceneIndexer.indexDirectory"
                         + " wrote, e.g. Path.of(\".rein/index\")");
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(null, index)).isExactlyInstanceOf(dev.rein.ReinException.class)
-                .hasMessage("LuceneIndexer.indexDirectory was given no folder (null): pass the folder of .txt and .md files to index");
+                .hasMessage("LuceneIndexer.indexDirectory was given no folder (null): pass the folder of .txt, .md or .markdown files to index");
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, null)).isExactlyInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("LuceneIndexer.indexDirectory was given no index folder (null): pass the folder to write the index in,"
                         + " e.g. Path.of(\".rein/index\")");
