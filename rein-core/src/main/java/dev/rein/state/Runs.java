@@ -101,8 +101,8 @@ public final class Runs {
      * or OpenTelemetry (rein-otel: a span of the cancellation linked to the run's earlier one, and the
      * run's stop metric) sees a paused run end. Each factory makes a listener for the run
      * ({@link RunListenerFactory#create(String, Model)} with {@code model}), which is given the
-     * cancellation's {@code state_change} and {@code run_finished} and closed. Decisions are not told
-     * here: the resumed run tells its listeners of them.
+     * cancellation's {@code state_change} and {@code run_finished} and closed. A decision is told once: by
+     * the resumed run, or, for a paused run cancelled with decisions made, by the cancel, before its end.
      *
      * @param model     the agent's model, as a run tells it to each factory; null when not known
      * @param listeners the factories, in order; none (empty) tells no one
@@ -184,7 +184,8 @@ public final class Runs {
      * The run's stored trace ends with the transition, as a run's own end does: a {@code state_change}
      * to CANCELLED (reason {@code cancelled}) and a {@code run_finished} with the cancellation's message.
      * The listeners given to {@link #withListeners} ({@code agent.runs()}: the agent's) are told these
-     * two events too, even when the store could not keep them.
+     * two events too, even when the store could not keep them, after the {@code approval_decided} of each
+     * decision made on the pause it ends (no resumed run will tell them; the stored trace has them already).
      */
     public RunSnapshot cancel(String runId, String reason) {
         RunStatus[] from = new RunStatus[1];
@@ -201,13 +202,25 @@ public final class Runs {
         return cancelled;
     }
 
-    /** Appends a cancelled run's end to its stored trace; the cancellation is saved, so a failure here is only logged. */
+    /**
+     * Appends a cancelled run's end to its stored trace; the cancellation is saved, so a failure here is only logged.
+     * The listeners are told first of the decisions made on the pause it ended (stored when made): no resumed run
+     * will tell them now, so that this is the only time they hear of them. A run cancelled while RUNNING was resumed,
+     * and its resumed run told them.
+     */
     private void traceEnd(RunSnapshot cancelled, RunStatus from) {
         String runId = cancelled.runId();
         List<TraceEvent> end = List.of(
                 new TraceEvent.StateChanged(runId, cancelled.steps(), cancelled.updatedAt(), from, RunStatus.CANCELLED, Reasons.CANCELLED),
                 new TraceEvent.RunFinished(runId, cancelled.steps(), cancelled.updatedAt(), RunStatus.CANCELLED, Reasons.CANCELLED,
                         cancelled.message(), cancelled.answer(), cancelled.usage(), cancelled.costUsd()));
+        List<TraceEvent> told = new java.util.ArrayList<>();
+        if (from == RunStatus.WAITING_APPROVAL) {
+            for (TraceEvent.ApprovalDecided decided : DecisionEvents.of(runId, cancelled.steps(), cancelled.approvals(), null)) {
+                told.add(masker.redact(decided));
+            }
+        }
+        told.addAll(end);
         try {
             for (TraceEvent event : end) {
                 store.appendEvent(runId, event);
@@ -217,7 +230,7 @@ public final class Runs {
                     + " {}", runId, e.toString());
         }
         for (RunListenerFactory factory : listeners) {
-            tell(factory, runId, end);
+            tell(factory, runId, told);
         }
     }
 

@@ -270,6 +270,33 @@ class RunSpansTest {
                 });
     }
 
+    /**
+     * A decision on a paused run is counted in rein.approvals once: by the resumed run when it is resumed, by the
+     * cancellation when the run is cancelled instead (no resumed run would ever count it then).
+     */
+    @Test
+    void aDecisionOnARunThatIsThenCancelledIsCountedOnceAndAResumedOneToo() {
+        for (boolean resume : new boolean[] {false, true}) {
+            OTEL.clearSpans();
+            OTEL.clearMetrics();
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
+            Agent agent = agent(model).build();
+            RunResult paused = agent.run("refund A-1");
+            assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "not this one", "carol");
+            if (resume) {
+                assertThat(agent.resume(paused.runId()).status()).isEqualTo(RunStatus.SUCCEEDED);
+            } else {
+                agent.runs().cancel(paused.runId(), "not today");
+            }
+            assertThat(OTEL.getMetrics()).as(resume ? "resumed" : "cancelled")
+                    .filteredOn(m -> m.getName().equals(ReinConventions.METRIC_APPROVALS)).singleElement()
+                    .satisfies(m -> assertThat(m.getLongSumData().getPoints()).allSatisfy(p -> assertThat(p.getValue()).isEqualTo(1))
+                            .extracting(p -> p.getAttributes().get(ReinConventions.APPROVAL_DECISION))
+                            .containsExactlyInAnyOrder("requested", "reject"));
+        }
+    }
+
     @Test
     void cancellingAPausedRunEndsItInASegmentLinkedToThePauseAndCountsTheStop() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
