@@ -33,7 +33,7 @@ public final class FileProblems {
      * {@code path}, or a folder on its way, when it is a symbolic link whose target does not exist, said so
      * (the file system says only "no such file" of a name that {@code ls} shows); null when none is.
      */
-    static String danglingLink(String path) {
+    public static String danglingLink(String path) {
         if (path == null) {
             return null;
         }

@@ -4,11 +4,13 @@ import dev.rein.ReinException;
 import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
+import dev.rein.internal.text.FileProblems;
 import dev.rein.replay.RecordedRun;
 import dev.rein.replay.Replay;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -68,9 +70,17 @@ public final class TraceSuite {
     }
 
     private static List<Path> traces(Path dir) {
+        String give = "; give a folder of JSONL traces or a suite file";
         if (!Files.isDirectory(dir)) {
-            throw new ReinException(Files.exists(dir) ? dir + " is not a folder; give a folder of JSONL traces or a suite file"
-                    : "no such folder: " + dir + "; give a folder of JSONL traces or a suite file");
+            if (Files.exists(dir)) {
+                throw new ReinException(dir + " is not a folder" + give);
+            }
+            // "no such folder" of a name ls shows (a link to nothing, a file on the way) would send the user looking elsewhere
+            String dangling = FileProblems.danglingLink(dir.toString());
+            String file = FileProblems.fileOnTheWay(dir.toString());
+            throw new ReinException(dangling != null ? "cannot list the folder " + dir + ": " + dangling + give
+                    : file != null ? "cannot list the folder " + dir + ": " + file + " is a file, not a directory" + give
+                    : "no such folder: " + dir + give);
         }
         try (Stream<Path> files = Files.list(dir)) {
             List<Path> traces = files.filter(f -> f.getFileName().toString().endsWith(".jsonl") && Files.isRegularFile(f))
@@ -81,7 +91,9 @@ public final class TraceSuite {
             }
             return traces;
         } catch (IOException e) {
-            throw new ReinException("cannot list the folder " + dir + ": " + e.getMessage());
+            throw new ReinException("cannot list the folder " + dir + ": " + FileProblems.why(e) + give);
+        } catch (UncheckedIOException e) { // an entry the listing could not read
+            throw new ReinException("cannot list the folder " + dir + ": " + FileProblems.why(e.getCause()) + give);
         }
     }
 
