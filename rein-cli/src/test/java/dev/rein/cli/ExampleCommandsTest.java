@@ -205,6 +205,19 @@ class ExampleCommandsTest {
     }
 
     /**
+     * A short name two letters from two examples is no near miss: the examples are listed. Before: "unknown example 'nope';
+     * did you mean code or npc?".
+     */
+    @Test
+    void aShortNameTwoLettersFromExamplesListsThem() {
+        InProcessCli.Outcome outcome = cli.run("example", "nope");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).containsExactly("rein example: unknown example 'nope'; the"
+                + " examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
+        assertThat(cli.run("example", "cdoe").stderrLines()).containsExactly("rein example: unknown example 'cdoe'; did you mean code?");
+    }
+
+    /**
      * The name typed is quoted back with its control characters shown as escapes, as every other message of the CLI
      * quotes an argument. Before: the escape sequence reached the terminal raw (here it would clear the screen).
      */

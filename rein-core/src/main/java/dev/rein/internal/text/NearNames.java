@@ -13,13 +13,14 @@ public final class NearNames {
 
     /**
      * "unknown KIND 'WORD'; did you mean NAME?", naming the {@code names} at most one or two edits from {@code word}
-     * (one for a word of up to three letters; a swap of two letters is one edit; case and blanks around it aside), nearest
+     * (one for a word of up to four letters, where two would be half of it: 'nope' is no near miss of 'code' or 'npc';
+     * a swap of two letters is one edit; case and blanks around it aside), nearest
      * first; else "unknown KIND 'WORD'; OTHERWISE" ({@code otherwise}: the names to choose from). The word is quoted with
      * its control characters visible ({@link Controls#visible}).
      */
     public static String unknown(String kind, String word, List<String> names, String otherwise) {
         String typed = word.strip().toLowerCase(Locale.ROOT);
-        int limit = typed.length() <= 3 ? 1 : 2;
+        int limit = typed.codePointCount(0, typed.length()) <= 4 ? 1 : 2;
         List<String> near = names.stream().filter(name -> editDistance(typed, name) <= limit)
                 .sorted(Comparator.comparingInt(name -> editDistance(typed, name)))
                 .toList();

@@ -26,6 +26,10 @@ class NearNamesTest {
         assertThat(NearNames.unknown("command", "rxx", NAMES, "the commands are: a, b")).isEqualTo("unknown command 'rxx';"
                 + " the commands are: a, b");
         assertThat(NearNames.unknown("command", "frobnicate", NAMES, "see the list")).endsWith("; see the list");
+        // two edits of four letters is half the word: no near miss (before: "did you mean code or npc?", "... date?")
+        assertThat(NearNames.unknown("example", "nope", List.of("code", "npc"), "see the list")).isEqualTo("unknown example 'nope';"
+                + " see the list");
+        assertThat(NearNames.unknown("command", "dxxe", NAMES, "see the list")).isEqualTo("unknown command 'dxxe'; see the list");
     }
 
     @Test
