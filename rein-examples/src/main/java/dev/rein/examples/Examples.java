@@ -383,15 +383,28 @@ public final class Examples {
                 return new DemoModel(price == null ? real : PricedModel.of(real, name, price), name, false, via(provider));
             } catch (ReinException e) {
                 String message = e.getMessage() == null ? "" : e.getMessage();
-                int notSet = message.indexOf(" is not set");
-                if (notSet < 0) {
+                if (!message.contains(" is not set")) {
                     throw e;
                 }
-                err.println("rein example: " + message.substring(0, notSet + " is not set".length())
-                        + ", so the example runs offline on its scripted model.");
+                err.println("rein example: " + offline(message));
             }
         }
         return new DemoModel(ScriptedModel.of(example.demoScript()), provider.defaultModel(), true);
+    }
+
+    /**
+     * The provider's "not set" message, said of an example that runs offline: what is not set, that the example runs
+     * offline, then the provider's advice on setting it, all of it (Anthropic's names ANTHROPIC_AUTH_TOKEN as well) but
+     * its pointer to 'rein demo', which is what the example does now.
+     */
+    static String offline(String notSet) {
+        int colon = notSet.indexOf(": ");
+        String what = colon < 0 ? notSet : notSet.substring(0, colon);
+        String advice = colon < 0 ? "" : notSet.substring(colon + 2);
+        int demo = advice.indexOf(", or try './rein demo'");
+        advice = demo < 0 ? advice : advice.substring(0, demo);
+        return what + ", so the example runs offline on its scripted model" + (advice.isEmpty() ? "." : "; for the real model, "
+                + advice + ".");
     }
 
     /** The examples' model provider by default, {@value #PROVIDER}, found by name with {@link java.util.ServiceLoader}. */

@@ -75,7 +75,9 @@ class ExamplesTest {
         Captured c = new Captured();
         int code = Examples.run("date", false, Examples.provider().defaultModel(), Map.of(), c.out, c.err);
         assertThat(code).isZero();
-        assertThat(c.err()).contains("ANTHROPIC_API_KEY is not set, so the example runs offline on its scripted model");
+        // both credentials the provider takes are named (before: ANTHROPIC_API_KEY alone)
+        assertThat(c.err()).contains("ANTHROPIC_API_KEY is not set, so the example runs offline on its scripted model")
+                .contains("ANTHROPIC_AUTH_TOKEN").doesNotContain("rein demo");
         assertThat(c.out()).contains("Model:   scripted (offline");
     }
 
