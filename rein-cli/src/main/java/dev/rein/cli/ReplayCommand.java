@@ -64,12 +64,13 @@ final class ReplayCommand implements Callable<Integer> {
     /**
      * An agent like the CLI's for the recorded run: its system prompt and max_tokens, and its tools
      * from the CLI's catalog, or stand-ins built from the trace for tools the CLI does not have (a
-     * trace of the eval harness or of an application).
+     * trace of the eval harness or of an application). It calls no model, so it needs no provider: the recorded model is
+     * priced from the price table that lists it ({@link ProviderModels#pricing}), whatever REIN_PROVIDER says.
      */
     static Agent agent(RecordedRun recorded, CliEnvironment env) {
         ToolCatalog catalog = CliHome.of(env.env()).tools();
         List<Tool> tools = recorded.standInTools().stream().map(standIn -> catalog.find(standIn.name()).orElse(standIn)).toList();
-        PriceTable prices = ProviderModels.provider(env.env()).prices();
+        PriceTable prices = ProviderModels.pricing(recorded.model(), env.env());
         Agent.Builder agent = Agent.builder()
                 .model((request, context) -> {
                     throw new ModelException(ModelException.Kind.OTHER, 0, "replaced by the recording", false, null, null, null);

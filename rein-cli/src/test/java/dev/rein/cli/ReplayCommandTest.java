@@ -68,6 +68,27 @@ class ReplayCommandTest {
         assertThat(live.stdout()).contains("no divergence").contains("replayed ending: SUCCEEDED/completed (as recorded)");
     }
 
+    /**
+     * A replay calls no model, so REIN_PROVIDER, which names the provider of runs that do, is no concern of it (nor of
+     * rein eval DIR): the recorded model is priced by the installed provider whose price table lists it. Before: exit 2,
+     * "rein replay: REIN_PROVIDER: no model provider named 'nope' is installed; ...".
+     */
+    @Test
+    void aReplayNeedsNoProviderSoAnUnknownReinProviderIsNoError(@TempDir Path dir) throws IOException {
+        Path traces = Files.createDirectories(dir.resolve("traces"));
+        Path trace = traces.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("こんにちは"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "", "挨拶して").exitCode())
+                .isZero();
+
+        cli.env("REIN_PROVIDER", "nope");
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isZero();
+        assertThat(replay.stdout()).contains("no divergence");
+        InProcessCli.Outcome eval = cli.run("eval", traces.toString());
+        assertThat(eval.exitCode()).as(eval.stdout() + eval.stderr()).isZero();
+    }
+
     @Test
     void aMissingTraceIsAUsageError(@TempDir Path dir) {
         InProcessCli.Outcome outcome = cli.run("replay", dir.resolve("nope.jsonl").toString());
