@@ -16,7 +16,8 @@ import java.time.Instant;
  * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
  * @param createdAt when it was written, held to the millisecond (a finer part is dropped, as every store keeps it)
  * @param expiresAt when it stops being recalled and may be purged, or null for never; held to the millisecond too, so
- *                  every store stops recalling it at the same instant
+ *                  every store stops recalling it at the same instant (both instants within the milliseconds since
+ *                  1970 a {@code long} holds: {@code Instant.MAX} is refused, give null for never)
  * @throws ReinException when a part is null (but {@code expiresAt}), or the id or text is blank, too long or holds U+0000,
  *                       or a string of it holds half a UTF-16 surrogate pair
  */
@@ -39,6 +40,8 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
         given(createdAt, "createdAt", "give when it was written, e.g. Instant.now()");
         // held in milliseconds, as the JDBC store keeps them: every store reads back the entry it was given, and
         // ends its recall at the same instant (the SQL store compares milliseconds)
+        keepable("createdAt", createdAt, "give when it was written, e.g. Instant.now()");
+        keepable("expiresAt", expiresAt, "give null for an entry that never expires");
         createdAt = createdAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         expiresAt = expiresAt == null ? null : expiresAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         if (id.isBlank()) {
@@ -67,6 +70,17 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
                     + characters + "; remember a shorter statement");
         }
     }
+
+    /** Refuses an instant outside the milliseconds since 1970 a long holds (null passes), which no SQL store keeps. */
+    private static void keepable(String what, Instant value, String advice) {
+        if (value != null && (value.isAfter(LATEST) || value.isBefore(EARLIEST))) {
+            throw new ReinException("a memory entry's " + what + " (" + value + ") is " + (value.isAfter(LATEST)
+                    ? "later than any store can keep (" + LATEST : "earlier than any store can keep (" + EARLIEST) + "); " + advice);
+        }
+    }
+
+    private static final Instant LATEST = Instant.ofEpochMilli(Long.MAX_VALUE);
+    private static final Instant EARLIEST = Instant.ofEpochMilli(Long.MIN_VALUE);
 
     private static void given(Object value, String what, String advice) {
         if (value == null) {

@@ -220,6 +220,25 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "gate code", 5, NOW.plusSeconds(1).plusNanos(200_000))).isEmpty();
     }
 
+    /**
+     * Before: an entry expiring at Instant.MAX (an application's "never") was kept by InMemoryMemoryStore, and the JDBC
+     * stores failed at remember with Java's 'ArithmeticException: long overflow'. It is refused when the entry is made,
+     * saying to give null for never; the latest instant a store keeps is taken everywhere.
+     */
+    @Test
+    void anInstantNoStoreCanKeepIsRefusedWhenTheEntryIsMadeAndTheLatestOneIsKeptEverywhere() {
+        Instant latest = Instant.ofEpochMilli(Long.MAX_VALUE);
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "forever code 1234", latest));
+        assertThat(store().recall(ACME, "forever code", 5, NOW)).extracting(MemoryEntry::expiresAt).containsExactly(latest);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(MemoryStore.newId(), ACME, "never", Instant.MAX))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("a memory entry's expiresAt (" + Instant.MAX + ") is later than any store can keep (" + latest
+                        + "); give null for an entry that never expires");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MemoryEntry(id, ACME, "t", new MemorySource("run_1", null, "crm"),
+                "alice", Instant.MIN, null)).isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("createdAt");
+    }
+
     @Test
     void aNegativeRecallLimitIsRefusedSayingSoOnEveryStore() {
         store().remember(entry(MemoryStore.newId(), ACME, "one two", null));
