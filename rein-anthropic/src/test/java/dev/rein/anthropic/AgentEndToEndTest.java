@@ -69,6 +69,34 @@ class AgentEndToEndTest extends FakeApi {
         assertThat(second.has("temperature")).isFalse();
     }
 
+    /**
+     * Probe: with a thinking budget the API refuses tool results after an assistant turn that does not start with its
+     * thinking (400 "Expected `thinking` or `redacted_thinking`, but found `tool_use`"), and refuses cache_control on a
+     * thinking block; the fake plays both. Rein sends the turn's thinking back first, unmarked, through two tool steps
+     * (the model thinks once, at the start of the turn), with prompt caching on.
+     */
+    @Test
+    void aBudgetedTurnSendsItsThinkingBackFirstThroughEveryToolStep() {
+        server.enqueue(
+                FakeReply.message().thinking("注文を調べる", "sig-1").redactedThinking("RED/acted+==")
+                        .toolUse("toolu_A104", "lookup_order", "{\"id\":\"A-104\"}").build(),
+                FakeReply.message().toolUse("toolu_A105", "lookup_order", "{\"id\":\"A-105\"}").build(),
+                FakeReply.text("A-104 と A-105 は天候で遅れています。"));
+
+        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-4-5").tools(lookup())
+                .modelOption(AnthropicThinking.budget(2_000)).maxTokens(4_096).build()
+                .run("A-104 と A-105 はなぜ遅い?");
+
+        assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("A-104 と A-105 は天候で遅れています。");
+        JsonNode last = server.requests().get(2).body();
+        assertThat(last.at("/thinking/type").asText()).isEqualTo("enabled");
+        assertThat(last.at("/messages/1/content/0/type").asText()).isEqualTo("thinking");
+        assertThat(last.at("/messages/1/content/1/type").asText()).isEqualTo("redacted_thinking");
+        assertThat(last.at("/messages/1/content/0").has("cache_control")).isFalse();
+        assertThat(last.at("/messages/1/content/1").has("cache_control")).isFalse();
+    }
+
     @Test
     void anAgentsThinkingEffortAndOneCallOptionsGoOnEveryStepAndItsThinkingGoesBack() {
         server.enqueue(
