@@ -165,8 +165,11 @@ class StreamableHttpTest {
                         Socket upstream = new Socket("127.0.0.1", backend);
                         open.add(client);
                         open.add(upstream);
-                        Thread.ofVirtual().start(() -> pump(client, upstream, false));
-                        Thread.ofVirtual().start(() -> pump(upstream, client, true));
+                        // whether this connection's last request was a tool call: only its answer stream is cut, not
+                        // the session's own GET stream, whose (re)opening may bring a priming event first
+                        java.util.concurrent.atomic.AtomicBoolean calling = new java.util.concurrent.atomic.AtomicBoolean();
+                        Thread.ofVirtual().start(() -> pump(client, upstream, false, calling));
+                        Thread.ofVirtual().start(() -> pump(upstream, client, true, calling));
                     } catch (IOException e) {
                         return;
                     }
@@ -178,7 +181,7 @@ class StreamableHttpTest {
             return listener.getLocalPort();
         }
 
-        private void pump(Socket from, Socket to, boolean answers) {
+        private void pump(Socket from, Socket to, boolean answers, java.util.concurrent.atomic.AtomicBoolean calling) {
             java.util.regex.Pattern priming = java.util.regex.Pattern.compile("(?m)^id: (\\S+)\n(retry: \\d+\n)?data: \n\n");
             java.util.regex.Pattern lastEventId = java.util.regex.Pattern.compile("(?im)^last-event-id: (\\S+)");
             try (from; to) {
@@ -188,8 +191,14 @@ class StreamableHttpTest {
                     String text = new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
                     if (!answers) {
                         requests.add(text.length() > 1000 ? text.substring(0, 1000) : text);
+                        if (text.startsWith("GET ") || text.startsWith("POST ") || text.startsWith("DELETE ")) {
+                            calling.set(false);
+                        }
+                        if (text.contains("\"method\":\"tools/call\"")) {
+                            calling.set(true);
+                        }
                         lastEventId.matcher(text).results().forEach(m -> lastEventIds.add(m.group(1)));
-                    } else if (cutAfterNextEventId) {
+                    } else if (cutAfterNextEventId && calling.get()) {
                         seen.append(text);
                         java.util.regex.Matcher m = priming.matcher(seen);
                         if (m.find()) {
