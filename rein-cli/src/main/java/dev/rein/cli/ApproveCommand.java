@@ -86,6 +86,9 @@ final class ApproveCommand implements Callable<Integer> {
             home.requireWritable(store);
             ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
+            if (!home.couldBeARun(runId)) {
+                throw home.noSuchRun(runId);
+            }
             ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> home.noSuchRun(runId)));
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);

@@ -240,6 +240,15 @@ final class CliHome {
                 "the run store " + storeFile().toAbsolutePath(), "'rein runs'"));
     }
 
+    /**
+     * Whether {@code runId} could name a stored run: not one with a control character or half a surrogate pair, which no
+     * run can have and which the library's {@code Runs} refuses in words meant for its callers; the commands say of
+     * such an id what they say of any id the store lacks ({@link #noSuchRun}).
+     */
+    boolean couldBeARun(String runId) {
+        return dev.rein.internal.text.RunIds.problem(runId) == null;
+    }
+
     private static boolean isCliRunId(String runId) {
         // also what keeps a settings file inside runs/: no separators, no '..'
         return runId.matches("[A-Za-z0-9_-]{1,100}");

@@ -35,7 +35,7 @@ final class ShowCommand implements Callable<Integer> {
         CliHome home = CliHome.of(env.env());
         try (JdbcRunStore store = home.existingStore()) {
             Runs runs = Runs.in(store);
-            if (runs.find(runId).isEmpty()) {
+            if (!home.couldBeARun(runId) || runs.find(runId).isEmpty()) {
                 throw home.noSuchRun(runId);
             }
             RunView view = runs.show(runId);
