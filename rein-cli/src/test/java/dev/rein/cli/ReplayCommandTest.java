@@ -96,6 +96,20 @@ class ReplayCommandTest {
         assertThat(outcome.stderr()).contains("no such trace file");
     }
 
+    /** A trace path that is a dangling link, or under a file, is said so (before: 'no such trace file', 'Not a directory'). */
+    @Test
+    void aTraceThatIsADanglingLinkOrUnderAFileIsSaidSo(@TempDir Path dir) throws IOException {
+        Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("最後.jsonl"), dir.resolve("消えた.jsonl"));
+        InProcessCli.Outcome dangling = cli.run("replay", link.toString());
+        assertThat(dangling.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(dangling.stderr()).contains("cannot read the trace " + link + ": " + link + " is a symbolic link to "
+                + dir.resolve("消えた.jsonl") + ", which does not exist (the link's target is missing)");
+        Path file = java.nio.file.Files.writeString(dir.resolve("f"), "x");
+        InProcessCli.Outcome underAFile = cli.run("replay", file.resolve("t.jsonl").toString());
+        assertThat(underAFile.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(underAFile.stderr()).contains(file + " is a file, not a directory");
+    }
+
     @Test
     void evalOfAFolderOfTracesRunsEachRecordedRunThroughTheHarness(@TempDir Path dir) throws IOException {
         Path traces = Files.createDirectory(dir.resolve("traces"));

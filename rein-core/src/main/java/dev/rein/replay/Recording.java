@@ -312,9 +312,11 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         try {
             bytes = Files.readAllBytes(trace);
         } catch (NoSuchFileException e) {
-            throw new ReinException("no such trace file: " + trace);
+            // a dangling link, or a folder on the way that is one, is a name ls shows: said as such
+            String dangling = dev.rein.internal.text.FileProblems.danglingLink(e.getFile());
+            throw new ReinException(dangling == null ? "no such trace file: " + trace : "cannot read the trace " + trace + ": " + dangling);
         } catch (IOException e) {
-            throw new ReinException("cannot read the trace " + trace + ": " + e.getMessage());
+            throw new ReinException("cannot read the trace " + trace + ": " + dev.rein.internal.text.FileProblems.why(e));
         }
         String text = utf8(bytes, trace);
         // A byte order mark, which some Windows editors put at the start of a file they save, is no event.
