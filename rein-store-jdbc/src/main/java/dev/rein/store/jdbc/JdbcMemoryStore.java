@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
+    /** The latest instant whose milliseconds since 1970 a long holds, as entries are kept (MemoryEntry refuses later). */
+    private static final java.time.Instant LATEST_MILLIS = java.time.Instant.ofEpochMilli(Long.MAX_VALUE);
+
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMemoryStore.class);
     private static final String COLUMNS = "id, tenant, principal, text, source_run, source_observation, source, created_by,"
             + " created_at, expires_at";
@@ -175,7 +178,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
         params.add(scope.tenant());
         params.add(scope.user());
-        params.add(now.toEpochMilli());
+        // a now past what a long's milliseconds hold (Instant.MAX) expires every entry a store can keep, as in memory
+        params.add(now.isAfter(LATEST_MILLIS) ? Long.MAX_VALUE : now.toEpochMilli());
         // The SQL limit counts rows a recall then leaves out as unreadable (edited outside Rein): while the
         // window was full and short of readable entries, it is read again widened by the rows left out.
         int window = limit;

@@ -239,6 +239,14 @@ abstract class MemoryStoreContract {
                 "alice", Instant.MIN, null)).isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("createdAt");
     }
 
+    /** A recall at Instant.MAX (past every expiry) recalls only what never expires, on every store; the SQL ones overflowed. */
+    @Test
+    void aRecallAtTheLatestInstantRecallsOnlyWhatNeverExpires() {
+        store().remember(entry(MemoryStore.newId(), ACME, "always 東京", null));
+        store().remember(entry(MemoryStore.newId(), ACME, "soon 東京", NOW.plusSeconds(60)));
+        assertThat(store().recall(ACME, "東京", 5, Instant.MAX)).extracting(MemoryEntry::text).containsExactly("always 東京");
+    }
+
     @Test
     void aNegativeRecallLimitIsRefusedSayingSoOnEveryStore() {
         store().remember(entry(MemoryStore.newId(), ACME, "one two", null));
