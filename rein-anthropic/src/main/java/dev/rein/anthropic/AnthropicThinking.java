@@ -11,7 +11,6 @@ import dev.rein.model.RewrittenHistory;
 import dev.rein.model.ThinkingBlock;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -93,7 +92,10 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     }
 
     public AnthropicThinking {
-        Objects.requireNonNull(type, "type");
+        if (type == null) {
+            throw new ReinException("AnthropicThinking was given no type (null): use AnthropicThinking.budget(n),"
+                    + " adaptive() or disabled()");
+        }
         if (type == Type.ENABLED && (budgetTokens == null || budgetTokens < MIN_BUDGET_TOKENS)) {
             throw new ReinException("thinking with a token budget needs budgetTokens of at least " + MIN_BUDGET_TOKENS
                     + " (the API refuses less), got " + budgetTokens + "; use AnthropicThinking.budget(n) with n >= "
@@ -294,7 +296,11 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * @return true when a budget on it would be a 400; use {@link #adaptive()} with {@link AnthropicEffort} there
      */
     public static boolean refusesBudgets(String model) {
-        return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
+        if (model == null) {
+            throw new ReinException("AnthropicThinking.refusesBudgets(...) was given no model name (null): pass the model"
+                    + " name a request names, e.g. \"claude-sonnet-4-5\"");
+        }
+        return listed(NO_BUDGET, model);
     }
 
     /**

@@ -99,5 +99,10 @@ class AnthropicModelBuilderTest {
         assertThatThrownBy(() -> AnthropicThinking.adaptive().withDisplay(null))
                 .isInstanceOf(ReinException.class).hasMessageContaining("withDisplay(...) was given null")
                 .hasMessageContaining("Display.SUMMARIZED");
+        // before: bare NullPointerExceptions "model" and "type"
+        assertThatThrownBy(() -> AnthropicThinking.refusesBudgets(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("refusesBudgets(...) was given no model name");
+        assertThatThrownBy(() -> new AnthropicThinking(null, null, null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking was given no type");
     }
 }

@@ -34,7 +34,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -310,7 +309,10 @@ public final class Examples {
     public static int evaluate(String name, boolean offline, Evaluation evaluation, String modelName,
                                Map<String, String> env, ModelPrice price, List<? extends ModelOption> options,
                                Function<String, String> advice, PrintStream out, PrintStream err) {
-        Objects.requireNonNull(evaluation, "evaluation");
+        if (evaluation == null) {
+            throw new ReinException("Examples.evaluate(...) was given no Evaluation (null): pass how to run and report the"
+                    + " trials, e.g. Evaluation.of(3, false)");
+        }
         boolean json = evaluation.json();
         String command = "rein example " + name;
         Optional<Example> example = find(name);

@@ -120,4 +120,12 @@ class ExamplesTest {
             return errBytes.toString(StandardCharsets.UTF_8);
         }
     }
+
+    /** A null Evaluation is said so (before: a bare NullPointerException "evaluation"). */
+    @Test
+    void evaluateWithoutAnEvaluationSaysWhatToPass() {
+        assertThatThrownBy(() -> Examples.evaluate("date", true, null, null, Map.of(), null, java.util.List.of(), s -> s,
+                System.out, System.err)).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("Examples.evaluate(...) was given no Evaluation (null)");
+    }
 }
