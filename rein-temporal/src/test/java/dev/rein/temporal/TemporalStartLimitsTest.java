@@ -177,4 +177,26 @@ class TemporalStartLimitsTest {
             nowhere.shutdownNow();
         }
     }
+
+    /**
+     * A workflow started around the client (a raw stub) under an id with a line break ends FAILED configuration_error,
+     * saying so in the workflow's terms (before: internal_error, "begin(...) was given run id ...").
+     */
+    @Test
+    void aWorkflowStartedAroundTheClientUnderAnIdNoRunCanHaveEndsAsAConfigurationError() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent());
+            dev.rein.temporal.internal.RunInput input = new dev.rein.temporal.internal.RunInput("A-1 はどこ?", dev.rein.testkit.ScriptedModel.DEFAULT_NAME,
+                    dev.rein.budget.Budget.defaults(), java.util.Map.of(), 1024, 2, 1, Duration.ofMinutes(1), 2,
+                    Duration.ofSeconds(1), Duration.ofSeconds(10));
+            io.temporal.client.WorkflowStub stub = server.client().newUntypedWorkflowStub("ReinAgentRun",
+                    io.temporal.client.WorkflowOptions.newBuilder().setTaskQueue(TemporalTestServer.QUEUE).setWorkflowId("raw\nid").build());
+            stub.start(input);
+            RunResult result = stub.getResult(RunResult.class);
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("configuration_error");
+            assertThat(result.message()).startsWith("the workflow id 'raw\\x0aid' cannot be a run's id")
+                    .contains("TemporalAgentClient.start");
+        }
+    }
 }

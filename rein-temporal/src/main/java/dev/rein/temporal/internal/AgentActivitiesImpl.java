@@ -49,7 +49,17 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public RunRef begin(String runId, String goal) {
-        return guarded(() -> ref(run.begin(runId, goal)));
+        return guarded(() -> {
+            // a workflow started around TemporalAgentClient.start (a raw stub, the Temporal CLI) under an id no run can
+            // have: said in the workflow's terms and ended configuration_error, not as an internal error of begin(...)
+            String problem = runId == null ? null : dev.rein.internal.text.RunIds.problem(runId);
+            if (problem != null) {
+                throw new dev.rein.ConfigurationException("the workflow id '" + dev.rein.internal.text.RunIds.shown(runId)
+                        + "' cannot be a run's id: " + problem + "; start runs with TemporalAgentClient.start, which refuses"
+                        + " such an id before anything starts");
+            }
+            return ref(run.begin(runId, goal));
+        });
     }
 
     @Override
