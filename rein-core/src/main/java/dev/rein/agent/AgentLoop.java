@@ -48,6 +48,11 @@ final class AgentLoop {
     private final ModelCaller caller;
     private final ToolStage tools;
     private final Guards guards;
+    /** The last request {@link #capped} capped, what had been spent then, and its answer. */
+    private ModelRequest cappedFor;
+    private dev.rein.model.Usage cappedAtUsage;
+    private java.math.BigDecimal cappedAtCost;
+    private Capped lastCapped;
 
     AgentLoop(Run run) {
         this(run, 0);
@@ -291,6 +296,19 @@ final class AgentLoop {
      * nothing: the call made then (the summary the budget contract promises) keeps the agent's max_tokens.
      */
     private Capped capped(ModelRequest request) {
+        // A step's request is capped before its context edits and again just before it is sent: the same request
+        // with nothing spent in between (no compaction call) is capped the same way, so the first answer stands.
+        if (request == cappedFor && run.meter.usage() == cappedAtUsage && run.meter.costUsd() == cappedAtCost && lastCapped != null) {
+            return lastCapped;
+        }
+        cappedFor = request;
+        cappedAtUsage = run.meter.usage();
+        cappedAtCost = run.meter.costUsd();
+        lastCapped = cap(request);
+        return lastCapped;
+    }
+
+    private Capped cap(ModelRequest request) {
         // no price: not capped by money (an agent that turned the cap off)
         OutputCap cap = OutputCap.of(run.meter, run.config.capOutputToMoneyLeft() ? run.meter.price() : null,
                 request.maxTokens(), "the model's");
