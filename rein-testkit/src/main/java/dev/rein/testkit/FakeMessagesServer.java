@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Requests are validated like the real API does where that is cheap (on by default, see {@link
  * #validateRequests(boolean)}): a body of at most 32 MiB (else 413 {@code request_too_large}), an {@code x-api-key} or {@code authorization} header (else 401),
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
- * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
+ * (at count_tokens none of the messages call's own fields: "max_tokens: Extra inputs are not permitted", and the same
+ * for {@code stream}, {@code stop_sequences}, {@code temperature}, {@code top_p}, {@code top_k}, {@code metadata},
+ * {@code service_tier} and {@code container}) and a non-empty {@code messages} list of {@code user}/{@code assistant}
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
  * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just

@@ -23,11 +23,20 @@ final class RequestValidator {
     /** A rejected request: the error to answer with. */
     record Violation(ApiErrorType type, String message) {}
 
+    /**
+     * The fields of the messages call that the token counting endpoint does not take: it counts a prompt (model,
+     * messages, system, tools, tool_choice, thinking, output_config, context_management, mcp_servers and the like) and
+     * generates nothing, so it refuses these as it refuses any unknown field. Only the messages call's own fields are
+     * listed, so that a prompt field this server does not know of is not refused by mistake.
+     */
+    static final List<String> GENERATION_FIELDS = List.of("max_tokens", "stream", "stop_sequences", "temperature", "top_p",
+            "top_k", "metadata", "service_tier", "container");
+
     private RequestValidator() {}
 
     /**
      * Checks a request to {@code /v1/messages} or, with {@code countTokens}, to {@code
-     * /v1/messages/count_tokens} (which takes no {@code max_tokens}).
+     * /v1/messages/count_tokens} (which takes none of {@link #GENERATION_FIELDS}).
      */
     static Optional<Violation> validate(RecordedRequest request, boolean countTokens) {
         if (request.header("x-api-key") == null && request.header("authorization") == null) {
@@ -43,7 +52,14 @@ final class RequestValidator {
         if (!body.path("model").isTextual()) {
             return invalid(ApiErrorType.INVALID_REQUEST, "model: Field required");
         }
-        if (!countTokens) {
+        if (countTokens) {
+            // The API validates the body's schema first: a field the endpoint does not take fails before anything else.
+            for (String field : GENERATION_FIELDS) {
+                if (body.has(field)) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, field + ": Extra inputs are not permitted");
+                }
+            }
+        } else {
             JsonNode maxTokens = body.path("max_tokens");
             if (maxTokens.isMissingNode() || maxTokens.isNull()) {
                 return invalid(ApiErrorType.INVALID_REQUEST, "max_tokens: Field required");

@@ -21,6 +21,11 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
                  "messages":[{"role":"user","content":"hi"}]}""".formatted(model, extra);
     }
 
+    /** Posts {@code body} to count_tokens without its max_tokens, a field that endpoint refuses. */
+    private HttpResponse<String> countTokens(String body) throws Exception {
+        return api.post("/v1/messages/count_tokens", body.replaceFirst("\"max_tokens\":\\d+,", ""));
+    }
+
     private static void assertRefused(HttpResponse<String> response, String message) throws Exception {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(Api.json(response).at("/error/type").asText()).isEqualTo("invalid_request_error");
@@ -50,7 +55,7 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         for (String model : new String[] {"claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1", "claude-mythos-5-1"}) {
             assertRefused(api.messages(request(model, "\"tool_choice\":{\"type\":\"any\"},")), refusal);
             assertRefused(api.messages(request(model, "\"tool_choice\":{\"type\":\"tool\",\"name\":\"lookup\"},")), refusal);
-            assertRefused(api.post("/v1/messages/count_tokens", request(model, "\"tool_choice\":{\"type\":\"any\"},")), refusal);
+            assertRefused(countTokens(request(model, "\"tool_choice\":{\"type\":\"any\"},")), refusal);
             server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
             assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"auto\"},")).statusCode()).isEqualTo(200);
             assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"none\"},")).statusCode()).isEqualTo(200);
@@ -68,7 +73,7 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"こんにちは\"}]}";
         assertRefused(api.messages(noTools.formatted("{\"type\":\"any\"}")), none);
         assertRefused(api.messages(noTools.formatted("{\"type\":\"tool\",\"name\":\"lookup\"}")), none);
-        assertRefused(api.post("/v1/messages/count_tokens", noTools.formatted("{\"type\":\"any\"}")), none);
+        assertRefused(countTokens(noTools.formatted("{\"type\":\"any\"}")), none);
         assertRefused(api.messages(request("claude-sonnet-4-5", "\"tool_choice\":{\"type\":\"tool\",\"name\":\"fetch\"},")),
                 "tool_choice.name: no tool named 'fetch' is in tools.");
         assertThat(server.pendingReplies()).isZero();
@@ -201,7 +206,7 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
                         + " Use effort 'high' or below, or enable thinking.");
         assertRefused(api.messages(request("claude-sonnet-5-5-20260929", "\"tool_choice\":{\"type\":\"any\"},")),
                 "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
-        assertRefused(api.post("/v1/messages/count_tokens", request("claude-mythos-5-1-20261001", "\"tool_choice\":{\"type\":\"any\"},")),
+        assertRefused(countTokens(request("claude-mythos-5-1-20261001", "\"tool_choice\":{\"type\":\"any\"},")),
                 "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
         assertRefused(api.messages(request("claude-sonnet-5-5-2026-09-29", "\"thinking\":{\"type\":\"disabled\"},")),
                 "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.between_tools\" to turn off"

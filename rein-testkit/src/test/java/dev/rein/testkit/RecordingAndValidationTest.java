@@ -385,6 +385,29 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(api.post("/v1/messages/count_tokens", body).statusCode()).as("estimate again").isEqualTo(200);
     }
 
+    /**
+     * The token counting endpoint takes the prompt (model, messages, system, tools, tool_choice, thinking, output_config
+     * and a few more), not the messages call's generation fields: the API refuses each one it does not take, as it
+     * refuses any unknown field ("max_tokens: Extra inputs are not permitted"), so a client that sends the messages body
+     * to count_tokens as is must fail here as it would there. The same body is taken at /v1/messages.
+     */
+    @Test
+    void countTokensRefusesTheMessagesCallsGenerationFieldsLikeTheRealApi() throws Exception {
+        String prompt = "\"model\":\"claude-sonnet-4-5\",\"messages\":[{\"role\":\"user\",\"content\":\"数えて\"}]";
+        for (String field : java.util.List.of("\"max_tokens\":100", "\"stream\":false", "\"stop_sequences\":[\"END\"]",
+                "\"temperature\":0.5", "\"top_p\":0.9", "\"top_k\":5", "\"metadata\":{\"user_id\":\"u1\"}",
+                "\"service_tier\":\"auto\"", "\"container\":\"container_01\"")) {
+            HttpResponse<String> refused = api.post("/v1/messages/count_tokens", "{" + field + "," + prompt + "}");
+            String name = field.substring(1, field.indexOf('"', 1));
+            assertThat(refused.statusCode()).as(name).isEqualTo(400);
+            assertThat(Api.json(refused).at("/error/type").asText()).isEqualTo("invalid_request_error");
+            assertThat(Api.json(refused).at("/error/message").asText()).isEqualTo(name + ": Extra inputs are not permitted");
+        }
+        String counted = "{" + prompt + ",\"system\":\"簡潔に\",\"tools\":[{\"name\":\"lookup\",\"input_schema\":{\"type\":\"object\"}}],"
+                + "\"tool_choice\":{\"type\":\"auto\"},\"thinking\":{\"type\":\"adaptive\"},\"output_config\":{\"effort\":\"low\"}}";
+        assertThat(api.post("/v1/messages/count_tokens", counted).statusCode()).as("the prompt's own fields").isEqualTo(200);
+    }
+
     @Test
     void countTokensIsValidatedToo() throws Exception {
         HttpResponse<String> response = api.post("/v1/messages/count_tokens", "{\"model\":\"m\",\"messages\":[]}");
