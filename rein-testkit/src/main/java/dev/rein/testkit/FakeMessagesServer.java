@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its own queue ({@link #enqueueCountTokens}) if there is one, else an estimate of characters / 4
  * of the request body. Any other path answers 404 {@code not_found_error}.
  *
+ * <p>Each message answered (whole or streamed) carries the API's rate limit headers ({@code
+ * anthropic-ratelimit-requests-*}, {@code -input-tokens-*}, {@code -output-tokens-*}, {@code -tokens-*}: limit,
+ * remaining, reset) of an organization well under its limits; a scripted error carries only the headers it is given.
+ *
  * <p>Every request is recorded, whatever the answer: {@link #requests()}, {@link #takeRequest()},
  * {@link #lastRequest()}.
  *

@@ -102,6 +102,7 @@ final class ReplyWriter {
         }
         String id = messageIds.get();
         FakeUsage usage = usage(call, message);
+        rateLimitHeaders(exchange, usage);
         if (call.stream()) {
             List<SseWriter.Event> events = ReplyEncoder.streamEvents(message, id, call.model(), usage);
             SseWriter sse = startStream(exchange, call);
@@ -121,6 +122,7 @@ final class ReplyWriter {
             return;
         }
         List<SseWriter.Event> events = partialEvents(call, error.partial(), error.afterEvents());
+        rateLimitHeaders(exchange, usage(call, error.partial()));
         SseWriter sse = startStream(exchange, call);
         for (SseWriter.Event event : events) {
             sse.write(event);
@@ -135,6 +137,7 @@ final class ReplyWriter {
         }
         if (call.stream()) {
             List<SseWriter.Event> events = partialEvents(call, disconnect.partial(), disconnect.afterEvents());
+            rateLimitHeaders(exchange, usage(call, disconnect.partial()));
             SseWriter sse = startStream(exchange, call);
             for (SseWriter.Event event : events) {
                 sse.write(event);
@@ -194,6 +197,46 @@ final class ReplyWriter {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /** The requests per minute of the organization this server plays, as the rate limits page's headers give it. */
+    static final long REQUESTS_PER_MINUTE = 4_000;
+    /** Its input tokens per minute. */
+    static final long INPUT_TOKENS_PER_MINUTE = 2_000_000;
+    /** Its output tokens per minute. */
+    static final long OUTPUT_TOKENS_PER_MINUTE = 400_000;
+
+    /**
+     * The rate limits page's headers, which every response of the API carries: for requests, input tokens, output
+     * tokens and the two together, the limit, what is left of it (tokens rounded to the nearest thousand, as the page
+     * says) and when it is full again (RFC 3339). This server plays an organization well under its limits: what is left
+     * is the limit less this request, and the bucket, which refills continuously, is full again within the second.
+     * Sent with a message (whole or streamed, a stream that fails after it began too); a scripted error carries only the headers its script gives, so that a
+     * test decides what a 429 says of the limits (a client may read a limit at 0 and its reset as the wait).
+     */
+    private static void rateLimitHeaders(HttpExchange exchange, FakeUsage usage) {
+        // Tokens read from the cache do not count against the input tokens per minute (the rate limits page).
+        long input = usage.inputTokens() + (long) usage.cacheCreationInputTokens();
+        long inputLeft = Math.max(0, INPUT_TOKENS_PER_MINUTE - thousands(input));
+        long outputLeft = Math.max(0, OUTPUT_TOKENS_PER_MINUTE - thousands(usage.outputTokens()));
+        String reset = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).withNano(0).plusSeconds(1)
+                .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        rateLimit(exchange, "requests", REQUESTS_PER_MINUTE, REQUESTS_PER_MINUTE - 1, reset);
+        rateLimit(exchange, "tokens", INPUT_TOKENS_PER_MINUTE + OUTPUT_TOKENS_PER_MINUTE, inputLeft + outputLeft, reset);
+        rateLimit(exchange, "input-tokens", INPUT_TOKENS_PER_MINUTE, inputLeft, reset);
+        rateLimit(exchange, "output-tokens", OUTPUT_TOKENS_PER_MINUTE, outputLeft, reset);
+    }
+
+    /** {@code tokens} rounded to the nearest thousand, but never to none: a request spends some. */
+    private static long thousands(long tokens) {
+        return Math.max(1_000, Math.round(tokens / 1_000.0) * 1_000);
+    }
+
+    private static void rateLimit(HttpExchange exchange, String limit, long most, long left, String reset) {
+        String prefix = "anthropic-ratelimit-" + limit + "-";
+        exchange.getResponseHeaders().set(prefix + "limit", Long.toString(most));
+        exchange.getResponseHeaders().set(prefix + "remaining", Long.toString(left));
+        exchange.getResponseHeaders().set(prefix + "reset", reset);
     }
 
     private static void commonHeaders(HttpExchange exchange, Call call, String contentType) {

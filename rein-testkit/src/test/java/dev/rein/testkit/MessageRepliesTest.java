@@ -45,6 +45,39 @@ class MessageRepliesTest extends FakeServerTestBase {
         assertThat(usage.path("cache_creation").path("ephemeral_1h_input_tokens").isInt()).isTrue();
     }
 
+    /**
+     * The rate limits page: every response carries the organization's limits, what is left of them and when they are
+     * full again ({@code anthropic-ratelimit-requests-*}, {@code -input-tokens-*}, {@code -output-tokens-*} and the
+     * combined {@code -tokens-*}; {@code -limit}, {@code -remaining}, {@code -reset} in RFC 3339), so a client that reads
+     * them (to pace itself, or for a 429's wait) finds them here, whole and streamed. A scripted error carries only
+     * the headers its script gives, so a test decides what a 429 says about its limits.
+     */
+    @Test
+    void aMessageCarriesTheRateLimitHeadersWholeAndStreamed() throws Exception {
+        server.enqueue(FakeReply.text("一"), FakeReply.text("二"), FakeReply.rateLimited(java.time.Duration.ofSeconds(3)));
+        for (boolean stream : new boolean[] {false, true}) {
+            HttpResponse<String> response = api.messages(Api.userRequest("こんにちは", stream));
+            assertThat(response.statusCode()).isEqualTo(200);
+            java.util.Map<String, Long> limits = new java.util.HashMap<>();
+            for (String limit : List.of("requests", "tokens", "input-tokens", "output-tokens")) {
+                String prefix = "anthropic-ratelimit-" + limit + "-";
+                long most = Long.parseLong(response.headers().firstValue(prefix + "limit").orElseThrow(() ->
+                        new AssertionError("no " + prefix + "limit (stream " + stream + ")")));
+                long left = Long.parseLong(response.headers().firstValue(prefix + "remaining").orElseThrow());
+                assertThat(most).as(limit).isPositive();
+                assertThat(left).as(limit).isBetween(0L, most - 1);
+                java.time.OffsetDateTime.parse(response.headers().firstValue(prefix + "reset").orElseThrow());
+                limits.put(limit, most);
+            }
+            assertThat(limits.get("tokens")).as("input and output together")
+                    .isEqualTo(limits.get("input-tokens") + limits.get("output-tokens"));
+        }
+        HttpResponse<String> limited = api.messages(Api.userRequest("もう一度", false));
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("retry-after")).hasValue("3");
+        assertThat(limited.headers().map().keySet()).noneMatch(name -> name.startsWith("anthropic-ratelimit-"));
+    }
+
     @Test
     void idsCountUpPerServer() throws Exception {
         server.enqueue(FakeReply.text("one"), FakeReply.text("two"));
