@@ -15,6 +15,11 @@ import org.junit.jupiter.api.Test;
 /** The request body and headers sent for a ModelRequest. */
 class RequestBodyTest extends FakeApi {
 
+    /**
+     * API version 2026-10-21, which Rein speaks, refuses {@code temperature}, {@code top_p} and {@code top_k} (400
+     * "temperature: Extra inputs are not permitted"), so Rein sends none unless the request sets one; one set is sent
+     * as set (a gateway may still take it, docs/anthropic.md) and the API's refusal ends the call.
+     */
     @Test
     void noSamplingParametersAreSentUnlessTheRequestSetsThem() throws Exception {
         server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
@@ -24,11 +29,17 @@ class RequestBodyTest extends FakeApi {
         assertThat(body.has("top_p")).isFalse();
         assertThat(body.has("top_k")).isFalse();
 
-        call(request("hi").temperature(0.25).topP(0.9).topK(40));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("hi").temperature(0.25).topP(0.9).topK(40)))
+                .isInstanceOfSatisfying(dev.rein.model.ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(dev.rein.model.ModelException.Kind.INVALID_REQUEST);
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).startsWith("temperature: Extra inputs are not permitted");
+                });
         body = lastBody();
         assertThat(body.get("temperature").doubleValue()).isEqualTo(0.25);
         assertThat(body.get("top_p").doubleValue()).isEqualTo(0.9);
         assertThat(body.get("top_k").intValue()).isEqualTo(40);
+        assertThat(server.pendingReplies()).as("refused before a reply").isEqualTo(1);
     }
 
     @Test

@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
  * (at count_tokens none of the messages call's own fields: "max_tokens: Extra inputs are not permitted", and the same
  * for {@code stream}, {@code stop_sequences}, {@code temperature}, {@code top_p}, {@code top_k}, {@code metadata},
- * {@code service_tier} and {@code container}) and a non-empty {@code messages} list of {@code user}/{@code assistant}
+ * {@code service_tier} and {@code container}); under {@code anthropic-version} 2026-10-21 or later, no {@code
+ * temperature}, {@code top_p} or {@code top_k} ("temperature: Extra inputs are not permitted"), no {@code document}
+ * block in an assistant message and no non-empty {@code citations} on a user message's text block) and a non-empty {@code messages} list of {@code user}/{@code assistant}
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
  * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just

@@ -85,6 +85,10 @@ final class RequestValidator {
                         ApiErrorType.INVALID_REQUEST, "messages." + i + ".role: Input should be 'user' or 'assistant'");
             }
         }
+        Optional<Violation> versioned = refusedSince20261021(request, body, messages, countTokens);
+        if (versioned.isPresent()) {
+            return versioned;
+        }
         Optional<Violation> marked = cachedThinking(messages);
         if (marked.isPresent()) {
             return marked;
@@ -151,6 +155,50 @@ final class RequestValidator {
             }
             if (onlyBlankText) {
                 return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must contain non-whitespace text");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The API version that refuses sampling parameters, documents in assistant messages and citations in user ones. */
+    static final String VERSION_2026_10_21 = "2026-10-21";
+
+    /**
+     * What API version 2026-10-21 (and a later one: versions are dates, which compare as text) refuses that 2023-06-01
+     * takes, as its version history and the SDK majors' migration guides list it: {@code temperature}, {@code top_p} and
+     * {@code top_k}, even at their defaults, in the words of any field the schema lacks; a {@code document} block in an
+     * assistant message; non-empty {@code citations} on a text block of a user message (the pages give no words for
+     * these two: these are this server's).
+     */
+    private static Optional<Violation> refusedSince20261021(RecordedRequest request, JsonNode body, JsonNode messages,
+            boolean countTokens) {
+        String version = request.header("anthropic-version");
+        if (version == null || version.strip().compareTo(VERSION_2026_10_21) < 0) {
+            return Optional.empty();
+        }
+        if (!countTokens) { // count_tokens refuses them under every version (GENERATION_FIELDS)
+            for (String field : List.of("temperature", "top_p", "top_k")) {
+                if (body.has(field)) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, field + ": Extra inputs are not permitted");
+                }
+            }
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode message = messages.get(i);
+            JsonNode content = message.path("content");
+            boolean assistant = message.path("role").asText().equals("assistant");
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                JsonNode block = content.get(j);
+                String type = block.path("type").asText();
+                if (assistant && type.equals("document")) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
+                            + ": a `document` block is not permitted in an `assistant` message");
+                }
+                JsonNode citations = block.path("citations");
+                if (!assistant && type.equals("text") && citations.isArray() && !citations.isEmpty()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
+                            + ".citations: citations are not permitted on a `text` block in a `user` message");
+                }
             }
         }
         return Optional.empty();

@@ -386,6 +386,45 @@ class RecordingAndValidationTest extends FakeServerTestBase {
     }
 
     /**
+     * API version 2026-10-21 (the version history, and the migration guides of the SDK majors that send it) made three
+     * requests a 400 that 2023-06-01 takes: {@code temperature}, {@code top_p} or {@code top_k}, even at the default
+     * value ("temperature: Extra inputs are not permitted"), a {@code document} block in an assistant message, and
+     * non-empty {@code citations} on a text block of a user message. The fake refuses them under that version (and any
+     * later one) and takes them under 2023-06-01, as the API does, consuming no reply.
+     */
+    @Test
+    void version20261021RefusesSamplingParametersAssistantDocumentsAndUserCitationsLikeTheRealApi() throws Exception {
+        String user = "{\"role\":\"user\",\"content\":\"要約して\"}";
+        String document = "{\"role\":\"user\",\"content\":\"読んで\"},{\"role\":\"assistant\",\"content\":[{\"type\":\"document\","
+                + "\"source\":{\"type\":\"text\",\"media_type\":\"text/plain\",\"data\":\"本文\"}}]},{\"role\":\"user\",\"content\":\"続けて\"}";
+        String citations = "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"引用\",\"citations\":[{\"type\":\"char_location\","
+                + "\"cited_text\":\"本\",\"document_index\":0,\"start_char_index\":0,\"end_char_index\":1}]}]}";
+        java.util.Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("\"temperature\":1.0,\"messages\":[" + user + "]", "temperature: Extra inputs are not permitted");
+        refused.put("\"top_p\":0.9,\"messages\":[" + user + "]", "top_p: Extra inputs are not permitted");
+        refused.put("\"top_k\":40,\"messages\":[" + user + "]", "top_k: Extra inputs are not permitted");
+        refused.put("\"messages\":[" + document + "]", "messages.1.content.0: a `document` block is not permitted in an"
+                + " `assistant` message");
+        refused.put("\"messages\":[" + citations + "]", "messages.0.content.0.citations: citations are not permitted on a"
+                + " `text` block in a `user` message");
+        for (var entry : refused.entrySet()) {
+            String body = "{\"model\":\"claude-sonnet-5-5\",\"max_tokens\":100," + entry.getKey() + "}";
+            HttpResponse<String> answer = api.send(api.request("/v1/messages", body).setHeader("anthropic-version", "2026-10-21").build());
+            assertThat(answer.statusCode()).as(entry.getValue()).isEqualTo(400);
+            assertThat(Api.json(answer).at("/error/type").asText()).isEqualTo("invalid_request_error");
+            assertThat(Api.json(answer).at("/error/message").asText()).isEqualTo(entry.getValue());
+            server.enqueue(FakeReply.text("ok"));
+            assertThat(api.messages(body).statusCode()).as("2023-06-01 takes it: " + entry.getValue()).isEqualTo(200);
+        }
+        String emptyCitations = "{\"model\":\"claude-sonnet-5-5\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"引用なし\",\"citations\":[]}]}]}";
+        server.enqueue(FakeReply.text("ok"));
+        assertThat(api.send(api.request("/v1/messages", emptyCitations).setHeader("anthropic-version", "2026-10-21").build())
+                .statusCode()).as("empty citations").isEqualTo(200);
+        assertThat(server.pendingReplies()).isZero();
+    }
+
+    /**
      * The token counting endpoint takes the prompt (model, messages, system, tools, tool_choice, thinking, output_config
      * and a few more), not the messages call's generation fields: the API refuses each one it does not take, as it
      * refuses any unknown field ("max_tokens: Extra inputs are not permitted"), so a client that sends the messages body
