@@ -216,10 +216,29 @@ final class ErrorMapper {
             + " output (AnthropicStructuredOutput.ENABLED with the agent's output type))";
 
     /**
-     * For a 400 refusing a setting the model does not take (thinking off or with a budget, a forced tool choice), what
-     * to use instead in Rein's terms; empty for any other message.
+     * The 400 of API version 2026-10-21 (the one Rein sends) to a sampling parameter, even at its default:
+     * "temperature: Extra inputs are not permitted" (or top_p, top_k).
+     */
+    private static final java.util.regex.Pattern SAMPLING_NOT_TAKEN =
+            java.util.regex.Pattern.compile("^(temperature|top_p|top_k): Extra inputs are not permitted");
+    /**
+     * What to do instead, in Rein's terms: the API's words name a wire field, not the setting it came from, and every
+     * step of the run would be refused the same way.
+     */
+    static final String NO_SAMPLING_ADVICE = " (API version " + Transport.API_VERSION + ", which Rein speaks, takes no"
+            + " temperature, top_p or top_k, even at their defaults: leave Agent.Builder.temperature(...) unset, and"
+            + " ModelRequest.Builder's temperature, topP and topK; they are sent only when set, for a gateway that still"
+            + " takes them)";
+
+    /**
+     * For a 400 refusing a setting the model does not take (thinking off or with a budget, a forced tool choice), or
+     * that the API version Rein speaks does not take (a sampling parameter), what to use instead in Rein's terms; empty
+     * for any other message.
      */
     static String settingAdvice(String apiMessage) {
+        if (SAMPLING_NOT_TAKEN.matcher(apiMessage).find()) {
+            return NO_SAMPLING_ADVICE;
+        }
         if (THINKING_OFF_NOT_SUPPORTED.matcher(apiMessage).find()) {
             return ALWAYS_THINKS_ADVICE;
         }

@@ -18,7 +18,8 @@ class RequestBodyTest extends FakeApi {
     /**
      * API version 2026-10-21, which Rein speaks, refuses {@code temperature}, {@code top_p} and {@code top_k} (400
      * "temperature: Extra inputs are not permitted"), so Rein sends none unless the request sets one; one set is sent
-     * as set (a gateway may still take it, docs/anthropic.md) and the API's refusal ends the call.
+     * as set (a gateway may still take it, docs/anthropic.md) and the API's refusal says, in Rein's terms, to leave it
+     * unset, as its own words name a wire field, not the setting it came from.
      */
     @Test
     void noSamplingParametersAreSentUnlessTheRequestSetsThem() throws Exception {
@@ -33,7 +34,8 @@ class RequestBodyTest extends FakeApi {
                 .isInstanceOfSatisfying(dev.rein.model.ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(dev.rein.model.ModelException.Kind.INVALID_REQUEST);
                     assertThat(e.retryable()).isFalse();
-                    assertThat(e.getMessage()).startsWith("temperature: Extra inputs are not permitted");
+                    assertThat(e.getMessage()).startsWith("temperature: Extra inputs are not permitted (")
+                            .contains("2026-10-21").contains("Agent.Builder.temperature").contains("topP").contains("topK");
                 });
         body = lastBody();
         assertThat(body.get("temperature").doubleValue()).isEqualTo(0.25);
