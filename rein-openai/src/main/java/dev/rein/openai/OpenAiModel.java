@@ -313,7 +313,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         }
     }
 
-    /** An {@code error} object where a chunk or a completion was expected: the server failed after HTTP 200. */
+    /**
+     * An {@code error} object where a chunk or a completion was expected, or in its first choice (OpenRouter's): the
+     * server failed after HTTP 200.
+     */
     private void failOnError(JsonNode body, String requestId) throws ModelException {
         JsonNode error = body.get("error");
         if (error != null && !error.isNull()) {
@@ -323,6 +326,14 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 text.put("type", body.path("error_type").asText());
             }
             throw errors.streamError(error.isObject() ? error : text, requestId);
+        }
+        for (JsonNode choice : body.path("choices")) {
+            // OpenRouter puts a failed generation's error in the choice itself (error: {code, message, metadata}),
+            // beside finish_reason error or none: its message says what failed, its code is an HTTP status.
+            JsonNode failed = choice.get("error");
+            if (choice.path("index").asInt(0) == 0 && failed != null && failed.isObject() && !failed.isEmpty()) {
+                throw errors.streamError(failed, requestId);
+            }
         }
     }
 

@@ -173,6 +173,46 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorInsideAChoiceFailsTheCallWithItsMessageAndIsClassifiedByItsCode() throws Exception {
+        // OpenRouter's choices carry an error of their own (NonStreamingChoice / StreamingChoice: error?: {code, message,
+        // metadata}) when the generation failed after HTTP 200: its message is what went wrong, its code an HTTP status.
+        String chunk = "{\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"model\":\"openai/gpt-4o\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"東京の\"},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":null,"
+                        + "\"error\":{\"code\":502,\"message\":\"Provider disconnected unexpectedly\"}}]}",
+                "[DONE]")));
+        dev.rein.model.ModelException streamed = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(streamed).as("a failed generation is no answer").isNotNull();
+        assertThat(streamed.getMessage()).contains("Provider disconnected unexpectedly");
+        assertThat(streamed.retryable()).isTrue();
+
+        // The whole-body form, with finish_reason error: the provider's message, not only the finish reason.
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"gen-2\",\"object\":\"chat.completion\",\"model\":\"openai/gpt-4o\","
+                + "\"choices\":[{\"index\":0,\"finish_reason\":\"error\",\"native_finish_reason\":\"error\","
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"\"},"
+                + "\"error\":{\"code\":429,\"message\":\"Rate limit exceeded: upstream provider\"}}]}"));
+        dev.rein.model.ModelException whole = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(whole).isNotNull();
+        assertThat(whole.getMessage()).contains("Rate limit exceeded: upstream provider");
+        assertThat(whole.kind()).isEqualTo(dev.rein.model.ModelException.Kind.RATE_LIMITED);
+        assertThat(whole.retryable()).isTrue();
+
+        // A code that is a final status stays final, as for an error chunk.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\","
+                        + "\"error\":{\"code\":400,\"message\":\"Input too long for the provider\"}}]}",
+                "[DONE]")));
+        dev.rein.model.ModelException invalid = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(invalid).isNotNull();
+        assertThat(invalid.getMessage()).contains("Input too long for the provider");
+        assertThat(invalid.retryable()).isFalse();
+    }
+
+    @Test
     void anAnswerSentAsAListOfContentBlocksIsReadFromItsTextBlocks() throws Exception {
         // Mistral's reasoning models (magistral, mistral-small with reasoning_effort) send content as a list of
         // blocks, thinking first ({"type":"thinking","thinking":[{"type":"text",...}]}) then the answer
