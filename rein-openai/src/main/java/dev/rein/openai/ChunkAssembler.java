@@ -58,6 +58,7 @@ final class ChunkAssembler {
     private String nativeFinishReason;
     private JsonNode usage;
     private int chunks;
+    private boolean choiceSeen;
 
     /** The server the response comes from ({@link Origin}), kept with the fields only it wants back; may be null. */
     private final String origin;
@@ -114,6 +115,11 @@ final class ChunkAssembler {
         return chunks;
     }
 
+    /** Whether a chunk held the first choice: chunks of only usage or Azure's prompt filter results hold none. */
+    boolean choiceSeen() {
+        return choiceSeen;
+    }
+
     /** The {@code finish_reason} that arrived so far, or null. */
     String finishReason() {
         return finishReason;
@@ -137,6 +143,7 @@ final class ChunkAssembler {
             if (choice.path("index").asInt(0) != 0) {
                 continue;
             }
+            choiceSeen = true;
             delta(choice.path("delta"));
             JsonNode finish = choice.get("finish_reason");
             // "" is none: older Ollama and SGLang send it on every chunk where the API sends null

@@ -87,6 +87,18 @@ final class ErrorMapper {
     }
 
     /**
+     * A stream ended with {@code data: [DONE]} whose chunks held no choice (only usage, or Azure's prompt filter results),
+     * or a whole {@code chat.completion} with none: no completion, as a stream with no chunk at all.
+     *
+     * @param chunks how many chunks the stream held; -1 for a whole {@code chat.completion}
+     */
+    ModelException noChoice(int chunks, String requestId) {
+        return new ModelException(Kind.SERVER_ERROR, 0, (chunks < 0 ? server + " answered with a chat.completion"
+                : "the response stream from " + server + " ended with data: [DONE] after " + chunks + " chunk"
+                + (chunks == 1 ? "" : "s")) + " without a choice: the server sent no completion", true, null, requestId, null);
+    }
+
+    /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
      * classified like that status; otherwise it is retryable unless its type says the request

@@ -247,6 +247,9 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                             + " a chat.completion: " + abbreviate(text), requestId, null);
                 }
                 assembler.accept(asChunk(completion));
+                if (!assembler.choiceSeen()) {
+                    throw errors.noChoice(-1, requestId); // read as an empty answer, the run would blame the model
+                }
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
             }
@@ -270,6 +273,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                     // No chunk at all is no turn the model ended (a proxy that lost its upstream, say):
                     // read as an empty answer, the run would blame the model for saying nothing.
                     throw errors.noChunk(requestId);
+                }
+                if (!assembler.choiceSeen()) {
+                    // Only usage, or Azure's prompt filter results: no completion either.
+                    throw errors.noChoice(assembler.chunks(), requestId);
                 }
                 return;
             }

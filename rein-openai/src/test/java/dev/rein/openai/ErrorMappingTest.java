@@ -700,6 +700,32 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aStreamWhoseChunksHoldNoChoiceIsAFailureNotAnEmptyAnswer() {
+        // Chunks without choices carry only usage (include_usage's last chunk) or Azure's prompt filter results: a stream
+        // of only those, ended with [DONE], holds no completion, as one with no chunk at all.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"\",\"object\":\"\",\"created\":0,\"model\":\"\",\"choices\":[],\"prompt_filter_results\":"
+                        + "[{\"prompt_index\":0,\"content_filter_results\":{}}]}",
+                "{\"id\":\"chatcmpl-u\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[],"
+                        + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":0,\"total_tokens\":12}}",
+                "[DONE]")));
+        ModelException streamed = failure();
+        assertThat(streamed.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(streamed.retryable()).isTrue();
+        assertThat(streamed.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " ended with data: [DONE] after 2 chunks without a choice: the server sent no completion");
+
+        // A whole chat.completion with an empty choices list: no completion either.
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"chatcmpl-w\",\"object\":\"chat.completion\",\"created\":1,"
+                + "\"model\":\"gpt-4o\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":0,\"total_tokens\":12}}"));
+        ModelException whole = failure();
+        assertThat(whole.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(whole.retryable()).isTrue();
+        assertThat(whole.getMessage()).isEqualTo("the server at " + server.baseUrl()
+                + " answered with a chat.completion without a choice: the server sent no completion");
+    }
+
+    @Test
     void anErrorChunkWhoseCodeIsAStatusWrittenAsTextIsClassifiedLikeThatStatus() {
         // LiteLLM's proxy writes its ProxyException's code as a string ("code": "400") in the error
         // chunk it streams after HTTP 200; read as no status, a refused request was retried.
