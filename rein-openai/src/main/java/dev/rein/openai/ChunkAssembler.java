@@ -398,6 +398,13 @@ final class ChunkAssembler {
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason "
                     + finishReason + ": the server stopped generating it before the end", true, null, requestId, null);
         }
+        for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
+            // A call the server sent without an id runs as call_N: the listeners hear it under that id (announce
+            // waits for an id), now that no later fragment can bring one.
+            if (entry.getValue().id == null && entry.getValue().name != null) {
+                entry.getValue().id = generatedId(entry.getKey());
+            }
+        }
         announceReady(-1);
         if (inlineThink != null) {
             inline(inlineThink.finish("length".equals(finishReason)));

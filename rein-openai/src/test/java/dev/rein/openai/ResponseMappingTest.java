@@ -554,6 +554,25 @@ class ResponseMappingTest extends FakeChat {
                 + "\"finish_reason\":\"tool_calls\"}]}");
         assertThat(response.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name)
                 .containsExactly(tuple("call_0", "search"), tuple("call_1", "fetch"));
+        // The run's listeners hear each call under the id it runs with, as they hear a call the server named.
+        assertThat(stream.events).containsSubsequence("start:call_0:search", "input:call_0:{}", "start:call_1:fetch",
+                "input:call_1:{}");
+    }
+
+    @Test
+    void aStreamedToolCallWithoutAnIdIsHeardUnderTheIdItRunsWith() throws Exception {
+        String chunk = "{\"id\":\"c2\",\"object\":\"chat.completion.chunk\",\"model\":\"local\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\"}}]},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"東京\\\"}\"}}]},"
+                        + "\"finish_reason\":\"tool_calls\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"))));
+
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id).containsExactly("call_0");
+        assertThat(stream.events).containsSubsequence("start:call_0:search", "input:call_0:{\"q\":\"東京\"}");
     }
 
     private void assertStop(ChatReply.Completion reply, StopReason expected) throws Exception {
