@@ -162,9 +162,12 @@ final class ErrorMapper {
         JsonNode body = node(e.body());
         String message = apiMessage(body);
         boolean noQuota = status == 429 && zeroQuota(body, message);
+        // One request needing more than the tokens-per-minute limit: sent again, it needs as many.
+        boolean overLimit = status == 429 && message != null && OVER_MINUTE_LIMIT.matcher(message).find();
         // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
         // obey"); an exhausted quota, or none at all, is not waited out whatever a proxy in between says.
-        boolean retryable = quotaExhausted(body) || noQuota ? false : override != null ? override : kind.retryableByDefault();
+        boolean retryable = quotaExhausted(body) || noQuota || overLimit ? false
+                : override != null ? override : kind.retryableByDefault();
         String plain = body != null && body.path(OkHttpTransport.PLAIN_TEXT).isTextual()
                 ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : noRoute(status, body);
         if (plain != null) {
@@ -191,6 +194,12 @@ final class ErrorMapper {
                     + " so no wait helps: use a model the project has quota for, or give the project one (on the Gemini API,"
                     + " enable billing for it: its free tier has no quota for some models);"
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
+        }
+        if (overLimit) {
+            message += " (this one request needs more tokens than the rate limit allows in a minute, so no wait helps: the"
+                    + " limit counts its messages and its output limit, so lower the output limit with --max-tokens (maxTokens"
+                    + " in the library, max_tokens in a suite file) or make the conversation smaller with a ContextPolicy"
+                    + " (tool result clearing or compaction, a lower toolOutputLimit); or raise the organization's rate limits)";
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         // A quota of 0 is final: a wait its message or details name is no hint.
@@ -561,6 +570,14 @@ final class ErrorMapper {
         }
         return false;
     }
+
+    /**
+     * The public API's 429 for one request larger than the organization's tokens-per-minute limit: "Request too large for
+     * gpt-4o in organization org-... on tokens per min (TPM): Limit 30000, Requested 36278. The input or output tokens
+     * must be reduced in order to run successfully." (code {@code rate_limit_exceeded}, as for a limit to wait for).
+     */
+    private static final java.util.regex.Pattern OVER_MINUTE_LIMIT = java.util.regex.Pattern.compile(
+            "^Request too large for .*\\. The input or output tokens must be reduced", java.util.regex.Pattern.DOTALL);
 
     private static final java.util.regex.Pattern ZERO_LIMIT =
             java.util.regex.Pattern.compile("Quota exceeded for metric: [^,\\n]*, limit: 0\\b(?!\\.)");

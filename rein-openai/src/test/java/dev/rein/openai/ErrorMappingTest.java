@@ -91,6 +91,27 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void a429ForARequestLargerThanTheTokensPerMinuteLimitIsNotRetried() {
+        // The public API's 429 when one request alone needs more tokens than the organization's tokens-per-minute limit
+        // (its messages plus its output limit): "The input or output tokens must be reduced", which no wait changes.
+        String tooLarge = "Request too large for gpt-4o in organization org-abc on tokens per min (TPM): Limit 30000,"
+                + " Requested 36278. The input or output tokens must be reduced in order to run successfully. Visit"
+                + " https://platform.openai.com/account/rate-limits to learn more.";
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", tooLarge,
+                Map.of("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "6s"), null));
+        ModelException e = failure();
+        assertThat(e.httpStatus()).isEqualTo(429);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).startsWith(tooLarge).contains("no wait helps", "--max-tokens", "ContextPolicy");
+
+        // A rate limit the request only has to wait for is still retried.
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached for gpt-4o in"
+                + " organization org-abc on tokens per min (TPM): Limit 30000, Used 29000, Requested 5000. Please try again"
+                + " in 8s.", Map.of(), null));
+        assertThat(failure().retryable()).isTrue();
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
