@@ -48,7 +48,7 @@ final class RateLimitHints {
 
     /**
      * The wait a 429's message names ("Please try again in 1.8s.", as the public API writes it; "Please retry in 36.4s.",
-     * as Gemini's does), or null. It is
+     * as Gemini's does; "Please retry after 6 seconds.", as Azure OpenAI's does), or null. It is
      * the time until this request fits, not until a full reset, so a long one (a daily limit's) is kept: the call
      * then fails at once saying how long the server asked to wait.
      */
@@ -57,8 +57,18 @@ final class RateLimitHints {
             return null;
         }
         Matcher wait = TRY_AGAIN.matcher(message);
-        return wait.find() ? goDuration(wait.group(1)) : null;
+        if (wait.find()) {
+            return goDuration(wait.group(1));
+        }
+        Matcher after = RETRY_AFTER_SECONDS.matcher(message);
+        return after.find() && after.group(1).length() <= 18 ? Duration.ofSeconds(Long.parseLong(after.group(1))) : null;
     }
+
+    /**
+     * Azure OpenAI's 429 message: "... have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry
+     * after 6 seconds. ..." (its retry-after header says the same; a gateway in front of it may drop the header).
+     */
+    private static final Pattern RETRY_AFTER_SECONDS = Pattern.compile("(?i)\\bretry after (\\d+) seconds?\\b");
 
     /**
      * A protobuf Duration as JSON writes it: seconds, up to nine decimals, and "s" ({@code 36s}, {@code 1.500s}).

@@ -1054,6 +1054,28 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void azures429WhoseMessageSaysHowManySecondsToRetryAfterWaitsThatLong() {
+        // Azure OpenAI names the wait of a spent rate limit in its message too ("Please retry after 6 seconds."); a
+        // gateway in front of it (API Management) may pass the 429 on without the retry-after headers.
+        server.enqueue(new ChatReply.HttpError(429, "x", "429", "x", Map.of(), "{\"error\":{\"code\":\"429\",\"message\":"
+                + "\"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded"
+                + " token rate limit of your current OpenAI S0 pricing tier. Please retry after 6 seconds. Please go here:"
+                + " https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit.\"}}"));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofSeconds(6));
+
+        server.enqueue(new ChatReply.HttpError(429, "x", "429", "x", Map.of(), "{\"error\":{\"code\":\"429\",\"message\":"
+                + "\"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded"
+                + " call rate limit of your current OpenAI S0 pricing tier. Please retry after 1 second.\"}}"));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofSeconds(1));
+
+        server.enqueue(new ChatReply.HttpError(429, "x", "429", "x", Map.of(), "{\"error\":{\"code\":\"429\",\"message\":"
+                + "\"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded"
+                + " token rate limit of your current OpenAI S0 pricing tier. Please retry after 86400 seconds.\"}}"));
+        assertThat(failure().retryAfter()).as("a daily limit's: the call is not held for it, the message says so")
+                .isEqualTo(Duration.ofSeconds(86400));
+    }
+
+    @Test
     void geminisA429WhoseMessageSaysWhenToRetryWaitsThatLong() {
         // Google's OpenAI-compatible endpoint answers a spent Gemini rate limit with 429 RESOURCE_EXHAUSTED, no
         // retry-after header, and the wait in its message ("Please retry in 36.429760048s.", as RetryInfo's retryDelay):
