@@ -423,6 +423,46 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aRefusedInitializeDoesNotPutTheServersCommandInDoubtButSaysWhatToCheck() {
+        // The server ran and answered: 'Check that 'scripted' runs from a shell with the same arguments' sent the user to
+        // a command that works. A refusal says what to check instead, as a refused tools/list does.
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"), "error", Map.of("code", -32603,
+                        "message", "database unavailable")));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: it refused the initialize request with JSON-RPC error -32603:"
+                        + " database unavailable. The server runs (it answered the initialize request): check what it needs (its own"
+                        + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
+        // Refused for the version asked for, naming versions it supports of which Rein speaks one: the protocol has a server
+        // answer with a version it supports instead (Rein then speaks it), so the server is at fault, not its command.
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"), "error", Map.of("code", -32602,
+                        "message", "Unsupported protocol version",
+                        "data", Map.of("supported", List.of("2024-11-05"), "requested", message.at("/params/protocolVersion").asText()))));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: it refused the initialize request with JSON-RPC error -32602:"
+                        + " Unsupported protocol version (it supports 2024-11-05; Rein asked for 2025-11-25). The server runs (it answered"
+                        + " the initialize request) and speaks 2024-11-05, which Rein speaks too, but it refused the version asked for where"
+                        + " the protocol has it answer with one it supports: have the server fixed, or set \"disabled\": true to leave it"
+                        + " out.");
+        // Naming only versions Rein does not speak: a version of the server that speaks one Rein does is the way out.
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"), "error", Map.of("code", -32602,
+                        "message", "Unsupported protocol version", "data", Map.of("supported", List.of("2099-01-01")))));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: it refused the initialize request with JSON-RPC error -32602:"
+                        + " Unsupported protocol version (it supports 2099-01-01). The server runs (it answered the initialize request):"
+                        + " use a version of it that speaks one Rein speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25), or set"
+                        + " \"disabled\": true to leave it out.");
+    }
+
+    @Test
     void aServerWithAShortCallTimeoutStillHasThirtySecondsToStartAndListItsTools() {
         // Docs: "no answer to initialize within 30 s or its timeout". The SDK's own request timeout (the
         // call's timeout + 5 s) ended the start after 5.5 s here, with Reactor's "Did not observe any item ...".

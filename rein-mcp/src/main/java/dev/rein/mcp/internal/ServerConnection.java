@@ -129,7 +129,8 @@ public final class ServerConnection implements AutoCloseable {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
-                    : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : tls(e) != null ? "" : hint()));
+                    : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
+                    : tls(e) != null ? "" : hint()));
         }
     }
 
@@ -201,7 +202,8 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
                 opened.discard();
-                throw new IOException("it refused the initialize request with " + jsonRpc(refused) + versions(refused.getJsonRpcError().data()), e);
+                throw new RefusedInitialize("it refused the initialize request with " + jsonRpc(refused)
+                        + versions(refused.getJsonRpcError().data()), refused.getJsonRpcError().data(), opened.transport.protocolVersions(), e);
             }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
@@ -323,6 +325,30 @@ public final class ServerConnection implements AutoCloseable {
 
         RefusedListing(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * An initialize request the server refused with a JSON-RPC error: it runs and answered, so its
+     * command or URL is not in doubt; what it needs, or the version it speaks, is.
+     */
+    private static final class RefusedInitialize extends IOException {
+        /** What to do, after the message and the stderr tail. */
+        final String advice;
+
+        RefusedInitialize(String message, Object data, List<String> spoken, Throwable cause) {
+            super(message, cause);
+            List<String> supported = data instanceof Map<?, ?> map && map.get("supported") instanceof List<?> list
+                    ? list.stream().map(String::valueOf).toList() : null;
+            List<String> common = supported == null ? List.of() : supported.stream().filter(spoken::contains).distinct().toList();
+            String runs = " The server runs (it answered the initialize request)";
+            // The lifecycle has a server answer a version it does not support with one it does, which the client may then speak.
+            this.advice = supported == null ? runs + RefusedListing.ADVICE.substring(RefusedListing.ADVICE.indexOf(':'))
+                    : !common.isEmpty() ? runs + " and speaks " + String.join(", ", common) + ", which Rein speaks too, but it refused"
+                    + " the version asked for where the protocol has it answer with one it supports: have the server fixed, or set"
+                    + " \"disabled\": true to leave it out."
+                    : runs + ": use a version of it that speaks one Rein speaks (" + String.join(", ", spoken) + "), or set"
+                    + " \"disabled\": true to leave it out.";
         }
     }
 
