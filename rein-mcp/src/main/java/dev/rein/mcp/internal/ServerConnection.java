@@ -288,13 +288,14 @@ public final class ServerConnection implements AutoCloseable {
                 taskOnly = tools.stream().map(McpSchema.Tool::name).filter(current.transport::requiresTask).toList();
                 return tools;
             }
-            // Cursors are opaque, but one given twice means the listing would go round for ever.
+            // Cursors are opaque, but one given twice means the listing would go round for ever: the server's fault, as
+            // what it answered (not its command or URL) is in doubt.
             if (!cursors.add(cursor)) {
-                throw new IOException("its tool list came back to the cursor '" + StdioTransport.abbreviate(cursor)
+                throw new BadAnswer("its tool list came back to the cursor '" + StdioTransport.abbreviate(cursor)
                         + "' of an earlier page (page " + (page + 2) + "), so it would never end");
             }
         }
-        throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+        throw new BadAnswer("its tool list did not end after " + MAX_PAGES + " pages");
     }
 
     /**
