@@ -463,6 +463,27 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aToolListNotAnsweredInTimeFailsTheStartNamingTheRequestAndTheLimit() {
+        // It was 'could not be started: no answer in time. Check that 'scripted' runs from a shell with the same arguments':
+        // neither which request nor how long, and the command of a server that answered initialize put in doubt.
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.initialized(message, "2025-11-25");
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: it answered the initialize request but did not answer the"
+                        + " tools/list request within 30 s. The server runs (it answered initialize): check what it needs (its own"
+                        + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
+        // And the request it gave up on was cancelled, as the protocol asks.
+        JsonNode listing = started.getFirst().received.stream().filter(m -> "tools/list".equals(m.path("method").asText()))
+                .findFirst().orElseThrow();
+        assertThat(started.getFirst().received).anySatisfy(m -> {
+            assertThat(m.path("method").asText()).isEqualTo("notifications/cancelled");
+            assertThat(m.at("/params/requestId")).isEqualTo(listing.get("id"));
+        });
+    }
+
+    @Test
     void aServerWithAShortCallTimeoutStillHasThirtySecondsToStartAndListItsTools() {
         // Docs: "no answer to initialize within 30 s or its timeout". The SDK's own request timeout (the
         // call's timeout + 5 s) ended the start after 5.5 s here, with Reactor's "Did not observe any item ...".

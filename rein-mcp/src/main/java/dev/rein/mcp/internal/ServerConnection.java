@@ -235,17 +235,21 @@ public final class ServerConnection implements AutoCloseable {
         List<McpSchema.Tool> tools = new ArrayList<>();
         String cursor = McpSchema.FIRST_PAGE;
         java.util.Set<String> cursors = new java.util.HashSet<>();
+        Duration limit = max(config.timeout(), START_TIMEOUT);
         for (int page = 0; page < MAX_PAGES; page++) {
             current.transport.takeListingSent();
             CompletableFuture<McpSchema.ListToolsResult> listed = current.client.listTools(cursor).toFuture();
             Object id = current.transport.takeListingSent();
             McpSchema.ListToolsResult result;
             try {
-                result = await(current, listed, Instant.now().plus(max(config.timeout(), START_TIMEOUT)));
+                result = await(current, listed, Instant.now().plus(limit));
             } catch (IOException e) {
                 if (e.getCause() instanceof TimeoutException) {
                     // Lifecycle, timeouts: a request given up on is cancelled on the server (the SDK does not).
                     current.transport.cancelRequest(id, "the tools/list request timed out");
+                    // It answered initialize: which request it left unanswered, and for how long, is what to say.
+                    throw new RefusedListing("it answered the initialize request but did not answer the tools/list request"
+                            + (page == 0 ? "" : " for page " + (page + 1) + " of its tool list") + " within " + limit.toSeconds() + " s");
                 }
                 tooLargeListing(e);
                 String idless = current.idlessErrorOf(id);
@@ -319,7 +323,7 @@ public final class ServerConnection implements AutoCloseable {
         return cut == null || brokenTls(cut) == null ? null : new IOException("its response stream was cut off", cut);
     }
 
-    /** A tools/list the server refused with a JSON-RPC error: it runs, so its command is not in doubt. */
+    /** A tools/list the server refused (or left unanswered): it runs, so its command is not in doubt. */
     private static final class RefusedListing extends IOException {
         static final String ADVICE = " The server runs (it answered initialize): check what it needs (its own configuration, a key,"
                 + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
