@@ -2,8 +2,6 @@ package dev.rein.otel;
 
 import dev.rein.otel.internal.LinkFiles;
 import io.opentelemetry.api.trace.SpanContext;
-import io.opentelemetry.api.trace.TraceFlags;
-import io.opentelemetry.api.trace.TraceState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +50,8 @@ public interface SpanLinkStore {
     }
 
     /**
-     * One small file per run in {@code dir} ("traceId spanId traceFlags"), created when first needed. Any run id
+     * One small file per run in {@code dir} ("traceId spanId traceFlags", and the span's W3C tracestate on a second
+     * line when it has one, so the link carries it as one kept in memory does), created when first needed. Any run id
      * has a file of its own in {@code dir}: its name is the id's UTF-8 bytes with all but {@code [a-z0-9_-]} written
      * {@code %XX} ({@code .} is {@code %2E}, {@code 注文} is {@code %E6%B3%A8%E6%96%87}), and a long id's ends in a
      * hash of it, so no id names the directory, its parent or another run's file, also where file names ignore case.
@@ -72,9 +71,8 @@ public interface SpanLinkStore {
                 try {
                     Files.createDirectories(dir);
                     Path tmp = Files.createTempFile(dir, ".link", ".tmp");
-                    // the flags too: a link to a segment that was not sampled must not say it was
-                    Files.writeString(tmp, span.getTraceId() + " " + span.getSpanId() + " " + span.getTraceFlags().asHex(),
-                            StandardCharsets.UTF_8);
+                    // the flags too: a link to a segment that was not sampled must not say it was; and its tracestate
+                    Files.writeString(tmp, LinkFiles.content(span), StandardCharsets.UTF_8);
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
                     throw new UncheckedIOException("could not remember the span of run " + runId + " in " + dir, e);
@@ -97,12 +95,7 @@ public interface SpanLinkStore {
                     return Optional.empty();
                 }
                 try {
-                    String[] ids = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ");
-                    // a file of two fields was written before the flags were kept: its segment is taken as sampled, as it was then
-                    TraceFlags flags = ids.length == 3 && ids[2].matches("[0-9a-f]{2}")
-                            ? TraceFlags.fromHex(ids[2], 0) : TraceFlags.getSampled();
-                    SpanContext span = ids.length != 2 && ids.length != 3 ? SpanContext.getInvalid()
-                            : SpanContext.createFromRemoteParent(ids[0], ids[1], flags, TraceState.getDefault());
+                    SpanContext span = LinkFiles.read(Files.readString(file, StandardCharsets.UTF_8));
                     return span.isValid() ? Optional.of(span) : Optional.empty();
                 } catch (IOException e) {
                     return Optional.empty();

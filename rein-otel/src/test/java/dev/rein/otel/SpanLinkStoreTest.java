@@ -45,6 +45,40 @@ class SpanLinkStoreTest {
         assertThat(SpanLinkStore.directory(dir).recall("run-sampled").orElseThrow().isSampled()).isTrue();
     }
 
+    /**
+     * An OTLP link carries the linked span's trace_state (W3C tracestate) beside its ids and flags, and a link
+     * kept in memory has it: one kept in a directory for another process (rein resume) must have it too. A
+     * segment has one when its trace came with a tracestate (a caller's TRACESTATE, a request's header). Before,
+     * the directory kept the ids and flags only, so the resumed run's link had an empty trace_state.
+     */
+    @Test
+    void aDirectoryKeepsTheLinkedSpansTraceState() {
+        TraceState state = TraceState.builder().put("congo", "t61rcWkgMzE").put("rojo", "00f067aa0ba902b7")
+                .put("vendor@tenant", "a value with spaces").build();
+        SpanContext withState = SpanContext.create(SPAN.getTraceId(), SPAN.getSpanId(), TraceFlags.getSampled(), state);
+        SpanLinkStore.directory(dir).remember("run-with-state", withState);
+        SpanLinkStore.directory(dir).remember("run-without", SPAN);
+
+        SpanContext recalled = SpanLinkStore.directory(dir).recall("run-with-state").orElseThrow();
+        assertThat(recalled.getTraceState().asMap()).containsExactlyEntriesOf(state.asMap());
+        assertThat(recalled.getSpanId()).isEqualTo(SPAN.getSpanId());
+        assertThat(recalled.isSampled()).isTrue();
+        assertThat(SpanLinkStore.directory(dir).recall("run-without").orElseThrow().getTraceState().isEmpty()).isTrue();
+        assertThat(SpanLinkStore.inMemory()).satisfies(memory -> {
+            memory.remember("r", withState);
+            assertThat(memory.recall("r").orElseThrow().getTraceState()).isEqualTo(recalled.getTraceState());
+        });
+    }
+
+    /** A file with a tracestate line the W3C rules refuse (a damaged file) still links, without the state. */
+    @Test
+    void aTraceStateLineThatIsNotValidIsLeftOutAndTheLinkKept() throws Exception {
+        Files.writeString(dir.resolve("run-bad-state"), SPAN.getTraceId() + " " + SPAN.getSpanId() + " 01\nnot a tracestate\n");
+        SpanContext recalled = SpanLinkStore.directory(dir).recall("run-bad-state").orElseThrow();
+        assertThat(recalled.getSpanId()).isEqualTo(SPAN.getSpanId());
+        assertThat(recalled.getTraceState().isEmpty()).isTrue();
+    }
+
     @Test
     void aLinkFileWrittenBeforeTheFlagsWereKeptIsRecalledSampled() throws Exception {
         Files.writeString(dir.resolve("old-run"), SPAN.getTraceId() + " " + SPAN.getSpanId());

@@ -1,7 +1,16 @@
 package dev.rein.otel.internal;
 
 import dev.rein.ReinException;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -19,6 +28,56 @@ public final class LinkFiles {
     private static final Pattern LEGACY = Pattern.compile("[A-Za-z0-9._-]{1,200}");
 
     private LinkFiles() {}
+
+    /**
+     * What a link file holds: {@code "traceId spanId traceFlags"}, and on a second line the span's W3C
+     * {@code tracestate} when it has one (an OTLP link carries it as its trace_state). Files without the second line
+     * (all of those written before it was kept) read as before.
+     */
+    public static String content(SpanContext span) {
+        String ids = span.getTraceId() + " " + span.getSpanId() + " " + span.getTraceFlags().asHex();
+        if (span.getTraceState().isEmpty()) {
+            return ids;
+        }
+        // the propagator's own encoding, which its extract reads back (a value may hold spaces, never a line break)
+        Map<String, String> headers = new HashMap<>();
+        W3CTraceContextPropagator.getInstance().inject(Context.root().with(Span.wrap(span)), headers, Map::put);
+        String state = headers.get("tracestate");
+        return state == null || state.isBlank() ? ids : ids + "\n" + state;
+    }
+
+    /**
+     * The span a link file's {@code content} names, or an invalid one when it names none (a damaged file). A file of
+     * two fields was written before the flags were kept: its segment is taken as sampled, as it was then. A
+     * tracestate line the W3C rules refuse is left out, the link kept.
+     */
+    public static SpanContext read(String content) {
+        String[] lines = content.strip().split("\\R", 2);
+        String[] ids = lines[0].strip().split(" ");
+        TraceFlags flags = ids.length == 3 && ids[2].matches("[0-9a-f]{2}") ? TraceFlags.fromHex(ids[2], 0) : TraceFlags.getSampled();
+        SpanContext span = ids.length != 2 && ids.length != 3 ? SpanContext.getInvalid()
+                : SpanContext.createFromRemoteParent(ids[0], ids[1], flags, TraceState.getDefault());
+        if (!span.isValid() || lines.length < 2 || lines[1].isBlank()) {
+            return span;
+        }
+        Map<String, String> headers = Map.of("traceparent", "00-" + span.getTraceId() + "-" + span.getSpanId() + "-" + flags.asHex(),
+                "tracestate", lines[1].strip());
+        SpanContext withState = Span.fromContext(W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, HEADERS))
+                .getSpanContext();
+        return withState.isValid() ? withState : span;
+    }
+
+    private static final TextMapGetter<Map<String, String>> HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> carrier) {
+            return carrier.keySet();
+        }
+
+        @Override
+        public String get(Map<String, String> carrier, String key) {
+            return carrier == null ? null : carrier.get(key);
+        }
+    };
 
     /**
      * The file name of run {@code runId}'s link: its UTF-8 bytes, those of {@code [a-z0-9_-]} as they are and every
