@@ -68,13 +68,16 @@ public interface SpanLinkStore {
                 if (span == null || !span.isValid()) {
                     return; // no span to link to (telemetry off): nothing to keep
                 }
+                Path tmp = null;
                 try {
                     Files.createDirectories(dir);
-                    Path tmp = Files.createTempFile(dir, ".link", ".tmp");
+                    tmp = Files.createTempFile(dir, ".link", ".tmp");
                     // the flags too: a link to a segment that was not sampled must not say it was; and its tracestate
                     Files.writeString(tmp, LinkFiles.content(span), StandardCharsets.UTF_8);
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
+                    // not left behind: every segment whose link fails would add one for good
+                    deleteQuietly(tmp, e);
                     throw new UncheckedIOException("could not remember the span of run " + runId + " in " + dir, e);
                 }
             }
@@ -102,5 +105,17 @@ public interface SpanLinkStore {
                 }
             }
         };
+    }
+
+    /** Deletes {@code file} (null: none), a failure to do so added to {@code failure}, which is what gets reported. */
+    private static void deleteQuietly(Path file, IOException failure) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+        }
     }
 }

@@ -79,6 +79,21 @@ class SpanLinkStoreTest {
         assertThat(recalled.getTraceState().isEmpty()).isTrue();
     }
 
+    /**
+     * A link that cannot be kept (its file's place is taken by a directory, say) fails, which the telemetry logs;
+     * the temporary file it was written to first is not left behind. Before, each such segment left a
+     * {@code .link…tmp} file in the directory for good.
+     */
+    @Test
+    void aLinkThatCannotBeKeptLeavesNoTemporaryFileBehind() throws Exception {
+        Files.createDirectories(dir.resolve("run-blocked").resolve("inside"));
+        assertThatThrownBy(() -> SpanLinkStore.directory(dir).remember("run-blocked", SPAN))
+                .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("run-blocked");
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("run-blocked");
+        }
+    }
+
     @Test
     void aLinkFileWrittenBeforeTheFlagsWereKeptIsRecalledSampled() throws Exception {
         Files.writeString(dir.resolve("old-run"), SPAN.getTraceId() + " " + SPAN.getSpanId());
