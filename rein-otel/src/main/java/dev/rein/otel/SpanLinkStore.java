@@ -1,10 +1,12 @@
 package dev.rein.otel;
 
+import dev.rein.internal.text.FileProblems;
 import dev.rein.otel.internal.LinkFiles;
 import io.opentelemetry.api.trace.SpanContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -78,7 +80,8 @@ public interface SpanLinkStore {
                 } catch (IOException e) {
                     // not left behind: every segment whose link fails would add one for good
                     deleteQuietly(tmp, e);
-                    throw new UncheckedIOException("could not remember the span of run " + runId + " in " + dir, e);
+                    // the telemetry's warning names the run: "could not remember the span of run …: {this}"
+                    throw new UncheckedIOException("the link file " + file + " could not be written: " + why(e, tmp), e);
                 }
             }
 
@@ -105,6 +108,17 @@ public interface SpanLinkStore {
                 }
             }
         };
+    }
+
+    /**
+     * What {@code e} says went wrong, for a message that names the link's file: the file system's reason alone when it
+     * names the temporary file (the move onto the link's place), else {@link FileProblems#why}'s words.
+     */
+    private static String why(IOException e, Path tmp) {
+        if (e instanceof FileSystemException fs && tmp != null && tmp.toString().equals(fs.getFile()) && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return FileProblems.why(e);
     }
 
     /** Deletes {@code file} (null: none), a failure to do so added to {@code failure}, which is what gets reported. */

@@ -94,6 +94,23 @@ class SpanLinkStoreTest {
         }
     }
 
+    /**
+     * The failure the telemetry logs (its warning: "could not remember the span of run …: {message}") says why,
+     * not only where. Before, its message named the run and the directory again and left out what the file system said.
+     */
+    @Test
+    void aLinkThatCannotBeKeptSaysWhy() throws Exception {
+        Path file = Files.writeString(dir.resolve("state"), "a file");
+        assertThatThrownBy(() -> SpanLinkStore.directory(file.resolve("otel-links")).remember("run-x", SPAN))
+                .isInstanceOf(java.io.UncheckedIOException.class)
+                .hasMessage("the link file " + file.resolve("otel-links").resolve("run-x") + " could not be written: " + file
+                        + " is a file, not a directory");
+        Files.createDirectories(dir.resolve("links").resolve("run-blocked").resolve("inside"));
+        assertThatThrownBy(() -> SpanLinkStore.directory(dir.resolve("links")).remember("run-blocked", SPAN))
+                .hasMessageStartingWith("the link file " + dir.resolve("links").resolve("run-blocked") + " could not be written: ")
+                .hasMessageNotContaining(".tmp");
+    }
+
     @Test
     void aLinkFileWrittenBeforeTheFlagsWereKeptIsRecalledSampled() throws Exception {
         Files.writeString(dir.resolve("old-run"), SPAN.getTraceId() + " " + SPAN.getSpanId());
