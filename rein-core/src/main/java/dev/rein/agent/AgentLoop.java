@@ -156,8 +156,25 @@ final class AgentLoop {
             if (!run.config.capOutputToMoneyLeft()) {
                 limits.put("money_caps_output", false); // only when off: a default run's trace is as before
             }
+            // A critic's own model is charged, and its review's max_tokens lowered, at that model's price: recorded
+            // too, so a replay counts it as the run did (only when there is one, so other traces are as they were)
+            Map<String, Object> others = criticPrice(run);
+            if (!others.isEmpty()) {
+                limits.put("model_prices", others);
+            }
         }
         return limits;
+    }
+
+    /** The price of the critic's own model, by its name, when it has one other than the agent's and it is priced. */
+    private static Map<String, Object> criticPrice(Run run) {
+        Map<String, Object> prices = new LinkedHashMap<>();
+        run.config.guards().reflection().stream()
+                .filter(dev.rein.reflection.Reflection.Critique.class::isInstance)
+                .map(r -> ((dev.rein.reflection.Reflection.Critique) r).modelName())
+                .filter(name -> name != null && !name.equals(run.config.modelName()))
+                .forEach(name -> run.config.prices().find(name).ifPresent(price -> prices.put(name, price)));
+        return prices;
     }
 
     /** One budget's limits as a trace records them (the token limits only when set, so a trace without them is as it always was). */
@@ -171,6 +188,10 @@ final class AgentLoop {
         }
         if (budget.maxOutputTokens() != null) {
             limits.put("max_output_tokens", budget.maxOutputTokens());
+        }
+        // the per-tool caps, so that a replay refuses the calls the run refused (only when set, as the token limits)
+        if (!budget.toolCallLimits().isEmpty()) {
+            limits.put("tool_call_limits", new java.util.TreeMap<>(budget.toolCallLimits()));
         }
         return limits;
     }

@@ -222,10 +222,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             checkLimits(conversation, trace, "conversation_limits.");
         }
         modelPrice(limits, trace);
+        modelPrices(limits, trace);
     }
 
     /** {@code prefix}: where in run_started's limits they are, as the message names the limit. */
     private static void checkLimits(JsonNode limits, Path trace, String prefix) {
+        toolCallLimits(limits, trace, prefix);
         for (String name : List.of("max_steps", "max_cost_usd", "max_seconds", "max_input_tokens", "max_output_tokens")) {
             JsonNode value = limits.get(name);
             boolean whole = !name.equals("max_cost_usd") && !name.equals("max_seconds");
@@ -241,6 +243,34 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
         }
+    }
+
+    /**
+     * The budget's per-tool caps a trace records ({@code tool_call_limits}: tool name to its cap), or null when it
+     * records none (no caps, or a trace written before Rein recorded them).
+     *
+     * @throws ReinException when they are not an object of whole numbers of at least 1 (an edited trace)
+     */
+    static Map<String, Integer> toolCallLimits(JsonNode limits, Path trace, String prefix) {
+        JsonNode caps = limits.get("tool_call_limits");
+        if (caps == null || caps.isNull()) {
+            return null;
+        }
+        String refusal = "the trace " + (trace == null ? "" : trace + " ") + "records " + prefix + "tool_call_limits as " + caps
+                + " in run_started, which are not per-tool caps (an object of tool names to whole numbers of at least 1);"
+                + " correct it in the trace to replay the run";
+        if (!caps.isObject()) {
+            throw new ReinException(refusal);
+        }
+        Map<String, Integer> result = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> cap : caps.properties()) {
+            JsonNode value = cap.getValue();
+            if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 1) {
+                throw new ReinException(refusal);
+            }
+            result.put(cap.getKey(), value.intValue());
+        }
+        return result;
     }
 
     /**
@@ -262,18 +292,50 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         return modelPrice() != null && limits.path("money_caps_output").asBoolean(true);
     }
 
+    /**
+     * The prices of the other models the recorded run's money limit counted ({@code model_prices}: a critic's own
+     * model), by name; empty when the trace records none.
+     *
+     * @throws ReinException when one is not a model's price (an edited trace)
+     */
+    Map<String, ModelPrice> modelPrices() {
+        return modelPrices(limits, null);
+    }
+
+    private static Map<String, ModelPrice> modelPrices(JsonNode limits, Path trace) {
+        JsonNode prices = limits.get("model_prices");
+        if (prices == null || prices.isNull()) {
+            return Map.of();
+        }
+        if (!prices.isObject()) {
+            throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records model_prices as " + prices
+                    + " in run_started's limits, which is not an object of model names to prices; correct it in the trace, or"
+                    + " remove it to replay with the agent's own prices");
+        }
+        Map<String, ModelPrice> result = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> price : prices.properties()) {
+            result.put(price.getKey(), price(price.getValue(), "model_prices." + price.getKey(), trace));
+        }
+        return result;
+    }
+
     private static ModelPrice modelPrice(JsonNode limits, Path trace) {
         JsonNode price = limits.get("model_price");
         if (price == null || price.isNull()) {
             return null;
         }
+        return price(price, "model_price", trace);
+    }
+
+    /** {@code price}, recorded at {@code where} in run_started's limits, as a model's price. */
+    private static ModelPrice price(JsonNode price, String where, Path trace) {
         try {
             return Json.storedMapper().treeToValue(price, ModelPrice.class);
         } catch (IOException | RuntimeException e) {
             // the price's own refusal (a negative rate) says best what is wrong; Jackson's message is several lines
             Throwable cause = e.getCause() instanceof ReinException refused ? refused : e;
             String what = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
-            throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records the model_price " + price
+            throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records the " + where + " " + price
                     + " in run_started's limits, which is not a model's price (" + what + "); correct it in the trace, or remove it to replay with the agent's own price of the model");
         }
     }

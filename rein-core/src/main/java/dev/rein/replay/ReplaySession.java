@@ -11,6 +11,9 @@ import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -52,7 +55,8 @@ public final class ReplaySession {
     /**
      * {@code agent}'s configuration (its tools, guards, policies and prompt: the version under test)
      * set up to replay: this session's model, the recorded model name, run id and limits (the conversation's too,
-     * when the trace records them), the model priced
+     * when the trace records them; the per-tool caps as recorded, in place of the agent's, when the trace records
+     * them; a critic's own model at its recorded price), the model priced
      * as the recording says its money limit counted it (when the trace records that price; else as the
      * agent prices it), so that the replay spends and lowers max_tokens where the run did (and only if it did:
      * {@link Agent.Builder#capOutputToMoneyLeft} as the recording says), tools
@@ -71,10 +75,12 @@ public final class ReplaySession {
         if (recording.modelPrice() != null) {
             replaying.price(recording.model(), recording.modelPrice());
         }
+        // a critic's own model at the price its calls were charged (and its reviews' max_tokens lowered) at
+        recording.modelPrices().forEach(replaying::price);
         // the conversation's limits as recorded (a trace written before Rein recorded them: the agent's own, as before)
         JsonNode conversation = recording.limits().get("conversation_limits");
         if (conversation != null && conversation.isObject()) {
-            replaying.conversationBudget(budget(Budget.builder().build(), conversation));
+            replaying.conversationBudget(budget(Budget.builder().build(), conversation, agent));
         }
         // as the run did: a trace from before the cap (or of an agent that turned it off) had no call lowered for money
         replaying.capOutputToMoneyLeft(recording.moneyCappedOutput());
@@ -82,7 +88,7 @@ public final class ReplaySession {
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
                 .listener(comparison::listener)
-                .budget(budget(agent.config().budget(), recording.limits()))
+                .budget(budget(agent.config().budget(), recording.limits(), agent))
                 .runIds(recording::runId)
                 // The replay keeps the recorded run id: in the agent's own store it would meet the recorded run
                 // (a store conflict at the first save) and add its trace to that run's
@@ -182,8 +188,23 @@ public final class ReplaySession {
         model.onDivergence(cancel);
     }
 
-    /** The recorded limits over the agent's budget, so the replay stops where the recording could. */
-    private static Budget budget(Budget base, JsonNode limits) {
+    /** The recorded limits over the agent's budget, so the replay stops (and refuses a tool's calls) where the recording could. */
+    private static Budget budget(Budget base, JsonNode limits, Agent agent) {
+        // The per-tool caps as recorded, in place of the agent's (a trace from before Rein recorded them: the agent's
+        // own). A cap on a tool the agent no longer has is left out: none of its calls can reach the cap, and the
+        // agent would refuse it as misspelled; the tools offered differ, which the replay reports.
+        Map<String, Integer> caps = Recording.toolCallLimits(limits, null, "");
+        if (caps != null) {
+            List<String> tools = agent.config().tools().names();
+            Map<String, Integer> kept = new LinkedHashMap<>();
+            caps.forEach((tool, cap) -> {
+                if (!agent.config().toolSources().isEmpty() || tools.contains(tool)) {
+                    kept.put(tool, cap);
+                }
+            });
+            base = new Budget(base.maxSteps(), base.maxCostUsd(), base.maxDuration(), base.maxInputTokens(),
+                    base.maxOutputTokens(), kept);
+        }
         Budget.Builder b = base.toBuilder();
         if (limits.has("max_steps")) {
             b.maxSteps(limits.get("max_steps").asInt());
