@@ -52,8 +52,13 @@ final class Resumption {
         String problem = dev.rein.internal.text.RunIds.problem(runId);
         if (problem != null) {
             // refused, not looked up: a database store would look up the id with '?' in its place, another run's
+            // agent.runs().list() does give such an id of a run an older Rein saved: say what can be done with that run
+            String older = dev.rein.internal.text.RunIds.unstorable(runId) != null ? ""
+                    : " (a run an older Rein saved under such an id cannot be continued: read it with agent.runs().show and end"
+                    + " it with agent.runs().cancel)";
             throw new ReinException(method + "(...) was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
-                    + "', which no run has: " + problem + "; pass the id as RunResult.runId() or agent.runs().list() gives it");
+                    + "', which no run has: " + problem + "; pass the id as RunResult.runId() or agent.runs().list() gives it"
+                    + older);
         }
     }
 

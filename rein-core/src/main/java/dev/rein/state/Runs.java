@@ -121,6 +121,12 @@ public final class Runs {
         return store.list();
     }
 
+    /**
+     * The stored run {@code runId}, or empty. An id with a control character is looked up too (an older Rein saved runs
+     * under such ids, which {@link #list()} gives): such a run can be read and {@linkplain #cancel cancelled}, not decided.
+     *
+     * @throws ReinException when {@code runId} is null or holds half a UTF-16 surrogate pair (no store can look it up)
+     */
     public Optional<RunSnapshot> find(String runId) {
         requireRunId(runId);
         return store.load(runId);
@@ -147,12 +153,14 @@ public final class Runs {
      * @throws ApprovalException when no pending action has that hash, or the value is no hash, saying which
      */
     public RunSnapshot approve(String runId, String actionHash, String decidedBy) {
+        requireResumable(runId);
         checkDecidedBy(decidedBy, "approve");
         return decide(runId, actionHash, r -> new ApprovalDecision.Approve(r.actionHash(), decidedBy, clock.instant()));
     }
 
     /** Rejects the pending action; {@code reason} is given to the model as the call's result. */
     public RunSnapshot reject(String runId, String actionHash, String reason, String decidedBy) {
+        requireResumable(runId);
         checkDecidedBy(decidedBy, "reject");
         String masked = reason == null ? null : masker.redact(reason);
         return decide(runId, actionHash, r -> new ApprovalDecision.Reject(r.actionHash(), masked, decidedBy, clock.instant()));
@@ -166,6 +174,7 @@ public final class Runs {
      * @throws ReinException when the arguments are null or do not fit the tool's schema
      */
     public RunSnapshot edit(String runId, String actionHash, JsonNode arguments, String decidedBy) {
+        requireResumable(runId);
         checkDecidedBy(decidedBy, "edit");
         if (arguments == null) {
             throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
@@ -192,7 +201,7 @@ public final class Runs {
         // A cancellation lost to a decision saved meanwhile would leave that decision to be carried out.
         RunSnapshot cancelled = saveRetrying(runId, snapshot -> {
             if (snapshot.status().terminal()) {
-                throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
+                throw new ReinException("run " + shown(runId) + " already ended " + snapshot.status() + "; there is nothing to cancel");
             }
             from[0] = snapshot.status();
             return snapshot.withStatus(RunStatus.CANCELLED, Reasons.CANCELLED,
@@ -227,7 +236,7 @@ public final class Runs {
             }
         } catch (RuntimeException e) {
             LOG.warn("run {} was cancelled, but the store could not keep the end of its trace (state_change and run_finished):"
-                    + " {}", runId, e.toString());
+                    + " {}", shown(runId), e.toString());
         }
         for (RunListenerFactory factory : listeners) {
             tell(factory, runId, told);
@@ -243,7 +252,7 @@ public final class Runs {
         try {
             listener = factory.create(runId, model);
         } catch (RuntimeException | Error e) {
-            LOG.warn("run {} was cancelled, but the run listener factory {} failed to make its listener: {}", runId,
+            LOG.warn("run {} was cancelled, but the run listener factory {} failed to make its listener: {}", shown(runId),
                     factory.getClass().getName(), e.toString());
             return;
         }
@@ -256,14 +265,14 @@ public final class Runs {
                     listener.onEvent(event);
                 } catch (RuntimeException | Error e) {
                     LOG.warn("run listener {} failed on {} of cancelled run {}: {}", listener.getClass().getName(),
-                            event.getClass().getSimpleName(), runId, e.toString());
+                            event.getClass().getSimpleName(), shown(runId), e.toString());
                 }
             }
         } finally {
             try {
                 listener.close();
             } catch (RuntimeException | Error e) {
-                LOG.warn("run listener {} failed to close after cancelled run {}: {}", listener.getClass().getName(), runId, e.toString());
+                LOG.warn("run listener {} failed to close after cancelled run {}: {}", listener.getClass().getName(), shown(runId), e.toString());
             }
         }
     }
@@ -375,20 +384,44 @@ public final class Runs {
     private RunSnapshot load(String runId) {
         requireRunId(runId);
         return store.load(runId).orElseThrow(() -> new ReinException(
-                dev.rein.internal.text.MissingRun.message(store instanceof InMemoryRunStore, runId, "the store", "Runs.list()")));
+                dev.rein.internal.text.MissingRun.message(store instanceof InMemoryRunStore, shown(runId), "the store", "Runs.list()")));
     }
 
-    /** A null id would reach the store, which may throw anything for it (a bare NullPointerException in memory). */
+    /**
+     * A null id would reach the store, which may throw anything for it (a bare NullPointerException in memory). An id
+     * with a control character is looked up: no run of this version has one, but an older version saved runs under
+     * such ids, which list() gives, and those are read and cancelled here (decisions: {@link #requireResumable}).
+     */
     private static void requireRunId(String runId) {
         if (runId == null) {
             throw new ReinException("Runs was given no run id (null): pass the id of a run, as RunResult.runId() or"
                     + " Runs.list() gives it");
         }
-        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        String problem = dev.rein.internal.text.RunIds.unstorable(runId);
         if (problem != null) {
             // refused, not looked up: a database store would look up the id with '?' in its place, another run's
-            throw new ReinException("Runs was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
+            throw new ReinException("Runs was given run id '" + shown(runId)
                     + "', which no run has: " + problem + "; pass the id as RunResult.runId() or Runs.list() gives it");
         }
+    }
+
+    /**
+     * A decision is carried out by resuming the run, which no run under an id with a control character can be (such
+     * an id is refused as a run's: a log line quoting it would carry it as it is): refused before it is stored, saying
+     * how to end such a run instead.
+     */
+    private static void requireResumable(String runId) {
+        requireRunId(runId);
+        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
+            throw new ReinException("run '" + shown(runId) + "' cannot be resumed, so no decision on it can be carried out: "
+                    + problem + " (an older Rein saved runs under such ids); read it with Runs.find or Runs.show and end it"
+                    + " with Runs.cancel");
+        }
+    }
+
+    /** {@code runId} as a message or log line quotes it: control characters as escapes. */
+    private static String shown(String runId) {
+        return dev.rein.internal.text.RunIds.shown(runId);
     }
 }

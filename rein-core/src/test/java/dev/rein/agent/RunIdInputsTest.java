@@ -78,8 +78,11 @@ class RunIdInputsTest {
                         + " character U+000D (a carriage return) at index 5");
         assertThatThrownBy(() -> agent.reply("run_1\t", "次")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("U+0009 (a tab)");
+        // Runs looks such an id up (an older version saved runs under some: LegacyRunIdTest), said with its escapes
         assertThatThrownBy(() -> agent.runs().show("run_1\n")).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("Runs was given run id 'run_1\\x0a', which no run has:");
+                .hasMessageStartingWith("there is no run 'run_1\\x0a' in the store");
+        assertThatThrownBy(() -> agent.runs().approve("run_1\n", "a".repeat(64), "alice")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("run 'run_1\\x0a' cannot be resumed, so no decision on it can be carried out:");
     }
 
     @Test

@@ -13,11 +13,25 @@ public final class RunIds {
 
     /** Why {@code runId} cannot be a run's id, as the end of a sentence, or null when it can be. */
     public static String problem(String runId) {
+        String unstorable = unstorable(runId);
+        return unstorable != null ? unstorable : control(runId);
+    }
+
+    /**
+     * Why no store can even look {@code runId} up (half a surrogate pair: a database would look up another id), or
+     * null. An id with a control character can be looked up: an older Rein saved runs under such ids.
+     */
+    public static String unstorable(String runId) {
         int at = LoneSurrogates.first(runId);
         if (at >= 0) {
             return "it holds " + LoneSurrogates.describe(runId, at) + ", which has no UTF-8 form, so no store, trace or"
                     + " telemetry could keep the id as it is";
         }
+        return null;
+    }
+
+    /** Why {@code runId}, which holds a control character, cannot be a run's id, or null when it holds none. */
+    private static String control(String runId) {
         for (int i = 0; i < runId.length(); i++) {
             char c = runId.charAt(i);
             if (c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029) {
