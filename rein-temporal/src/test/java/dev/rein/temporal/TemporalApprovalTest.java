@@ -84,6 +84,49 @@ class TemporalApprovalTest {
     }
 
     /**
+     * A decision taken on a pause the run never resumed from (a second action still waited when the run was cancelled)
+     * is traced before the run's end, as agent.runs().cancel tells a local run's listeners of the decisions made on the
+     * pause it ends: before, the listeners never heard of it (no approval_decided in the trace, the OpenTelemetry span
+     * without the decision), although the person's rejection, with its reason, was part of the run.
+     */
+    @Test
+    void aDecisionTakenBeforeTheRunWasCancelledIsTracedBeforeItsEnd() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"A-1\"}"),
+                        ScriptedModel.call("refund", "{\"id\":\"A-2\"}")),
+                ScriptedModel.text("done"));
+        Agent agent = Orders.withApproval(Orders.agent(model, trace, Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 と A-2 を返金して", "run-decided-then-cancelled");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).hasSize(2);
+            run.reject(pending.get(0).actionHash(), "二重返金です", "佐藤");
+            awaitPending(run, 1);
+
+            run.cancel();
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(ledger.charges).isEmpty();
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement().satisfies(d -> {
+                assertThat(d.decision()).isEqualTo("reject");
+                assertThat(d.actionHash()).isEqualTo(pending.get(0).actionHash());
+                assertThat(d.reason()).isEqualTo("二重返金です");
+                assertThat(d.decidedBy()).isEqualTo("佐藤");
+                assertThat(d.step()).isEqualTo(result.steps());
+            });
+            // in the local order: the decisions, then the end (state_change to CANCELLED, run_finished)
+            List<TraceEvent> events = trace.events();
+            int decided = events.indexOf(trace.events(TraceEvent.ApprovalDecided.class).get(0));
+            assertThat(events.subList(decided + 1, events.size())).extracting(e -> e.getClass().getSimpleName())
+                    .containsExactly("StateChanged", "RunFinished");
+        }
+    }
+
+    /**
      * A run cancelled while it waited has no pending actions any more (the query listed the action it never ran), and
      * a late approval says the run is CANCELLED instead of Temporal's bare WorkflowNotFoundException (a signal sent to
      * the closed workflow).
