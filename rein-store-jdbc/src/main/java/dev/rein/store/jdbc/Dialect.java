@@ -285,7 +285,7 @@ enum Dialect {
                 "CREATE TABLE IF NOT EXISTS rein_schema (version INTEGER NOT NULL)",
                 "CREATE TABLE IF NOT EXISTS rein_runs (run_id TEXT PRIMARY KEY, version BIGINT NOT NULL,"
                         + " status VARCHAR(32) NOT NULL, reason VARCHAR(200), goal TEXT, model TEXT, steps INTEGER,"
-                        + " cost_usd VARCHAR(40), pending_approvals INTEGER, created_at BIGINT, updated_at BIGINT,"
+                        + " cost_usd TEXT, pending_approvals INTEGER, created_at BIGINT, updated_at BIGINT,"
                         + " snapshot TEXT NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS rein_runs_updated ON rein_runs (updated_at)",
                 "CREATE TABLE IF NOT EXISTS rein_idempotency (idempotency_key TEXT PRIMARY KEY,"

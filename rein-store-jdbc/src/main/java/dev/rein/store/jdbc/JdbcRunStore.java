@@ -414,8 +414,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             for (String ddl : schema.subList(1, schema.size())) {
                 dialect.createIfMissing(st, ddl);
             }
-            // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds)
-            dialect.widen(st, "rein_runs", "run_id", "model");
+            // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds),
+            // a cost's digits the prices' (a per-use price given as a double is multiplied by its uses unrounded)
+            dialect.widen(st, "rein_runs", "run_id", "model", "cost_usd");
             dialect.widen(st, "rein_idempotency", "idempotency_key", "run_id"); // a key is the run id and the call's position
             dialect.widen(st, "rein_events", "run_id");
             // an event's append key (see appendEvent), added to a store an earlier Rein created without it

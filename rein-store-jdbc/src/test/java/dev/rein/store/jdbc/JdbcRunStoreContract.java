@@ -85,6 +85,40 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     }
 
     /**
+     * Before: a cost whose decimal form is longer than 40 characters was stored on SQLite, but PostgreSQL refused the
+     * run's every save ('value too long for type character varying(40)'), so the run ended FAILED/store_error there
+     * alone. A per-use price given as a double ({@code new BigDecimal(0.01)}, exactly
+     * 0.01000000000000000020816681711721685132943093776702880859375) is multiplied by the uses unrounded; a price's
+     * digits are the application's. A store an earlier Rein created with the VARCHAR(40) column has it TEXT once opened.
+     */
+    @Test
+    void aCostOfAnyPrecisionIsStoredOnEveryDatabaseAlsoInAStoreMadeWithTheOldColumn() throws Exception {
+        store();
+        if (url().startsWith("jdbc:postgresql:")) {
+            try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE rein_runs ALTER COLUMN cost_usd TYPE VARCHAR(40)"); // as an earlier Rein created it
+            }
+        }
+        java.math.BigDecimal cost = new java.math.BigDecimal(0.01).multiply(java.math.BigDecimal.valueOf(3))
+                .add(new java.math.BigDecimal("1234.5"));
+        assertThat(cost.toPlainString()).hasSizeGreaterThan(40);
+        String id = runId + "_cost";
+        RunSnapshot f = snapshotOf(id, RunStatus.SUCCEEDED);
+        RunSnapshot s = new RunSnapshot(f.format(), f.runId(), f.version(), f.goal(), f.model(), f.status(), f.reason(),
+                f.message(), f.answer(), f.createdAt(), f.updatedAt(), f.activeMillis(), f.principal(), f.history(), f.steps(),
+                f.usage(), cost, f.verificationFailures(), f.toolCallCounts(), f.state(), f.approvals(), f.finish(),
+                f.conversation());
+        try (JdbcRunStore reopened = reopened()) {
+            reopened.save(s);
+            // (the snapshot's codec reads a cost through a double, a matter of rein-core: the listing keeps every digit)
+            assertThat(reopened.load(id).orElseThrow().costUsd())
+                    .isCloseTo(cost, org.assertj.core.data.Offset.offset(new java.math.BigDecimal("1E-9")));
+            assertThat(reopened.list()).filteredOn(r -> r.runId().equals(id)).singleElement()
+                    .satisfies(r -> assertThat(r.costUsd()).isEqualTo(cost));
+        }
+    }
+
+    /**
      * Before: a run id an application chose ({@code Agent.Builder.runIds}, any text of whole characters) longer than 200
      * characters was stored on SQLite, but PostgreSQL refused its every save ('value too long for type character
      * varying(200)'), and an idempotency key (the id and the call's position) over 300 its every side effect's intent.
