@@ -135,6 +135,28 @@ enum Dialect {
         c.setAutoCommit(true);
     }
 
+    /**
+     * {@code jdbcUrl}, refused when null (a configuration value left unset) with a sentence naming {@code method} and
+     * what to pass, where the first use of the URL would throw a bare NullPointerException.
+     */
+    static String requireUrl(String jdbcUrl, String method) {
+        if (jdbcUrl == null) {
+            throw new dev.rein.ReinException(method + " was given no JDBC URL (null): pass the database's URL, such as"
+                    + " jdbc:postgresql://db.example.com:5432/rein or jdbc:sqlite:/var/lib/rein/rein.db");
+        }
+        return jdbcUrl;
+    }
+
+    /** {@code directory}, refused when null with a sentence naming {@code method} and what to pass. */
+    static java.nio.file.Path requireDirectory(java.nio.file.Path directory, String method) {
+        if (directory == null) {
+            throw new dev.rein.ReinException(method + " was given no directory (null): pass the directory to keep "
+                    + JdbcRunStore.SQLITE_FILE + " in, such as Path.of(\".rein\"), or JdbcRunStore.defaultDirectory() ($"
+                    + JdbcRunStore.HOME_VARIABLE + ", else .rein in the working directory)");
+        }
+        return directory;
+    }
+
     static Dialect of(String jdbcUrl) {
         if (jdbcUrl.startsWith("jdbc:sqlite:")) {
             return SQLITE;

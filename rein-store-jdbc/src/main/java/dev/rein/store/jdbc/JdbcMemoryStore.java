@@ -70,15 +70,24 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
-    /** The memory store in the SQLite database of {@link JdbcRunStore#sqlite(Path)} in {@code directory}. */
+    /**
+     * The memory store in the SQLite database of {@link JdbcRunStore#sqlite(Path)} in {@code directory}.
+     *
+     * @throws dev.rein.ReinException when {@code directory} is null
+     */
     public static JdbcMemoryStore sqlite(Path directory) {
+        Dialect.requireDirectory(directory, "JdbcMemoryStore.sqlite");
         JdbcRunStore.sqlite(directory).close(); // creates the directory and the database file if missing
         return new JdbcMemoryStore("jdbc:sqlite:" + directory.resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath(), null, null);
     }
 
-    /** A memory store at any supported JDBC URL (SQLite or PostgreSQL). */
+    /**
+     * A memory store at any supported JDBC URL (SQLite or PostgreSQL).
+     *
+     * @throws dev.rein.ReinException when {@code jdbcUrl} is null or of another database
+     */
     public static JdbcMemoryStore connect(String jdbcUrl, String user, String password) {
-        return new JdbcMemoryStore(jdbcUrl, user, password);
+        return new JdbcMemoryStore(Dialect.requireUrl(jdbcUrl, "JdbcMemoryStore.connect"), user, password);
     }
 
     @Override

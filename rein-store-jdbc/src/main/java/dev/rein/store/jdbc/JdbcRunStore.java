@@ -85,8 +85,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
     }
 
-    /** The SQLite store in {@code directory}/{@value #SQLITE_FILE}, created if missing. */
+    /**
+     * The SQLite store in {@code directory}/{@value #SQLITE_FILE}, created if missing.
+     *
+     * @throws dev.rein.ReinException when {@code directory} is null
+     */
     public static JdbcRunStore sqlite(Path directory) {
+        Dialect.requireDirectory(directory, "JdbcRunStore.sqlite");
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -109,9 +114,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         return home == null || home.isBlank() ? Path.of(".rein") : Path.of(home);
     }
 
-    /** A store at any supported JDBC URL (SQLite or PostgreSQL; the driver must be on the class path). */
+    /**
+     * A store at any supported JDBC URL (SQLite or PostgreSQL; the driver must be on the class path).
+     *
+     * @throws dev.rein.ReinException when {@code jdbcUrl} is null or of another database
+     */
     public static JdbcRunStore connect(String jdbcUrl, String user, String password) {
-        return new JdbcRunStore(jdbcUrl, user, password);
+        return new JdbcRunStore(Dialect.requireUrl(jdbcUrl, "JdbcRunStore.connect"), user, password);
     }
 
     @Override
