@@ -73,12 +73,19 @@ enum Dialect {
 
     /**
      * What to do about a failure whose cause the database's own words do not say in the user's terms
-     * (SQLite's "attempt to write a readonly database", "database is locked"), as " (...)" to add to
-     * the message; empty for the others.
+     * (SQLite's "attempt to write a readonly database", "database is locked", "unable to open" for a file in a
+     * directory that does not exist), as " (...)" to add to the message; empty for the others. {@code jdbcUrl} is the
+     * store's URL, which names the file.
      */
-    String advice(java.sql.SQLException e) {
+    String advice(java.sql.SQLException e, String jdbcUrl) {
         if (this != SQLITE) {
             return "";
+        }
+        java.nio.file.Path missing = (e.getErrorCode() & 0xff) == 14 ? missingDirectory(jdbcUrl) : null;
+        if (missing != null) {
+            // SQLite does not create directories; its "unable to open" alone reads as a permission problem
+            return " (the directory " + missing + " does not exist: create it, or open the store with"
+                    + " JdbcRunStore.sqlite(directory), which creates the directory and " + JdbcRunStore.SQLITE_FILE + " in it)";
         }
         return switch (e.getErrorCode() & 0xff) { // the primary result code of an extended one
             case 5, 6 -> " (the database is locked by another process, which held its lock longer than the "
@@ -94,6 +101,36 @@ enum Dialect {
                     + " to start an empty store there)";
             default -> "";
         };
+    }
+
+    /**
+     * The directory a SQLite URL's database file would be in, when it does not exist; null when it does, or the URL
+     * names no file (an in-memory database) or one that cannot be told.
+     */
+    static java.nio.file.Path missingDirectory(String jdbcUrl) {
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        if (path.startsWith("file:")) {
+            path = path.substring("file:".length());
+            if (path.startsWith("//")) {
+                path = path.substring(2); // file://host/path: a local file's host is empty (file:///path)
+            }
+            int query = path.indexOf('?');
+            if (query >= 0) {
+                if (path.substring(query).contains("mode=memory")) {
+                    return null;
+                }
+                path = path.substring(0, query);
+            }
+        }
+        if (path.isEmpty() || path.startsWith(":memory:")) {
+            return null;
+        }
+        try {
+            java.nio.file.Path parent = java.nio.file.Path.of(path).toAbsolutePath().getParent();
+            return parent != null && !java.nio.file.Files.exists(parent) ? parent : null;
+        } catch (java.nio.file.InvalidPathException | java.io.IOError | SecurityException notAPath) {
+            return null;
+        }
     }
 
     /** One attempt at preparing a store. */

@@ -3,8 +3,10 @@ package dev.rein.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.state.StoreException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the stores say of a configuration that cannot work, before any database is asked. */
 class StoreConfigurationTest {
@@ -29,5 +31,24 @@ class StoreConfigurationTest {
         assertThatThrownBy(() -> JdbcMemoryStore.sqlite((Path) null)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("JdbcMemoryStore.sqlite")
                 .hasMessageContaining("no directory (null)");
+    }
+
+    /**
+     * Before: a SQLite URL in a directory that does not exist (connect does not create it, where sqlite(dir) does) said
+     * "the path is a directory, or this user may not read or write it or its directory", none of which was the case.
+     */
+    @Test
+    void aSqliteUrlInADirectoryThatDoesNotExistSaysSoAndWhatToDo(@TempDir Path dir) {
+        Path missing = dir.resolve("missing");
+        String url = "jdbc:sqlite:" + missing.resolve(JdbcRunStore.SQLITE_FILE);
+        assertThatThrownBy(() -> JdbcRunStore.connect(url, null, null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("the directory " + missing + " does not exist")
+                .hasMessageContaining("JdbcRunStore.sqlite(directory)")
+                .hasMessageNotContaining("the path is a directory");
+        assertThatThrownBy(() -> JdbcMemoryStore.connect(url, null, null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("the directory " + missing + " does not exist");
+        assertThatThrownBy(() -> JdbcRunStore.connect("jdbc:sqlite:file:" + missing.resolve(JdbcRunStore.SQLITE_FILE)
+                + "?mode=rwc", null, null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("the directory " + missing + " does not exist");
     }
 }
