@@ -22,8 +22,13 @@ final class Errors {
             String command = e.getCommandLine().getCommandSpec().qualifiedName();
             String message = oneLine(e.getMessage());
             String unknownCommand = unknownCommand(e);
+            String exclusive = e instanceof CommandLine.MutuallyExclusiveArgsException
+                    || e instanceof CommandLine.MaxValuesExceededException
+                    ? exclusiveOptions(e.getCommandLine().getCommandSpec(), args) : null;
             if (unknownCommand != null) {
                 message = unknownCommand;
+            } else if (exclusive != null) {
+                message = exclusive;
             } else if (e instanceof CommandLine.MissingParameterException || e instanceof CommandLine.UnmatchedArgumentException) {
                 CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
                 String dashed = textTakenForAnOption(spec, args);
@@ -84,6 +89,42 @@ final class Errors {
             if (!arg.contains("=") && option.arity().max() > 0) {
                 i++; // its value, whatever it looks like
             }
+        }
+        return null;
+    }
+
+    /**
+     * For options of one exclusive group given together ({@code rein approve RUN --reject R --edit J}) or one of them given
+     * twice: which, and what to give, in place of picocli's "Error: --reject=REASON, --edit=JSON are mutually exclusive" and
+     * its internal "expected only one match but got [--reject=REASON | --edit=JSON]={--reject=a} and ...". Null when the
+     * command line holds no such options.
+     */
+    static String exclusiveOptions(CommandLine.Model.CommandSpec spec, String[] args) {
+        java.util.List<CommandLine.Model.OptionSpec> given = new java.util.ArrayList<>();
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length && !args[i].equals("--"); i++) {
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
+            if (option == null) {
+                continue;
+            }
+            if (option.group() != null && option.group().exclusive()) {
+                given.add(option);
+            }
+            if (!args[i].contains("=") && option.arity().max() > 0) {
+                i++; // its value, whatever it looks like
+            }
+        }
+        java.util.List<CommandLine.Model.OptionSpec> distinct = given.stream().distinct().toList();
+        if (distinct.size() >= 2) {
+            CommandLine.Model.OptionSpec first = distinct.get(0);
+            CommandLine.Model.OptionSpec second = distinct.get(1);
+            return first.longestName() + " and " + second.longestName() + " cannot be used together; give one of them: "
+                    + first.longestName() + " " + first.paramLabel() + " (" + withoutAsides(firstClause(described(first))) + ") or "
+                    + second.longestName() + " " + second.paramLabel() + " (" + withoutAsides(firstClause(described(second))) + ")";
+        }
+        if (given.size() >= 2) {
+            // worded as picocli words it for every other option given twice
+            CommandLine.Model.OptionSpec option = given.getFirst();
+            return "option '" + option.longestName() + "' (" + option.paramLabel() + ") should be specified only once";
         }
         return null;
     }

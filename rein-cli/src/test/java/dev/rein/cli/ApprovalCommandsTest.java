@@ -452,6 +452,32 @@ class ApprovalCommandsTest {
         }
     }
 
+    /**
+     * --reject and --edit are one choice. Before: picocli's own words, "Error: --reject=REASON, --edit=JSON are mutually
+     * exclusive (specify only one)", and for one given twice "Error: expected only one match but got [--reject=REASON |
+     * --edit=JSON]={--reject=a} and [--reject=REASON | --edit=JSON]={--reject=b}", its internal notation.
+     */
+    @Test
+    void rejectWithEditOrEitherTwiceSaysWhichAndWhatToGive() {
+        InProcessCli.Outcome both = cli.run("approve", "run_1", "--reject", "違います", "--edit", "{}");
+        assertThat(both.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.stdout()).isEmpty();
+        assertThat(both.stderrLines()).containsExactly("rein approve: --reject and --edit cannot be used together; give one of"
+                + " them: --reject REASON (reject the action) or --edit JSON (approve the action with these arguments instead)"
+                + " (see 'rein approve --help')");
+        assertThat(cli.run("approve", "--edit={}", "run_1", "--reject=no").stderrLines()).containsExactly("rein approve: --edit"
+                + " and --reject cannot be used together; give one of them: --edit JSON (approve the action with these arguments"
+                + " instead) or --reject REASON (reject the action) (see 'rein approve --help')");
+
+        InProcessCli.Outcome twice = cli.run("approve", "run_1", "--reject", "a", "--reject", "b");
+        assertThat(twice.exitCode()).isEqualTo(ExitCodes.USAGE);
+        // as picocli says it of every other option given twice ('rein run --max-steps 3 --max-steps 4')
+        assertThat(twice.stderrLines()).containsExactly("rein approve: option '--reject' (REASON) should be specified only once"
+                + " (see 'rein approve --help')");
+        assertThat(cli.run("approve", "run_1", "--edit", "{}", "--edit={}").stderrLines()).containsExactly("rein approve: option"
+                + " '--edit' (JSON) should be specified only once (see 'rein approve --help')");
+    }
+
     @Test
     void aDamagedSettingsFileIsNamedByLineAndColumnWithWhatToDo() throws Exception {
         ScriptedModel model = sendThenConfirm();
