@@ -45,10 +45,17 @@ final class MemoryCommand implements Callable<Integer> {
                     + ("anonymous".equals(user) ? "" : " --user " + Errors.shellWord(user));
         }
 
-        MemoryScope scope() {
-            if (tenant.isBlank() || user.isBlank()) {
-                throw new UsageException("--tenant and --user must not be empty");
+        /** A blank name is no one's scope: said by option, with what to give. */
+        private static void requireName(String option, String what, String value, String example, String fallback) {
+            if (value.isBlank()) {
+                throw new UsageException(option + " is " + (value.isEmpty() ? "empty" : "blank") + ": give the " + what + "'s name, e.g. "
+                        + option + " " + example + ", or leave " + option + " out for " + what + " '" + fallback + "'");
             }
+        }
+
+        MemoryScope scope() {
+            requireName("--tenant", "tenant", tenant, "acme", "default");
+            requireName("--user", "user", user, "alice", "anonymous");
             // a name the JVM could not decode is another scope's: nothing would be found in it, or the wrong entries
             CommandLineArgs.requireUtf8("--tenant", tenant);
             CommandLineArgs.requireUtf8("--user", user);

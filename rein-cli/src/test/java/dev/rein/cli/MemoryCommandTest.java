@@ -37,6 +37,21 @@ class MemoryCommandTest {
         assertThat(list.stdout()).isEqualTo("no memory entries for \\x1b[2J佐藤 in tenant default" + System.lineSeparator());
     }
 
+    /**
+     * An empty or blank --tenant or --user is named, with what to give. Before: "--tenant and --user must not be empty" for
+     * either, which named both and said nothing of what to give or that leaving it out gives the default.
+     */
+    @Test
+    void anEmptyTenantOrUserIsNamedWithWhatToGive() {
+        InProcessCli.Outcome tenant = cli.run("memory", "list", "--tenant", "");
+        assertThat(tenant.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(tenant.stdout()).isEmpty();
+        assertThat(tenant.stderrLines()).containsExactly("rein memory list: --tenant is empty: give the tenant's name, e.g."
+                + " --tenant acme, or leave --tenant out for tenant 'default'");
+        assertThat(cli.run("memory", "forget", "mem_x", "--user", " ").stderrLines()).containsExactly("rein memory forget: --user"
+                + " is blank: give the user's name, e.g. --user alice, or leave --user out for user 'anonymous'");
+    }
+
     /** Like 'rein runs': listing where no run was ever stored is an empty list (exit 0), and creates nothing. */
     @Test
     void listOnAMissingStoreIsAnEmptyListAndCreatesNothing(@TempDir Path dir) {
