@@ -85,6 +85,10 @@ final class RequestValidator {
                         ApiErrorType.INVALID_REQUEST, "messages." + i + ".role: Input should be 'user' or 'assistant'");
             }
         }
+        Optional<Violation> ids = toolUseIds(messages);
+        if (ids.isPresent()) {
+            return ids;
+        }
         Optional<Violation> versioned = refusedSince20261021(request, body, messages, countTokens);
         if (versioned.isPresent()) {
             return versioned;
@@ -155,6 +159,37 @@ final class RequestValidator {
             }
             if (onlyBlankText) {
                 return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must contain non-whitespace text");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What the API's schema takes as a {@code tool_use} id. */
+    private static final java.util.regex.Pattern TOOL_USE_ID = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
+
+    /**
+     * The API's refusals of {@code tool_use} ids, in its words: one outside its pattern (a history from another provider
+     * can carry Kimi's {@code functions.lookup:0}), and one a block before it in the request has already, in the same
+     * message or an earlier one (named at the later block).
+     */
+    private static Optional<Violation> toolUseIds(JsonNode messages) {
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                JsonNode block = content.get(j);
+                if (!block.path("type").asText().equals("tool_use") || !block.path("id").isTextual()) {
+                    continue;
+                }
+                String id = block.get("id").asText();
+                if (!TOOL_USE_ID.matcher(id).matches()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
+                            + ".tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");
+                }
+                if (!seen.add(id)) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
+                            + ": `tool_use` ids must be unique");
+                }
             }
         }
         return Optional.empty();

@@ -187,6 +187,52 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(server.pendingReplies()).isEqualTo(1);
     }
 
+    /**
+     * The API refuses a request in which two {@code tool_use} blocks share an id, in one assistant message or in two
+     * ("messages.1.content.1: `tool_use` ids must be unique", naming the later one), and a {@code tool_use} id outside
+     * {@code ^[a-zA-Z0-9_-]+$} ("messages.1.content.0.tool_use.id: String should match pattern ..."), as a history
+     * from another provider can carry (Kimi's "functions.lookup:0"); each answer to it is refused with it.
+     */
+    @Test
+    void toolUseIdsThatRepeatOrFallOutsideTheApisPatternAreRejectedLikeTheRealApi() throws Exception {
+        String twice = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"二つ調べて"},
+                  {"role":"assistant","content":[
+                    {"type":"tool_use","id":"toolu_01","name":"lookup","input":{"q":"a"}},
+                    {"type":"tool_use","id":"toolu_01","name":"lookup","input":{"q":"b"}}]},
+                  {"role":"user","content":[
+                    {"type":"tool_result","tool_use_id":"toolu_01","content":"A"},
+                    {"type":"tool_result","tool_use_id":"toolu_01","content":"B"}]}]}""";
+        assertRejected(api.messages(twice), "messages.1.content.1: `tool_use` ids must be unique");
+        String acrossTurns = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"調べて"},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"lookup","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"A"}]},
+                  {"role":"assistant","content":[{"type":"text","text":"もう一度"},
+                    {"type":"tool_use","id":"toolu_01","name":"lookup","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"B"}]}]}""";
+        assertRejected(api.messages(acrossTurns), "messages.3.content.1: `tool_use` ids must be unique");
+        String foreign = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"調べて"},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"functions.lookup:0","name":"lookup","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"functions.lookup:0","content":"A"}]}]}""";
+        assertRejected(api.messages(foreign),
+                "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");
+        assertRejected(api.post("/v1/messages/count_tokens", foreign.replace("\"max_tokens\":100,", "")),
+                "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");
+        server.enqueue(FakeReply.text("ok"));
+        assertThat(api.messages(TOOL_ROUND.formatted("toolu_01")).statusCode()).as("one id, once").isEqualTo(200);
+    }
+
+    private static void assertRejected(HttpResponse<String> response, String message) throws Exception {
+        assertThat(response.statusCode()).as(message).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(Api.json(response).at("/error/message").asText()).isEqualTo(message);
+    }
+
     @Test
     void toolResultWithoutMatchingToolUseIsRejectedLikeTheRealApi() throws Exception {
         server.enqueue(FakeReply.text("never sent"));
