@@ -195,6 +195,9 @@ final class ErrorMapper {
                     + " enable billing for it: its free tier has no quota for some models);"
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
+        if (status == 402 && message != null) {
+            message += creditAdvice(message);
+        }
         if (overLimit) {
             message += " (this one request needs more tokens than the rate limit allows in a minute, so no wait helps: the"
                     + " limit counts its messages and its output limit, so lower the output limit with --max-tokens (maxTokens"
@@ -570,6 +573,24 @@ final class ErrorMapper {
         }
         return false;
     }
+
+    /**
+     * What to change when OpenRouter refuses an output limit the account's credits do not cover (402 "This request
+     * requires more credits, or fewer max_tokens. You requested up to 16384 tokens, but can only afford 3919."): the
+     * max_tokens it names is the run's output limit. Empty for any other message, and when the credits cover no output
+     * (no limit helps then, and the message says what does).
+     */
+    private static String creditAdvice(String message) {
+        java.util.regex.Matcher credits = CREDITS.matcher(message);
+        if (!credits.find() || credits.group(2).matches("0+")) {
+            return "";
+        }
+        return " (" + credits.group(1) + " is the run's output limit, more than the " + credits.group(2) + " the credits cover:"
+                + " lower it with --max-tokens (maxTokens in the library, max_tokens in a suite file), or add credits)";
+    }
+
+    private static final java.util.regex.Pattern CREDITS = java.util.regex.Pattern.compile(
+            "or fewer max_tokens\\. You requested up to (\\d+) tokens, but can only afford (\\d+)");
 
     /**
      * The public API's 429 for one request larger than the organization's tokens-per-minute limit: "Request too large for

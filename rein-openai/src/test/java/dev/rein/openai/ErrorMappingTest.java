@@ -112,6 +112,28 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void openRoutersRefusalOfAnOutputLimitTheCreditsDoNotCoverSaysWhichSettingThatIs() {
+        // OpenRouter checks the credits against the request's max_tokens before sending it on: 402 "This request requires
+        // more credits, or fewer max_tokens": the max_tokens it names is the run's output limit, set with --max-tokens.
+        String refused = "This request requires more credits, or fewer max_tokens. You requested up to 16384 tokens, but"
+                + " can only afford 3919. To increase, visit https://openrouter.ai/settings/credits and upgrade to a paid account";
+        server.enqueue(new ChatReply.HttpError(402, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"" + refused
+                + "\",\"code\":402,\"metadata\":{\"provider_name\":null}}}"));
+        ModelException e = failure();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo(refused + " (16384 is the run's output limit, more than the 3919 the credits"
+                + " cover: lower it with --max-tokens (maxTokens in the library, max_tokens in a suite file), or add credits)");
+
+        // Credits for no output at all: no output limit helps, and the message says what does.
+        String none = "This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can"
+                + " only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher"
+                + " monthly limit";
+        server.enqueue(new ChatReply.HttpError(402, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"" + none
+                + "\",\"code\":402}}"));
+        assertThat(failure().getMessage()).isEqualTo(none);
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
