@@ -58,6 +58,8 @@ final class ChunkAssembler {
     private String nativeFinishReason;
     private JsonNode usage;
     private int chunks;
+    /** The content filter categories Azure OpenAI said it filtered, by name, as the stop detail names them. */
+    private final Map<String, String> filtered = new java.util.LinkedHashMap<>();
     private boolean choiceSeen;
 
     /** The server the response comes from ({@link Origin}), kept with the fields only it wants back; may be null. */
@@ -150,8 +152,25 @@ final class ChunkAssembler {
             if (finish != null && finish.isTextual() && !finish.asText().isEmpty()) {
                 finishReason = finish.asText();
             }
+            filtered(choice.path("content_filter_results"));
             if (choice.path("native_finish_reason").isTextual()) {
                 nativeFinishReason = choice.path("native_finish_reason").asText();
+            }
+        }
+    }
+
+    /**
+     * Keeps the categories Azure OpenAI's content filter marks {@code "filtered": true} on a choice ({@code hate}, {@code
+     * violence}, {@code protected_material_text}, ...), with the severity when it gives one, to say what a {@code
+     * content_filter} stop was for.
+     */
+    private void filtered(JsonNode results) {
+        for (Map.Entry<String, JsonNode> category : results.properties()) {
+            JsonNode result = category.getValue();
+            if (result.path("filtered").asBoolean(false)) {
+                String severity = result.path("severity").asText("");
+                filtered.put(category.getKey(), severity.isEmpty() || severity.equals("safe") ? category.getKey()
+                        : category.getKey() + " (severity " + severity + ")");
             }
         }
     }
@@ -468,7 +487,8 @@ final class ChunkAssembler {
      */
     private String stopDetail() {
         return refusal == null && "content_filter".equals(finishReason)
-                ? "the provider's content filter stopped the response (finish_reason content_filter)" : null;
+                ? "the provider's content filter stopped the response (finish_reason content_filter"
+                + (filtered.isEmpty() ? "" : "; filtered: " + String.join(", ", filtered.values())) + ")" : null;
     }
 
     /**

@@ -315,6 +315,27 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void azuresContentFilterStopNamesTheCategoriesItFiltered() throws Exception {
+        // Azure OpenAI says on the choice which of its filter categories cut the output (content_filter_results, each
+        // with "filtered"); the stop said only that a filter did, leaving the user to guess what to change.
+        String chunk = "{\"id\":\"chatcmpl-az2\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Step 1: \"},\"finish_reason\":null,"
+                        + "\"content_filter_results\":{\"hate\":{\"filtered\":false,\"severity\":\"safe\"}}}]}",
+                chunk + "[{\"index\":0,\"delta\":{},\"finish_reason\":\"content_filter\",\"content_filter_results\":{"
+                        + "\"hate\":{\"filtered\":false,\"severity\":\"safe\"},\"self_harm\":{\"filtered\":false,\"severity\":\"safe\"},"
+                        + "\"violence\":{\"filtered\":true,\"severity\":\"medium\"},"
+                        + "\"protected_material_text\":{\"filtered\":true,\"detected\":true}}}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x"));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.REFUSAL);
+        assertThat(response.stopDetail()).isEqualTo("the provider's content filter stopped the response (finish_reason"
+                + " content_filter; filtered: violence (severity medium), protected_material_text)");
+    }
+
+    @Test
     void aRefusalStreamsToTheObserverAsText() throws Exception {
         server.enqueue(ChatReply.completion().refusal("I can't help with that.").build());
         call(request("x"));
