@@ -117,22 +117,50 @@ public final class ServerConnection implements AutoCloseable {
      *
      * @throws McpConfigException naming the server, why it failed and its stderr tail
      */
-    public synchronized List<McpSchema.Tool> start() {
+    public List<McpSchema.Tool> start() {
+        // Not holding the lock while the server starts (up to its timeout_seconds): close() (the toolset's shutdown hook on
+        // Ctrl-C) must be able to end a start under way, as it ends a restart, not wait for the start's limit.
         try {
-            session = connect();
-            return listAll(session);
+            Session opened = connect();
+            synchronized (this) {
+                if (closed) {
+                    opened.close();
+                    throw new IOException("the agent's MCP connections were closed");
+                }
+                session = opened;
+            }
+            return listAll(opened);
         } catch (IOException | RuntimeException e) {
-            if (session != null) {
-                session.discard(); // it answered initialize, then failed its listing: not waited on either
+            Session failed;
+            boolean closedMeanwhile;
+            synchronized (this) {
+                failed = session;
                 session = null;
+                closedMeanwhile = closed;
+            }
+            if (failed != null) {
+                failed.discard(); // it answered initialize, then failed its listing: not waited on either
             }
             close();
+            if (closedMeanwhile) {
+                throw new McpConfigException("MCP server '" + config.name() + "' could not be started: the agent's MCP connections were"
+                        + " closed while it was starting.");
+            }
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
                     : tls(e) != null ? "" : hint()));
+        } finally {
+            startEnded.complete(null);
         }
     }
+
+    /**
+     * Completes when {@link #start} has returned or failed. A tool-list change the server announces
+     * while it starts is listed after the start's own listing (which it must not be undone by), as
+     * when the start held the lock the refresh waits on.
+     */
+    private final CompletableFuture<Void> startEnded = new CompletableFuture<>();
 
     private Session connect() throws IOException {
         Session opened = Session.open(config, launcher, mapper, stderr, warnings, this::refreshLater);
@@ -440,6 +468,8 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private void refreshOnce() {
+        // Only a session of start() (or a restart after it) announces changes, so start() has begun: wait for its listing.
+        startEnded.join();
         Session current;
         synchronized (this) {
             current = session;
@@ -728,6 +758,7 @@ public final class ServerConnection implements AutoCloseable {
 
     /** Starts the server again on a thread of its own; the future completes with the new session. Holds the lock. */
     private CompletableFuture<Session> restart() {
+        startEnded.complete(null); // a connection called without start() (in tests) must not hold its refreshes for ever
         CompletableFuture<Session> restart = new CompletableFuture<>();
         Thread.ofVirtual().name("rein-mcp-restart-" + config.name()).start(() -> {
             Session opened;
