@@ -235,11 +235,15 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             if (value == null || value.isNull() && nullable) {
                 continue;
             }
+            // max_steps is an int: a larger number read as one would wrap round (2^32 + 1 as 1 step), so it is refused
+            boolean steps = name.equals("max_steps");
             boolean fits = value.isNumber() && value.decimalValue().signum() > 0
-                    && (!whole || value.canConvertToLong() && value.decimalValue().stripTrailingZeros().scale() <= 0);
+                    && (!whole || (steps ? value.canConvertToInt() : value.canConvertToLong())
+                    && value.decimalValue().stripTrailingZeros().scale() <= 0);
             if (!fits) {
                 throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in run_started,"
-                        + " which no run can have (" + (whole ? "a whole number of at least 1" : "a positive number")
+                        + " which no run can have (" + (steps ? "a whole number from 1 to " + Integer.MAX_VALUE
+                        : whole ? "a whole number of at least 1" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
         }

@@ -311,7 +311,9 @@ class ReplayEndingsTest {
         Path edited = dir.resolve("edited.jsonl");
         for (String[] c : new String[][] {{"{\"max_cost_usd\":\"lots\"}", "max_cost_usd as \"lots\""},
                 {"{\"max_steps\":\"ten\"}", "max_steps as \"ten\""}, {"{\"max_steps\":0}", "max_steps as 0"},
-                {"{\"max_seconds\":-5}", "max_seconds as -5"}, {"{\"max_input_tokens\":1.5}", "max_input_tokens as 1.5"}}) {
+                {"{\"max_seconds\":-5}", "max_seconds as -5"}, {"{\"max_input_tokens\":1.5}", "max_input_tokens as 1.5"},
+                // past what an int holds: read before as 2^32 + 1 wrapped round, a replay limited to 1 step
+                {"{\"max_steps\":4294967297}", "max_steps as 4294967297"}}) {
             Files.writeString(edited, recorded.replace(limits, "\"limits\":" + c[0]));
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(edited).replay(agent(ScriptedModel.of()).build()))
                     .isInstanceOf(dev.rein.ReinException.class)
