@@ -78,8 +78,8 @@ enum Dialect {
      * store's URL, which names the file.
      */
     String advice(java.sql.SQLException e, String jdbcUrl) {
-        if (this != SQLITE) {
-            return "";
+        if (this == POSTGRES) {
+            return postgresAdvice(e);
         }
         java.nio.file.Path missing = (e.getErrorCode() & 0xff) == 14 ? missingDirectory(jdbcUrl) : null;
         if (missing != null) {
@@ -101,6 +101,32 @@ enum Dialect {
                     + " to start an empty store there)";
             default -> "";
         };
+    }
+
+    /** What to do about PostgreSQL's refusals of a setup that cannot work, which its own words do not say. */
+    private static String postgresAdvice(java.sql.SQLException e) {
+        String message = String.valueOf(e.getMessage());
+        if ("3F000".equals(e.getSQLState())) {
+            return " (the schema the URL's currentSchema names, or else the first schema of the role's search_path, does not"
+                    + " exist in this database: create it with CREATE SCHEMA, or name one that exists)";
+        }
+        java.util.regex.Matcher schema = java.util.regex.Pattern.compile("permission denied for schema (\\S+)").matcher(message);
+        if ("42501".equals(e.getSQLState()) && schema.find()) {
+            return " (this role may not create Rein's tables in schema " + schema.group(1) + ", or not use it at all: have its"
+                    + " owner GRANT USAGE, CREATE ON SCHEMA " + schema.group(1) + " to the role (PostgreSQL 15 and later grant"
+                    + " CREATE on schema public to no one but its owner), or open the store once as a role that may create"
+                    + " them; this role then needs SELECT, INSERT, UPDATE and DELETE on them and USAGE on their sequences)";
+        }
+        return "";
+    }
+
+    /**
+     * The database's message of {@code e} as a store's message quotes it: PostgreSQL's server errors end with a line
+     * giving the position of the error in the statement ("Position: 28"), which is Rein's own SQL, not the user's.
+     */
+    String said(java.sql.SQLException e) {
+        String message = e.getMessage();
+        return this == POSTGRES && message != null ? message.replaceFirst("\\R\\s*Position: \\d+\\s*$", "") : message;
     }
 
     /**

@@ -535,6 +535,6 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             return new StoreException("cannot " + what + " in the memory store at " + shown + ": no JDBC driver for it"
                     + Dialect.NO_DRIVER, e);
         }
-        return new StoreException("cannot " + what + " in the memory store at " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e, url), e);
+        return new StoreException("cannot " + what + " in the memory store at " + shown + ": " + Dialect.masked(dialect.said(e), url) + dialect.advice(e, url), e);
     }
 }

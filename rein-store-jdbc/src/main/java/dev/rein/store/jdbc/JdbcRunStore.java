@@ -516,7 +516,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         if (Dialect.noDriver(e)) {
             return new StoreException("cannot " + what + ": no JDBC driver for " + shown + Dialect.NO_DRIVER, e);
         }
-        return new StoreException("cannot " + what + " in " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e, url), e);
+        return new StoreException("cannot " + what + " in " + shown + ": " + Dialect.masked(dialect.said(e), url) + dialect.advice(e, url), e);
     }
 
     private static long millis(Instant instant) {

@@ -87,6 +87,48 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a URL whose currentSchema names a schema the database lacks said only PostgreSQL's "ERROR: no schema has
+     * been selected to create in" and "Position: 28" (of Rein's own SQL), and a role that may not create tables in its
+     * schema (PostgreSQL 15 grants no one CREATE on public) "permission denied for schema public", neither saying what to
+     * do. Both now say it, for the run store and the memory store alike.
+     */
+    @org.junit.jupiter.api.Test
+    void aSchemaThatIsMissingOrThatTheRoleMayNotCreateInSaysWhatToDo() throws Exception {
+        String missing = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema + "_missing";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(missing, user, password))
+                .isInstanceOf(dev.rein.state.StoreException.class)
+                .hasMessageContaining("no schema has been selected to create in")
+                .hasMessageContaining("does not exist in this database")
+                .hasMessageContaining("CREATE SCHEMA")
+                .hasMessageNotContaining("Position:");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(missing, user, password))
+                .hasMessageContaining("CREATE SCHEMA");
+        String locked = schema + "_locked", role = "rein_nocreate_" + schema.substring("rein_test_".length());
+        String lockedUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + locked;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + locked);
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("GRANT USAGE ON SCHEMA " + locked + " TO " + role);
+        }
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(lockedUrl, role, null))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("permission denied for schema " + locked)
+                    .hasMessageContaining("may not create Rein's tables")
+                    .hasMessageContaining("GRANT USAGE, CREATE ON SCHEMA " + locked)
+                    .hasMessageNotContaining("Position:");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(lockedUrl, role, null))
+                    .hasMessageContaining("GRANT USAGE, CREATE ON SCHEMA " + locked);
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + locked + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            }
+        }
+    }
+
+    /**
      * A role that may use the tables but not alter them (they belong to the role that created them, as a deployment's
      * migration role) still opens a store an earlier Rein created with VARCHAR run id columns, which it cannot widen:
      * it uses them as they are, as it did before they were widened.
