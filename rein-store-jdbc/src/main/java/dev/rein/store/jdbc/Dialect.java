@@ -110,6 +110,17 @@ enum Dialect {
             return " (the schema the URL's currentSchema names, or else the first schema of the role's search_path, does not"
                     + " exist in this database: create it with CREATE SCHEMA, or name one that exists)";
         }
+        if ("08001".equals(e.getSQLState()) && message.startsWith("The connection attempt failed")) {
+            // the driver's sentence alone: the reason is its cause's (a host name that does not resolve, a timeout)
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.net.UnknownHostException) {
+                    return " (the host " + cause.getMessage() + " is not known: check the host name in the URL)";
+                }
+            }
+            Throwable cause = e.getCause();
+            return cause == null ? "" : " (" + (cause.getMessage() == null ? cause.toString() : cause.getMessage()) + ": check that the server is up and that the URL's host and"
+                    + " port reach it)";
+        }
         java.util.regex.Matcher schema = java.util.regex.Pattern.compile("permission denied for schema (\\S+)").matcher(message);
         if ("42501".equals(e.getSQLState()) && schema.find()) {
             return " (this role may not create Rein's tables in schema " + schema.group(1) + ", or not use it at all: have its"

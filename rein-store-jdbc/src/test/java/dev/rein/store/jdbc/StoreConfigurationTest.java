@@ -51,4 +51,19 @@ class StoreConfigurationTest {
                 + "?mode=rwc", null, null)).isInstanceOf(StoreException.class)
                 .hasMessageContaining("the directory " + missing + " does not exist");
     }
+
+    /**
+     * Before: a PostgreSQL URL with a host name that does not resolve (a typo, a service name of another network) said
+     * only the driver's "The connection attempt failed.", whose cause (java.net.UnknownHostException) named the host.
+     */
+    @Test
+    void aPostgresHostThatIsNotKnownIsNamed() {
+        String url = "jdbc:postgresql://rein-db.invalid:5432/rein?connectTimeout=5";
+        assertThatThrownBy(() -> JdbcRunStore.connect(url, "rein", null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("The connection attempt failed")
+                .hasMessageContaining("the host rein-db.invalid is not known")
+                .hasMessageContaining("check the host name in the URL");
+        assertThatThrownBy(() -> JdbcMemoryStore.connect(url, "rein", null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("the host rein-db.invalid is not known");
+    }
 }
