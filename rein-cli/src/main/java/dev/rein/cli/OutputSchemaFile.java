@@ -23,9 +23,10 @@ final class OutputSchemaFile {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new UsageException("--output-schema: no such file: " + file);
+            throw new UsageException("--output-schema: no such file: " + file + "; give the path of a JSON Schema (draft 2020-12)"
+                    + " file, e.g. verdict.schema.json");
         } catch (CharacterCodingException e) {
-            throw new UsageException("--output-schema: " + file + " is not UTF-8 text");
+            throw new UsageException("--output-schema: " + file + " is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
             // the reason in words (permission denied, a file on the way), not the JDK's path-then-reason
             throw new UsageException("--output-schema: cannot read " + file + ": " + dev.rein.internal.text.FileProblems.why(e));

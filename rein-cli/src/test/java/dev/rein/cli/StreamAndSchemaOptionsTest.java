@@ -103,6 +103,26 @@ class StreamAndSchemaOptionsTest {
     }
 
     /**
+     * A missing --output-schema file, or one that is not UTF-8, says what to do too, as a folder given there does. Before:
+     * "--output-schema: no such file: F" and "--output-schema: F is not UTF-8 text", what was wrong only.
+     */
+    @Test
+    void aMissingOrNonUtf8OutputSchemaSaysWhatToGive(@TempDir Path dir) throws IOException {
+        Path missing = dir.resolve("スキーマ.json");
+        InProcessCli.Outcome outcome = cli.models((name, env) -> {
+            throw new AssertionError("no model is built for a usage error");
+        }).run("run", "--output-schema", missing.toString(), "判定して");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein run: --output-schema: no such file: " + missing
+                + "; give the path of a JSON Schema (draft 2020-12) file, e.g. verdict.schema.json");
+
+        Path latin1 = Files.write(dir.resolve("latin1.json"), new byte[] {'{', '"', 'd', (byte) 0xe9, '"', ':', '1', '}'});
+        assertThat(cli.run("run", "--output-schema", latin1.toString(), "判定して").stderrLines()).containsExactly(
+                "rein run: --output-schema: " + latin1 + " is not UTF-8 text; save it as UTF-8");
+    }
+
+    /**
      * A folder given as --output-schema is one line saying so and what to give. Before: "--output-schema: cannot read
      * スキーマ: Is a directory", the JDK's words.
      */
