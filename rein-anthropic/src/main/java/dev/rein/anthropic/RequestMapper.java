@@ -651,7 +651,7 @@ final class RequestMapper {
             case ToolUseBlock u -> {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_use");
-                g.writeStringField("id", u.id());
+                g.writeStringField("id", wireId(u.id()));
                 g.writeStringField("name", u.name());
                 g.writeFieldName("input");
                 g.writeTree(wireInput(u));
@@ -665,7 +665,7 @@ final class RequestMapper {
             case ToolResultBlock r -> {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_result");
-                g.writeStringField("tool_use_id", r.toolUseId());
+                g.writeStringField("tool_use_id", wireId(r.toolUseId()));
                 g.writeStringField("content", wireContent(r));
                 g.writeBooleanField("is_error", r.isError());
                 cacheControl(g, cache);
@@ -687,6 +687,25 @@ final class RequestMapper {
             // Sent back as received; cache breakpoints are never placed on opaque blocks.
             case OpaqueBlock o -> g.writeTree(o.json());
         }
+    }
+
+    /** The tool call ids the API takes; it refuses any other with a 400 ("tool_use.id: String should match pattern"). */
+    private static final java.util.regex.Pattern WIRE_ID = java.util.regex.Pattern.compile("[a-zA-Z0-9_-]+");
+
+    /**
+     * A tool call id the API takes: the id itself when it does, which is every id the API made. A turn a fallback
+     * provider answered (an OpenAI-compatible server through {@code ModelCall.withModel}) may carry one it refuses
+     * (Kimi's {@code functions.lookup:0}, an empty id), and the refused history would fail every later step; such an id
+     * is sent with each other character as {@code _} and a digest of the whole id after it, so that ids differing only
+     * there stay apart. The call and its result are written by this one function, so they still pair; the history
+     * keeps the id as the model gave it.
+     */
+    static String wireId(String id) {
+        if (WIRE_ID.matcher(id).matches()) {
+            return id;
+        }
+        String digest = dev.rein.json.Hashing.sha256(id).substring(0, 12);
+        return (id.isEmpty() ? "rein" : id.replaceAll("[^a-zA-Z0-9_-]", "_")) + "_" + digest;
     }
 
     /** What an error result without any text says on the wire instead of nothing. */

@@ -44,6 +44,40 @@ class RequestBodyTest extends FakeApi {
         assertThat(server.pendingReplies()).as("refused before a reply").isEqualTo(1);
     }
 
+    /**
+     * A turn a fallback provider answered (an OpenAI-compatible server through {@code ModelCall.withModel}) may carry
+     * tool call ids the Messages API refuses ({@code ^[a-zA-Z0-9_-]+$}: Kimi's "functions.lookup:0", an empty id), and
+     * the refused history would fail every later step. Such an id is sent in a form the API takes, the same for the
+     * call and its result (so they still pair), distinct for ids that differ only in the characters replaced; an id
+     * the API takes is sent as it is.
+     */
+    @Test
+    void aToolCallIdTheApiRefusesIsSentInAFormItTakesTheSameForTheCallAndItsResult() throws Exception {
+        server.enqueue(FakeReply.text("晴れです"));
+        List<String> ids = List.of("functions.lookup:0", "functions.lookup.0", "", "toolu_01");
+        List<dev.rein.model.ContentBlock> calls = new java.util.ArrayList<>();
+        List<dev.rein.model.ContentBlock> results = new java.util.ArrayList<>();
+        for (String id : ids) {
+            calls.add(new dev.rein.model.ToolUseBlock(id, "search", Json.object()));
+            results.add(new dev.rein.model.ToolResultBlock(id, "晴れ " + id, false));
+        }
+        List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("四都市の天気は？"),
+                dev.rein.model.Message.assistant(calls), dev.rein.model.Message.user(results));
+
+        call(request("x").tools(List.of(tool("search"))).messages(history));
+
+        JsonNode messages = lastBody().get("messages");
+        java.util.Set<String> sent = new java.util.HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String id = messages.at("/1/content/" + i + "/id").asText();
+            assertThat(id).as(ids.get(i)).matches("^[a-zA-Z0-9_-]+$");
+            assertThat(messages.at("/2/content/" + i + "/tool_use_id").asText()).as("its result").isEqualTo(id);
+            sent.add(id);
+        }
+        assertThat(sent).as("distinct").hasSize(ids.size());
+        assertThat(messages.at("/1/content/3/id").asText()).as("an id the API takes").isEqualTo("toolu_01");
+    }
+
     @Test
     void modelMaxTokensSystemAndToolsAreSentInTheApiShape() throws Exception {
         server.enqueue(FakeReply.text("ok"));
