@@ -253,12 +253,12 @@ public final class FakeMessagesServer extends FakeApiServer<FakeMessagesServer> 
 
     // ---- used by MessagesHandler -------------------------------------------------------------
 
-    /** The next reply of the endpoint's queue, or {@code null} when it is empty. */
     /** The prefix check of the thinking blocks this server made (preserved thinking). */
     ThinkingBinding thinkingBinding() {
         return thinkingBinding;
     }
 
+    /** The next reply of the endpoint's queue, or {@code null} when it is empty. */
     FakeReply nextReply(boolean countTokens) {
         return countTokens ? countTokensReplies.pollFirst() : replies.pollFirst();
     }
