@@ -165,14 +165,24 @@ final class ChunkAssembler {
      * content_filter} stop was for.
      */
     private void filtered(JsonNode results) {
+        filtered.putAll(filteredCategories(results));
+    }
+
+    /**
+     * The categories an Azure OpenAI {@code content_filter_results} (or an error's {@code content_filter_result}) marks
+     * {@code "filtered": true}, by name, each as a message names it: its name and the severity when it gives one.
+     */
+    static Map<String, String> filteredCategories(JsonNode results) {
+        Map<String, String> named = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> category : results.properties()) {
             JsonNode result = category.getValue();
             if (result.path("filtered").asBoolean(false)) {
                 String severity = result.path("severity").asText("");
-                filtered.put(category.getKey(), severity.isEmpty() || severity.equals("safe") ? category.getKey()
+                named.put(category.getKey(), severity.isEmpty() || severity.equals("safe") ? category.getKey()
                         : category.getKey() + " (severity " + severity + ")");
             }
         }
+        return named;
     }
 
     private void delta(JsonNode delta) throws ModelException {

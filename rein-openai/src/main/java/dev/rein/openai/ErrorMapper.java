@@ -195,6 +195,9 @@ final class ErrorMapper {
                     + " enable billing for it: its free tier has no quota for some models);"
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
+        if (status == 400 && message != null) {
+            message += promptFilterAdvice(errorObject(body));
+        }
         if (status == 402 && message != null) {
             message += creditAdvice(message);
         }
@@ -572,6 +575,23 @@ final class ErrorMapper {
             }
         }
         return false;
+    }
+
+    /**
+     * Which categories Azure OpenAI's content filter flagged in a request it refused (400, code {@code content_filter},
+     * {@code innererror.content_filter_result}), and that the history holds them: the message asks to "modify your
+     * prompt", but in a run the flagged text may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as
+     * the user's, and it stays in the conversation, so every later step is refused the same way. Empty for any other error.
+     */
+    private static String promptFilterAdvice(JsonNode error) {
+        if (error == null || !"content_filter".equals(error.path("code").asText(null))) {
+            return "";
+        }
+        java.util.Map<String, String> filtered = ChunkAssembler.filteredCategories(
+                error.path("innererror").path("content_filter_result"));
+        return " (" + (filtered.isEmpty() ? "" : "filtered: " + String.join(", ", filtered.values()) + "; ")
+                + "the flagged text, the task's or a tool result's, stays in the conversation, so every later step would be"
+                + " refused the same way)";
     }
 
     /**

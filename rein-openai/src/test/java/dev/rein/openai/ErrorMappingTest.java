@@ -134,6 +134,24 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void azuresRefusalOfAFilteredPromptNamesWhatItFiltered() {
+        // Azure OpenAI refuses a request its content filter flags with 400, code content_filter, and says which category
+        // in innererror.content_filter_result; in a run the flagged text may be a tool's result (indirect_attack).
+        String refused = "The response was filtered due to the prompt triggering Azure OpenAI's content management policy."
+                + " Please modify your prompt and retry. To learn more about our content filtering policies please read our"
+                + " documentation: https://go.microsoft.com/fwlink/?linkid=2198766";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"" + refused
+                + "\",\"type\":null,\"param\":\"prompt\",\"code\":\"content_filter\",\"status\":400,\"innererror\":{"
+                + "\"code\":\"ResponsibleAIPolicyViolation\",\"content_filter_result\":{\"hate\":{\"filtered\":false,"
+                + "\"severity\":\"safe\"},\"indirect_attack\":{\"filtered\":true,\"detected\":true},\"violence\":{"
+                + "\"filtered\":false,\"severity\":\"safe\"}}}}}"));
+        ModelException e = failure();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo(refused + " (filtered: indirect_attack; the flagged text, the task's or a tool"
+                + " result's, stays in the conversation, so every later step would be refused the same way)");
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
