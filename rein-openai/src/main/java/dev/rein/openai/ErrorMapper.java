@@ -217,7 +217,8 @@ final class ErrorMapper {
 
     /**
      * The server's wait hint: {@code retry-after-ms} / {@code retry-after}; for a 429 without them the wait its message
-     * names; else a Google error's {@code RetryInfo}; else, for a 429, when the rate limit that ran out resets. Null when none.
+     * names; else a Google error's {@code RetryInfo}; else, for a 429, when the rate limit that ran out resets (OpenAI's
+     * headers, or OpenRouter's inside the error). Null when none.
      */
     private java.time.Duration waitHint(OpenAIServiceException e, int status, String message, JsonNode body) {
         java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
@@ -232,6 +233,10 @@ final class ErrorMapper {
         }
         if (wait == null && status == 429) {
             wait = RateLimitHints.rateLimitReset(e.headers()::values);
+        }
+        if (wait == null && status == 429) {
+            // OpenRouter's: the limit's headers inside the error (metadata.headers), none on the response.
+            wait = RateLimitHints.errorHeadersReset(body, clock);
         }
         return wait;
     }

@@ -71,6 +71,38 @@ final class RateLimitHints {
     private static final Pattern RETRY_AFTER_SECONDS = Pattern.compile("(?i)\\bretry after (\\d+) seconds?\\b");
 
     /**
+     * For OpenRouter's 429 (no retry-after): how long until the limit that ran out resets, from the limit's headers it puts
+     * in the error, {@code {"error":{..., "metadata":{"headers":{"X-RateLimit-Remaining":"0", "X-RateLimit-Reset":
+     * "1741305600000"}}}}} (the reset in epoch milliseconds). Only when none remain: otherwise they do not say what the
+     * 429 waits for. A reset past {@link RetryPolicy#LONGEST_HINT} is kept (a per-day limit's): no retry within the run
+     * gets through, so the call fails at once saying how long the server asked to wait. Null when there is none.
+     */
+    static Duration errorHeadersReset(JsonNode body, java.time.Clock clock) {
+        if (body == null) {
+            return null;
+        }
+        JsonNode error = body.path("error").isObject() ? body.path("error") : body;
+        JsonNode headers = error.path("metadata").path("headers");
+        String remaining = header(headers, "X-RateLimit-Remaining");
+        String reset = header(headers, "X-RateLimit-Reset");
+        if (!"0".equals(remaining) || reset == null || !reset.matches("\\d{1,18}")) {
+            return null;
+        }
+        Duration wait = Duration.ofMillis(Long.parseLong(reset) - clock.millis());
+        return wait.isNegative() ? Duration.ZERO : wait;
+    }
+
+    /** A header's value in a JSON object of headers, its name in any case; null when absent. */
+    private static String header(JsonNode headers, String name) {
+        for (var entry : headers.properties()) {
+            if (entry.getKey().equalsIgnoreCase(name) && entry.getValue().isValueNode()) {
+                return entry.getValue().asText().strip();
+            }
+        }
+        return null;
+    }
+
+    /**
      * A protobuf Duration as JSON writes it: seconds, up to nine decimals, and "s" ({@code 36s}, {@code 1.500s}).
      * More than 18 digits of seconds (past any wait a long holds) is no hint rather than a parse error.
      */

@@ -1213,6 +1213,36 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void openRoutersRateLimitWaitsUntilTheResetItsErrorNames() {
+        // OpenRouter's 429 for a spent limit sends no retry-after; its error carries the limit's headers in metadata.headers,
+        // X-RateLimit-Reset in epoch milliseconds. A per-minute limit is waited out to its reset; a per-day one is past
+        // any wait Rein makes, so the call fails at once rather than retrying into the same spent limit.
+        java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
+        try (OpenAiModel clocked = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
+                .clock(java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).build()) {
+            server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Rate limit"
+                    + " exceeded: free-models-per-min.\",\"code\":429,\"metadata\":{\"headers\":{\"X-RateLimit-Limit\":\"20\","
+                    + "\"X-RateLimit-Remaining\":\"0\",\"X-RateLimit-Reset\":\"" + now.plusSeconds(12).toEpochMilli() + "\"},"
+                    + "\"provider_name\":null}},\"user_id\":\"user_1\"}"));
+            ModelException minute = failureOf(clocked);
+            assertThat(minute.retryable()).isTrue();
+            assertThat(minute.retryAfter()).isEqualTo(Duration.ofSeconds(12));
+
+            server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Rate limit"
+                    + " exceeded: free-models-per-day. Add 10 credits to unlock 1000 free model requests per day\",\"code\":429,"
+                    + "\"metadata\":{\"headers\":{\"X-RateLimit-Limit\":\"50\",\"X-RateLimit-Remaining\":\"0\","
+                    + "\"X-RateLimit-Reset\":\"" + now.plus(Duration.ofHours(5)).toEpochMilli() + "\"},\"provider_name\":null}}}"));
+            assertThat(failureOf(clocked).retryAfter()).isEqualTo(Duration.ofHours(5));
+
+            // Requests still remaining: the headers do not say what the 429 waits for.
+            server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Rate limit"
+                    + " exceeded\",\"code\":429,\"metadata\":{\"headers\":{\"X-RateLimit-Remaining\":\"3\","
+                    + "\"X-RateLimit-Reset\":\"" + now.plusSeconds(30).toEpochMilli() + "\"}}}}"));
+            assertThat(failureOf(clocked).retryAfter()).isNull();
+        }
+    }
+
+    @Test
     void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
         // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
         java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
