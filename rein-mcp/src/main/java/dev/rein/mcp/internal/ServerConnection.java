@@ -480,7 +480,19 @@ public final class ServerConnection implements AutoCloseable {
         try {
             onTools.accept(listAll(current));
         } catch (IOException | RuntimeException e) {
-            // the next call notices a broken server; a failed refresh keeps the tools known so far
+            // A failed refresh keeps the tools known so far. A broken or closed session is the next call's to notice (and
+            // restart); a server that runs but could not be listed is said, or its new tools would stay away without a word.
+            boolean ended;
+            synchronized (this) {
+                ended = closed;
+            }
+            if (!ended && !current.broken.isDone()) {
+                String why = describeConnect(e);
+                warnings.once("relisting failed: " + why, () -> "MCP server '" + dev.rein.internal.text.Controls.visible(config.name(), false)
+                        + "' announced that its tools changed (notifications/tools/list_changed), but listing them again failed: " + why
+                        + ". Rein keeps offering the tools known so far (further such failures of this server for the same reason are not"
+                        + " warned of again).");
+            }
         }
     }
 
