@@ -217,19 +217,19 @@ final class ReplyWriter {
     private static void rateLimitHeaders(HttpExchange exchange, FakeUsage usage) {
         // Tokens read from the cache do not count against the input tokens per minute (the rate limits page).
         long input = usage.inputTokens() + (long) usage.cacheCreationInputTokens();
-        long inputLeft = Math.max(0, INPUT_TOKENS_PER_MINUTE - thousands(input));
-        long outputLeft = Math.max(0, OUTPUT_TOKENS_PER_MINUTE - thousands(usage.outputTokens()));
+        long output = usage.outputTokens();
         String reset = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).withNano(0).plusSeconds(1)
                 .format(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         rateLimit(exchange, "requests", REQUESTS_PER_MINUTE, REQUESTS_PER_MINUTE - 1, reset);
-        rateLimit(exchange, "tokens", INPUT_TOKENS_PER_MINUTE + OUTPUT_TOKENS_PER_MINUTE, inputLeft + outputLeft, reset);
-        rateLimit(exchange, "input-tokens", INPUT_TOKENS_PER_MINUTE, inputLeft, reset);
-        rateLimit(exchange, "output-tokens", OUTPUT_TOKENS_PER_MINUTE, outputLeft, reset);
+        rateLimit(exchange, "tokens", INPUT_TOKENS_PER_MINUTE + OUTPUT_TOKENS_PER_MINUTE,
+                leftInThousands(INPUT_TOKENS_PER_MINUTE + OUTPUT_TOKENS_PER_MINUTE, input + output), reset);
+        rateLimit(exchange, "input-tokens", INPUT_TOKENS_PER_MINUTE, leftInThousands(INPUT_TOKENS_PER_MINUTE, input), reset);
+        rateLimit(exchange, "output-tokens", OUTPUT_TOKENS_PER_MINUTE, leftInThousands(OUTPUT_TOKENS_PER_MINUTE, output), reset);
     }
 
-    /** {@code tokens} rounded to the nearest thousand, but never to none: a request spends some. */
-    private static long thousands(long tokens) {
-        return Math.max(1_000, Math.round(tokens / 1_000.0) * 1_000);
+    /** The tokens {@code limit} leaves after {@code used}, rounded to the nearest thousand as the API rounds what remains. */
+    private static long leftInThousands(long limit, long used) {
+        return Math.max(0, Math.round((limit - used) / 1_000.0) * 1_000);
     }
 
     private static void rateLimit(HttpExchange exchange, String limit, long most, long left, String reset) {

@@ -65,7 +65,13 @@ class MessageRepliesTest extends FakeServerTestBase {
                         new AssertionError("no " + prefix + "limit (stream " + stream + ")")));
                 long left = Long.parseLong(response.headers().firstValue(prefix + "remaining").orElseThrow());
                 assertThat(most).as(limit).isPositive();
-                assertThat(left).as(limit).isBetween(0L, most - 1);
+                if (limit.equals("requests")) {
+                    assertThat(left).as(limit).isEqualTo(most - 1);
+                } else {
+                    // what remains is rounded to the nearest thousand (the rate limits page): a request of a few
+                    // tokens leaves the whole limit as far as the header tells
+                    assertThat(left).as(limit).isEqualTo(most);
+                }
                 java.time.OffsetDateTime.parse(response.headers().firstValue(prefix + "reset").orElseThrow());
                 limits.put(limit, most);
             }
