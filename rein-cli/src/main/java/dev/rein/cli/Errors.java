@@ -25,10 +25,13 @@ final class Errors {
             String exclusive = e instanceof CommandLine.MutuallyExclusiveArgsException
                     || e instanceof CommandLine.MaxValuesExceededException
                     ? exclusiveOptions(e.getCommandLine().getCommandSpec(), args) : null;
+            String flag = flagGivenAValue(e);
             if (unknownCommand != null) {
                 message = unknownCommand;
             } else if (exclusive != null) {
                 message = exclusive;
+            } else if (flag != null) {
+                message = flag;
             } else if (e instanceof CommandLine.MissingParameterException || e instanceof CommandLine.UnmatchedArgumentException) {
                 CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
                 String dashed = textTakenForAnOption(spec, args);
@@ -89,6 +92,19 @@ final class Errors {
             if (!arg.contains("=") && option.arity().max() > 0) {
                 i++; // its value, whatever it looks like
             }
+        }
+        return null;
+    }
+
+    /**
+     * For a flag given a value picocli cannot read as true or false ({@code --quiet=yes}): that it takes none, in place of
+     * picocli's "'yes' is not a boolean". Null for other errors.
+     */
+    static String flagGivenAValue(ParameterException e) {
+        if (e.getArgSpec() instanceof CommandLine.Model.OptionSpec option && option.arity().max() == 0 && e.getValue() != null
+                && e.getMessage() != null && e.getMessage().endsWith("is not a boolean")) {
+            return option.longestName() + " is a flag and takes no value, but was given '" + e.getValue() + "'; give "
+                    + option.longestName() + " alone to turn it on, or leave it out";
         }
         return null;
     }

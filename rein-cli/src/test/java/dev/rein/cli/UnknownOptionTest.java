@@ -81,6 +81,21 @@ class UnknownOptionTest {
                 .endsWith("; or, if '--bogus' is the TEXT, put -- before it: rein reply run_1 -- --bogus (see 'rein reply --help')");
     }
 
+    /**
+     * A flag given a value other than true or false ({@code --quiet=yes}) says it takes none. Before: "Invalid value for
+     * option '--quiet': 'yes' is not a boolean", what was wrong in picocli's words and not what to give.
+     */
+    @Test
+    void aFlagGivenAValueSaysItTakesNone() {
+        InProcessCli.Outcome outcome = cli.run("run", "--quiet=yes", "hi");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein run: --quiet is a flag and takes no value, but was given 'yes';"
+                + " give --quiet alone to turn it on, or leave it out (see 'rein run --help')");
+        assertThat(cli.run("runs", "--json=1").stderrLines()).containsExactly("rein runs: --json is a flag and takes no value,"
+                + " but was given '1'; give --json alone to turn it on, or leave it out (see 'rein runs --help')");
+    }
+
     /** Every command, with an unknown option and nothing else: it is named as an unknown option, never taken for text. */
     @Test
     void everyCommandNamesAnUnknownOptionGivenAlone() {
