@@ -168,7 +168,7 @@ final class CliTelemetry implements AutoCloseable {
                         flushBound.set(flushBound(config));
                         exportLog.metricExportTimeout(OtelVariables.metricExportTimeout(config),
                                 config.getString("otel.metric.export.timeout") != null);
-                    })
+                    }, exportLog::partialSuccess)
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk());
         } catch (ConfigurationException e) {

@@ -191,6 +191,20 @@ final class ExportLog extends Handler {
     }
 
     /**
+     * A collector took only part of an export of {@code signal} ("spans", "metrics"), or took it with a
+     * warning: one line, which the SDK does not say (it reads no 2xx answer). The same message again, in
+     * a later export, is the same problem: not another line, whatever the count.
+     */
+    void partialSuccess(String signal, PartialSuccess partial) {
+        if (closed) {
+            return; // the command has ended
+        }
+        if (said.add("partial success " + signal + " " + (partial.rejected() > 0) + " " + partial.message())) {
+            err.println(partial.line(signal));
+        }
+    }
+
+    /**
      * The record's message with its parameters: the SDK logs some warnings as java.util.logging patterns
      * ("Setting maxExportBatchSize to {0} instead of {1}"). Each is written as it is (5000, as the variable
      * takes it, not a locale's 5,000); a message that is no pattern stays as it is.

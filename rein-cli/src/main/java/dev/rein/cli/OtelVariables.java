@@ -76,15 +76,20 @@ final class OtelVariables {
      * {@link #knownValues}), as the command line reads them: Rein's defaults, empty values as unset,
      * enum values in any case, and each value the SDK would misread, refuse or take without a word
      * said and ignored or refused naming its variable (a {@link ConfigurationException} from
-     * {@code build()}, for {@link #refusal}). {@code last} is given the configuration as the SDK will read it.
+     * {@code build()}, for {@link #refusal}). {@code last} is given the configuration as the SDK will read it;
+     * {@code partialSuccess} each partial success an OTLP/HTTP collector answers, with its signal ("spans",
+     * "metrics"), which the SDK's exporter does not read ({@link PartialSuccessSenders}).
      */
-    static AutoConfiguredOpenTelemetrySdkBuilder configure(Map<String, String> env, PrintStream err, Consumer<ConfigProperties> last) {
+    static AutoConfiguredOpenTelemetrySdkBuilder configure(Map<String, String> env, PrintStream err, Consumer<ConfigProperties> last,
+                                                           java.util.function.BiConsumer<String, PartialSuccess> partialSuccess) {
         // the exporter of the periodic reader built next, for that reader's export timeout
         java.util.concurrent.atomic.AtomicReference<MetricExporter> readersExporter = new java.util.concurrent.atomic.AtomicReference<>();
         return AutoConfiguredOpenTelemetrySdk.builder()
+                .addSpanExporterCustomizer((exporter, config) -> PartialSuccessSenders.reporting(exporter, partialSuccess))
                 .addMetricExporterCustomizer((exporter, config) -> {
-                    readersExporter.set(exporter);
-                    return exporter;
+                    MetricExporter reporting = PartialSuccessSenders.reporting(exporter, partialSuccess);
+                    readersExporter.set(reporting);
+                    return reporting;
                 })
                 .addMetricReaderCustomizer((reader, config) -> withExportTimeout(reader, readersExporter.getAndSet(null), config))
                 .addPropertiesSupplier(() -> properties(env))

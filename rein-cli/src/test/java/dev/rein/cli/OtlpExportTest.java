@@ -216,6 +216,32 @@ class OtlpExportTest {
         }
     }
 
+    /**
+     * OTLP/HTTP partial success: the collector answers 200 saying it rejected some spans; the packaged CLI says
+     * so in one line (the SDK's exporter reads no 2xx answer), does not send them again, and the run succeeds.
+     */
+    @Test
+    void aPartialSuccessIsSaidInOneLineAndTheRunSucceeds() throws Exception {
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start().answeringWith(
+                io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse.newBuilder().setPartialSuccess(
+                        io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess.newBuilder()
+                                .setRejectedSpans(1).setErrorMessage("span too large")).build().toByteArray(), null)) {
+            api.enqueue(FakeReply.message().text("こんにちは").usage(FakeUsage.cached(40, 25, 0, 0)).build());
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", null)
+                    .run("run", "--json", "hello");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderr().lines().filter(line -> line.contains("OpenTelemetry")).toList()).containsExactly(
+                    "rein: OpenTelemetry: the collector accepted the spans only in part: it rejected 1 span"
+                            + " (its message: span too large); they are not sent again");
+            List<Span> spans = otlp.spans();
+            assertThat(spans.stream().map(Span::getSpanId).distinct().count()).as("sent once").isEqualTo(spans.size());
+        }
+    }
+
     @Test
     void grpcIsRefusedWithAClearMessageBeforeAnythingRuns() throws Exception {
         LauncherProcess.Outcome outcome = new LauncherProcess(dir)

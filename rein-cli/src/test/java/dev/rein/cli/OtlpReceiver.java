@@ -36,6 +36,10 @@ final class OtlpReceiver implements AutoCloseable {
     private volatile int status = 200;
     private volatile Duration tracesDelay = Duration.ZERO;
     private volatile Duration metricsDelay = Duration.ZERO;
+    /** What each trace export is answered with; null: the empty response (full success). */
+    private volatile byte[] tracesResponse;
+    /** What each metrics export is answered with; null: the empty response (full success). */
+    private volatile byte[] metricsResponse;
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -54,6 +58,16 @@ final class OtlpReceiver implements AutoCloseable {
     /** Answers every export with {@code code} from now on (e.g. 400 to see how the CLI reports a refusing collector). */
     OtlpReceiver answering(int code) {
         this.status = code;
+        return this;
+    }
+
+    /**
+     * Answers each trace export with {@code traces} and each metrics export with {@code metrics} as the body
+     * (an encoded ExportTraceServiceResponse with partial_success, say); null keeps the empty response.
+     */
+    OtlpReceiver answeringWith(byte[] traces, byte[] metrics) {
+        this.tracesResponse = traces;
+        this.metricsResponse = metrics;
         return this;
     }
 
@@ -80,7 +94,8 @@ final class OtlpReceiver implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        answer(exchange, ExportTraceServiceResponse.getDefaultInstance().toByteArray());
+        byte[] response = tracesResponse;
+        answer(exchange, response != null ? response : ExportTraceServiceResponse.getDefaultInstance().toByteArray());
     }
 
     private void metrics(HttpExchange exchange) throws IOException {
@@ -90,7 +105,8 @@ final class OtlpReceiver implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        answer(exchange, ExportMetricsServiceResponse.getDefaultInstance().toByteArray());
+        byte[] response = metricsResponse;
+        answer(exchange, response != null ? response : ExportMetricsServiceResponse.getDefaultInstance().toByteArray());
     }
 
     private byte[] body(HttpExchange exchange) throws IOException {
