@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the run up, delivers the call again with the same idempotency key, and the warehouse system
  * re-ships once. The approval waits two days (skipped time) as a signal.
  *
- * <p>Run: {@code java -cp ... dev.rein.examples.orders.DurableOrders} (see docs/temporal.md).
+ * <p>Run, from the repository's folder: {@code ./test -q -pl rein-examples -am -DskipTests && java -cp
+ * "rein-examples/target/classes:$(cat rein-examples/target/classpath.txt)" dev.rein.examples.orders.DurableOrders}
+ * (see docs/examples.md).
  */
 public final class DurableOrders {
     private static final String QUEUE = "orders";
