@@ -30,21 +30,39 @@ public final class EvalOptions {
         return new EvalOptions(environment, options == null ? dev.rein.json.Json.object() : options, Set.of(known));
     }
 
-    /** A map of names to milliseconds, e.g. {@code delays_ms: {get_order: 5000}}. */
+    /** A map of names to milliseconds, e.g. {@code delays_ms: {get_order: 5000}}; any name is taken (paths of a site). */
     public Map<String, Duration> durations(String option) {
+        return durations(option, null);
+    }
+
+    /**
+     * A map of tool names to milliseconds, each name one of {@code names}: a misspelt tool would be delayed in no call,
+     * and a task meant to provoke a timeout would run without one.
+     */
+    public Map<String, Duration> durations(String option, Set<String> names) {
         Map<String, Duration> out = new LinkedHashMap<>();
         JsonNode node = options.path(option);
         if (node.isMissingNode()) {
             return out;
         }
+        String example = (names == null || names.isEmpty() ? "get_order" : names.stream().sorted().findFirst().orElseThrow()) + ": 5000";
         if (!node.isObject()) {
-            throw new ReinException("environment '" + environment + "': option " + option + " must map names to milliseconds");
+            throw new ReinException("environment '" + environment + "': option " + option + " must map names to milliseconds, e.g. "
+                    + option + ": {" + example + "}; was " + node);
         }
         node.fields().forEachRemaining(e -> {
-            if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
-                throw new ReinException("environment '" + environment + "': " + option + "." + e.getKey() + " must be milliseconds");
+            if (names != null && !names.contains(e.getKey())) {
+                throw new ReinException("environment '" + environment + "': option " + option + " names '" + e.getKey()
+                        + "', which is not one of its tools that can be delayed; give one of "
+                        + String.join(", ", names.stream().sorted().toList()));
             }
-            out.put(e.getKey(), Duration.ofMillis(e.getValue().asLong()));
+            // a fraction (1.5) would be read as its whole part (1)
+            JsonNode value = e.getValue();
+            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+                throw new ReinException("environment '" + environment + "': " + option + "." + e.getKey() + " must be a whole"
+                        + " number of milliseconds, 0 or more, e.g. {" + e.getKey() + ": 5000}; was " + value);
+            }
+            out.put(e.getKey(), Duration.ofMillis(value.asLong()));
         });
         return out;
     }

@@ -55,6 +55,22 @@ class SuiteFileTest {
     }
 
     @Test
+    void aDelayOfAToolTheWorldDoesNotHaveOrOfAFractionOfAMillisecondIsRefused() {
+        // a misspelt tool (get_ordr) was delayed in no call, so a tool_timeout task ran without its slow tool,
+        // and 1.5 ms was read as 1 ms
+        assertOptionRefused("orders", "{delays_ms: {get_ordr: 5000}}", "environment 'orders': option delays_ms names"
+                + " 'get_ordr', which is not one of its tools that can be delayed; give one of get_order, get_shipment,"
+                + " get_warehouse_status");
+        assertOptionRefused("office", "{delays_ms: {send_email: 5000}}", "environment 'office': option delays_ms names"
+                + " 'send_email', which is not one of its tools that can be delayed; give one of find_free_slots,"
+                + " lookup_contact, read_mail, search_mail");
+        assertOptionRefused("orders", "{delays_ms: {get_order: 1.5}}", "environment 'orders': delays_ms.get_order must be"
+                + " a whole number of milliseconds, 0 or more, e.g. {get_order: 5000}; was 1.5");
+        assertOptionRefused("orders", "{delays_ms: 5000}", "environment 'orders': option delays_ms must map names to"
+                + " milliseconds, e.g. delays_ms: {get_order: 5000}; was 5000");
+    }
+
+    @Test
     void aWorkspaceFileOutsideTheProjectIsRefusedAndNothingIsWrittenThere() throws Exception {
         // the workspace joined each path of the files option to its temporary directory as given:
         // '../x' was written next to it, in the temporary directory, and '.git/...' into git's own files

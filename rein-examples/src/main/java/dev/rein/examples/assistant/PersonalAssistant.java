@@ -173,7 +173,7 @@ public final class PersonalAssistant implements Example {
      */
     public static EnvironmentType<OfficeWorld> evalEnvironment() {
         return EnvironmentType.<OfficeWorld>builder("office", options -> new OfficeWorld(EvalOptions.of("office", options,
-                        "delays_ms").durations("delays_ms")))
+                        "delays_ms").durations("delays_ms", OfficeWorld.DELAYABLE)))
                 .description("A calendar, contacts and a mailbox (Sato asks for a meeting)")
                 .agent("assistant", PersonalAssistant::agent)
                 .check("nothing_sent", world -> world.sent().isEmpty())

@@ -176,7 +176,7 @@ public final class OrderInvestigation implements Example {
      */
     public static EnvironmentType<OrdersWorld> evalEnvironment() {
         return EnvironmentType.<OrdersWorld>builder("orders", options -> new OrdersWorld(EvalOptions.of("orders", options,
-                        "delays_ms").durations("delays_ms")))
+                        "delays_ms").durations("delays_ms", OrdersWorld.DELAYABLE)))
                 .description("A shop's orders, shipments and warehouses (order A-104 is stuck)")
                 .toolset("orders_read", OrdersWorld::readTools)
                 .toolset("orders", OrdersWorld::tools)

@@ -24,6 +24,8 @@ public final class OrdersWorld implements Environment {
     static final String READ_SCOPE = "orders:read";
     static final String RESHIP_SCOPE = "orders:reship";
     static final String RESHIP = "reship_order";
+    /** The tools a delay applies to (the lookups): a suite file's {@code delays_ms} may name only these. */
+    static final java.util.Set<String> DELAYABLE = java.util.Set.of("get_order", "get_shipment", "get_warehouse_status");
 
     /** Where an order stands. {@code lastUpdate} is ISO-8601 with offset. */
     record Order(String id, String customer, String status, String warehouse, String shipment, String placedAt,
