@@ -32,6 +32,9 @@ public final class FileTreeEnvironment implements Environment {
     public static final String NAME = "file_tree";
 
     private final Map<String, String> initial;
+    /** Every tool of the environment's toolsets, sorted: the names {@code delays_ms} may give. */
+    private static final java.util.List<String> TOOLS = java.util.List.of("delete_file", "list_files", "read_file", "search_files", "write_file");
+
     private final Map<String, Long> delaysMs;
     private final TreeMap<String, String> files = new TreeMap<>();
     private final List<SideEffect> effects = new ArrayList<>();
@@ -73,10 +76,18 @@ public final class FileTreeEnvironment implements Environment {
         }
         Map<String, Long> delays = new LinkedHashMap<>();
         delayNodes.properties().forEach(e -> {
-            if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
-                throw new ReinException("environment '" + NAME + "': delays_ms." + e.getKey() + " must be milliseconds (0 or more)");
+            // a misspelt tool would be delayed in no call, and a timeout task would run without its slow tool
+            if (!TOOLS.contains(e.getKey())) {
+                throw new ReinException("environment '" + NAME + "': option delays_ms names '" + e.getKey()
+                        + "', which is not one of its tools; give one of " + String.join(", ", TOOLS));
             }
-            delays.put(e.getKey(), e.getValue().asLong());
+            // a fraction (1.5) would be read as its whole part (1)
+            JsonNode value = e.getValue();
+            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.asLong() < 0) {
+                throw new ReinException("environment '" + NAME + "': delays_ms." + e.getKey() + " must be a whole number of"
+                        + " milliseconds (0 or more), e.g. {" + e.getKey() + ": 5000}; was " + value);
+            }
+            delays.put(e.getKey(), value.asLong());
         });
         return new FileTreeEnvironment(files, delays);
     }

@@ -622,7 +622,26 @@ class SuiteFileTest {
         assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"files\": [\"a.txt\"]}")))
                 .hasMessage("environment 'file_tree': option files must map paths to their text");
         assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"delays_ms\": {\"read_file\": -5}}")))
-                .hasMessage("environment 'file_tree': delays_ms.read_file must be milliseconds (0 or more)");
+                .hasMessage("environment 'file_tree': delays_ms.read_file must be a whole number of milliseconds (0 or more),"
+                        + " e.g. {read_file: 5000}; was -5");
+    }
+
+    @Test
+    void aFileTreeDelayOfAToolItHasNotOrOfAFractionOfAMillisecondIsRefused() {
+        // a misspelt tool (read_fil) was delayed in no call, so a tool_timeout task ran without its slow tool,
+        // and 1.5 ms was read as 1 ms
+        assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"delays_ms\": {\"read_fil\": 5000}}")))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("environment 'file_tree': option delays_ms names 'read_fil', which is not one of its tools; give one"
+                        + " of delete_file, list_files, read_file, search_files, write_file");
+        assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"delays_ms\": {\"read_file\": 1.5}}")))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("environment 'file_tree': delays_ms.read_file must be a whole number of milliseconds (0 or more),"
+                        + " e.g. {read_file: 5000}; was 1.5");
+        // every tool of the environment may be delayed
+        FileTreeEnvironment env = new FileTreeEnvironment(java.util.Map.of(), java.util.Map.of());
+        java.util.stream.Stream.concat(env.readTools().stream(), env.writeTools().stream()).forEach(tool -> FileTreeEnvironment
+                .fromOptions(dev.rein.json.Json.parse("{\"delays_ms\": {\"" + tool.name() + "\": 0}}")));
     }
 
     @Test
