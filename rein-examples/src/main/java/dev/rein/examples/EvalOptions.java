@@ -73,8 +73,10 @@ public final class EvalOptions {
         if (node.isMissingNode()) {
             return fallback;
         }
-        if (!node.canConvertToLong() || node.asLong() < 1) {
-            throw new ReinException("environment '" + environment + "': option " + option + " must be a positive number of milliseconds");
+        // a fraction (1.5) would be read as its whole part (1), and 0.5 as 0
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < 1) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must be a whole number of"
+                    + " milliseconds, 1 or more, e.g. " + option + ": 2000; was " + node);
         }
         return Duration.ofMillis(node.asLong());
     }

@@ -71,6 +71,15 @@ class SuiteFileTest {
     }
 
     @Test
+    void aQueryTimeoutOfAFractionOfAMillisecondIsRefusedNotCutToItsWholePart() {
+        // 1.5 ms was read as 1 ms, and 0.5 was said not to be positive
+        assertOptionRefused("sales_db", "{query_timeout_ms: 1.5}", "environment 'sales_db': option query_timeout_ms must be a"
+                + " whole number of milliseconds, 1 or more, e.g. query_timeout_ms: 2000; was 1.5");
+        assertOptionRefused("sales_db", "{query_timeout_ms: 0}", "environment 'sales_db': option query_timeout_ms must be a"
+                + " whole number of milliseconds, 1 or more, e.g. query_timeout_ms: 2000; was 0");
+    }
+
+    @Test
     void aWorkspaceFileOutsideTheProjectIsRefusedAndNothingIsWrittenThere() throws Exception {
         // the workspace joined each path of the files option to its temporary directory as given:
         // '../x' was written next to it, in the temporary directory, and '.git/...' into git's own files
