@@ -374,6 +374,16 @@ public final class DrivenRun {
                          FinishReport report) {
         Run run = Run.resume(snapshot, config);
         try {
+            if (status == RunStatus.CANCELLED && snapshot.status() == RunStatus.WAITING_APPROVAL) {
+                // A cancel ending a pause, as Runs.cancel ends a local one: the run ends from its pause, and the decisions
+                // already taken on it (a second action still waited) are told first, to the listeners that hear the end,
+                // since no resumed run will tell them now.
+                run.moveTo(RunStatus.WAITING_APPROVAL);
+                for (TraceEvent.ApprovalDecided decided
+                        : dev.rein.internal.trace.DecisionEvents.of(run.runId, snapshot.steps(), snapshot.approvals(), null)) {
+                    run.emit(decided);
+                }
+            }
             AgentLoop loop = new AgentLoop(run);
             return loop.end(status, reason, message,
                     answer == null ? loop.knownSoFar(AgentLoop.whyStopped(reason, message)) : answer, report);

@@ -97,7 +97,14 @@ class TemporalApprovalTest {
                 ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"A-1\"}"),
                         ScriptedModel.call("refund", "{\"id\":\"A-2\"}")),
                 ScriptedModel.text("done"));
-        Agent agent = Orders.withApproval(Orders.agent(model, trace, Orders.refund(ledger, key -> {})));
+        // each activity makes its own listeners: the one that hears the end must hear the decisions too (a span begun
+        // for the decisions alone, on a listener of their own, would never end)
+        List<RecordingListener> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Agent agent = Orders.withApproval(Orders.agent(model, trace, Orders.refund(ledger, key -> {}))).withListener(runId -> {
+            RecordingListener listener = new RecordingListener();
+            made.add(listener);
+            return listener;
+        });
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(agent).start("A-1 と A-2 を返金して", "run-decided-then-cancelled");
             awaitStatus(run, RunStatus.WAITING_APPROVAL);
@@ -123,6 +130,12 @@ class TemporalApprovalTest {
             int decided = events.indexOf(trace.events(TraceEvent.ApprovalDecided.class).get(0));
             assertThat(events.subList(decided + 1, events.size())).extracting(e -> e.getClass().getSimpleName())
                     .containsExactly("StateChanged", "RunFinished");
+            // the run ended from its pause, as a local cancel's end says
+            assertThat(trace.events(TraceEvent.StateChanged.class).getLast().from()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(made).filteredOn(listener -> !listener.events(TraceEvent.ApprovalDecided.class).isEmpty())
+                    .singleElement().satisfies(listener -> assertThat(listener.events())
+                            .extracting(e -> e.getClass().getSimpleName())
+                            .containsExactly("ApprovalDecided", "StateChanged", "RunFinished"));
         }
     }
 

@@ -158,56 +158,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
     public RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report) {
         return guarded(() -> {
             RunSnapshot snapshot = resolve(turn);
-            if (status == RunStatus.CANCELLED && snapshot.status() == RunStatus.WAITING_APPROVAL) {
-                traceDecisions(snapshot);
-            }
+            // a cancel ending a pause: DrivenRun.end tells the decisions taken on it first, to the listeners of the end
             RunResult full = run.end(snapshot, status, reason, message, answer, report);
             return Results.light(full, blobs.put(full));
         });
-    }
-
-    /**
-     * Tells the listeners of the decisions taken on the pause a cancel ended (a second action still waited), before the
-     * run's end, as agent.runs().cancel tells a local run's listeners: no resumed run will trace them now. Each factory's
-     * listener is made for them and closed, as every activity makes its own; a listener that fails is only logged, as a
-     * run's own listeners are, since the run must still end.
-     */
-    private void traceDecisions(RunSnapshot paused) {
-        List<dev.rein.trace.TraceEvent.ApprovalDecided> decided = dev.rein.internal.trace.DecisionEvents.of(paused.runId(),
-                paused.steps(), paused.approvals(), null);
-        if (decided.isEmpty()) {
-            return;
-        }
-        for (dev.rein.trace.RunListenerFactory factory : agent.config().listeners()) {
-            dev.rein.trace.RunListener listener;
-            try {
-                listener = factory.create(paused.runId(), agent.config().model());
-            } catch (RuntimeException | Error e) {
-                LOG.warn("run {} was cancelled, but the run listener factory {} failed to make its listener for the"
-                        + " decisions taken on its pause: {}", paused.runId(), factory.getClass().getName(), e.toString());
-                continue;
-            }
-            if (listener == null) {
-                continue; // this factory has no listener for this run
-            }
-            try {
-                for (dev.rein.trace.TraceEvent.ApprovalDecided event : decided) {
-                    try {
-                        listener.onEvent(masker.redact(event));
-                    } catch (RuntimeException | Error e) {
-                        LOG.warn("run listener {} failed on ApprovalDecided of cancelled run {}: {}",
-                                listener.getClass().getName(), paused.runId(), e.toString());
-                    }
-                }
-            } finally {
-                try {
-                    listener.close();
-                } catch (RuntimeException | Error e) {
-                    LOG.warn("run listener {} failed to close after the decisions of cancelled run {}: {}",
-                            listener.getClass().getName(), paused.runId(), e.toString());
-                }
-            }
-        }
     }
 
     /** The stored snapshot with what the workflow knows newer than it. */
