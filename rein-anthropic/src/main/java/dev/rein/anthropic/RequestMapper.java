@@ -56,6 +56,10 @@ final class RequestMapper {
     /** The wire form of a paused assistant turn followed by its continuation: as it was continued, see {@link #message}. */
     private final WireCache<Message, SerializedString> pausedTurns = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    /** The ids each request's tool calls and results go under ({@link WireIds}). */
+    private final WireIds wireIds = new WireIds();
+    /** The wire form of a message some of whose tool ids a request sends as others ({@link WireIds}), with those ids. */
+    private final WireCache<Message, Renamed> renamed = new WireCache<>();
     /** The id of the newest container an assistant message names, "" for none ({@link #newestContainer}). */
     private final WireCache<Message, String> containers = new WireCache<>();
     /** The callers of an assistant message's calls from code ({@link #answersToCode}). */
@@ -382,6 +386,7 @@ final class RequestMapper {
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);
+        String[][] ids = wireIds.plan(history);
         List<TextBlock> held = List.of();
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
@@ -403,14 +408,15 @@ final class RequestMapper {
                         held = List.of();
                     }
                     withoutText(g, message, answers, after, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE,
-                            marked ? cache : null);
+                            marked ? cache : null, ids == null ? null : ids[m]);
                     continue;
                 }
             }
             if (m == continued) {
                 // Written afresh: its form as the last message differs from its form as history.
                 boolean marked = plan.marksMessage(m);
-                message(g, message, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE, marked ? cache : null, true);
+                message(g, message, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE, marked ? cache : null, true,
+                        ids == null ? null : ids[m]);
                 continue;
             }
             // A paused turn the model continued keeps the form it was continued in (as the last message): the
@@ -418,13 +424,26 @@ final class RequestMapper {
             boolean paused = message.role() == Role.ASSISTANT && m + 1 < history.size()
                     && history.get(m + 1).role() == Role.ASSISTANT;
             if (plan.marksMessage(m)) { // a marked block is cacheable, so sendable: the message is sent
-                message(g, message, m, plan, cache, paused);
+                message(g, message, m, plan, cache, paused, ids == null ? null : ids[m]);
+                continue;
+            }
+            if (ids != null && ids[m] != null) {
+                // Some of its tool ids go as others in this request: its form with those ids, kept while they stay.
+                String[] mine = ids[m];
+                List<String> sent = List.of(mine);
+                Renamed kept = renamed.get(message, msg -> new Renamed(sent, paused, fragment(x -> message(x, msg, -1,
+                        CacheBreakpoints.Plan.NONE, null, paused, mine))));
+                if (kept.ids().equals(sent) && kept.paused() == paused) {
+                    g.writeRawValue(kept.wire());
+                } else { // older turns dropped since (a context edit): rare, so written afresh
+                    message(g, message, -1, CacheBreakpoints.Plan.NONE, null, paused, mine);
+                }
                 continue;
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
             // out, and the API merges the neighbouring turns of one role.
             SerializedString wire = (paused ? pausedTurns : messages).get(message, msg -> anySendable(msg.content())
-                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, paused)) : NOTHING_TO_SEND);
+                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, paused, null)) : NOTHING_TO_SEND);
             if (wire != NOTHING_TO_SEND) {
                 g.writeRawValue(wire);
             }
@@ -522,7 +541,7 @@ final class RequestMapper {
      * sent), followed by {@code after}, the text held back from such answers before it.
      */
     private static void withoutText(JsonGenerator g, Message message, boolean dropText, List<TextBlock> after, int index,
-                                    CacheBreakpoints.Plan plan, String cache) throws IOException {
+                                    CacheBreakpoints.Plan plan, String cache, String[] ids) throws IOException {
         List<ContentBlock> content = message.content();
         int lastKept = -1;
         boolean markMoves = false;
@@ -536,11 +555,13 @@ final class RequestMapper {
         g.writeStartObject();
         g.writeStringField("role", "user");
         g.writeArrayFieldStart("content");
+        int tool = 0;
         for (int b = 0; b < content.size(); b++) {
             ContentBlock block = content.get(b);
+            String id = ids != null && isTool(block) ? ids[tool++] : null;
             if (sendable(block) && !(dropText && block instanceof TextBlock)) {
                 boolean marks = index >= 0 && (plan.marks(index, b) || markMoves && b == lastKept);
-                block(g, block, marks ? cache : null, null);
+                block(g, block, marks ? cache : null, null, id);
             }
         }
         for (TextBlock text : after) {
@@ -567,7 +588,7 @@ final class RequestMapper {
      *     the model made after it
      */
     private static void message(JsonGenerator g, Message message, int index, CacheBreakpoints.Plan plan, String cache,
-                                boolean continued) throws IOException {
+                                boolean continued, String[] ids) throws IOException {
         g.writeStartObject();
         g.writeStringField("role", switch (message.role()) {
             case USER -> "user";
@@ -577,14 +598,16 @@ final class RequestMapper {
         List<ContentBlock> content = message.content();
         int last = continued ? lastSendable(content) : -1;
         Map<String, JsonNode> callers = message.role() == Role.ASSISTANT ? ToolCallers.of(content) : Map.of();
+        int tool = 0;
         for (int b = 0; b < content.size(); b++) {
             ContentBlock block = content.get(b);
+            String id = ids != null && isTool(block) ? ids[tool++] : null;
             if (sendable(block)) {
                 if (b == last && block instanceof TextBlock t) {
                     block = t.withText(t.text().stripTrailing());
                 }
                 block(g, block, index >= 0 && plan.marks(index, b) ? cache : null,
-                        block instanceof ToolUseBlock u ? callers.get(u.id()) : null);
+                        block instanceof ToolUseBlock u ? callers.get(u.id()) : null, id);
             }
         }
         g.writeEndArray();
@@ -641,17 +664,27 @@ final class RequestMapper {
         return ttl == CacheTtl.ONE_HOUR ? "1h" : "";
     }
 
+    /** A block that carries a tool call id, in the order {@link WireIds} gives their ids. */
+    private static boolean isTool(ContentBlock block) {
+        return block instanceof ToolUseBlock || block instanceof ToolResultBlock;
+    }
+
+    /** A message's wire form with the tool ids it was written with, and whether as a paused turn. */
+    private record Renamed(List<String> ids, boolean paused, SerializedString wire) {}
+
     /**
      * @param caller the caller of a tool call that code in the code execution tool made, sent back
      *     on it ({@link ToolCallers}); null for any other block and for a call the model made itself
+     * @param id the id a tool call or result goes under in this request ({@link WireIds}), or null for {@link
+     *     WireIds#wireId} of its own
      */
-    static void block(JsonGenerator g, ContentBlock block, String cache, JsonNode caller) throws IOException {
+    static void block(JsonGenerator g, ContentBlock block, String cache, JsonNode caller, String id) throws IOException {
         switch (block) {
             case TextBlock t -> text(g, t, cache);
             case ToolUseBlock u -> {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_use");
-                g.writeStringField("id", wireId(u.id()));
+                g.writeStringField("id", id != null ? id : WireIds.wireId(u.id()));
                 g.writeStringField("name", u.name());
                 g.writeFieldName("input");
                 g.writeTree(wireInput(u));
@@ -665,7 +698,7 @@ final class RequestMapper {
             case ToolResultBlock r -> {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_result");
-                g.writeStringField("tool_use_id", wireId(r.toolUseId()));
+                g.writeStringField("tool_use_id", id != null ? id : WireIds.wireId(r.toolUseId()));
                 g.writeStringField("content", wireContent(r));
                 g.writeBooleanField("is_error", r.isError());
                 cacheControl(g, cache);
@@ -687,25 +720,6 @@ final class RequestMapper {
             // Sent back as received; cache breakpoints are never placed on opaque blocks.
             case OpaqueBlock o -> g.writeTree(o.json());
         }
-    }
-
-    /** The tool call ids the API takes; it refuses any other with a 400 ("tool_use.id: String should match pattern"). */
-    private static final java.util.regex.Pattern WIRE_ID = java.util.regex.Pattern.compile("[a-zA-Z0-9_-]+");
-
-    /**
-     * A tool call id the API takes: the id itself when it does, which is every id the API made. A turn a fallback
-     * provider answered (an OpenAI-compatible server through {@code ModelCall.withModel}) may carry one it refuses
-     * (Kimi's {@code functions.lookup:0}, an empty id), and the refused history would fail every later step; such an id
-     * is sent with each other character as {@code _} and a digest of the whole id after it, so that ids differing only
-     * there stay apart. The call and its result are written by this one function, so they still pair; the history
-     * keeps the id as the model gave it.
-     */
-    static String wireId(String id) {
-        if (WIRE_ID.matcher(id).matches()) {
-            return id;
-        }
-        String digest = dev.rein.json.Hashing.sha256(id).substring(0, 12);
-        return (id.isEmpty() ? "rein" : id.replaceAll("[^a-zA-Z0-9_-]", "_")) + "_" + digest;
     }
 
     /** What an error result without any text says on the wire instead of nothing. */

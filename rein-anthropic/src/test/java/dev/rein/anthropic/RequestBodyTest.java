@@ -78,6 +78,67 @@ class RequestBodyTest extends FakeApi {
         assertThat(messages.at("/1/content/3/id").asText()).as("an id the API takes").isEqualTo("toolu_01");
     }
 
+    /**
+     * The API refuses a request in which two {@code tool_use} blocks share an id (400 "`tool_use` ids must be unique"),
+     * and the refused history would fail every later step. An OpenAI-compatible fallback server may number its calls
+     * {@code call_0} at every turn, and give two calls of one turn an empty id. Each call is sent under an id no other
+     * call of the request has, its result under the same one; the first call keeps its id, a later step sends the
+     * earlier turns as before (the prompt cache's prefix), and a request whose older turns were dropped still pairs
+     * each result with its call though the messages' wire forms were cached; the history keeps the model's ids.
+     */
+    @Test
+    void aToolCallIdRepeatedInTheHistoryIsSentUnderAnIdOfItsOwnPairedWithItsResult() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"), FakeReply.text("c"));
+        List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("天気は？"),
+                dev.rein.model.Message.assistant(List.of(new dev.rein.model.ToolUseBlock("call_0", "search", Json.object().put("q", "東京")))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_0", "晴れ", false))),
+                dev.rein.model.Message.assistant(List.of(new dev.rein.model.ToolUseBlock("call_0", "search", Json.object().put("q", "大阪")))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_0", "雨", false))),
+                dev.rein.model.Message.assistant(List.of(new dev.rein.model.ToolUseBlock("", "search", Json.object().put("q", "京都")),
+                        new dev.rein.model.ToolUseBlock("", "search", Json.object().put("q", "奈良")))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("", "曇り", false),
+                        new dev.rein.model.ToolResultBlock("", "雪", false))));
+
+        call(request("x").tools(List.of(tool("search"))).messages(history.subList(0, 5)));
+        List<String> first = pairedIds(lastBody());
+        assertThat(first).hasSize(2).first().as("the first call keeps its id").isEqualTo("call_0");
+
+        call(request("x").tools(List.of(tool("search"))).messages(history));
+        List<String> second = pairedIds(lastBody());
+        assertThat(second).hasSize(4).startsWith(first.toArray(String[]::new));
+
+        // The older turns dropped (a context edit): the rest still pair, and no id repeats.
+        List<dev.rein.model.Message> kept = List.of(history.get(0), history.get(3), history.get(4), history.get(5), history.get(6));
+        call(request("x").tools(List.of(tool("search"))).messages(kept));
+        assertThat(pairedIds(lastBody())).hasSize(3);
+        assertThat(((dev.rein.model.ToolUseBlock) history.get(3).content().get(0)).id()).as("the history").isEqualTo("call_0");
+    }
+
+    /** The tool_use ids of a request body, after checking they are distinct, valid and answered in order by the next message. */
+    private static List<String> pairedIds(JsonNode body) {
+        List<String> ids = new java.util.ArrayList<>();
+        JsonNode messages = body.get("messages");
+        for (int m = 0; m < messages.size(); m++) {
+            List<String> uses = new java.util.ArrayList<>();
+            for (JsonNode block : messages.get(m).get("content")) {
+                if (block.path("type").asText().equals("tool_use")) {
+                    uses.add(block.get("id").asText());
+                }
+            }
+            if (uses.isEmpty()) {
+                continue;
+            }
+            List<String> results = new java.util.ArrayList<>();
+            for (JsonNode block : messages.get(m + 1).get("content")) {
+                results.add(block.get("tool_use_id").asText());
+            }
+            assertThat(results).as("the results of message " + m).isEqualTo(uses);
+            ids.addAll(uses);
+        }
+        assertThat(ids).doesNotHaveDuplicates().allMatch(id -> id.matches("^[a-zA-Z0-9_-]+$"));
+        return ids;
+    }
+
     @Test
     void modelMaxTokensSystemAndToolsAreSentInTheApiShape() throws Exception {
         server.enqueue(FakeReply.text("ok"));
