@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * block in an assistant message and no non-empty {@code citations} on a user message's text block) and a non-empty {@code messages} list of {@code user}/{@code assistant}
  * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
  * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), {@code tool_use} ids unique
- * in the request ("messages.1.content.1: `tool_use` ids must be unique") and within {@code ^[a-zA-Z0-9_-]+$}, at most four blocks with {@code cache_control} (tools, system and message blocks),
+ * in the request ("messages.1.content.1: `tool_use` ids must be unique") and within {@code ^[a-zA-Z0-9_-]+$}, {@code
+ * tool_use} names of at most 200 characters, at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
  * before it, and each {@code tool_use} answered in the next message; a last message of the assistant's (a prefill,
  * a paused turn sent back) not ending in whitespace ("messages: final assistant content cannot end with trailing

@@ -164,13 +164,17 @@ final class RequestValidator {
         return Optional.empty();
     }
 
+    /** The longest {@code tool_use} name the API takes in a message, in characters (code points, as its schema counts). */
+    private static final int MAX_TOOL_USE_NAME = 200;
+
     /** What the API's schema takes as a {@code tool_use} id. */
     private static final java.util.regex.Pattern TOOL_USE_ID = java.util.regex.Pattern.compile("^[a-zA-Z0-9_-]+$");
 
     /**
      * The API's refusals of {@code tool_use} ids, in its words: one outside its pattern (a history from another provider
      * can carry Kimi's {@code functions.lookup:0}), and one a block before it in the request has already, in the same
-     * message or an earlier one (named at the later block).
+     * message or an earlier one (named at the later block); and of a {@code tool_use} name longer than 200 characters
+     * (a call to a tool the model made up, kept in the history with its refusal).
      */
     private static Optional<Violation> toolUseIds(JsonNode messages) {
         Set<String> seen = new java.util.HashSet<>();
@@ -182,6 +186,11 @@ final class RequestValidator {
                     continue;
                 }
                 String id = block.get("id").asText();
+                String name = block.path("name").asText();
+                if (name.codePointCount(0, name.length()) > MAX_TOOL_USE_NAME) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
+                            + ".tool_use.name: String should have at most " + MAX_TOOL_USE_NAME + " characters");
+                }
                 if (!TOOL_USE_ID.matcher(id).matches()) {
                     return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
                             + ".tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");

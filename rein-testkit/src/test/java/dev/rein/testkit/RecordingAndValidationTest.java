@@ -227,6 +227,25 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(api.messages(TOOL_ROUND.formatted("toolu_01")).statusCode()).as("one id, once").isEqualTo(200);
     }
 
+    /**
+     * The API refuses a {@code tool_use} name longer than 200 characters in a message ("messages.1.content.0.tool_use.name:
+     * String should have at most 200 characters"): a model may call a tool it made up, a shell command as its name, and
+     * the call stays in the history with its refusal. It counts characters, so 200 emoji are taken.
+     */
+    @Test
+    void aToolUseNameLongerThan200CharactersIsRejectedLikeTheRealApi() throws Exception {
+        String round = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"調べて"},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_01","name":"%s","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"no such tool","is_error":true}]}]}""";
+        assertRejected(api.messages(round.formatted("x".repeat(201))),
+                "messages.1.content.0.tool_use.name: String should have at most 200 characters");
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(round.formatted("x".repeat(200))).statusCode()).as("200 characters").isEqualTo(200);
+        assertThat(api.messages(round.formatted("😀".repeat(200))).statusCode()).as("200 emoji").isEqualTo(200);
+    }
+
     private static void assertRejected(HttpResponse<String> response, String message) throws Exception {
         assertThat(response.statusCode()).as(message).isEqualTo(400);
         assertThat(Api.json(response).at("/error/type").asText()).isEqualTo("invalid_request_error");
