@@ -685,7 +685,7 @@ final class RequestMapper {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_use");
                 g.writeStringField("id", id != null ? id : WireIds.wireId(u.id()));
-                g.writeStringField("name", u.name());
+                g.writeStringField("name", WireIds.wireName(u.name()));
                 g.writeFieldName("input");
                 g.writeTree(wireInput(u));
                 if (caller != null) {

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The ids a request's tool calls and results are sent under. The API takes only ids matching {@code
+ * The ids a request's tool calls and results are sent under, and the names of its calls ({@link #wireName}). The API takes only ids matching {@code
  * ^[a-zA-Z0-9_-]+$} and refuses a request in which two {@code tool_use} blocks share one (HTTP 400 "`tool_use` ids must
  * be unique"); a turn another provider answered (an OpenAI-compatible fallback through {@code ModelCall.withModel}, a
  * history handed over) may carry an id outside the pattern (Kimi's {@code functions.lookup:0}, an empty id), the same
@@ -54,6 +54,24 @@ final class WireIds {
             return id;
         }
         return base(id) + "_" + Hashing.sha256(id).substring(0, 12);
+    }
+
+    /** The longest tool call name the API takes in a message, in characters (400 "tool_use.name: String should have at most 200 characters"). */
+    static final int MAX_NAME = 200;
+
+    /**
+     * A tool call's name as the API takes it in a message: the name itself, which every call to one of the request's
+     * tools has (Rein's tool names are at most 64 characters). A call to a tool the model made up (a shell command as
+     * its name) stays in the history with its refusal, and a name longer than {@value #MAX_NAME} characters would fail
+     * every later step; it is sent cut, a digest of the whole name at its end so that long names stay apart. Counted
+     * in characters (code points), as the API counts, so no surrogate pair is cut either.
+     */
+    static String wireName(String name) {
+        if (name.length() <= MAX_NAME || name.codePointCount(0, name.length()) <= MAX_NAME) {
+            return name;
+        }
+        String digest = Hashing.sha256(name).substring(0, 12);
+        return name.substring(0, name.offsetByCodePoints(0, MAX_NAME - digest.length() - 1)) + "_" + digest;
     }
 
     private static String base(String id) {

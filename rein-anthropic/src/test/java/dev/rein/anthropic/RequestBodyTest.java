@@ -114,6 +114,40 @@ class RequestBodyTest extends FakeApi {
         assertThat(((dev.rein.model.ToolUseBlock) history.get(3).content().get(0)).id()).as("the history").isEqualTo("call_0");
     }
 
+    /**
+     * The API refuses a {@code tool_use} name longer than 200 characters in a message (400 "messages.1.content.0.tool_use.name:
+     * String should have at most 200 characters"). A model may call a tool it made up, with a shell command as its
+     * name; Rein refuses the call and the history keeps it with its refusal, so every later step was refused. Such a
+     * name is sent cut to 200 characters, the end a digest of the whole name so two long names stay apart; a name of
+     * 200 characters (emoji counted as one) is sent as it is, and the history keeps the name as the model gave it.
+     */
+    @Test
+    void aToolCallNameLongerThanTheApiTakesIsSentCutSoLaterStepsAreNotRefused() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        String command = "git diff --stat HEAD~1 -- src/main/java ".repeat(8);
+        List<String> names = List.of(command + "a", command + "b", "😀".repeat(200), "search");
+        List<dev.rein.model.ContentBlock> calls = new java.util.ArrayList<>();
+        List<dev.rein.model.ContentBlock> results = new java.util.ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            calls.add(new dev.rein.model.ToolUseBlock("toolu_0" + i, names.get(i), Json.object()));
+            results.add(new dev.rein.model.ToolResultBlock("toolu_0" + i, "unknown tool", true));
+        }
+        List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("差分は？"),
+                dev.rein.model.Message.assistant(calls), dev.rein.model.Message.user(results));
+
+        call(request("x").tools(List.of(tool("search"))).messages(history));
+
+        JsonNode sent = lastBody().at("/messages/1/content");
+        String first = sent.at("/0/name").asText();
+        String second = sent.at("/1/name").asText();
+        assertThat(first.codePointCount(0, first.length())).isEqualTo(200);
+        assertThat(first).startsWith(command.substring(0, 150)).isNotEqualTo(second);
+        assertThat(second.codePointCount(0, second.length())).isEqualTo(200);
+        assertThat(sent.at("/2/name").asText()).as("200 emoji").isEqualTo(names.get(2));
+        assertThat(sent.at("/3/name").asText()).isEqualTo("search");
+        assertThat(((dev.rein.model.ToolUseBlock) history.get(1).content().get(0)).name()).as("the history").isEqualTo(names.get(0));
+    }
+
     /** The tool_use ids of a request body, after checking they are distinct, valid and answered in order by the next message. */
     private static List<String> pairedIds(JsonNode body) {
         List<String> ids = new java.util.ArrayList<>();
