@@ -122,6 +122,22 @@ final class ChunkAssembler {
         return choiceSeen;
     }
 
+    /**
+     * What the usage chunk reported, said after a failure's message: a failed call's usage reaches no budget (a {@link
+     * ModelException} carries none), though the server billed the request, so the message keeps it from being lost
+     * unsaid. Empty when no usage came.
+     */
+    String usageNote() {
+        if (usage == null) {
+            return "";
+        }
+        Usage reported = usage();
+        long input = reported.inputTokens() + reported.cacheReadInputTokens();
+        return "; it reported usage for it (" + input + " input tokens" + (reported.cacheReadInputTokens() > 0
+                ? ", " + reported.cacheReadInputTokens() + " of them cached," : "") + " and " + reported.outputTokens()
+                + " output tokens), which the run's token and money budgets do not count, as a failed call charges nothing";
+    }
+
     /** The {@code finish_reason} that arrived so far, or null. */
     String finishReason() {
         return finishReason;
@@ -417,7 +433,8 @@ final class ChunkAssembler {
         if ("error".equals(finishReason)) {
             // Mistral's and OpenRouter's generation that failed mid-way: what came is no answer, and a retry may succeed.
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason error:"
-                    + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")"),
+                    + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")")
+                    + usageNote(),
                     true, null, requestId, null);
         }
         if ("abort".equals(finishReason) || "insufficient_system_resource".equals(finishReason)) {
@@ -425,7 +442,8 @@ final class ChunkAssembler {
             // (vllm#57082); DeepSeek's interrupted for lack of inference resources: what came is cut, and another attempt
             // may be served.
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason "
-                    + finishReason + ": the server stopped generating it before the end", true, null, requestId, null);
+                    + finishReason + ": the server stopped generating it before the end" + usageNote(), true, null, requestId,
+                    null);
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             // A call the server sent without an id runs as call_N: the listeners hear it under that id (announce

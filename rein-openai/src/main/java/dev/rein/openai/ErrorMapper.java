@@ -91,11 +91,13 @@ final class ErrorMapper {
      * or a whole {@code chat.completion} with none: no completion, as a stream with no chunk at all.
      *
      * @param chunks how many chunks the stream held; -1 for a whole {@code chat.completion}
+     * @param usageNote what its usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
      */
-    ModelException noChoice(int chunks, String requestId) {
+    ModelException noChoice(int chunks, String usageNote, String requestId) {
         return new ModelException(Kind.SERVER_ERROR, 0, (chunks < 0 ? server + " answered with a chat.completion"
                 : "the response stream from " + server + " ended with data: [DONE] after " + chunks + " chunk"
-                + (chunks == 1 ? "" : "s")) + " without a choice: the server sent no completion", true, null, requestId, null);
+                + (chunks == 1 ? "" : "s")) + " without a choice: the server sent no completion" + usageNote, true, null,
+                requestId, null);
     }
 
     /**

@@ -248,7 +248,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 assembler.accept(asChunk(completion));
                 if (!assembler.choiceSeen()) {
-                    throw errors.noChoice(-1, requestId); // read as an empty answer, the run would blame the model
+                    // read as an empty answer, the run would blame the model
+                    throw errors.noChoice(-1, assembler.usageNote(), requestId);
                 }
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
@@ -276,7 +277,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 if (!assembler.choiceSeen()) {
                     // Only usage, or Azure's prompt filter results: no completion either.
-                    throw errors.noChoice(assembler.chunks(), requestId);
+                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), requestId);
                 }
                 return;
             }

@@ -774,7 +774,9 @@ class ErrorMappingTest extends FakeChat {
         assertThat(streamed.kind()).isEqualTo(Kind.SERVER_ERROR);
         assertThat(streamed.retryable()).isTrue();
         assertThat(streamed.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
-                + " ended with data: [DONE] after 2 chunks without a choice: the server sent no completion");
+                + " ended with data: [DONE] after 2 chunks without a choice: the server sent no completion; it reported usage"
+                + " for it (12 input tokens and 0 output tokens), which the run's token and money budgets do not count, as a"
+                + " failed call charges nothing");
 
         // A whole chat.completion with an empty choices list: no completion either.
         server.enqueue(new ChatReply.Malformed("{\"id\":\"chatcmpl-w\",\"object\":\"chat.completion\",\"created\":1,"
@@ -783,7 +785,44 @@ class ErrorMappingTest extends FakeChat {
         assertThat(whole.kind()).isEqualTo(Kind.SERVER_ERROR);
         assertThat(whole.retryable()).isTrue();
         assertThat(whole.getMessage()).isEqualTo("the server at " + server.baseUrl()
-                + " answered with a chat.completion without a choice: the server sent no completion");
+                + " answered with a chat.completion without a choice: the server sent no completion; it reported usage for it"
+                + " (12 input tokens and 0 output tokens), which the run's token and money budgets do not count, as a failed"
+                + " call charges nothing");
+    }
+
+    @Test
+    void aFailedStreamSaysTheUsageItsUsageChunkReportedSinceTheBudgetCannotCountIt() {
+        // stream_options.include_usage's last chunk has no choice but the tokens the server billed for the request. The
+        // call fails (no completion), and a failed call's usage reaches no budget (ModelException carries none), so the
+        // message is where those tokens are not lost: the trace and the run's failure say them.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"chatcmpl-u\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[],"
+                        + "\"usage\":{\"prompt_tokens\":1200,\"completion_tokens\":3,\"total_tokens\":1203,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":1024}}}",
+                "[DONE]")));
+        ModelException streamed = failure();
+        assertThat(streamed.retryable()).isTrue();
+        assertThat(streamed.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " ended with data: [DONE] after 1 chunk without a choice: the server sent no completion; it reported"
+                + " usage for it (1200 input tokens, 1024 of them cached, and 3 output tokens), which the run's token and"
+                + " money budgets do not count, as a failed call charges nothing");
+
+        // A generation that failed mid-way (finish_reason error), then the usage chunk: its tokens are said too.
+        String chunk = "{\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hal\"},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\"}]}",
+                chunk + "[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":2,\"total_tokens\":42}}",
+                "[DONE]")));
+        assertThat(failure().getMessage()).isEqualTo("the response ended with finish_reason error: the server failed while"
+                + " generating it; it reported usage for it (40 input tokens and 2 output tokens), which the run's token"
+                + " and money budgets do not count, as a failed call charges nothing");
+
+        // Without a usage chunk nothing more is said.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"\",\"object\":\"\",\"created\":0,\"model\":\"\",\"choices\":[],\"prompt_filter_results\":[]}",
+                "[DONE]")));
+        assertThat(failure().getMessage()).endsWith("without a choice: the server sent no completion");
     }
 
     @Test
