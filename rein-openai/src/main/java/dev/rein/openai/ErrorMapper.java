@@ -133,8 +133,30 @@ final class ErrorMapper {
         }
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
-                + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : ""),
-                retryable, null, requestId, null);
+                + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
+                + failedGeneration(error), retryable, null, requestId, null);
+    }
+
+    /** How much of a {@code failed_generation} a message shows: enough to see what the model wrote instead of a call. */
+    private static final int FAILED_GENERATION_LIMIT = 1000;
+
+    /**
+     * The {@code failed_generation} of an error (Groq's {@code tool_use_failed} and {@code json_validate_failed}: what the
+     * model wrote that its parser could not read), whose message says "See 'failed_generation' for more details": left
+     * out, the message points to a field nobody sees. A long one is cut, saying so. Empty when the error has none.
+     */
+    static String failedGeneration(JsonNode error) {
+        JsonNode generation = error == null ? null : error.get("failed_generation");
+        if (generation == null || !generation.isTextual() || generation.asText().isBlank()) {
+            return "";
+        }
+        String text = generation.asText();
+        // not between the two halves of a surrogate pair
+        int cut = Character.isHighSurrogate(text.charAt(FAILED_GENERATION_LIMIT - 1 < text.length()
+                ? FAILED_GENERATION_LIMIT - 1 : 0)) ? FAILED_GENERATION_LIMIT - 1 : FAILED_GENERATION_LIMIT;
+        return " (failed_generation: " + (text.length() <= FAILED_GENERATION_LIMIT ? text
+                : text.substring(0, cut) + "... (" + text.length() + " characters, cut to "
+                + FAILED_GENERATION_LIMIT + ")") + ")";
     }
 
     /**
@@ -198,7 +220,7 @@ final class ErrorMapper {
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         if (status == 400 && message != null) {
-            message += promptFilterAdvice(errorObject(body));
+            message += promptFilterAdvice(errorObject(body)) + failedGeneration(errorObject(body));
         }
         if (status == 402 && message != null) {
             message += creditAdvice(message);

@@ -218,6 +218,28 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void groqsRefusalOfAFailedToolCallGenerationShowsTheGenerationItPointsTo() {
+        // Groq answers a tool call its parser could not read with 400 tool_use_failed, whose message sends the reader to
+        // failed_generation (what the model wrote); shown without it, the message pointed to a field nobody could see.
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Failed to call a"
+                + " function. Please adjust your prompt. See 'failed_generation' for more details.\",\"type\":"
+                + "\"invalid_request_error\",\"code\":\"tool_use_failed\",\"failed_generation\":"
+                + "\"<function=search{\\\"q\\\": \\\"東京\\\"}</function>\"}}"));
+        ModelException failed = failure();
+        assertThat(failed.getMessage()).isEqualTo("Failed to call a function. Please adjust your prompt. See"
+                + " 'failed_generation' for more details. (failed_generation: <function=search{\"q\": \"東京\"}</function>)");
+
+        // A long one is cut, saying so; the same for json_validate_failed (JSON mode) and for an error sent in the stream.
+        String longGeneration = "x".repeat(3000);
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Failed to generate JSON. Please adjust"
+                + " your prompt. See 'failed_generation' for more details.\",\"type\":\"invalid_request_error\","
+                + "\"code\":\"json_validate_failed\",\"failed_generation\":\"" + longGeneration + "\"}}", "[DONE]")));
+        String streamed = failure().getMessage();
+        assertThat(streamed).contains("See 'failed_generation' for more details. (failed_generation: " + "x".repeat(1000)
+                + "... (3000 characters, cut to 1000))");
+    }
+
+    @Test
     void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
         // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
         // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
