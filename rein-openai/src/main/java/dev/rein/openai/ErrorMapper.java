@@ -74,10 +74,14 @@ final class ErrorMapper {
         return ioError(e, requestId);
     }
 
-    /** A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed. */
-    ModelException cutOff(String detail, String requestId) {
+    /**
+     * A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed.
+     *
+     * @param usageNote what its usage chunk reported, if one came ({@link ChunkAssembler#usageNote}); may be empty
+     */
+    ModelException cutOff(String detail, String usageNote, String requestId) {
         return new ModelException(Kind.CONNECTION, 0, "the response stream from " + server
-                + " ended before data: [DONE] (" + detail + ")", true, null, requestId, null);
+                + " ended before data: [DONE] (" + detail + ")" + usageNote, true, null, requestId, null);
     }
 
     /** A stream that ended with {@code data: [DONE]} before any chunk: the server failed without saying why. */

@@ -297,7 +297,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 + ": if the server never ends its streams with data: [DONE], as OpenAI-compatible streaming does,"
                 + " every call fails so";
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks" + finished,
-                requestId);
+                assembler.usageNote(), requestId);
     }
 
     /**

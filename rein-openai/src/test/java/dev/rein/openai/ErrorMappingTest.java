@@ -306,6 +306,23 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aStreamCutAfterItsUsageChunkSaysTheUsageTheBudgetCannotCount() {
+        // A server that never sends data: [DONE] (or a connection closed just before it) after the whole generation and
+        // its usage chunk: the call fails, retried, and the tokens billed for it were lost unsaid with the failure.
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"全部\"},\"finish_reason\":\"stop\"}]}",
+                chunk + "[],\"usage\":{\"prompt_tokens\":300,\"completion_tokens\":20,\"total_tokens\":320}}")));
+        ModelException cut = failure();
+        assertThat(cut.retryable()).isTrue();
+        assertThat(cut.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " ended before data: [DONE] (after 2 chunks; finish_reason stop had arrived: if the server never ends its"
+                + " streams with data: [DONE], as OpenAI-compatible streaming does, every call fails so); it reported usage"
+                + " for it (300 input tokens and 20 output tokens), which the run's token and money budgets do not count, as"
+                + " a failed call charges nothing");
+    }
+
+    @Test
     void aStreamEndingAfterItsFinishReasonWithoutDoneSaysTheServerMayNeverSendIt() {
         // Some servers end every stream without data: [DONE] (ik_llama.cpp#467, older TGI and mistral.rs):
         // each call then fails after all retries, and "ended before data: [DONE]" read like a network fault.
