@@ -296,7 +296,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         String finished = assembler.finishReason() == null ? "" : "; finish_reason " + assembler.finishReason() + " had arrived"
                 + ": if the server never ends its streams with data: [DONE], as OpenAI-compatible streaming does,"
                 + " every call fails so";
-        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks" + finished,
+        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks()
+                + (assembler.chunks() == 1 ? " chunk" : " chunks") + finished,
                 assembler.usageNote(), requestId);
     }
 
