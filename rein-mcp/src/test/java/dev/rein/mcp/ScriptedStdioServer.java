@@ -22,6 +22,8 @@ final class ScriptedStdioServer extends PipedProcess {
     private final OutputStream out = Channels.newOutputStream(toClient.sink());
     /** Every message the client sent, in order. */
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    /** Counted down when the server has read its input to the end (the client closed it): {@link #received} is then whole. */
+    final java.util.concurrent.CountDownLatch inputEnded = new java.util.concurrent.CountDownLatch(1);
 
     ScriptedStdioServer(BiConsumer<ScriptedStdioServer, JsonNode> script) {
         Thread.ofVirtual().start(() -> {
@@ -36,6 +38,7 @@ final class ScriptedStdioServer extends PipedProcess {
             } catch (IOException | RuntimeException e) {
                 // the client closed our input: the server is done
             }
+            inputEnded.countDown();
             exit.complete(0);
         });
     }

@@ -463,7 +463,7 @@ class StdioProtocolTest {
     }
 
     @Test
-    void aToolListNotAnsweredInTimeFailsTheStartNamingTheRequestAndTheLimit() {
+    void aToolListNotAnsweredInTimeFailsTheStartNamingTheRequestAndTheLimitAndIsCancelledBeforeTheServerEnds() throws Exception {
         // It was 'could not be started: no answer in time. Check that 'scripted' runs from a shell with the same arguments':
         // neither which request nor how long, and the command of a server that answered initialize put in doubt.
         assertThatThrownBy(() -> start((server, message) -> {
@@ -474,9 +474,19 @@ class StdioProtocolTest {
                 .hasMessage("MCP server 'scripted' could not be started: it answered the initialize request but did not answer the"
                         + " tools/list request within 30 s. The server runs (it answered initialize): check what it needs (its own"
                         + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
-        // The server is ended. (The tools/list given up on is cancelled on a thread of its own, which may come after the
-        // server's end: not asserted.)
-        assertThat(started.getFirst().onExit()).isDone();
+        // The server is ended.
+        ScriptedStdioServer server = started.getFirst();
+        assertThat(server.onExit()).isDone();
+        // Cancellation utility: a client SHOULD send notifications/cancelled for a request it gives up. It was sent on a thread
+        // of its own while the server was ended at once, so it mostly never reached the server (its input closed first). What
+        // was written before the input closed is still read by the server: its reader is waited for to reach the end.
+        assertThat(server.inputEnded.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the server read its input to the end").isTrue();
+        List<JsonNode> lists = server.received.stream().filter(m -> "tools/list".equals(m.path("method").asText())).toList();
+        assertThat(lists).hasSize(1);
+        assertThat(server.received.stream().filter(m -> "notifications/cancelled".equals(m.path("method").asText())).toList())
+                .as("what the server received: " + server.received).singleElement()
+                .satisfies(n -> assertThat(n.at("/params/requestId")).isEqualTo(lists.getFirst().get("id")))
+                .satisfies(n -> assertThat(n.at("/params/reason").asText()).isEqualTo("the tools/list request timed out"));
     }
 
     @Test

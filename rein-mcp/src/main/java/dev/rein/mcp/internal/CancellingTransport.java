@@ -147,13 +147,47 @@ final class CancellingTransport implements McpClientTransport {
         tasks.givenUp(id);
         McpSchema.JSONRPCNotification cancelled = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, METHOD_CANCELLED,
                 Map.of("requestId", id, "reason", reason));
-        Thread.ofVirtual().name("rein-mcp-cancel").start(() -> {
-            try {
-                delegate.sendMessage(cancelled).block(Duration.ofSeconds(5));
-            } catch (RuntimeException e) {
-                // best effort: the session is replaced at the next call anyway
-            }
-        });
+        // Noted before the thread starts, so a close that follows at once (a start failed by this timeout) waits for it.
+        CompletableFuture<Void> sending = new CompletableFuture<>();
+        cancelling.add(sending);
+        try {
+            Thread.ofVirtual().name("rein-mcp-cancel").start(() -> {
+                try {
+                    delegate.sendMessage(cancelled).block(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    // best effort: the session is replaced at the next call anyway
+                } finally {
+                    cancelling.remove(sending);
+                    sending.complete(null);
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            cancelling.remove(sending);
+            throw e;
+        }
+    }
+
+    /** The {@code notifications/cancelled} being sent, each done once written (or failed). */
+    private final java.util.Set<CompletableFuture<Void>> cancelling = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * Waits up to {@code wait} for the {@code notifications/cancelled} under way to be sent: ending
+     * the session first (a stdio server's input closed, its process ended; an HTTP session deleted)
+     * lost them, so a server never heard of the request given up on just before. Bounded, as a
+     * server that stopped reading its input holds a write until it ends.
+     */
+    void awaitCancellations(Duration wait) {
+        CompletableFuture<?>[] pending = cancelling.toArray(CompletableFuture<?>[]::new);
+        if (pending.length == 0) {
+            return;
+        }
+        try {
+            CompletableFuture.allOf(pending).get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // ended anyway: a server that does not take the notification in time is not waited on longer
+        }
     }
 
     /** The JSON-RPC id of the last initialize request sent; null before one was. */

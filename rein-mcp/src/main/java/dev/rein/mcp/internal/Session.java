@@ -220,15 +220,24 @@ final class Session {
         broken.complete(reason);
     }
 
+    /**
+     * How long ending a session first waits for the {@code notifications/cancelled} being sent (a
+     * request given up on just before, such as a listing that timed out at start), so the server
+     * hears of it before its input closes or its session is deleted.
+     */
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(2);
+
     /** How long closing waits for the SDK's graceful close: over streamable HTTP, the server's answer to the DELETE. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(3);
 
     /**
      * Ends the session and, for stdio, the process and its children; over streamable HTTP waits up
-     * to 3 s for the server to answer the DELETE that ends its session. Idempotent.
+     * to 3 s for the server to answer the DELETE that ends its session. The cancellations being
+     * sent go first (waited for up to 2 s). Idempotent.
      */
     void close() {
         broken.complete("it was closed");
+        transport.awaitCancellations(CANCEL_WAIT);
         try {
             client.closeGracefully().block(CLOSE_WAIT);
         } catch (RuntimeException e) {
@@ -242,7 +251,8 @@ final class Session {
      * waiting on it: over streamable HTTP the DELETE still goes out, as the protocol asks of a
      * client done with a session, but a server that answered wrongly may never answer it, and the
      * start's error (or the next call) must not wait 3 s for it. A stdio server is ended as by
-     * {@link #close()}: its process, not its answer, ends the session. Idempotent.
+     * {@link #close()}: its process, not its answer, ends the session. The cancellations being sent
+     * go first, as for {@link #close()}. Idempotent.
      */
     void discard() {
         if (stdio != null || process != null) {
@@ -250,6 +260,7 @@ final class Session {
             return;
         }
         broken.complete("it was closed");
+        transport.awaitCancellations(CANCEL_WAIT);
         client.closeGracefully().timeout(CLOSE_WAIT).subscribe(ended -> { }, failed -> { });
         endLocally();
     }
