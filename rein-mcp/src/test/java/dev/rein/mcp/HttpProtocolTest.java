@@ -239,6 +239,57 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aToolListNotAnsweredInTimeAtStartIsCancelledBeforeTheSessionIsDeleted() throws Exception {
+        // Cancellation utility: a client SHOULD send notifications/cancelled for a request it gives up. It was posted on a
+        // thread of its own while the failed start closed the session at once: the DELETE could come first, after which the
+        // SDK's transport no longer posts for the session, so the server never heard of it.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "s-1");
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> {
+                    seen.add("DELETE");
+                    FakeHttpEndpoint.empty(exchange, 200);
+                }
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    String method = FakeHttpEndpoint.method(message);
+                    seen.add(method + (method.equals("notifications/cancelled") ? " " + Json.write(message.at("/params/requestId"))
+                            : method.equals("tools/list") ? " " + FakeHttpEndpoint.id(message) : ""));
+                    switch (method) {
+                        case "initialize" -> FakeHttpEndpoint.json(exchange, 200, FakeHttpEndpoint.initialized(message));
+                        case "tools/list" -> {
+                            try {
+                                release.await(60, java.util.concurrent.TimeUnit.SECONDS); // never answered in time
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            FakeHttpEndpoint.empty(exchange, 503);
+                        }
+                        default -> FakeHttpEndpoint.empty(exchange, 202);
+                    }
+                }
+            }
+        }, true)) {
+            try {
+                assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                        .hasMessageContaining("did not answer the tools/list request within 30 s");
+                Instant until = Instant.now().plus(Duration.ofSeconds(10));
+                while (!seen.contains("DELETE") && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
+                String listing = seen.stream().filter(r -> r.startsWith("tools/list ")).findFirst().orElseThrow();
+                String cancelled = "notifications/cancelled " + listing.substring("tools/list ".length());
+                assertThat(seen).as("what the server received").contains(cancelled, "DELETE");
+                assertThat(seen.indexOf(cancelled)).as("the cancellation before the DELETE: " + seen).isLessThan(seen.indexOf("DELETE"));
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    @Test
     void aStartRefusedForABadAnswerEndsWithoutWaitingForTheServerToAnswerTheDeleteThatEndsItsSession() throws Exception {
         // Before: the session's close waited on the SDK's graceful close, whose DELETE a server may never answer, so every start
         // refused for what the server answered (here an initialize answer without "capabilities", or a refused tools/list) came
