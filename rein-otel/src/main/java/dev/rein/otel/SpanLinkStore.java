@@ -6,6 +6,7 @@ import io.opentelemetry.api.trace.SpanContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,11 +113,16 @@ public interface SpanLinkStore {
 
     /**
      * What {@code e} says went wrong, for a message that names the link's file: the file system's reason alone when it
-     * names the temporary file (the move onto the link's place), else {@link FileProblems#why}'s words.
+     * names the temporary file (the move onto the link's place), or the kind of refusal when it gives no reason, else {@link FileProblems#why}'s words.
      */
-    private static String why(IOException e, Path tmp) {
-        if (e instanceof FileSystemException fs && tmp != null && tmp.toString().equals(fs.getFile()) && fs.getReason() != null) {
-            return fs.getReason();
+    static String why(IOException e, Path tmp) {
+        if (e instanceof FileSystemException fs && tmp != null && tmp.toString().equals(fs.getFile())) {
+            // the temporary file is deleted by now: naming it would send the reader after a file that is gone
+            if (fs.getReason() != null) {
+                return fs.getReason();
+            }
+            return e instanceof AccessDeniedException ? "permission denied (moving the written link into its place)"
+                    : "the file system refused to move the written link into its place (" + e.getClass().getSimpleName() + ")";
         }
         return FileProblems.why(e);
     }

@@ -111,6 +111,22 @@ class SpanLinkStoreTest {
                 .hasMessageNotContaining(".tmp");
     }
 
+    /**
+     * A move onto the link's place refused without a reason (a rename's EACCES: the JDK's AccessDeniedException names
+     * the temporary file and has no reason) said "permission denied for …/.link123.tmp", a file already deleted.
+     */
+    @Test
+    void aRefusedMoveWithoutAReasonDoesNotNameTheDeletedTemporaryFile() {
+        Path tmp = dir.resolve(".link123.tmp");
+        Path link = dir.resolve("run-x");
+        assertThat(SpanLinkStore.why(new java.nio.file.AccessDeniedException(tmp.toString(), link.toString(), null), tmp))
+                .isEqualTo("permission denied (moving the written link into its place)");
+        assertThat(SpanLinkStore.why(new java.nio.file.FileSystemException(tmp.toString(), link.toString(), null), tmp))
+                .isEqualTo("the file system refused to move the written link into its place (FileSystemException)");
+        assertThat(SpanLinkStore.why(new java.nio.file.FileSystemException(tmp.toString(), link.toString(), "Read-only file system"), tmp))
+                .isEqualTo("Read-only file system");
+    }
+
     @Test
     void aLinkFileWrittenBeforeTheFlagsWereKeptIsRecalledSampled() throws Exception {
         Files.writeString(dir.resolve("old-run"), SPAN.getTraceId() + " " + SPAN.getSpanId());
