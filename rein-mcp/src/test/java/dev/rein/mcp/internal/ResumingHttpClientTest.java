@@ -86,7 +86,8 @@ class ResumingHttpClientTest {
             HttpResponse<String> first = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
                     .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(first.body()).contains(notification);
-            for (int tries = 0; delivered.size() < 2 && tries < 200; tries++) {
+            // up to 60 s: two 16 MB events take seconds on a loaded machine, and the loop ends as soon as both came
+            for (int tries = 0; delivered.size() < 2 && tries < 1200; tries++) {
                 Thread.sleep(50);
             }
             client.stopResuming();
