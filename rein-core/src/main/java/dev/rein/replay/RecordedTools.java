@@ -25,7 +25,7 @@ final class RecordedTools implements ToolInterceptor {
     private final boolean liveReadTools;
     /** How many recorded results of each step and call id were given out: calls sharing an id take theirs in turn. */
     private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
-    /** The calls a person edited that were held for approval once: resumed with the edit, they take their recorded result. */
+    /** The calls held for approval once (a person edited them, or the run resumed there under other limits): resumed, they take their recorded result. */
     private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
     /** How many live READ calls of each step and call id were given their recorded start time. */
     private final Map<String, AtomicInteger> clockTurns = new ConcurrentHashMap<>();
@@ -47,10 +47,11 @@ final class RecordedTools implements ToolInterceptor {
             return chain.proceed(invocation);
         }
         int step = invocation.context().step();
-        if (recording.edited(step, call.id()) && held.add(step + "|" + call.id())) {
-            // The recording paused this call and a person edited it: the replay pauses here too, the replay
-            // applies the recorded edit and resumes, and the call then comes back with the edited arguments,
-            // so the model is told of the edit as it was.
+        if (heldAgain(step, call.id()) && held.add(step + "|" + call.id())) {
+            // The recording paused this call and a person edited it, or the run was resumed from this pause under
+            // other limits: the replay pauses here too, applies the recorded decision and resumes (under the limits
+            // the resumption had), and the call then comes back (with the edited arguments), so the model is told of
+            // the edit as it was and the run goes on within the limits it did.
             return chain.proceed(invocation);
         }
         JsonNode r = recorded(call.id(), step);
@@ -66,6 +67,11 @@ final class RecordedTools implements ToolInterceptor {
                 errorClass(r.path("error_class").asText()), r.hasNonNull("source") ? r.get("source").asText() : null,
                 invocation.context().clock().instant(), Duration.ofMillis(r.path("duration_millis").asLong()), null,
                 r.path("rein_message").asBoolean(false)));
+    }
+
+    /** Whether the replay must pause at this call, as the recording did, rather than answer it from the recording. */
+    private boolean heldAgain(int step, String callId) {
+        return recording.edited(step, callId) || recording.decision(step, callId) != null && recording.limitsChangeAt(step);
     }
 
     /**

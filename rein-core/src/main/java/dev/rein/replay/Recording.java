@@ -33,7 +33,17 @@ import java.util.Set;
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
-                 Map<String, List<java.time.Instant>> callTimes) {
+                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes) {
+
+    /**
+     * The {@code run_resumed} of the recorded run's {@code nth} resumption (0 for the first) from a pause for approval at
+     * {@code step}, when it records the resuming agent's limits; null otherwise (no such resumption, or a trace written
+     * before run_resumed recorded them).
+     */
+    JsonNode resumed(int step, int nth) {
+        List<JsonNode> atStep = resumes.stream().filter(r -> r.path("step").asInt() == step).toList();
+        return nth < atStep.size() ? atStep.get(nth) : null;
+    }
 
     /**
      * When the recorded run began the call {@code callId} of {@code step} ({@code tool_call}), the
@@ -47,6 +57,26 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     .map(Map.Entry::getValue).orElse(List.of());
         }
         return atStep.isEmpty() ? null : atStep.get(Math.min(turn, atStep.size() - 1));
+    }
+
+    /**
+     * Whether the recorded run, resumed from its pause at {@code step}, ran on from there under other limits or another
+     * model name than before (the agent that resumed it had another budget): a replay must pause there too, to resume
+     * under them.
+     */
+    boolean limitsChangeAt(int step) {
+        JsonNode limits = limits();
+        String model = model();
+        for (JsonNode r : resumes) {
+            String resumedModel = r.path("model").isTextual() ? r.get("model").asText() : model;
+            boolean changed = !r.path("limits").equals(limits) || !resumedModel.equals(model);
+            if (r.path("step").asInt() == step && changed) {
+                return true;
+            }
+            limits = r.path("limits");
+            model = resumedModel;
+        }
+        return false;
     }
 
     /** The recorded decision ({@code approval_decided}) on the call {@code callId} of {@code step}, or null. */
@@ -128,6 +158,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         boolean resumed = false; // a run_resumed: the trace of a resumption
         Map<String, JsonNode> decisions = new LinkedHashMap<>();
         Map<String, List<java.time.Instant>> callTimes = new LinkedHashMap<>();
+        List<JsonNode> resumes = new ArrayList<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
@@ -169,7 +200,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
                 case "turn_started" -> replies.add(e.path("text").asText());
-                case "run_resumed" -> resumed = true;
+                case "run_resumed" -> {
+                    resumed = true;
+                    // a resumption after a pause for approval runs on the resuming agent's limits: the replay's does too
+                    if ("WAITING_APPROVAL".equals(e.path("from").asText()) && e.path("limits").isObject()) {
+                        resumes.add(e);
+                    }
+                }
                 default -> { }
             }
         }
@@ -189,13 +226,18 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             throw new ReinException("the trace " + trace + " records no goal in the run_started of run " + id
                     + " (\"goal\" is missing or empty); it cannot be replayed");
         }
-        checkLimits(started.path("limits"), trace);
+        checkLimits(started.path("limits"), trace, RUN_STARTED);
+        for (JsonNode r : resumes) {
+            checkLimits(r.path("limits"), trace, "run_resumed (step " + r.path("step").asInt() + ")");
+        }
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
                 calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions),
-                callTimes);
+                callTimes, List.copyOf(resumes));
     }
+
+    private static final String RUN_STARTED = "run_started";
 
     /** The instant a trace event's {@code time} holds, or null when it holds none (an edited trace). */
     private static java.time.Instant instant(JsonNode time) {
@@ -211,23 +253,23 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * (a whole one for steps and tokens), or null for none where a run may have none. An edited
      * trace is told so here rather than by a NumberFormatException or the budget's own check.
      */
-    private static void checkLimits(JsonNode limits, Path trace) {
-        checkLimits(limits, trace, "");
+    private static void checkLimits(JsonNode limits, Path trace, String event) {
+        checkLimits(limits, trace, "", event);
         JsonNode conversation = limits.get("conversation_limits");
         if (conversation != null && !conversation.isNull()) {
             if (!conversation.isObject()) {
-                throw new ReinException("the trace " + trace + " records conversation_limits as " + conversation + " in run_started,"
+                throw new ReinException("the trace " + trace + " records conversation_limits as " + conversation + " in " + event + ","
                         + " which is not an object of limits (max_steps, max_cost_usd, ...); correct it in the trace to replay the run");
             }
-            checkLimits(conversation, trace, "conversation_limits.");
+            checkLimits(conversation, trace, "conversation_limits.", event);
         }
-        modelPrice(limits, trace);
-        modelPrices(limits, trace);
+        modelPrice(limits, trace, event);
+        modelPrices(limits, trace, event);
     }
 
     /** {@code prefix}: where in run_started's limits they are, as the message names the limit. */
-    private static void checkLimits(JsonNode limits, Path trace, String prefix) {
-        toolCallLimits(limits, trace, prefix);
+    private static void checkLimits(JsonNode limits, Path trace, String prefix, String event) {
+        toolCallLimits(limits, trace, prefix, event);
         for (String name : List.of("max_steps", "max_cost_usd", "max_seconds", "max_input_tokens", "max_output_tokens")) {
             JsonNode value = limits.get(name);
             boolean whole = !name.equals("max_cost_usd") && !name.equals("max_seconds");
@@ -241,7 +283,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     && (!whole || (steps ? value.canConvertToInt() : value.canConvertToLong())
                     && value.decimalValue().stripTrailingZeros().scale() <= 0);
             if (!fits) {
-                throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in run_started,"
+                throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in " + event + ","
                         + " which no run can have (" + (steps ? "a whole number from 1 to " + Integer.MAX_VALUE
                         : whole ? "a whole number of at least 1" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
@@ -256,12 +298,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * @throws ReinException when they are not an object of whole numbers of at least 1 (an edited trace)
      */
     static Map<String, Integer> toolCallLimits(JsonNode limits, Path trace, String prefix) {
+        return toolCallLimits(limits, trace, prefix, RUN_STARTED);
+    }
+
+    private static Map<String, Integer> toolCallLimits(JsonNode limits, Path trace, String prefix, String event) {
         JsonNode caps = limits.get("tool_call_limits");
         if (caps == null || caps.isNull()) {
             return null;
         }
         String refusal = "the trace " + (trace == null ? "" : trace + " ") + "records " + prefix + "tool_call_limits as " + caps
-                + " in run_started, which are not per-tool caps (an object of tool names to whole numbers of at least 1);"
+                + " in " + event + ", which are not per-tool caps (an object of tool names to whole numbers of at least 1);"
                 + " correct it in the trace to replay the run";
         if (!caps.isObject()) {
             throw new ReinException(refusal);
@@ -278,61 +324,58 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     }
 
     /**
-     * The price the recorded run's money limit counted the model's calls with ({@code model_price} in its
-     * limits), or null when the trace records none (no money limit, or a trace written before Rein recorded it).
-     *
-     * @throws ReinException when the recorded price is not one a model can have (an edited trace)
+     * The price the recorded run's money limit counted the model's calls with ({@code model_price} in {@code limits},
+     * run_started's or a run_resumed's), or null when the trace records none there (no money limit, or a trace written
+     * before Rein recorded it). The limits were checked when the trace was read.
      */
-    ModelPrice modelPrice() {
-        return modelPrice(limits, null);
+    static ModelPrice modelPrice(JsonNode limits) {
+        return modelPrice(limits, null, RUN_STARTED);
     }
 
     /**
-     * Whether the recorded run lowered its calls' max_tokens to what its money left bought: not when its limits say
-     * {@code money_caps_output: false} (an agent with {@code capOutputToMoneyLeft(false)}) or record no
-     * {@link #modelPrice()} (a trace from before the cap, or an unpriced model: no call was lowered for money).
+     * Whether the recorded run lowered its calls' max_tokens to what its money left bought under {@code limits}: not
+     * when they say {@code money_caps_output: false} (an agent with {@code capOutputToMoneyLeft(false)}) or record no
+     * {@link #modelPrice model_price} (a trace from before the cap, or an unpriced model: no call was lowered for money).
      */
-    boolean moneyCappedOutput() {
-        return modelPrice() != null && limits.path("money_caps_output").asBoolean(true);
+    static boolean moneyCappedOutput(JsonNode limits) {
+        return modelPrice(limits) != null && limits.path("money_caps_output").asBoolean(true);
     }
 
     /**
-     * The prices of the other models the recorded run's money limit counted ({@code model_prices}: a critic's own
-     * model), by name; empty when the trace records none.
-     *
-     * @throws ReinException when one is not a model's price (an edited trace)
+     * The prices of the other models the recorded run's money limit counted ({@code model_prices} in {@code limits}: a
+     * critic's own model), by name; empty when the trace records none there.
      */
-    Map<String, ModelPrice> modelPrices() {
-        return modelPrices(limits, null);
+    static Map<String, ModelPrice> modelPrices(JsonNode limits) {
+        return modelPrices(limits, null, RUN_STARTED);
     }
 
-    private static Map<String, ModelPrice> modelPrices(JsonNode limits, Path trace) {
+    private static Map<String, ModelPrice> modelPrices(JsonNode limits, Path trace, String event) {
         JsonNode prices = limits.get("model_prices");
         if (prices == null || prices.isNull()) {
             return Map.of();
         }
         if (!prices.isObject()) {
             throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records model_prices as " + prices
-                    + " in run_started's limits, which is not an object of model names to prices; correct it in the trace, or"
+                    + " in " + event + "'s limits, which is not an object of model names to prices; correct it in the trace, or"
                     + " remove it to replay with the agent's own prices");
         }
         Map<String, ModelPrice> result = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> price : prices.properties()) {
-            result.put(price.getKey(), price(price.getValue(), "model_prices." + price.getKey(), trace));
+            result.put(price.getKey(), price(price.getValue(), "model_prices." + price.getKey(), trace, event));
         }
         return result;
     }
 
-    private static ModelPrice modelPrice(JsonNode limits, Path trace) {
+    private static ModelPrice modelPrice(JsonNode limits, Path trace, String event) {
         JsonNode price = limits.get("model_price");
         if (price == null || price.isNull()) {
             return null;
         }
-        return price(price, "model_price", trace);
+        return price(price, "model_price", trace, event);
     }
 
-    /** {@code price}, recorded at {@code where} in run_started's limits, as a model's price. */
-    private static ModelPrice price(JsonNode price, String where, Path trace) {
+    /** {@code price}, recorded at {@code where} in {@code event}'s limits, as a model's price. */
+    private static ModelPrice price(JsonNode price, String where, Path trace, String event) {
         try {
             return Json.storedMapper().treeToValue(price, ModelPrice.class);
         } catch (IOException | RuntimeException e) {
@@ -340,7 +383,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             Throwable cause = e.getCause() instanceof ReinException refused ? refused : e;
             String what = String.valueOf(cause.getMessage()).lines().findFirst().orElse("");
             throw new ReinException("the trace " + (trace == null ? "" : trace + " ") + "records the " + where + " " + price
-                    + " in run_started's limits, which is not a model's price (" + what + "); correct it in the trace, or remove it to replay with the agent's own price of the model");
+                    + " in " + event + "'s limits, which is not a model's price (" + what + "); correct it in the trace, or remove it to replay with the agent's own price of the model");
         }
     }
 

@@ -129,7 +129,8 @@ public final class Replay {
                                     java.util.concurrent.atomic.AtomicReference<RunHandle> current, RunResult paused) {
         RunResult result = paused;
         while (!(stopAtDivergence && session.divergence().isPresent()) && session.decidePaused(replaying, result)) {
-            current.set(replaying.startResume(result.runId()));
+            // on the limits the recorded resumption had: the agent that resumed the run may have had another budget
+            current.set(session.resuming(replaying, result).startResume(result.runId()));
             result = current.get().future().join();
         }
         return result;

@@ -34,6 +34,10 @@ public final class ReplaySession {
     private final Comparison comparison;
     private final ReplayModel model;
     private final boolean liveReadTools;
+    /** The agent under test, once {@link #agent} set it up; its settings are the base of every resumption's too. */
+    private volatile Agent underTest;
+    /** How many times the replay resumed from a pause at each step, to take the recorded resumptions in order. */
+    private final Map<Integer, Integer> resumes = new java.util.concurrent.ConcurrentHashMap<>();
 
     ReplaySession(Recording recording, boolean liveReadTools, boolean stopAtDivergence) {
         this.recording = recording;
@@ -67,33 +71,69 @@ public final class ReplaySession {
      */
     public Agent agent(Agent agent) {
         Objects.requireNonNull(agent, "agent");
+        underTest = agent;
         comparison.secrets(agent.config().secrets());
-        Agent.Builder replaying = agent.config().toBuilder()
-                .model(model)
-                .modelName(recording.model())
-                .prices(agent.config().prices());
-        if (recording.modelPrice() != null) {
-            replaying.price(recording.model(), recording.modelPrice());
-        }
-        // a critic's own model at the price its calls were charged (and its reviews' max_tokens lowered) at
-        recording.modelPrices().forEach(replaying::price);
-        // the conversation's limits as recorded (a trace written before Rein recorded them: the agent's own, as before)
-        JsonNode conversation = recording.limits().get("conversation_limits");
-        if (conversation != null && conversation.isObject()) {
-            replaying.conversationBudget(budget(Budget.builder().build(), conversation, agent));
-        }
-        // as the run did: a trace from before the cap (or of an agent that turned it off) had no call lowered for money
-        replaying.capOutputToMoneyLeft(recording.moneyCappedOutput());
-        return replaying
+        return limited(agent.config().toBuilder().model(model), recording.model(), recording.limits())
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
                 .listener(comparison::listener)
-                .budget(budget(agent.config().budget(), recording.limits(), agent))
                 .runIds(recording::runId)
                 // The replay keeps the recorded run id: in the agent's own store it would meet the recorded run
                 // (a store conflict at the first save) and add its trace to that run's
                 .store(new dev.rein.state.InMemoryRunStore())
                 .build();
+    }
+
+    /**
+     * The agent to resume a replayed run with once {@link #decidePaused} gave its pause the recorded decisions:
+     * {@code replaying} with the model name and limits the recorded run's resumption from that pause ran under (its
+     * {@code run_resumed} records the resuming agent's, which may be other than the starting agent's), so after the
+     * resume the replay stops, lowers max_tokens and refuses a tool's calls where the run did; {@code replaying} itself
+     * when the trace records none there (a trace written before run_resumed recorded them).
+     *
+     * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it with
+     *                  {@link Agent#withListener}); the one returned shares its store and listeners
+     * @param paused    the replayed run's pause, just decided
+     */
+    public Agent resuming(Agent replaying, RunResult paused) {
+        Objects.requireNonNull(replaying, "replaying");
+        Objects.requireNonNull(paused, "paused");
+        if (underTest == null) {
+            throw new IllegalStateException("resuming(...) is for the agent agent(...) set up: call agent(...) first");
+        }
+        int nth = resumes.merge(paused.steps(), 1, Integer::sum) - 1;
+        JsonNode resumed = recording.resumed(paused.steps(), nth);
+        if (resumed == null) {
+            return replaying;
+        }
+        String modelName = resumed.path("model").isTextual() ? resumed.get("model").asText() : recording.model();
+        // from the agent under test's own settings again, as at the start: a limit the resumption did not have is not kept
+        Agent.Builder variant = replaying.config().toBuilder().conversationBudget(underTest.config().conversationBudget());
+        return limited(variant, modelName, resumed.path("limits")).build();
+    }
+
+    /**
+     * {@code builder} with the recorded model name and what {@code limits} (run_started's or a run_resumed's) say the
+     * run was limited by: its budget (over the agent under test's), the conversation's when recorded, the model priced
+     * as the money limit counted it when recorded (else as the agent prices it), a critic's own model at its recorded
+     * price, and max_tokens lowered for money only where the run lowered it.
+     */
+    private Agent.Builder limited(Agent.Builder builder, String modelName, JsonNode limits) {
+        builder.modelName(modelName).prices(underTest.config().prices());
+        dev.rein.budget.ModelPrice price = Recording.modelPrice(limits);
+        if (price != null) {
+            builder.price(modelName, price);
+        }
+        // a critic's own model at the price its calls were charged (and its reviews' max_tokens lowered) at
+        Recording.modelPrices(limits).forEach(builder::price);
+        // the conversation's limits as recorded (a trace written before Rein recorded them: the agent's own, as before)
+        JsonNode conversation = limits.get("conversation_limits");
+        if (conversation != null && conversation.isObject()) {
+            builder.conversationBudget(budget(Budget.builder().build(), conversation, underTest));
+        }
+        // as the run did: a trace from before the cap (or of an agent that turned it off) had no call lowered for money
+        return builder.capOutputToMoneyLeft(Recording.moneyCappedOutput(limits))
+                .budget(budget(underTest.config().budget(), limits, underTest));
     }
 
     /**

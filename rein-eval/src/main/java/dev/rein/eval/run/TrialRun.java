@@ -142,7 +142,8 @@ final class TrialRun<E extends Environment> {
         RunResult result = paused;
         if (env instanceof RecordedEnvironment recorded) {
             while (recorded.session().decidePaused(observed, result)) {
-                result = await(observed.startResume(result.runId()));
+                // on the limits the recorded resumption had (the agent that resumed the run may have had another budget)
+                result = await(recorded.session().resuming(observed, result).startResume(result.runId()));
             }
         }
         return result;
