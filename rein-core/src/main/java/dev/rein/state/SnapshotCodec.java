@@ -1,6 +1,8 @@
 package dev.rein.state;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -41,6 +43,7 @@ public final class SnapshotCodec {
         JsonNode tree;
         try {
             tree = Json.storedMapper().readTree(json);
+            exactMoney(json, tree);
         } catch (JsonProcessingException e) {
             throw damaged(e);
         }
@@ -70,6 +73,46 @@ public final class SnapshotCodec {
                     .readValue(tree);
         } catch (IOException e) {
             throw damaged(e);
+        }
+    }
+
+    /**
+     * Sets the money used ({@code cost_usd}, and the earlier turns' {@code conversation.cost_before}) in {@code tree} to
+     * the numbers as {@code json} writes them: the tree reads a decimal number as a double, which keeps about 17
+     * significant digits, and the money used must load as it was saved (the JDBC stores keep every digit). Only these:
+     * a tool call's float arguments must read as they always have, or the action hash a person approved of a paused
+     * call would change when the run is loaded. A snapshot whose money is not a fraction is not read twice.
+     */
+    private static void exactMoney(String json, JsonNode tree) throws JsonProcessingException {
+        if (!(tree instanceof ObjectNode top) || !top.path("cost_usd").isFloatingPointNumber()
+                && !top.path("conversation").path("cost_before").isFloatingPointNumber()) {
+            return;
+        }
+        try (JsonParser p = Json.storedMapper().getFactory().createParser(json)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (name.equals("cost_usd") && value == JsonToken.VALUE_NUMBER_FLOAT) {
+                    top.put("cost_usd", p.getDecimalValue()); // the last of a key given twice, as the tree keeps it
+                } else if (name.equals("conversation") && value == JsonToken.START_OBJECT
+                        && top.get("conversation") instanceof ObjectNode conversation) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String field = p.currentName();
+                        if (p.nextToken() == JsonToken.VALUE_NUMBER_FLOAT && field.equals("cost_before")) {
+                            conversation.put("cost_before", p.getDecimalValue());
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // reading a String: not expected
         }
     }
 

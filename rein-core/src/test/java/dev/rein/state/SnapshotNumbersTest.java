@@ -7,6 +7,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ToolUseBlock;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +50,20 @@ class SnapshotNumbersTest {
                 .isEqualTo("bec8fe0aee830c11751393daa799cd974355912c86f3429029c16dbd84ba761f");
         RunSnapshot again = SnapshotCodec.readSnapshot(SnapshotCodec.write(loaded));
         assertThat(ActionHash.of(call.name(), pausedCall(again).input())).isEqualTo(ActionHash.of(call.name(), call.input()));
+    }
+
+    @Test
+    void theMoneyUsedKeepsEveryDigitItWasStoredWith() throws IOException {
+        String cost = "0.123456789012345678901234";
+        String before = "12.000000000000000000000001";
+
+        RunSnapshot loaded = SnapshotCodec.readSnapshot(withNumbers(cost, before));
+
+        assertThat(loaded.costUsd()).isEqualByComparingTo(new BigDecimal(cost));
+        assertThat(loaded.state().budget().costUsd()).isEqualByComparingTo(new BigDecimal(cost));
+        assertThat(loaded.conversation().costBefore()).isEqualByComparingTo(new BigDecimal(before));
+        RunSnapshot again = SnapshotCodec.readSnapshot(SnapshotCodec.write(loaded));
+        assertThat(again.costUsd()).isEqualByComparingTo(new BigDecimal(cost));
+        assertThat(again.conversation().costBefore()).isEqualByComparingTo(new BigDecimal(before));
     }
 }
