@@ -123,7 +123,9 @@ final class Replies {
 
     /** Traces the new turn: the reply, the run running again, and the calls a cancel had cut off, answered. */
     static void announce(Run run) {
-        run.emit(new TraceEvent.TurnStarted(run.runId, run.step(), run.now(), run.conversation.turn(), run.reply));
+        // the replying agent's limits, which the turn runs under, so that a replay applies them in the turn too
+        run.emit(new TraceEvent.TurnStarted(run.runId, run.step(), run.now(), run.conversation.turn(), run.reply,
+                run.config.modelName(), AgentLoop.limits(run)));
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), run.resumedFrom, RunStatus.RUNNING, "reply"));
         if (!run.cutByCancel.isEmpty()) {
             List<String> ids = run.cutByCancel.stream().map(ToolUseBlock::id).toList();

@@ -34,6 +34,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
                  Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes) {
+    private static final String RUN_RESUMED = "run_resumed";
 
     /**
      * The {@code run_resumed} of the recorded run's {@code nth} resumption (0 for the first) from a pause for approval at
@@ -41,8 +42,18 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * before run_resumed recorded them).
      */
     JsonNode resumed(int step, int nth) {
-        List<JsonNode> atStep = resumes.stream().filter(r -> r.path("step").asInt() == step).toList();
+        List<JsonNode> atStep = resumes.stream()
+                .filter(r -> RUN_RESUMED.equals(r.path("type").asText()) && r.path("step").asInt() == step).toList();
         return nth < atStep.size() ? atStep.get(nth) : null;
+    }
+
+    /**
+     * The {@code turn_started} of the recorded run's {@code nth} reply (0 for the first), when it records the replying
+     * agent's limits; null otherwise (a trace written before turn_started recorded them).
+     */
+    JsonNode replied(int nth) {
+        List<JsonNode> turns = resumes.stream().filter(r -> !RUN_RESUMED.equals(r.path("type").asText())).toList();
+        return turns.stream().filter(t -> t.path("turn").asInt() == nth + 2).findFirst().orElse(null);
     }
 
     /**
@@ -61,8 +72,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /**
      * Whether the recorded run, resumed from its pause at {@code step}, ran on from there under other limits or another
-     * model name than before (the agent that resumed it had another budget): a replay must pause there too, to resume
-     * under them.
+     * model name than before (the agent that resumed it had another budget; before: at the start, or the last resumption
+     * or reply): a replay must pause there too, to resume under them.
      */
     boolean limitsChangeAt(int step) {
         JsonNode limits = limits();
@@ -70,7 +81,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         for (JsonNode r : resumes) {
             String resumedModel = r.path("model").isTextual() ? r.get("model").asText() : model;
             boolean changed = !r.path("limits").equals(limits) || !resumedModel.equals(model);
-            if (r.path("step").asInt() == step && changed) {
+            if (RUN_RESUMED.equals(r.path("type").asText()) && r.path("step").asInt() == step && changed) {
                 return true;
             }
             limits = r.path("limits");
@@ -199,7 +210,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "approval_decided" -> decisions.put(e.path("step").asInt() + "|" + e.path("call_id").asText(), e);
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
-                case "turn_started" -> replies.add(e.path("text").asText());
+                case "turn_started" -> {
+                    replies.add(e.path("text").asText());
+                    // a reply's turn runs on the replying agent's limits: the replay's does too
+                    if (e.path("limits").isObject()) {
+                        resumes.add(e);
+                    }
+                }
                 case "run_resumed" -> {
                     resumed = true;
                     // a resumption after a pause for approval runs on the resuming agent's limits: the replay's does too
@@ -228,7 +245,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         }
         checkLimits(started.path("limits"), trace, RUN_STARTED);
         for (JsonNode r : resumes) {
-            checkLimits(r.path("limits"), trace, "run_resumed (step " + r.path("step").asInt() + ")");
+            checkLimits(r.path("limits"), trace, r.path("type").asText() + " (step " + r.path("step").asInt() + ")");
         }
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));

@@ -109,11 +109,13 @@ public final class Replay {
         current.set(replaying.start(recording.goal()));
         RunResult result = resumeDecided(replaying, session, current, current.get().future().join());
         // A conversation recorded into one trace: each reply opens the next turn, as it did, while the run can take one
-        for (String reply : recording.replies()) {
+        List<String> replies = recording.replies();
+        for (int i = 0; i < replies.size(); i++) {
             if (stopAtDivergence && session.divergence().isPresent() || !replyable(result)) {
                 break;
             }
-            current.set(replaying.startReply(result.runId(), reply));
+            // on the limits the recorded turn had: the agent that replied may have had another budget
+            current.set(session.replying(replaying, i).startReply(result.runId(), replies.get(i)));
             result = resumeDecided(replaying, session, current, current.get().future().join());
         }
         return session.report(result);

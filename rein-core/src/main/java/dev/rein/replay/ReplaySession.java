@@ -102,14 +102,37 @@ public final class ReplaySession {
             throw new IllegalStateException("resuming(...) is for the agent agent(...) set up: call agent(...) first");
         }
         int nth = resumes.merge(paused.steps(), 1, Integer::sum) - 1;
-        JsonNode resumed = recording.resumed(paused.steps(), nth);
-        if (resumed == null) {
+        return under(replaying, recording.resumed(paused.steps(), nth));
+    }
+
+    /**
+     * The agent to give the replayed run the recorded run's reply {@code nth} with (0 for the first, {@code
+     * replaying.startReply(runId, recorded().replies().get(nth))}): {@code replaying} with the model name and limits the
+     * recorded turn ran under (its {@code turn_started} records the replying agent's, which may be other than the
+     * starting agent's), so the replayed turn stops where it did; {@code replaying} itself when the trace records none
+     * there (a trace written before turn_started recorded them).
+     *
+     * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it with
+     *                  {@link Agent#withListener}); the one returned shares its store and listeners
+     * @param nth       which recorded reply, 0 for the first
+     */
+    public Agent replying(Agent replaying, int nth) {
+        Objects.requireNonNull(replaying, "replaying");
+        if (underTest == null) {
+            throw new IllegalStateException("replying(...) is for the agent agent(...) set up: call agent(...) first");
+        }
+        return under(replaying, recording.replied(nth));
+    }
+
+    /** {@code replaying} under the model name and limits {@code event} (a run_resumed or turn_started) records, or as it is. */
+    private Agent under(Agent replaying, JsonNode event) {
+        if (event == null) {
             return replaying;
         }
-        String modelName = resumed.path("model").isTextual() ? resumed.get("model").asText() : recording.model();
-        // from the agent under test's own settings again, as at the start: a limit the resumption did not have is not kept
+        String modelName = event.path("model").isTextual() ? event.get("model").asText() : recording.model();
+        // from the agent under test's own settings again, as at the start: a limit the recorded agent did not have is not kept
         Agent.Builder variant = replaying.config().toBuilder().conversationBudget(underTest.config().conversationBudget());
-        return limited(variant, modelName, resumed.path("limits")).build();
+        return limited(variant, modelName, event.path("limits")).build();
     }
 
     /**

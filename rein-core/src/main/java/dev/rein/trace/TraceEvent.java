@@ -198,8 +198,18 @@ public sealed interface TraceEvent {
     record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis, String model,
                       Map<String, Object> limits) implements TraceEvent {}
 
-    /** An ended run continues as turn {@code turn} (2 for the first reply) with the person's {@code text}. */
-    record TurnStarted(String runId, int step, Instant time, int turn, String text) implements TraceEvent {}
+    /**
+     * An ended run continues as turn {@code turn} (2 for the first reply) with the person's {@code text}. {@code model}
+     * and {@code limits} are those of the replying agent, which the turn runs under, as on {@link RunStarted}; both are
+     * null in traces written before they were recorded.
+     */
+    record TurnStarted(String runId, int step, Instant time, int turn, String text, String model, Map<String, Object> limits)
+            implements TraceEvent {
+        /** A turn with no model name or limits recorded. */
+        public TurnStarted(String runId, int step, Instant time, int turn, String text) {
+            this(runId, step, time, turn, text, null, null);
+        }
+    }
 
     /** Attempt {@code attempt} of a tool call failed transiently; it is tried again after {@code delayMillis}. */
     record ToolRetry(String runId, int step, Instant time, String callId, String tool, int attempt, String errorClass,

@@ -59,4 +59,26 @@ class ReplayResumedLimitsTest {
         assertThat(report.result().status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(report.result().history()).isEqualTo(done.history());
     }
+
+    @Test
+    void aReplyByAnAgentWithOtherLimitsReplaysWithThemInItsTurn(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        InMemoryRunStore store = new InMemoryRunStore();
+        Agent first = agent(ScriptedModel.of(text("Which order?")), store)
+                .budget(Budget.builder().maxSteps(10).build()).listener(JsonlTraceListener.to(trace)).build();
+        RunResult asked = first.run("Refund my order");
+        // The reply's agent allows one step a turn: its turn stops for its budget after the refund, with a summary
+        Agent replying = agent(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-104\"}")),
+                text("Refunded A-104.")), store).approvalPolicy(ApprovalPolicy.NEVER)
+                .budget(Budget.builder().maxSteps(1).build()).listener(JsonlTraceListener.to(trace)).build();
+        RunResult done = replying.reply(asked.runId(), "A-104");
+        assertThat(done.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), new InMemoryRunStore())
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().history()).isEqualTo(done.history());
+    }
 }

@@ -114,11 +114,14 @@ final class TrialRun<E extends Environment> {
         RunResult result;
         try {
             result = resumeDecided(env, observed, await(observed.start(task.goal())));
-            for (String reply : task.replies()) { // a conversation: the turns after the first, while the run takes them
+            List<String> replies = task.replies();
+            for (int i = 0; i < replies.size(); i++) { // a conversation: the turns after the first, while the run takes them
                 if (!replyable(result)) {
                     break;
                 }
-                result = resumeDecided(env, observed, await(observed.startReply(result.runId(), reply)));
+                // a recorded turn on the limits it had: the agent that replied may have had another budget
+                Agent replying = env instanceof RecordedEnvironment recorded ? recorded.session().replying(observed, i) : observed;
+                result = resumeDecided(env, observed, await(replying.startReply(result.runId(), replies.get(i))));
             }
         } catch (TimeoutException e) {
             // a suite file gives the timeout in milliseconds: 300 ms is not "0 s"
