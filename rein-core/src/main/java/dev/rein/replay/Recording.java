@@ -255,6 +255,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     }
 
     private static final String RUN_STARTED = "run_started";
+    private static final java.math.BigDecimal MILLISECOND = new java.math.BigDecimal("0.001");
 
     /** The instant a trace event's {@code time} holds, or null when it holds none (an edited trace). */
     private static java.time.Instant instant(JsonNode time) {
@@ -296,13 +297,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
             // max_steps is an int: a larger number read as one would wrap round (2^32 + 1 as 1 step), so it is refused
             boolean steps = name.equals("max_steps");
+            // a run's time limit is at least 1 ms (Budget refuses less): a smaller one would be replayed as none at all
+            boolean seconds = name.equals("max_seconds");
             boolean fits = value.isNumber() && value.decimalValue().signum() > 0
+                    && (!seconds || value.decimalValue().compareTo(MILLISECOND) >= 0)
                     && (!whole || (steps ? value.canConvertToInt() : value.canConvertToLong())
                     && value.decimalValue().stripTrailingZeros().scale() <= 0);
             if (!fits) {
                 throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in " + event + ","
                         + " which no run can have (" + (steps ? "a whole number from 1 to " + Integer.MAX_VALUE
-                        : whole ? "a whole number of at least 1" : "a positive number")
+                        : whole ? "a whole number of at least 1" : seconds ? "a number of seconds of at least 0.001" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
         }

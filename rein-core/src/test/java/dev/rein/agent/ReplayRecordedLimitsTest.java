@@ -139,4 +139,19 @@ class ReplayRecordedLimitsTest {
                 .hasMessageContaining("records the model_prices.critic-x {\"input_per_m_tok\":-1} in run_started's limits, which is"
                         + " not a model's price");
     }
+
+    @Test
+    void anEditedTraceWithATimeLimitBelowAMillisecondIsRefusedNamingIt(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("edited.jsonl");
+        Agent.builder().model(twoLookups()).tools(lookup()).listener(JsonlTraceListener.to(trace)).build().run("look");
+        String text = Files.readString(trace);
+        assertThat(text).contains("\"max_seconds\":300");
+        // a run's time limit is at least 1 ms: 0.0004 s would be replayed as no time at all
+        Files.writeString(trace, text.replace("\"max_seconds\":300", "\"max_seconds\":0.0004"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(trace).replay(Agent.builder()
+                        .model(ScriptedModel.of()).tools(lookup()).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("records the limit max_seconds as 0.0004 in run_started, which no run can have"
+                        + " (a number of seconds of at least 0.001, or null for none)");
+    }
 }
