@@ -140,6 +140,61 @@ class TemporalApprovalTest {
     }
 
     /**
+     * A cancel that lands while the run tells its listeners of the resume (every pending action decided, ReinResumed
+     * running): the decision is traced once. Before, the workflow left that activity for the cancel, and the run's end,
+     * built from the paused run, told the decision a second time (approval_decided twice, the second from a pause the
+     * run had already resumed from).
+     */
+    @Test
+    void aCancelWhileTheResumeIsTracedTracesTheDecisionOnce() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        java.util.concurrent.CountDownLatch inResume = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch cancelSent = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        // holds the resume's activity at its first approval_decided until the cancel has reached Temporal
+        dev.rein.trace.RunListener holding = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                if (event instanceof TraceEvent.ApprovalDecided && first.getAndSet(false)) {
+                    inResume.countDown();
+                    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (System.nanoTime() < until) {
+                        try {
+                            if (cancelSent.await(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                                return;
+                            }
+                        } catch (InterruptedException e) {
+                            // the activity's call interrupted for the cancel: still held, as a slow listener would be
+                        }
+                    }
+                }
+            }
+        };
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {})))
+                .withListener(runId -> holding);
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel-during-resume");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+
+            run.approve(hash, "alice");
+            assertThat(inResume.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the resume was traced").isTrue();
+            run.cancel();
+            cancelSent.countDown();
+            RunResult result = run.result(Duration.ofSeconds(120));
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                    .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
+            assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(end -> assertThat(end.status()).isEqualTo(RunStatus.CANCELLED));
+            // the refund never ran: the cancel came before the step after the resume
+            assertThat(ledger.charges).isEmpty();
+        }
+    }
+
+    /**
      * A run cancelled while it waited has no pending actions any more (the query listed the action it never ran), and
      * a late approval says the run is CANCELLED instead of Temporal's bare WorkflowNotFoundException (a signal sent to
      * the closed workflow).

@@ -320,8 +320,24 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             continueAsNew(new ToolUses(pausedUses)); // a cancel asked for ends the wait with a CanceledFailure instead
         }
         status = RunStatus.RUNNING;
-        take(effects().resumed(turn()));
+        take(resumed());
         return act(pausedUses);
+    }
+
+    /**
+     * Traces the resume (and the decisions taken on the pause) outside the run's cancellation scope: a cancel that lands
+     * while it runs leaves it to end, so that the run's end starts from the resumed run and does not tell the decisions
+     * again, as it does for a cancel ending the pause itself. A cancel asked for before the resume is traced ends the run
+     * from its pause, telling them there. Runs recorded before let the cancel cut the resume.
+     */
+    private RunRef resumed() {
+        if (Workflow.getVersion("resume-not-cancelled", Workflow.DEFAULT_VERSION, 1) < 1) {
+            return effects().resumed(turn());
+        }
+        io.temporal.workflow.CancellationScope.throwCanceled();
+        RunRef[] resumed = new RunRef[1];
+        Workflow.newDetachedCancellationScope(() -> resumed[0] = effects().resumed(turn())).run();
+        return resumed[0];
     }
 
     @Override
