@@ -44,7 +44,8 @@ final class ProcessRunner {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new ExampleSetupException("cannot run '" + command.get(0) + "': " + e.getMessage()
+            // The JDK's "Cannot run program ... (No such file or directory) " ends in a space: strip it before the stop.
+            throw new ExampleSetupException("cannot run '" + command.get(0) + "': " + String.valueOf(e.getMessage()).strip()
                     + ". The code-change example needs git and a POSIX shell on the PATH.", e);
         }
         OutputCollector collector = new OutputCollector(process.getInputStream(), maxOutputChars);

@@ -43,6 +43,16 @@ class CodeChangeTest {
     }
 
     @Test
+    void aProgramThatIsMissingIsOneSentenceNamingItWithoutASpaceBeforeItsFullStop(@TempDir Path dir) {
+        // The JDK's "Cannot run program" message ends in a space; quoted as it is, the line read "directory) . The".
+        assertThatThrownBy(() -> ProcessRunner.run(java.util.List.of("rein-no-such-program"), dir, Duration.ofSeconds(5), 1000))
+                .isInstanceOf(dev.rein.examples.ExampleSetupException.class)
+                .hasMessageStartingWith("cannot run 'rein-no-such-program': Cannot run program \"rein-no-such-program\"")
+                .hasMessageContaining("(No such file or directory). The code-change example needs git and a POSIX shell")
+                .hasMessageNotContaining(" .");
+    }
+
+    @Test
     void pathsStayInsideTheWorkspace(@TempDir Path outside) throws Exception {
         try (GitWorkspace ws = new GitWorkspace()) {
             Tool read = new CodeTools(ws, Duration.ofSeconds(5)).all().stream().filter(t -> t.name().equals("read_file"))
