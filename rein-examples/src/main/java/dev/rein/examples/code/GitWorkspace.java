@@ -56,7 +56,7 @@ public final class GitWorkspace implements Environment {
         try {
             this.dir = Files.createTempDirectory("rein-code-");
         } catch (IOException e) {
-            throw new ExampleSetupException("cannot create a temporary directory for the workspace: " + e.getMessage(), e);
+            throw ExampleSetupException.noTemporaryDirectory("the workspace", e);
         }
         reset();
     }

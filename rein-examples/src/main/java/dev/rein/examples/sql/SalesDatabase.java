@@ -57,7 +57,7 @@ public final class SalesDatabase implements Environment {
         try {
             this.dir = Files.createTempDirectory("rein-sales-");
         } catch (IOException e) {
-            throw new ExampleSetupException("cannot create a temporary directory for the sales database: " + e.getMessage(), e);
+            throw ExampleSetupException.noTemporaryDirectory("the sales database", e);
         }
         this.file = dir.resolve("sales.db");
         reset();
