@@ -45,4 +45,29 @@ class ReplySegmentTest {
         assertThat(reply.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).as("opted in: the reply is the segment's input")
                 .contains("and B-2?");
     }
+
+    /**
+     * docs/observability.md: the budget limits "on every segment". A reply's segment had none: its turn_started did
+     * not carry them; it does now (the replying agent's limits, which may differ from the first segment's).
+     */
+    @Test
+    void aReplysRunSpanHasTheBudgetLimitsOfTheAgentThatReplied() {
+        Agent.Builder builder = Agent.builder().model(ScriptedModel.of(text("A-1 has shipped."), text("B-2 ships tomorrow.")))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).store(new dev.rein.state.InMemoryRunStore());
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build();
+        Agent first = telemetry.install(builder.budget(dev.rein.budget.Budget.builder().maxSteps(5).build())).build();
+        RunResult run = first.run("where is A-1?");
+        Agent replying = telemetry.install(builder.budget(dev.rein.budget.Budget.builder().maxSteps(7)
+                .maxCostUsd(new java.math.BigDecimal("0.25")).build())).build();
+        assertThat(replying.reply(run.runId(), "and B-2?").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        List<SpanData> runs = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent "))
+                .sorted(Comparator.comparing(SpanData::getStartEpochNanos)).toList();
+        assertThat(runs).hasSize(2);
+        assertThat(runs.get(0).getAttributes().get(ReinConventions.BUDGET_MAX_STEPS)).isEqualTo(5L);
+        SpanData reply = runs.get(1);
+        assertThat(reply.getAttributes().get(ReinConventions.BUDGET_MAX_STEPS)).as("the replying agent's limits").isEqualTo(7L);
+        assertThat(reply.getAttributes().get(ReinConventions.BUDGET_MAX_COST_USD)).isEqualTo(0.25);
+        assertThat(reply.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo(ScriptedModel.DEFAULT_NAME);
+    }
 }

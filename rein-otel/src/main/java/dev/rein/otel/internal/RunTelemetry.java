@@ -286,6 +286,12 @@ final class RunTelemetry implements RunListener {
     private void turnStarted(TraceEvent.TurnStarted e) {
         if (span == null) {
             SpanBuilder b = runSpan(e.time());
+            if (e.model() != null) { // absent in traces written before the turn recorded it: the first call names it
+                b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+                requestModel = e.model();
+                modelSet = true;
+            }
+            limits(b, e.limits()); // the replying agent's, which may differ from the first segment's
             recall().ifPresent(b::addLink);
             begin(b);
             replyOpened = true;
@@ -305,7 +311,7 @@ final class RunTelemetry implements RunListener {
         }
     }
 
-    /** The turn of a reply does not name the model: the segment's first call does. */
+    /** A reply's turn written before it recorded the model does not name it: the segment's first call does. */
     private void requestedModel(String model) {
         Span run = span;
         if (!modelSet && run != null && model != null) {
