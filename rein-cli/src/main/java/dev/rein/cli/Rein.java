@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
                 ExampleCommand.class,
                 McpCommand.class,
                 WarmupCommand.class,
-                CommandLine.HelpCommand.class,
+                HelpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {

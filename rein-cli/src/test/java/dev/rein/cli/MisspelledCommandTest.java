@@ -48,4 +48,29 @@ class MisspelledCommandTest {
         assertThat(outcome.stderr().strip()).isEqualTo("rein: unknown command 'rnu'; did you mean run? (see 'rein --help')");
         assertThat(cli.run("help", "run").exitCode()).isZero();
     }
+
+    @Test
+    void helpGivenAWordBeyondTheCommandSaysWhichAndWhatToGive() {
+        InProcessCli.Outcome outcome = cli.run("help", "run", "extra");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein help: 'extra' is one word too many: rein run has"
+                + " no commands of its own, so give only the command whose help you want: rein help run (see 'rein help --help')");
+        InProcessCli.Outcome option = cli.run("help", "run", "--json");
+        assertThat(option.exitCode()).isEqualTo(2);
+        assertThat(option.stdout()).isEmpty();
+        assertThat(option.stderrLines()).singleElement().asString().startsWith("rein help: '--json' is one word too many: ");
+    }
+
+    @Test
+    void helpNamesACommandOfACommandAndAMisspeltOneTheSameWayAsTheCommandItself() {
+        InProcessCli.Outcome outcome = cli.run("help", "memory", "list");
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.stdout()).contains("Usage: rein memory list");
+        InProcessCli.Outcome misspelt = cli.run("help", "memory", "lsit");
+        assertThat(misspelt.exitCode()).isEqualTo(2);
+        assertThat(misspelt.stdout()).isEmpty();
+        assertThat(misspelt.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
+        assertThat(cli.run("help").stdout()).contains("Usage: rein ");
+    }
 }
