@@ -61,6 +61,7 @@ final class ApproveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        runId = home.storedRunId(runId, env.err(), "rein approve");
         String user = DeciderName.of(as, env);
         // the reason reaches the model and the edit the tool: bytes the JVM replaced would arrive silently changed
         CommandLineArgs.requireUtf8("--reject", decision.reject);
@@ -86,10 +87,12 @@ final class ApproveCommand implements Callable<Integer> {
             home.requireWritable(store);
             ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
-            if (!home.couldBeARun(runId)) {
+            if (dev.rein.internal.text.RunIds.unstorable(runId) != null) {
                 throw home.noSuchRun(runId);
             }
-            ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> home.noSuchRun(runId)));
+            var found = runs.find(runId).orElseThrow(() -> home.noSuchRun(runId));
+            CliHome.requireContinuable(runId, "rein approve");
+            ApprovalRequest request = pick(found);
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
                 env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);

@@ -241,12 +241,67 @@ final class CliHome {
     }
 
     /**
-     * Whether {@code runId} could name a stored run: not one with a control character or half a surrogate pair, which no
-     * run can have and which the library's {@code Runs} refuses in words meant for its callers; the commands say of
-     * such an id what they say of any id the store lacks ({@link #noSuchRun}).
+     * The id of the stored run RUN names, as typed: the id itself when a run has it, else the one run whose id, with control
+     * characters in it, 'rein runs' shows as typed ({@code run_1\x1b[2Jold}: an older Rein saved runs under such ids, and
+     * the escaped form is the only one a person can copy from the listing). An id stored exactly as typed wins; when
+     * another run is shown the same way, one line on {@code err} says how to give that one ($'...' in bash). Several runs
+     * shown the same way and none stored as typed is a usage error listing each in that form. Returned as typed when no
+     * store or run matches: the command then says there is no such run.
      */
-    boolean couldBeARun(String runId) {
-        return dev.rein.internal.text.RunIds.problem(runId) == null;
+    String storedRunId(String typed, java.io.PrintStream err, String command) {
+        if (typed == null || !hasStore() || dev.rein.internal.text.RunIds.unstorable(typed) != null) {
+            return typed;
+        }
+        try (JdbcRunStore store = existingStore()) {
+            boolean exact = store.load(typed).isPresent();
+            // only a typed escape can be a shown id's: most ids are looked up once, without listing the store
+            List<String> shownSo = typed.contains("\\") ? store.list().stream().map(dev.rein.state.RunSummary::runId)
+                    .filter(id -> !id.equals(typed) && Text.visible(id).equals(typed)).distinct().toList() : List.of();
+            if (exact) {
+                if (!shownSo.isEmpty()) {
+                    err.println(command + ": run " + Text.visible(typed) + " is shown, stored under that id as typed; 'rein runs'"
+                            + " shows another run's id the same way, with control characters in it: give that one as it is, "
+                            + command + " " + ansiC(shownSo.getFirst()));
+                }
+                return typed;
+            }
+            if (shownSo.size() > 1) {
+                throw new UsageException("'" + Text.visible(typed) + "' is how 'rein runs' shows the ids of " + shownSo.size()
+                        + " runs, which hold control characters; give the one you mean as it is: " + shownSo.stream()
+                        .map(id -> command + " " + ansiC(id)).collect(java.util.stream.Collectors.joining(" or ")));
+            }
+            return shownSo.isEmpty() ? typed : shownSo.getFirst();
+        }
+    }
+
+    /**
+     * Refuses a run saved by an older Rein under an id with a control character, which the library reads but cannot
+     * resume (so no decision on it can be carried out either), in the command's terms rather than the library's.
+     */
+    static void requireContinuable(String runId, String command) {
+        String problem = runId == null ? null : dev.rein.internal.text.RunIds.problem(runId);
+        if (problem != null) {
+            throw new UsageException("run " + Text.visible(runId) + " cannot be decided or continued: its id " + problem.replaceFirst("^it ", "")
+                    + " (an older Rein saved runs under such ids); 'rein show " + Text.visible(runId) + "' shows it, and a new run"
+                    + " with 'rein run GOAL' can take up its goal");
+        }
+    }
+
+    /** {@code id} as bash's $'...' quoting gives it back: every character a shell or terminal would read as an escape. */
+    static String ansiC(String id) {
+        StringBuilder sb = new StringBuilder("$'");
+        id.codePoints().forEach(c -> {
+            if (c == '\\' || c == '\'') {
+                sb.append('\\').appendCodePoint(c);
+            } else if (c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029 || Character.getType(c) == Character.FORMAT) {
+                sb.append(c <= 0xff ? String.format(java.util.Locale.ROOT, "\\x%02x", c)
+                        : c <= 0xffff ? String.format(java.util.Locale.ROOT, "\\u%04x", c)
+                        : String.format(java.util.Locale.ROOT, "\\U%08x", c));
+            } else {
+                sb.appendCodePoint(c);
+            }
+        });
+        return sb.append('\'').toString();
     }
 
     private static boolean isCliRunId(String runId) {

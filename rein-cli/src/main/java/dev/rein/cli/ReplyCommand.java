@@ -33,6 +33,7 @@ final class ReplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        runId = CliHome.of(env.env()).storedRunId(runId, env.err(), "rein reply");
         return options.continueRun(env, runId, "rein reply", this::requireReplyable, agent -> agent.startReply(runId, text),
                 agent -> agent.streamReply(runId, text));
     }

@@ -35,6 +35,7 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        runId = CliHome.of(env.env()).storedRunId(runId, env.err(), "rein resume");
         return options.continueRun(env, runId, "rein resume", this::requireResumable, agent -> agent.startResume(runId),
                 agent -> agent.streamResume(runId));
     }

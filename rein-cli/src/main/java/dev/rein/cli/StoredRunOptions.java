@@ -130,6 +130,7 @@ final class StoredRunOptions {
                 throw home.noSuchRun(runId);
             }
         }
+        CliHome.requireContinuable(runId, command);
         // rein runs lists it, so pointing there would go round in a circle
         throw new UsageException("run " + runId + " was stored by an application, not started by 'rein run', so " + command
                 + " does not know its model, tools and prompt; continue it from the application (agent.resume, agent.reply)."

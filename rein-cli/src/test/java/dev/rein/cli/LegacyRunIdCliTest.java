@@ -1,0 +1,88 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
+import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.testkit.MessagingTools;
+import dev.rein.testkit.ScriptedModel;
+import java.lang.reflect.RecordComponent;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run an older Rein saved under an id with a control character: 'rein runs' shows the id escaped
+ * ({@code run_1\x1b[2Jold}), and that shown form, typed back, names the run; the id as it is (bash's $'...') does too,
+ * and an id stored exactly as typed wins over one shown that way.
+ */
+class LegacyRunIdCliTest {
+    private static final String OLD = "run_1\u001b[2Jold";
+    private static final String SHOWN = "run_1\\x1b[2Jold";
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+    private final InProcessCli cli = new InProcessCli();
+
+    /** A run paused for approval, saved under {@code id} as an older Rein could. */
+    private void storePausedRunAs(String id, String goal) throws Exception {
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("send_message", SEND))))
+                    .tools(MessagingTools.outbox(cli.home().resolve("outbox.jsonl"))).store(store).runIds(() -> "run_made_" + goal.length()).build();
+            dev.rein.agent.RunResult paused = agent.run(goal);
+            assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            store.save(renamed(store.load(paused.runId()).orElseThrow(), id));
+        }
+    }
+
+    private static RunSnapshot renamed(RunSnapshot snapshot, String id) throws Exception {
+        RecordComponent[] components = RunSnapshot.class.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            types[i] = components[i].getType();
+            String name = components[i].getName();
+            values[i] = name.equals("runId") ? id : name.equals("version") ? 1L : components[i].getAccessor().invoke(snapshot);
+        }
+        return RunSnapshot.class.getDeclaredConstructor(types).newInstance(values);
+    }
+
+    @Test
+    void theIdAsRunsShowsItNamesTheRunForShowAndApproveSaysWhyItCannotDecideIt() throws Exception {
+        storePausedRunAs(OLD, "古い実行");
+        assertThat(cli.run("runs").stdout()).contains(SHOWN);
+
+        // before: "there is no run 'run_1\x1b[2Jold' in the run store ...", though 'rein runs' listed it so
+        InProcessCli.Outcome show = cli.run("show", SHOWN);
+        assertThat(show.exitCode()).as(show.stderr()).isZero();
+        assertThat(show.stdout()).contains("古い実行").contains(SHOWN).doesNotContain("\u001b");
+        InProcessCli.Outcome raw = cli.run("show", OLD);
+        assertThat(raw.exitCode()).as(raw.stderr()).isZero();
+        assertThat(cli.run("show", "--json", SHOWN).stdout()).contains("古い実行");
+
+        InProcessCli.Outcome approve = cli.run("approve", SHOWN, "--as", "佐藤");
+        assertThat(approve.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(approve.stderrLines()).singleElement().asString()
+                .startsWith("rein approve: run " + SHOWN + " cannot be decided or continued: its id holds the control character U+001B")
+                .contains("'rein show " + SHOWN + "'").doesNotContain("Runs.cancel").doesNotContain("\u001b");
+        InProcessCli.Outcome resume = cli.run("resume", SHOWN);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resume.stderrLines()).singleElement().asString().startsWith("rein resume: run " + SHOWN + " cannot be decided or");
+        assertThat(cli.run("show", "run_1\\x1b[2Jnew").stderr()).contains("there is no run 'run_1\\x1b[2Jnew'");
+    }
+
+    @Test
+    void anIdStoredExactlyAsTypedWinsAndTheOtherIsNamedWithHowToGiveIt() throws Exception {
+        storePausedRunAs(OLD, "古い実行");
+        storePausedRunAs(SHOWN, "文字どおりの実行");
+        InProcessCli.Outcome show = cli.run("show", SHOWN);
+        assertThat(show.exitCode()).as(show.stderr()).isZero();
+        assertThat(show.stdout()).contains("文字どおりの実行").doesNotContain("古い実行");
+        assertThat(show.stderrLines()).singleElement().asString()
+                .isEqualTo("rein show: run " + SHOWN + " is shown, stored under that id as typed; 'rein runs' shows another run's"
+                        + " id the same way, with control characters in it: give that one as it is, rein show $'run_1\\x1b[2Jold'");
+        InProcessCli.Outcome other = cli.run("show", OLD);
+        assertThat(other.exitCode()).as(other.stderr()).isZero();
+        assertThat(other.stdout()).contains("古い実行");
+    }
+}
