@@ -49,6 +49,13 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (java.nio.file.Files.notExists(trace, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !underAFile(trace)) {
+            // the library's "no such trace file" said nothing of what a trace is or where one comes from
+            throw new UsageException("no such trace file: " + trace + (trace.isAbsolute() ? "" : " (in "
+                    + Path.of("").toAbsolutePath() + ")") + "; give TRACE, a JSONL trace file: 'rein run --trace FILE' writes one"
+                    + " (so do rein resume and rein reply with --trace, 'rein demo', which prints where, and 'rein eval SUITE"
+                    + " --traces DIR'); a run started without --trace has none to replay");
+        }
         Replay replay = Replay.from(trace).run(run).liveReadTools(liveReadTools).stopAtDivergence(stopAtDivergence);
         RecordedRun recorded;
         try {
@@ -59,6 +66,16 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayReport report = replay.replay(agent(recorded, env));
         env.out().println(describe(recorded, report, standIns(recorded, env)));
         return report.reproduced() ? ExitCodes.SUCCEEDED : ExitCodes.FAILED;
+    }
+
+    /** Whether the nearest existing folder on the way to {@code file} is a file instead (the library says that so). */
+    private static boolean underAFile(Path file) {
+        for (Path at = file.toAbsolutePath().getParent(); at != null; at = at.getParent()) {
+            if (java.nio.file.Files.exists(at)) {
+                return !java.nio.file.Files.isDirectory(at);
+            }
+        }
+        return false;
     }
 
     /**

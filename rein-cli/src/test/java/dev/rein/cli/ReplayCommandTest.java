@@ -93,7 +93,15 @@ class ReplayCommandTest {
     void aMissingTraceIsAUsageError(@TempDir Path dir) {
         InProcessCli.Outcome outcome = cli.run("replay", dir.resolve("nope.jsonl").toString());
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(outcome.stderr()).contains("no such trace file");
+        assertThat(outcome.stdout()).isEmpty();
+        // before: "rein replay: no such trace file: .../nope.jsonl", saying nothing of what to give or where traces are
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .isEqualTo("rein replay: no such trace file: " + dir.resolve("nope.jsonl") + "; give TRACE, a JSONL trace file:"
+                        + " 'rein run --trace FILE' writes one (so do rein resume and rein reply with --trace, 'rein demo', which"
+                        + " prints where, and 'rein eval SUITE --traces DIR'); a run started without --trace has none to replay");
+        InProcessCli.Outcome relative = cli.run("replay", "nosuch-トレース.jsonl");
+        assertThat(relative.stderrLines()).singleElement().asString().startsWith("rein replay: no such trace file: nosuch-トレース.jsonl"
+                + " (in " + Path.of("").toAbsolutePath() + "); give TRACE, a JSONL trace file: ");
     }
 
     /** A trace path that is a dangling link, or under a file, is said so (before: 'no such trace file', 'Not a directory'). */
