@@ -50,11 +50,16 @@ final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runna
             } else if (!target.getSubcommands().isEmpty() && !word.startsWith("-")) {
                 // worded as picocli's own, so Errors names it as 'rein rnu' is named: unknown command, the likely one
                 throw new ParameterException(target, "Unknown subcommand '" + word + "'.", null, word);
+            } else if (word.startsWith("-") && !target.getSubcommands().isEmpty()) {
+                String path = target.getCommandSpec().qualifiedName();
+                throw new ParameterException(self, "'" + word + "' is not a command: " + self.getCommandSpec().qualifiedName()
+                        + " takes the names of commands, e.g. rein help run or rein help memory list; the options of " + path
+                        + " are in '" + path + " --help'");
             } else {
                 String path = target.getCommandSpec().qualifiedName();
                 String help = self.getCommandSpec().qualifiedName() + " " + String.join(" ", given.subList(0, i));
                 throw new ParameterException(self, "'" + word + "' is one word too many: " + path
-                        + (target.getSubcommands().isEmpty() ? " has no commands of its own" : " takes no option here")
+                        + " has no commands of its own"
                         + ", so give only the command whose help you want: " + help.strip());
             }
         }

@@ -73,4 +73,17 @@ class MisspelledCommandTest {
         assertThat(misspelt.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
         assertThat(cli.run("help").stdout()).contains("Usage: rein ");
     }
+
+    @Test
+    void helpGivenAnOptionItDoesNotHaveSaysItTakesCommandNames() {
+        InProcessCli.Outcome outcome = cli.run("help", "--json");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stdout()).isEmpty();
+        // before: "'--json' is one word too many: rein takes no option here", though it was the only word
+        assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein help: '--json' is not a command: rein help"
+                + " takes the names of commands, e.g. rein help run or rein help memory list; the options of rein are in"
+                + " 'rein --help' (see 'rein help --help')");
+        assertThat(cli.run("help", "memory", "-x").stderr().strip()).startsWith("rein help: '-x' is not a command: ")
+                .contains("the options of rein memory are in 'rein memory --help'");
+    }
 }
