@@ -32,6 +32,11 @@ final class CliMcp implements AutoCloseable {
 
     /** Reads a servers file, substituting {@code ${VAR}} from the environment; warnings go to stderr. */
     static McpConfig load(Path file, CliEnvironment env) {
+        if (java.nio.file.Files.isDirectory(file)) {
+            // the library's reading said only "cannot read MCP servers file DIR: Is a directory", not what to give
+            throw new McpConfigException("MCP servers file " + file + " is a folder, not a file; give a JSON file with"
+                    + " {\"mcpServers\": {...}} (see docs/mcp.md)");
+        }
         McpConfig config = McpConfig.load(file, env.env());
         config.warnings().forEach(w -> env.err().println("warning: " + w));
         return config;

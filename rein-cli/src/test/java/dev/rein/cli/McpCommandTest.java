@@ -127,6 +127,22 @@ class McpCommandTest {
     }
 
     @Test
+    void aFolderGivenAsTheServersFileIsSaidToBeOneWithWhatToGive() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("サーバー"));
+        InProcessCli cli = new InProcessCli();
+        String expected = "MCP servers file " + folder + " is a folder, not a file; give a JSON file with {\"mcpServers\": {...}}"
+                + " (see docs/mcp.md)";
+        // before: "cannot read MCP servers file DIR: Is a directory", saying nothing of what to give
+        InProcessCli.Outcome list = cli.run("mcp", "list", folder.toString());
+        assertThat(list.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(list.stderrLines()).singleElement().asString().isEqualTo("rein mcp list: " + expected);
+        InProcessCli.Outcome run = cli.run("run", "--mcp", folder.toString(), "do it");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderrLines()).singleElement().asString().isEqualTo("rein run: " + expected);
+        assertThat(cli.modelsCreated()).isZero();
+    }
+
+    @Test
     void aServerThatCannotStartIsExitTwoNamingIt() throws IOException {
         Path file = dir.resolve("ghost.json");
         Files.writeString(file, "{\"mcpServers\": {\"ghost\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo no license >&2; exit 7\"]}}}");
