@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,6 +40,10 @@ public final class BenchServer implements AutoCloseable {
     private final AtomicLong lastResponseDone = new AtomicLong();
     private final ConcurrentLinkedQueue<long[]> gaps = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
+    /** The turn whose requests wait for {@code POST /release} ({@link #main}'s fourth argument); -1: none. */
+    private volatile int holdTurn = -1;
+    private final AtomicInteger held = new AtomicInteger();
+    private final CountDownLatch release = new CountDownLatch(1);
 
     /**
      * @param virtualThreads handle each exchange on its own virtual thread (thousands of concurrent
@@ -58,6 +63,12 @@ public final class BenchServer implements AutoCloseable {
                 });
         http.setExecutor(executor);
         http.createContext("/v1/messages", this::handle);
+        http.createContext("/held", this::held);
+        http.createContext("/release", exchange -> {
+            release.countDown();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
         http.start();
     }
 
@@ -95,6 +106,15 @@ public final class BenchServer implements AutoCloseable {
             }
         }
         boolean last = turn >= steps - 1;
+        if (turn == holdTurn) { // the footprint runner's runs wait here, all at the same point, until it has measured
+            held.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
         boolean stream = request.path("stream").asBoolean(false);
         if (latencyMillis > 0) {
             try {
@@ -112,6 +132,15 @@ public final class BenchServer implements AutoCloseable {
             out.write(body);
         }
         lastResponseDone.set(last ? 0 : System.nanoTime());
+    }
+
+    /** {@code GET /held}: how many requests wait at the hold turn. */
+    private void held(HttpExchange exchange) throws IOException {
+        byte[] body = String.valueOf(held.get()).getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     private String text(int turn, boolean last) {
@@ -177,9 +206,16 @@ public final class BenchServer implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    /** {@code BenchServer PORT_FILE STEPS LATENCY_MS}: serves until killed, its port written to PORT_FILE. */
+    /**
+     * {@code BenchServer PORT_FILE STEPS LATENCY_MS [HOLD_TURN]}: serves until killed, its port written to PORT_FILE;
+     * with HOLD_TURN, the requests of that turn (0: the first) wait until {@code POST /release}, and {@code GET /held}
+     * says how many wait ({@link FootprintBench}).
+     */
     public static void main(String[] args) throws Exception {
         BenchServer server = new BenchServer(0, Integer.parseInt(args[1]), 1, Long.parseLong(args[2]), true);
+        if (args.length > 3) {
+            server.holdTurn = Integer.parseInt(args[3]);
+        }
         Path portFile = Path.of(args[0]);
         Files.writeString(portFile.resolveSibling(portFile.getFileName() + ".tmp"), server.baseUrl());
         Files.move(portFile.resolveSibling(portFile.getFileName() + ".tmp"), portFile);

@@ -24,6 +24,7 @@ public final class Report {
         loop(lines, out);
         parallel(lines, out);
         concurrency(lines, out);
+        footprint(lines, out);
         System.out.print(out);
     }
 
@@ -184,6 +185,25 @@ public final class Report {
                         perRepeat(rein, lc)));
             }
         });
+        out.append('\n');
+    }
+
+    /** The heap each run in flight keeps (FootprintBench), with LangChain4j's for comparison. */
+    private static void footprint(List<String> lines, StringBuilder out) {
+        Map<String, Map<String, String>> byClient = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("FOOTPRINT ")) {
+                Map<String, String> f = fields(line);
+                byClient.put(f.get("client"), f);
+            }
+        }
+        if (byClient.isEmpty()) {
+            return;
+        }
+        out.append("Heap kept by each run in flight (all runs held at their 4th model call, after full collections):\n\n"
+                + "| client | runs held | KB per run | failed runs |\n|---|---|---|---|\n");
+        byClient.forEach((client, f) -> out.append(String.format("| %s | %s | %s | %s |%n", client, f.getOrDefault("n", "—"),
+                f.getOrDefault("live_kb_per_run", "did not finish"), f.getOrDefault("failures", "—"))));
         out.append('\n');
     }
 
