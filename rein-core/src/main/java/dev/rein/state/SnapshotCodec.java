@@ -42,8 +42,7 @@ public final class SnapshotCodec {
     public static RunSnapshot readSnapshot(String json) {
         JsonNode tree;
         try {
-            tree = Json.storedMapper().readTree(json);
-            exactMoney(json, tree);
+            tree = readExact(json);
         } catch (JsonProcessingException e) {
             throw damaged(e);
         }
@@ -77,38 +76,41 @@ public final class SnapshotCodec {
     }
 
     /**
-     * Sets the money used ({@code cost_usd}, and the earlier turns' {@code conversation.cost_before}) in {@code tree} to
-     * the numbers as {@code json} writes them: the tree reads a decimal number as a double, which keeps about 17
-     * significant digits, and the money used must load as it was saved (the JDBC stores keep every digit). Only these:
-     * a tool call's float arguments must read as they always have, or the action hash a person approved of a paused
-     * call would change when the run is loaded. A snapshot whose money is not a fraction is not read twice.
+     * The snapshot's tree, in one pass, with the money used ({@code cost_usd}, and the earlier turns'
+     * {@code conversation.cost_before}) read with every digit: a tree reads a decimal number as a double, which keeps
+     * about 17 significant digits, and the money used must load as it was saved (the JDBC stores keep every digit).
+     * Only these: a tool call's float arguments must read as they always have, or the action hash a person approved of
+     * a paused call would change when the run is loaded. A key given twice keeps its last value, as a tree does.
      */
-    private static void exactMoney(String json, JsonNode tree) throws JsonProcessingException {
-        if (!(tree instanceof ObjectNode top) || !top.path("cost_usd").isFloatingPointNumber()
-                && !top.path("conversation").path("cost_before").isFloatingPointNumber()) {
-            return;
-        }
+    private static JsonNode readExact(String json) throws JsonProcessingException {
         try (JsonParser p = Json.storedMapper().getFactory().createParser(json)) {
-            p.nextToken();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Json.storedMapper().readTree(json); // not a snapshot: said by the reading below, as before
+            }
+            ObjectNode top = Json.storedMapper().createObjectNode();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
                 JsonToken value = p.nextToken();
                 if (name.equals("cost_usd") && value == JsonToken.VALUE_NUMBER_FLOAT) {
-                    top.put("cost_usd", p.getDecimalValue()); // the last of a key given twice, as the tree keeps it
-                } else if (name.equals("conversation") && value == JsonToken.START_OBJECT
-                        && top.get("conversation") instanceof ObjectNode conversation) {
+                    top.put(name, p.getDecimalValue());
+                } else if (name.equals("conversation") && value == JsonToken.START_OBJECT) {
+                    ObjectNode conversation = top.putObject(name);
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
                         String field = p.currentName();
                         if (p.nextToken() == JsonToken.VALUE_NUMBER_FLOAT && field.equals("cost_before")) {
-                            conversation.put("cost_before", p.getDecimalValue());
+                            conversation.put(field, p.getDecimalValue());
                         } else {
-                            p.skipChildren();
+                            conversation.set(field, p.readValueAsTree());
                         }
                     }
                 } else {
-                    p.skipChildren();
+                    top.set(name, p.readValueAsTree());
                 }
             }
+            if (p.currentToken() != JsonToken.END_OBJECT) {
+                throw new com.fasterxml.jackson.core.JsonParseException(p, "Unexpected end-of-input: expected close marker for Object");
+            }
+            return top;
         } catch (JsonProcessingException e) {
             throw e;
         } catch (IOException e) {
