@@ -102,6 +102,7 @@ final class RequestMapper {
         request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
         requireForcedToolPresent(request);
         requireNoThinkingWithForcedTool(request, drop);
+        requireVisibleStopSequences(request);
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {
             g.writeStringField("model", request.model());
@@ -151,6 +152,23 @@ final class RequestMapper {
                 g.writeStringField("service_tier", tier.get().tier());
             }
         });
+    }
+
+    /**
+     * The API refuses a stop sequence without a non-whitespace character (400 "stop_sequences: each stop sequence must
+     * contain non-whitespace"), on every request of the run: refused here, before sending, naming the setting that
+     * carries it. count_tokens sends no stop sequences, so it does not check them.
+     */
+    static void requireVisibleStopSequences(ModelRequest request) {
+        List<String> stops = request.stopSequences();
+        for (int i = 0; i < stops.size(); i++) {
+            if (stops.get(i).isBlank()) {
+                throw new ReinException("stop sequence " + (i + 1) + " of " + stops.size() + " (ModelRequest.Builder.stopSequences) is "
+                        + Json.mapper().valueToTree(stops.get(i)) + ", which has no character but whitespace, and the API"
+                        + " refuses such a stop sequence (400 \"stop_sequences: each stop sequence must contain non-whitespace\"):"
+                        + " leave it out, or give one with visible text (\"\\nEND\" rather than \"\\n\")");
+            }
+        }
     }
 
     /**

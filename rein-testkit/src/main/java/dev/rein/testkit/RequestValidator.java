@@ -67,6 +67,12 @@ final class RequestValidator {
             if (!maxTokens.canConvertToInt() || !maxTokens.isIntegralNumber() || maxTokens.asInt() < 1) {
                 return invalid(ApiErrorType.INVALID_REQUEST, "max_tokens: Input should be greater than or equal to 1");
             }
+            for (JsonNode stop : body.path("stop_sequences")) {
+                // The API's words for an empty or whitespace-only stop sequence ("\n" is a common one).
+                if (stop.isTextual() && stop.asText().isBlank()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "stop_sequences: each stop sequence must contain non-whitespace");
+                }
+            }
         }
         JsonNode messages = body.path("messages");
         if (messages.isMissingNode() || messages.isNull()) {

@@ -327,6 +327,30 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(Api.json(four).at("/content/0/text").asText()).isEqualTo("never sent");
     }
 
+    /**
+     * The API refuses a stop sequence without a non-whitespace character (an empty one, "\n"), in its own words; one
+     * with whitespace around text is taken.
+     */
+    @Test
+    void aStopSequenceOfOnlyWhitespaceIsRejectedLikeTheRealApi() throws Exception {
+        String request = "{\"model\":\"m\",\"max_tokens\":10,\"stop_sequences\":%s,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+        server.enqueue(FakeReply.text("taken"));
+
+        HttpResponse<String> newline = api.messages(request.formatted("[\"END\",\"\\n\"]"));
+        HttpResponse<String> empty = api.messages(request.formatted("[\"\"]"));
+        HttpResponse<String> padded = api.messages(request.formatted("[\"\\nEND \"]"));
+
+        assertThat(newline.statusCode()).isEqualTo(400);
+        assertThat(Api.json(newline).at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(Api.json(newline).at("/error/message").asText())
+                .isEqualTo("stop_sequences: each stop sequence must contain non-whitespace");
+        assertThat(empty.statusCode()).isEqualTo(400);
+        assertThat(Api.json(empty).at("/error/message").asText())
+                .isEqualTo("stop_sequences: each stop sequence must contain non-whitespace");
+        assertThat(padded.statusCode()).isEqualTo(200);
+    }
+
     @Test
     void missingMaxTokensAndEmptyMessagesAreRejected() throws Exception {
         HttpResponse<String> noMaxTokens = api.messages("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
