@@ -148,7 +148,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        ModelRequest effective = withDefaults(request);
+        ModelRequest effective = requests.forModel(withDefaults(request));
         int breakpoints = requests.maxBreakpoints();
         boolean drop = requests.dropsStaleBlocks(effective); // once, for the header and the body
         WireBuffer body = build(() -> requests.create(effective, breakpoints, drop));
@@ -264,9 +264,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
-        ModelRequest effective = withDefaults(request);
+        ModelRequest sent = requests.forModel(request);
+        ModelRequest effective = withDefaults(sent);
         boolean drop = requests.dropsStaleBlocks(effective);
-        WireBuffer body = build(() -> requests.countTokens(request, drop));
+        WireBuffer body = build(() -> requests.countTokens(sent, drop));
         int size = body.length();
         // The same betas as the call: the prompt may hold what only they define (a compaction block sent back).
         try (Exchange exchange = transport.json(body, betas(effective, drop))) {

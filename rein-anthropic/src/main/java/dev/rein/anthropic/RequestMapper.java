@@ -66,6 +66,8 @@ final class RequestMapper {
     private final WireCache<Message, Map<String, JsonNode>> callers = new WireCache<>();
     /** Whether a message holds a thinking block ({@link #sendsThinkingBack}). */
     private final WireCache<Message, Boolean> thinking = new WireCache<>();
+    /** Each message as a Claude model is sent it: without its unsigned thinking ({@link #forModel}), or itself. */
+    private final WireCache<Message, Message> signedOnly = new WireCache<>();
     /** How many messages' blocks the per-request scans of the history have read (for tests). */
     private final AtomicLong messagesRead = new AtomicLong();
     private volatile int lastLength = 8192;
@@ -80,6 +82,57 @@ final class RequestMapper {
     /** From now on at most {@code max} breakpoints per request (never more than before). */
     synchronized void lowerMaxBreakpoints(int max) {
         maxBreakpoints = Math.max(0, Math.min(maxBreakpoints, max));
+    }
+
+    /**
+     * The request as its model takes it. A thinking block without a signature was made by an Anthropic-compatible
+     * endpoint of another model (DeepSeek's), which takes it back with {@code "signature": ""} (and wants a tool-use
+     * turn's thinking back). A Claude model verifies the signature of every thinking block it is sent and refuses an
+     * unsigned one (400 "messages.1.content.0: Invalid `signature` in `thinking` block"), on every later request of
+     * the run: to a Claude model (a fallback, a handed-over history) that thinking is left out, as the extended
+     * thinking docs let a client leave thinking out, and the rest of its message goes as before. Each message is
+     * looked at once, and its copy kept with it, so later requests reuse the copy and its wire form.
+     */
+    ModelRequest forModel(ModelRequest request) {
+        if (!verifiesSignatures(request.model())) {
+            return request;
+        }
+        List<Message> history = request.messages();
+        List<Message> sent = null;
+        for (int i = 0; i < history.size(); i++) {
+            Message message = history.get(i);
+            Message signed = signedOnly.get(message, RequestMapper::withoutUnsignedThinking);
+            if (signed != message) {
+                if (sent == null) {
+                    sent = new ArrayList<>(history);
+                }
+                sent.set(i, signed);
+            }
+        }
+        return sent == null ? request : request.toBuilder().messages(sent).build();
+    }
+
+    /**
+     * Whether {@code model} is a Claude model, which verifies thinking signatures wherever it is served (the API, a
+     * cloud platform's id such as {@code anthropic.claude-...}, a gateway passing the id on).
+     */
+    static boolean verifiesSignatures(String model) {
+        return model.toLowerCase(java.util.Locale.ROOT).contains("claude");
+    }
+
+    /** {@code message} without its unsigned thinking blocks; itself when it has none. */
+    private static Message withoutUnsignedThinking(Message message) {
+        List<ContentBlock> kept = new ArrayList<>(message.content().size());
+        for (ContentBlock block : message.content()) {
+            if (!(block instanceof ThinkingBlock t && t.signature().isEmpty())) {
+                kept.add(block);
+            }
+        }
+        if (kept.size() == message.content().size()) {
+            return message;
+        }
+        // A message of unsigned thinking alone: an empty text is never sent, so the message is left out.
+        return new Message(message.role(), kept.isEmpty() ? List.of(new TextBlock("")) : kept);
     }
 
     /** The body of a streamed {@code POST /v1/messages}; release the buffer when the exchange is over. */

@@ -113,7 +113,9 @@ class StreamingTest extends FakeApi {
     @Test
     void aThinkingBlockWithoutASignatureIsKeptAndSentBackWithAnEmptyOne() throws Exception {
         // Anthropic-compatible endpoints of other models (DeepSeek's /anthropic, Fireworks, Kimi) stream
-        // thinking blocks with no signature at all, and want the thinking of a tool-use turn sent back.
+        // thinking blocks with no signature at all, and want the thinking of a tool-use turn sent back. They
+        // verify no signature, unlike the API the fake plays (UnsignedThinkingTest has a Claude model's side).
+        server.validateRequests(false);
         server.enqueue(FakeReply.malformed(new Sse()
                 .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
                 .block(0, "{\"type\":\"thinking\",\"thinking\":\"\"}", "{\"type\":\"thinking_delta\",\"thinking\":\"天気を調べる\"}")
@@ -122,13 +124,13 @@ class StreamingTest extends FakeApi {
                 .end("tool_use", "{\"output_tokens\":12}").build()));
         server.enqueue(FakeReply.text("晴れです。"));
 
-        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))));
+        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))).build().withModel("deepseek-chat"));
 
         assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
         assertThat(response.content().get(0)).isEqualTo(new dev.rein.model.ThinkingBlock("天気を調べる", ""));
         call(request("hi").tools(java.util.List.of(tool("search"))).messages(java.util.List.of(dev.rein.model.Message.user("hi"),
                 dev.rein.model.Message.assistant(response.content()), dev.rein.model.Message.user(java.util.List.of(
-                        new dev.rein.model.ToolResultBlock("toolu_7", "晴れ", false))))));
+                        new dev.rein.model.ToolResultBlock("toolu_7", "晴れ", false))))).build().withModel("deepseek-chat"));
         assertThat(lastBody().at("/messages/1/content/0")).isEqualTo(
                 Json.parse("{\"type\":\"thinking\",\"thinking\":\"天気を調べる\",\"signature\":\"\"}"));
     }

@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Requests are validated like the real API does where that is cheap (on by default, see {@link
  * #validateRequests(boolean)}): a body of at most 32 MiB (else 413 {@code request_too_large}), an {@code x-api-key} or {@code authorization} header (else 401),
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1, no stop sequence
- * without a non-whitespace character ("stop_sequences: each stop sequence must contain non-whitespace")
+ * without a non-whitespace character ("stop_sequences: each stop sequence must contain non-whitespace"), no {@code
+ * thinking} block with an empty signature ("messages.1.content.0: Invalid `signature` in `thinking` block")
  * (at count_tokens none of the messages call's own fields: "max_tokens: Extra inputs are not permitted", and the same
  * for {@code stream}, {@code stop_sequences}, {@code temperature}, {@code top_p}, {@code top_k}, {@code metadata},
  * {@code service_tier} and {@code container}); under {@code anthropic-version} 2026-10-21 or later, no {@code

@@ -103,6 +103,10 @@ final class RequestValidator {
         if (marked.isPresent()) {
             return marked;
         }
+        Optional<Violation> unsigned = unsignedThinking(messages);
+        if (unsigned.isPresent()) {
+            return unsigned;
+        }
         Optional<Violation> blank = blankText(messages);
         if (blank.isPresent()) {
             return blank;
@@ -267,6 +271,26 @@ final class RequestValidator {
                 if ((type.equals("thinking") || type.equals("redacted_thinking")) && content.get(j).has("cache_control")) {
                     return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j + "." + type
                             + ".cache_control: Extra inputs are not permitted");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A {@code thinking} block sent back with an empty signature (or none): the API verifies every thinking block's
+     * signature, wherever it is in the history, and no empty one verifies, so it refuses the request in these words.
+     * Anthropic-compatible endpoints of other models (DeepSeek's) send their thinking unsigned and take it back with
+     * {@code "signature": ""}; the real API does not.
+     */
+    private static Optional<Violation> unsignedThinking(JsonNode messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            for (int j = 0; j < content.size() && content.isArray(); j++) {
+                JsonNode block = content.get(j);
+                if (block.path("type").asText().equals("thinking") && block.path("signature").asText("").isEmpty()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST,
+                            "messages." + i + ".content." + j + ": Invalid `signature` in `thinking` block");
                 }
             }
         }

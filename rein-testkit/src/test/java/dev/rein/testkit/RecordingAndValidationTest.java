@@ -351,6 +351,30 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(padded.statusCode()).isEqualTo(200);
     }
 
+    /**
+     * The API verifies every thinking block's signature: one sent back with an empty signature (what an
+     * Anthropic-compatible endpoint of another model sends, signing nothing) is refused in its words, wherever it is.
+     */
+    @Test
+    void aThinkingBlockWithAnEmptySignatureIsRejectedLikeTheRealApi() throws Exception {
+        String request = """
+                {"model":"claude-sonnet-4-5","max_tokens":10,"messages":[
+                  {"role":"user","content":"x"},
+                  {"role":"assistant","content":[{"type":"thinking","thinking":"hmm","signature":"%s"},
+                    {"type":"text","text":"y"}]},
+                  {"role":"user","content":"z"}]}""";
+        server.enqueue(FakeReply.text("taken"));
+
+        HttpResponse<String> unsigned = api.messages(request.formatted(""));
+        HttpResponse<String> signed = api.messages(request.formatted("sig"));
+
+        assertThat(unsigned.statusCode()).isEqualTo(400);
+        assertThat(Api.json(unsigned).at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(Api.json(unsigned).at("/error/message").asText())
+                .isEqualTo("messages.1.content.0: Invalid `signature` in `thinking` block");
+        assertThat(signed.statusCode()).isEqualTo(200);
+    }
+
     @Test
     void missingMaxTokensAndEmptyMessagesAreRejected() throws Exception {
         HttpResponse<String> noMaxTokens = api.messages("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
