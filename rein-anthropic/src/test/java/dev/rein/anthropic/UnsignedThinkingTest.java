@@ -45,6 +45,15 @@ class UnsignedThinkingTest extends FakeApi {
     }
 
     @Test
+    void countTokensLeavesUnsignedThinkingOutForAClaudeModelToo() throws Exception {
+        long tokens = model.countTokens(request("x").tools(List.of(tool("search")))
+                .messages(history(new ThinkingBlock("天気を調べる", ""))).build());
+
+        assertThat(tokens).as("counted, not refused").isPositive();
+        assertThat(lastBody().at("/messages/1/content/0/type").asText()).isEqualTo("tool_use");
+    }
+
+    @Test
     void signedThinkingStillGoesBackAndAMessageOfUnsignedThinkingAloneIsLeftOut() throws Exception {
         server.enqueue(FakeReply.text("どうぞ。"));
 
