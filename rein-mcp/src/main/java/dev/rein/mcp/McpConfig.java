@@ -5,6 +5,8 @@ import dev.rein.tool.Secrets;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -62,7 +64,22 @@ public record McpConfig(List<McpServerConfig> servers, List<String> warnings) {
         } catch (CharacterCodingException e) {
             throw new McpConfigException("MCP servers file " + file + " is not UTF-8 text; save it as UTF-8 JSON with {\"mcpServers\": {...}}");
         } catch (IOException e) {
-            throw new McpConfigException("cannot read MCP servers file " + file + ": " + e.getMessage());
+            throw new McpConfigException(unreadable(file, e));
         }
+    }
+
+    /** Why {@code file} could not be read, from what reading it threw (not a missing file or bad encoding). */
+    static String unreadable(Path file, IOException e) {
+        if (e instanceof AccessDeniedException) {
+            // Its message is the path alone, which read as 'cannot read MCP servers file F: F'.
+            return "cannot read MCP servers file " + file + ": permission denied; give the user running Rein read"
+                    + " permission on it (and on its folders), or give a servers file that user can read";
+        }
+        if (Files.isDirectory(file)) {
+            return "MCP servers file " + file + " is a folder, not a file; give a JSON file with {\"mcpServers\": {...}} (see docs/mcp.md)";
+        }
+        // A FileSystemException's message starts with the path again; its reason alone says what happened.
+        String why = e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason() : e.getMessage();
+        return "cannot read MCP servers file " + file + ": " + (why == null ? e.getClass().getSimpleName() : why);
     }
 }

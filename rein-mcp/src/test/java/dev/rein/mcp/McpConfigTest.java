@@ -301,4 +301,23 @@ class McpConfigTest {
                 java.nio.charset.StandardCharsets.UTF_8);
         assertThat(McpConfig.load(file, Map.of()).servers()).extracting(McpServerConfig::name).containsExactly("notes");
     }
+
+    @Test
+    void anUnreadableFileIsSaidToBeSoWithWhatToDo(@org.junit.jupiter.api.io.TempDir Path dir) {
+        // Tests run as root, where chmod does not deny reading: the message is built from the exception the JDK throws.
+        // That exception's message is the path alone, so it was 'cannot read MCP servers file F: F'.
+        Path file = dir.resolve("servers.json");
+        String message = McpConfig.unreadable(file, new java.nio.file.AccessDeniedException(file.toString()));
+        assertThat(message).contains("MCP servers file " + file).contains("permission denied")
+                .contains("read permission").doesNotContain(file + ": " + file);
+        String other = McpConfig.unreadable(file, new java.nio.file.FileSystemException(file.toString(), null, "Input/output error"));
+        assertThat(other).isEqualTo("cannot read MCP servers file " + file + ": Input/output error");
+    }
+
+    @Test
+    void aFolderGivenAsTheFileIsSaidToBeOne(@org.junit.jupiter.api.io.TempDir Path dir) {
+        assertThatThrownBy(() -> McpConfig.load(dir, Map.of())).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP servers file " + dir + " is a folder, not a file")
+                .hasMessageContaining("{\"mcpServers\": {...}}");
+    }
 }
