@@ -818,6 +818,51 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aListingAtStartRefusedForAForgottenSessionIsSentAgainOnANewSessionOnce() throws Exception {
+        // Transports, session management: a 404 to a request with a session id means the client MUST start a new
+        // session. The server failed to start with 'it refused the tools/list request: it answered HTTP 404'.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.forgetSessionOnLists.set(1);
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(mcp.tools()).extracting(Tool::name).contains("echo", "slow", "polled");
+                assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(2)
+                        .allSatisfy(r -> assertThat(r.sessionId()).isNull());
+                assertThat(server.rpc("tools/list")).extracting(ScriptedHttpServer.Received::sessionId).containsExactly("s1", "s2");
+                assertThat(invoke(mcp, "echo", "k-after-list", Duration.ofSeconds(10)).content()).isEqualTo("done");
+                assertThat(server.rpc("tools/call")).last().satisfies(r -> assertThat(r.sessionId()).isEqualTo("s2"));
+            }
+        }
+        // Forgotten again on the new session: not sent a third time, and said as such.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.forgetSessionOnLists.set(5);
+            assertThatThrownBy(() -> start(server, "").close()).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("HTTP 404").hasMessageContaining("twice");
+            assertThat(server.rpc("tools/list")).as(server.received.toString()).hasSize(2);
+        }
+    }
+
+    @Test
+    void aListingAfterListChangedRefusedForAForgottenSessionIsSentAgainOnANewSession() throws Exception {
+        // After notifications/tools/list_changed, a 404 to tools/list kept the old tools with a warning, the new ones unseen.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true); // its resumed stream brings list_changed
+            server.listsBeforeForgetting.set(1);
+            server.forgetSessionOnLists.set(1);
+            try (McpToolset mcp = start(server, "")) {
+                Instant until = Instant.now().plus(Duration.ofSeconds(10));
+                while (server.rpc("tools/list").stream().noneMatch(r -> "s2".equals(r.sessionId())) && Instant.now().isBefore(until)) {
+                    Thread.sleep(10);
+                }
+                assertThat(server.rpc("tools/list")).as(server.received.toString())
+                        .extracting(ScriptedHttpServer.Received::sessionId).containsExactly("s1", "s1", "s2");
+                assertThat(server.rpc("initialize")).hasSize(2).allSatisfy(r -> assertThat(r.sessionId()).isNull());
+                assertThat(invoke(mcp, "echo", "k-relisted", Duration.ofSeconds(10)).content()).isEqualTo("done");
+                assertThat(server.rpc("tools/call")).last().satisfies(r -> assertThat(r.sessionId()).isEqualTo("s2"));
+            }
+        }
+    }
+
+    @Test
     void theInstructionsAreThoseOfTheSessionTheSdkOpenedAfterA404() throws Exception {
         // After a 404 the SDK opens the new session itself (Rein does not): instructions() read the ones Rein's own
         // initialize had got, so a server whose new session says something else was read stale.

@@ -36,6 +36,10 @@ final class ScriptedHttpServer implements AutoCloseable {
     private final AtomicInteger sessions = new AtomicInteger();
     /** Calls of tools/call still to be refused with 404, as if the server had forgotten the session. */
     final AtomicInteger forgetSessionOnCalls = new AtomicInteger();
+    /** Requests of tools/list still to be refused with 404, as if the server had forgotten the session. */
+    final AtomicInteger forgetSessionOnLists = new AtomicInteger();
+    /** How many tools/list requests are answered before {@link #forgetSessionOnLists} applies. */
+    final AtomicInteger listsBeforeForgetting = new AtomicInteger();
     /** False: a server that hands out no session ids (and so needs none). */
     private final boolean sessionful;
     private volatile String liveSession;
@@ -169,6 +173,12 @@ final class ScriptedHttpServer implements AutoCloseable {
                 }
                 switch (method) {
                     case "tools/list" -> {
+                        if (listsBeforeForgetting.getAndUpdate(n -> Math.max(0, n - 1)) == 0
+                                && forgetSessionOnLists.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                            liveSession = null;
+                            send(exchange, 404, null, null);
+                            return;
+                        }
                         Map<String, Object> result = Map.of("tools", List.of(tool("echo"), tool("slow"), tool("polled")));
                         if (startByEvents.get()) {
                             answerByEvents(exchange, method, id, result);

@@ -50,6 +50,18 @@ final class CancellingTransport implements McpClientTransport {
     static final String CALL_NOTE = "dev.rein/call-note";
     /** Per thread: the id of the {@code tools/list} request it sent last. */
     private final ThreadLocal<Object> listingSent = new ThreadLocal<>();
+    /**
+     * The last {@code tools/list} request sent, from any thread: after a 404 the SDK sends a request
+     * again on the thread that ends its new initialize, where {@link #listingSent} does not see it.
+     * A session's listings never overlap (a refresh waits for the start's).
+     */
+    private volatile Listing lastListing;
+
+    /**
+     * A {@code tools/list} request sent: its id, and whether it was refused for a session the server
+     * no longer knows (so the SDK opens a new one), known once its sending ends.
+     */
+    record Listing(Object id, CompletableFuture<Boolean> sessionLost) {}
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
 
@@ -104,6 +116,14 @@ final class CancellingTransport implements McpClientTransport {
         }
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
             listingSent.set(request.id());
+            CompletableFuture<Boolean> lost = new CompletableFuture<>();
+            lastListing = new Listing(request.id(), lost);
+            version.sent(message);
+            tasks.sent(message);
+            // As for a call: the SDK's transport raises this only for a 404 (or 400) to a request with a session id.
+            return delegate.sendMessage(message)
+                    .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
+                    .doFinally(signal -> lost.complete(false));
         }
         version.sent(message);
         tasks.sent(message);
@@ -119,6 +139,16 @@ final class CancellingTransport implements McpClientTransport {
         Object id = listingSent.get();
         listingSent.remove();
         return id;
+    }
+
+    /** The last {@code tools/list} request sent since {@link #forgetLastListing}; null when none was. */
+    Listing lastListing() {
+        return lastListing;
+    }
+
+    /** Before a listing: what an earlier one left is not taken for it. */
+    void forgetLastListing() {
+        lastListing = null;
     }
 
     /** Whether tool {@code name} can only be called as a task on this session, which Rein cannot do. */

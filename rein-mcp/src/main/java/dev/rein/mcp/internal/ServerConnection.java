@@ -264,14 +264,39 @@ public final class ServerConnection implements AutoCloseable {
         String cursor = McpSchema.FIRST_PAGE;
         java.util.Set<String> cursors = new java.util.HashSet<>();
         Duration limit = max(config.timeout(), START_TIMEOUT);
+        boolean sentAgain = false;
         for (int page = 0; page < MAX_PAGES; page++) {
             current.transport.takeListingSent();
+            current.transport.forgetLastListing();
             CompletableFuture<McpSchema.ListToolsResult> listed = current.client.listTools(cursor).toFuture();
             Object id = current.transport.takeListingSent();
             McpSchema.ListToolsResult result;
             try {
                 result = await(current, listed, Instant.now().plus(limit));
             } catch (IOException e) {
+                CancellingTransport.Listing listing = current.transport.lastListing();
+                if (id == null && listing != null) {
+                    id = listing.id(); // sent again after a 404, by the SDK's thread
+                }
+                // Read once: a refusal's status is forgotten once read.
+                boolean lost = !(e.getCause() instanceof TimeoutException) && sessionLost(listing);
+                Integer status = current.refusedStatusOf(id);
+                if (lost && (status == null || status == 404)) {
+                    if (sentAgain) {
+                        // Not sent a third time: a server forgetting every session would be initialized for ever.
+                        throw new RefusedListing("it answered HTTP 404 (session not found) to the tools/list request twice, on its"
+                                + " session and on the new session Rein opened for it (as MCP asks after a 404)");
+                    }
+                    // Transports, session management: after a 404 the client MUST open a new session, which the SDK has
+                    // begun (initialize without the old id); the listing starts again on it, from the first page, as a
+                    // cursor of the old session means nothing to the new one.
+                    sentAgain = true;
+                    tools.clear();
+                    cursors.clear();
+                    cursor = McpSchema.FIRST_PAGE;
+                    page = -1;
+                    continue;
+                }
                 if (e.getCause() instanceof TimeoutException) {
                     // Lifecycle, timeouts: a request given up on is cancelled on the server (the SDK does not).
                     current.transport.cancelRequest(id, "the tools/list request timed out");
@@ -286,7 +311,6 @@ public final class ServerConnection implements AutoCloseable {
                     throw new RefusedListing("it refused the tools/list request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
                             + " (an error without the id of the request, which a server gives a request it could not read)");
                 }
-                Integer status = current.refusedStatusOf(id);
                 if (status != null) {
                     // Refused with an HTTP status, which the SDK does not name for a 400 or 404 ("MCP session with server
                     // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
@@ -695,6 +719,22 @@ public final class ServerConnection implements AutoCloseable {
             // The protocol asks clients to check structured results against the tool's schema.
             return problems.isEmpty() ? null : "with structured content that does not match the tool's output schema ("
                     + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")";
+        }
+    }
+
+    /**
+     * Whether the listing request {@code id} was refused with 404 because the server no longer knows
+     * the session (a 400 the SDK takes for that too is the refusal it is, said as such).
+     */
+    private static boolean sessionLost(CancellingTransport.Listing listing) {
+        try {
+            // The SDK fails the request just before it reports the refusal.
+            return listing != null && listing.sessionLost().get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
         }
     }
 
