@@ -261,6 +261,34 @@ class ToolMappingTest {
     }
 
     @Test
+    void anAnswerOfAToolWithEffectsNotMatchingItsOutputSchemaSaysTheToolRan() throws Exception {
+        // The server answered with a result, not an error: the tool ran. The model read only 'the answer was not used. Try
+        // again', and tried again a tool that books or deletes.
+        Map<String, Object> output = Map.of("type", "object", "properties", Map.of("id", Map.of("type", "integer")),
+                "required", List.of("id"));
+        List<Map<String, Object>> tools = List.of(Map.of("name", "book", "description", "Books.",
+                "inputSchema", Map.of("type", "object"), "outputSchema", output));
+        java.util.concurrent.atomic.AtomicReference<Map<String, Object>> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", tools));
+                case "tools/call" -> server.result(message.get("id"), answer.get());
+                default -> { }
+            }
+        })) {
+            answer.set(Map.of("content", List.of(), "structuredContent", Map.of("id", "B-7")));
+            ToolOutput mismatched = invoke(mcp, "book");
+            assertThat(mismatched.isError()).isTrue();
+            assertThat(mismatched.content()).contains("does not match the tool's output schema", "not used")
+                    .contains("The tool ran, so what it does has been done").doesNotContain("Try again");
+            answer.set(Map.of("content", List.of(Map.of("type", "text", "text", "booked"))));
+            assertThat(invoke(mcp, "book").content()).contains("without the structured content its output schema promises")
+                    .contains("The tool ran, so what it does has been done").doesNotContain("Try again");
+        }
+    }
+
+    @Test
     void anAnswerWithStructuredContentAloneIsShownToTheModelAsJson() throws Exception {
         // The tools page asks a tool returning structured content to repeat it in a text block only as a SHOULD, and the
         // TypeScript SDK's client reads a missing "content" as []: such an answer is the tool's result, not a malformed one.

@@ -615,8 +615,10 @@ public final class ServerConnection implements AutoCloseable {
             }
             String unusable = output == null ? null : output.unusable(result);
             if (unusable != null) {
+                // A result, not an error: the tool ran. Tried again, a tool that books or deletes would do it twice.
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' " + unusable
-                        + ", so the answer was not used. Try again, or use another tool.");
+                        + ", so the answer was not used." + (mayHaveEffect ? " The tool ran, so what it does has been done:"
+                        + " check its effect before calling it again; the server should be fixed." : " Try again, or use another tool."));
             }
             return ResultText.of(result);
         } catch (McpError e) {
