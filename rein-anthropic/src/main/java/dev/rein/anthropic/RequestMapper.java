@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Writes a provider-neutral {@link ModelRequest} as a Messages API request body.
@@ -59,7 +60,7 @@ final class RequestMapper {
     /** The ids each request's tool calls and results go under ({@link WireIds}). */
     private final WireIds wireIds = new WireIds();
     /** The wire form of a message some of whose tool ids a request sends as others ({@link WireIds}), with those ids. */
-    private final WireCache<Message, Renamed> renamed = new WireCache<>();
+    private final WireCache<Message, AtomicReference<Renamed>> renamed = new WireCache<>();
     /** The id of the newest container an assistant message names, "" for none ({@link #newestContainer}). */
     private final WireCache<Message, String> containers = new WireCache<>();
     /** The callers of an assistant message's calls from code ({@link #answersToCode}). */
@@ -502,13 +503,15 @@ final class RequestMapper {
                 // Some of its tool ids go as others in this request: its form with those ids, kept while they stay.
                 String[] mine = ids[m];
                 List<String> sent = List.of(mine);
-                Renamed kept = renamed.get(message, msg -> new Renamed(sent, paused, fragment(x -> message(x, msg, -1,
-                        CacheBreakpoints.Plan.NONE, null, paused, mine))));
-                if (kept.ids().equals(sent) && kept.paused() == paused) {
-                    g.writeRawValue(kept.wire());
-                } else { // older turns dropped since (a context edit): rare, so written afresh
-                    message(g, message, -1, CacheBreakpoints.Plan.NONE, null, paused, mine);
+                AtomicReference<Renamed> kept = renamed.get(message, msg -> new AtomicReference<>());
+                Renamed form = kept.get();
+                if (form == null || !form.ids().equals(sent) || form.paused() != paused) {
+                    // first sent so, or older turns dropped since (a context edit): written once, then kept in this form
+                    form = new Renamed(sent, paused, fragment(x -> message(x, message, -1, CacheBreakpoints.Plan.NONE, null,
+                            paused, mine)));
+                    kept.set(form);
                 }
+                g.writeRawValue(form.wire());
                 continue;
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
@@ -742,6 +745,12 @@ final class RequestMapper {
 
     /** A message's wire form with the tool ids it was written with, and whether as a paused turn. */
     private record Renamed(List<String> ids, boolean paused, SerializedString wire) {}
+
+    /** The tool ids the kept wire form of {@code message} was written with, null when none is kept (for tests). */
+    List<String> renamedIds(Message message) {
+        Renamed form = renamed.get(message, msg -> new AtomicReference<>()).get();
+        return form == null ? null : form.ids();
+    }
 
     /**
      * @param caller the caller of a tool call that code in the code execution tool made, sent back

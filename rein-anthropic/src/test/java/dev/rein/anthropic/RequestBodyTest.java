@@ -115,6 +115,36 @@ class RequestBodyTest extends FakeApi {
     }
 
     /**
+     * A message whose repeated id goes out under another one keeps that wire form; when older turns are dropped (a
+     * context edit) its ids change once, and the form written then is kept for the steps after. Before, the form
+     * first written stayed, so from then on the message was written afresh at every step.
+     */
+    @Test
+    void aRenamedMessageWhoseIdsChangedWhenOlderTurnsWereDroppedIsWrittenOnceInItsNewForm() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"), FakeReply.text("c"));
+        List<dev.rein.model.Message> history = new java.util.ArrayList<>(List.of(dev.rein.model.Message.user("四都市の天気は？")));
+        for (String city : List.of("東京", "大阪", "京都", "奈良")) {
+            history.add(dev.rein.model.Message.assistant(List.of(new dev.rein.model.ToolUseBlock("call_0", "search",
+                    Json.object().put("q", city)))));
+            history.add(dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_0", "晴れ", false))));
+        }
+        call(request("x").tools(List.of(tool("search"))).messages(history));
+        dev.rein.model.Message third = history.get(5);
+        List<String> before = model.requests().renamedIds(third);
+        assertThat(before).as("the third call_0 goes under an id of its own").isNotNull().doesNotContain("call_0");
+
+        List<dev.rein.model.Message> kept = new java.util.ArrayList<>(history);
+        kept.remove(1);
+        kept.remove(1); // the first turn dropped: the third call_0 is now the second
+        call(request("x").tools(List.of(tool("search"))).messages(kept));
+        List<String> after = model.requests().renamedIds(third);
+        assertThat(after).as("its form with the new ids is kept").isNotNull().isNotEqualTo(before);
+        assertThat(pairedIds(lastBody())).contains(after.get(0));
+        call(request("x").tools(List.of(tool("search"))).messages(kept));
+        assertThat(model.requests().renamedIds(third)).isSameAs(after);
+    }
+
+    /**
      * The API refuses a {@code tool_use} name longer than 200 characters in a message (400 "messages.1.content.0.tool_use.name:
      * String should have at most 200 characters"). A model may call a tool it made up, with a shell command as its
      * name; Rein refuses the call and the history keeps it with its refusal, so every later step was refused. Such a
