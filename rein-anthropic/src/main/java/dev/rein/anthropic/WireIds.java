@@ -44,6 +44,10 @@ final class WireIds {
     /** Each message's tool blocks, in content order, read once per message. */
     private final WireCache<Message, List<Id>> ids = new WireCache<>();
 
+    private static final int MAX_CANDIDATES = 4096;
+    /** The ids {@link #candidate} made, by id and repeat. */
+    private final Map<String, String> candidates = new java.util.concurrent.ConcurrentHashMap<>();
+
     /**
      * A tool call id the API takes: the id itself when it does, which is every id the API made; any other is sent
      * with each other character as {@code _} and a digest of the whole id after it, so that ids differing only there
@@ -101,7 +105,7 @@ final class WireIds {
     }
 
     /** The plan when some call id repeats; {@code reserved} holds every call's id as sent alone, which a new one avoids. */
-    private static String[][] distinct(List<Message> history, List<List<Id>> blocks, Set<String> reserved) {
+    private String[][] distinct(List<Message> history, List<List<Id>> blocks, Set<String> reserved) {
         String[][] plan = new String[history.size()][];
         Set<String> used = new HashSet<>();
         Map<String, Integer> repeats = new HashMap<>();
@@ -140,15 +144,33 @@ final class WireIds {
     }
 
     /** The id a call is sent under whose id an earlier call of the request has: one no call has, nor will have alone. */
-    private static String repeat(String id, Map<String, Integer> repeats, Set<String> used, Set<String> reserved) {
-        String base = VALID.matcher(id).matches() ? id : base(id);
+    private String repeat(String id, Map<String, Integer> repeats, Set<String> used, Set<String> reserved) {
         while (true) {
             int n = repeats.merge(id, 1, Integer::sum);
-            String sent = base + "_" + Hashing.sha256(id + "#" + n).substring(0, 12);
+            String sent = candidate(id, n);
             if (!reserved.contains(sent) && used.add(sent)) {
                 return sent;
             }
         }
+    }
+
+    /**
+     * The {@code n}th other id for {@code id}, made from the id and a digest of both. Every request plans every repeat
+     * of the history again, so they are remembered rather than hashed at each step (bounded: a server numbering its
+     * calls anew each turn repeats the same few ids).
+     */
+    private String candidate(String id, int n) {
+        String key = id + '#' + n;
+        String known = candidates.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (candidates.size() >= MAX_CANDIDATES) {
+            candidates.clear();
+        }
+        String made = (VALID.matcher(id).matches() ? id : base(id)) + "_" + Hashing.sha256(key).substring(0, 12);
+        candidates.put(key, made);
+        return made;
     }
 
     private static List<Id> idsOf(Message message) {
