@@ -31,7 +31,7 @@ public final class RetryStage implements ModelInterceptor {
 
         public GaveUp(ModelException last, String why) {
             super(last.kind(), last.httpStatus(), last.getMessage() + why, last.retryable(), last.retryAfter(),
-                    last.requestId(), last);
+                    last.requestId(), last, last.usage());
             this.providerMessage = last.getMessage();
         }
 
@@ -50,7 +50,8 @@ public final class RetryStage implements ModelInterceptor {
         private final Duration delay;
 
         RetryLater(ModelException last, int attempt, Duration delay) {
-            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last);
+            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last,
+                    last.usage());
             this.attempt = attempt;
             this.delay = delay;
         }
