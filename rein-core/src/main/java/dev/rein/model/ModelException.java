@@ -10,7 +10,9 @@ import java.util.Objects;
  *
  * <p>A provider may bill a call that failed (a stream cut after its usage report, a generation the
  * server ended with an error): such a failure carries the {@link #usage() usage} the provider
- * reported for it; {@link Usage#NOT_REPORTED} when the provider reported none.
+ * reported for it, which the run charges to its token and money budgets, each attempt once (a
+ * retried one too), priced as a response to the same model is; {@link Usage#NOT_REPORTED} when the
+ * provider reported none, and then nothing is charged.
  */
 public class ModelException extends Exception {
 
@@ -55,7 +57,8 @@ public class ModelException extends Exception {
     }
 
     /**
-     * A failure for which the provider reported {@code usage}: the tokens it billed for the failed call.
+     * A failure for which the provider reported {@code usage}: the tokens it billed for the failed call,
+     * which the run charges to its budgets.
      *
      * @param usage the usage the provider reported for the failed call; null or {@link Usage#NOT_REPORTED} for none
      */
@@ -98,7 +101,7 @@ public class ModelException extends Exception {
 
     /**
      * The usage the provider reported for the failed call (it may bill one, as for a stream cut after
-     * its usage report); {@link Usage#NOT_REPORTED} when it reported none.
+     * its usage report), which the run charges to its budgets; {@link Usage#NOT_REPORTED} when it reported none.
      */
     public Usage usage() {
         return usage;

@@ -10,6 +10,7 @@ import dev.rein.model.ModelResponse;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
@@ -116,10 +117,14 @@ public final class RetryStage implements ModelInterceptor {
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         for (int attempt = Math.max(1, engineAttempt); ; attempt++) {
+            BigDecimal before = meter.costUsd();
             try {
                 return chain.proceed(call);
             } catch (dev.rein.model.ModelDeadlineException e) {
                 throw e;
+            } catch (RecordedRetry e) {
+                // a replay's: the recorded run retried this attempt, whatever today's policy says, and waited already
+                tracer.emit(retried(e, attempt, e.delayMillis(), before));
             } catch (ModelException e) {
                 if (!e.retryable()) {
                     throw e;
@@ -137,8 +142,7 @@ public final class RetryStage implements ModelInterceptor {
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
-                tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));
+                tracer.emit(retried(e, attempt, delay.toMillis(), before));
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
                 }
@@ -146,6 +150,17 @@ public final class RetryStage implements ModelInterceptor {
                 stopIfCancelled();
             }
         }
+    }
+
+    /**
+     * The trace of a retried attempt, with the usage its provider reported and what the budget was
+     * charged for it (the stage below charged it): a replay charges it again from here.
+     */
+    private TraceEvent.ModelRetry retried(ModelException e, int attempt, long delayMillis, BigDecimal costBefore) {
+        boolean reported = !e.usage().notReported();
+        return new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
+                e.httpStatus(), e.getMessage(), delayMillis, e.requestId(), reported ? e.usage() : null,
+                reported ? meter.costUsd().subtract(costBefore) : null);
     }
 
     private void stopIfCancelled() throws InterruptedException {
