@@ -8,6 +8,7 @@ import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIRetryableException;
 import com.openai.errors.OpenAIServiceException;
 import dev.rein.model.ModelException;
+import dev.rein.model.Usage;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
 import java.io.IOException;
@@ -78,10 +79,11 @@ final class ErrorMapper {
      * A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed.
      *
      * @param usageNote what its usage chunk reported, if one came ({@link ChunkAssembler#usageNote}); may be empty
+     * @param usage     that usage, which the failure carries for the run's budgets ({@link Usage#NOT_REPORTED} for none)
      */
-    ModelException cutOff(String detail, String usageNote, String requestId) {
+    ModelException cutOff(String detail, String usageNote, Usage usage, String requestId) {
         return new ModelException(Kind.CONNECTION, 0, "the response stream from " + server
-                + " ended before data: [DONE] (" + detail + ")" + usageNote, true, null, requestId, null);
+                + " ended before data: [DONE] (" + detail + ")" + usageNote, true, null, requestId, null, usage);
     }
 
     /** A stream that ended with {@code data: [DONE]} before any chunk: the server failed without saying why. */
@@ -96,12 +98,13 @@ final class ErrorMapper {
      *
      * @param chunks how many chunks the stream held; -1 for a whole {@code chat.completion}
      * @param usageNote what its usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
+     * @param usage     that usage, which the failure carries for the run's budgets ({@link Usage#NOT_REPORTED} for none)
      */
-    ModelException noChoice(int chunks, String usageNote, String requestId) {
+    ModelException noChoice(int chunks, String usageNote, Usage usage, String requestId) {
         return new ModelException(Kind.SERVER_ERROR, 0, (chunks < 0 ? server + " answered with a chat.completion"
                 : "the response stream from " + server + " ended with data: [DONE] after " + chunks + " chunk"
                 + (chunks == 1 ? "" : "s")) + " without a choice: the server sent no completion" + usageNote, true, null,
-                requestId, null);
+                requestId, null, usage);
     }
 
     /**

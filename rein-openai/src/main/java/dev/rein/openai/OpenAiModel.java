@@ -249,7 +249,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 assembler.accept(asChunk(completion));
                 if (!assembler.choiceSeen()) {
                     // read as an empty answer, the run would blame the model
-                    throw errors.noChoice(-1, assembler.usageNote(), requestId);
+                    throw errors.noChoice(-1, assembler.usageNote(), assembler.usage(), requestId);
                 }
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
@@ -277,7 +277,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 if (!assembler.choiceSeen()) {
                     // Only usage, or Azure's prompt filter results: no completion either.
-                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), requestId);
+                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), assembler.usage(), requestId);
                 }
                 return;
             }
@@ -298,7 +298,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 + " every call fails so";
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks()
                 + (assembler.chunks() == 1 ? " chunk" : " chunks") + finished,
-                assembler.usageNote(), requestId);
+                assembler.usageNote(), assembler.usage(), requestId);
     }
 
     /**
