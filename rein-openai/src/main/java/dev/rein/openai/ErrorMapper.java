@@ -70,9 +70,19 @@ final class ErrorMapper {
                 + failure.getMessage(), false, null, requestId, failure);
     }
 
-    /** A read failure while the stream was open: the connection broke mid-way, which a retry may fix. */
-    ModelException broken(IOException e, String requestId) {
-        return ioError(e, requestId);
+    /**
+     * A read failure while the stream was open: the connection broke mid-way, which a retry may fix.
+     *
+     * @param assembler what the stream brought before it broke, or null: a usage chunk that had arrived (the server
+     *                  billed the call) is carried by the failure for the run's budgets, and said after its message
+     */
+    ModelException broken(IOException e, String requestId, ChunkAssembler assembler) {
+        ModelException broken = ioError(e, requestId);
+        if (assembler == null || assembler.usage().notReported()) {
+            return broken;
+        }
+        return new ModelException(broken.kind(), broken.httpStatus(), broken.getMessage() + assembler.usageNote(),
+                broken.retryable(), broken.retryAfter(), broken.requestId(), broken.getCause(), assembler.usage());
     }
 
     /**

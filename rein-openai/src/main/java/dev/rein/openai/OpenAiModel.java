@@ -232,10 +232,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             throws ModelException, InterruptedException {
         // Read once the headers are in: every failure after that carries it, as HTTP errors do.
         String requestId = null;
+        ChunkAssembler assembler = null; // what came before a read failure: its usage chunk goes with the failure
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
+            assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {
@@ -257,7 +258,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             return assembler.response(request.model());
         } catch (IOException e) {
             interruptedCheck();
-            throw errors.broken(e, requestId);
+            throw errors.broken(e, requestId, assembler);
         } catch (RuntimeException e) {
             interruptedCheck();
             throw errors.map(e, requestId, request);

@@ -325,6 +325,18 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aConnectionDroppedAfterTheUsageChunkCarriesTheUsageForTheBudget() {
+        // The connection closed mid-body after the whole generation and its usage chunk, before data: [DONE]: the read
+        // fails (not a clean end of the body), retried, and the server billed the tokens its usage chunk reported.
+        server.enqueue(new ChatReply.Disconnect(ChatReply.completion().text("全部").usage(300, 20, 0).build(), 100));
+        ModelException dropped = failure();
+        assertThat(dropped.retryable()).isTrue();
+        assertThat(dropped.usage()).isEqualTo(Usage.of(300, 20, 0, 0));
+        assertThat(dropped.getMessage()).endsWith("; it reported usage for it (300 input tokens and 20 output tokens),"
+                + " charged to the run's token and money budgets as a response's is");
+    }
+
+    @Test
     void aStreamEndingAfterItsFinishReasonWithoutDoneSaysTheServerMayNeverSendIt() {
         // Some servers end every stream without data: [DONE] (ik_llama.cpp#467, older TGI and mistral.rs):
         // each call then fails after all retries, and "ended before data: [DONE]" read like a network fault.
