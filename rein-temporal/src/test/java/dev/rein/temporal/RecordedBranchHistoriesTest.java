@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code continue-as-new} (a run that continued as new between steps, and the execution it continued in);
  *   <li>{@code deadline-in-call-intervention} (the deadline passed during a model call);
  *   <li>{@code end-not-cancelled} (a cancel arrived while the run's end was traced);
+ *   <li>{@code resume-not-cancelled} (a cancel arrived while the resume, every pending action decided, was traced);
  *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
  *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
@@ -62,6 +63,7 @@ class RecordedBranchHistoriesTest {
     static final String DEADLINE_IN_CALL = "deadline-in-call-intervention-v2.json";
     static final String END_NOT_CANCELLED = "end-not-cancelled-v2.json";
     static final String DECISION_WITH_START = "decision-with-continued-start-v2.json";
+    static final String RESUME_NOT_CANCELLED = "resume-not-cancelled-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -125,6 +127,25 @@ class RecordedBranchHistoriesTest {
                 .contains("end-not-cancelled");
         assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
         assertThat(scheduled(history, "ReinEnd")).as("the end traced once, not again as cancelled").isOne();
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aCancelWhileTheResumeWasTracedStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(RESUME_NOT_CANCELLED);
+        assertThat(versionMarkers(history)).as("the history goes through the resume-not-cancelled branch")
+                .contains("resume-not-cancelled");
+        assertThat(requestedCancels(history)).as("the cancel came while the resume was traced").isOne();
+        assertThat(scheduled(history, "ReinResumed")).isOne();
+        assertThat(scheduled(history, "ReinEnd")).as("the end traced once, as cancelled").isOne();
+        List<HistoryEvent> events = history.getEvents();
+        int resumed = events.indexOf(events.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("ReinResumed"))
+                .findFirst().orElseThrow());
+        int cancelled = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes)
+                .findFirst().orElseThrow());
+        assertThat(cancelled).as("the cancel came after ReinResumed was scheduled").isGreaterThan(resumed);
+        assertThat(history.getLastEvent().hasWorkflowExecutionCanceledEventAttributes()).isTrue();
         DeterminismTest.replay(history);
     }
 
@@ -263,6 +284,9 @@ class RecordedBranchHistoriesTest {
         }
         if (absent(into, DECISION_WITH_START)) {
             Files.writeString(into.resolve(DECISION_WITH_START), decisionWithContinuedStart().toJson(true));
+        }
+        if (absent(into, RESUME_NOT_CANCELLED)) {
+            Files.writeString(into.resolve(RESUME_NOT_CANCELLED), cancelDuringResume().toJson(true));
         }
     }
 
@@ -439,6 +463,49 @@ class RecordedBranchHistoriesTest {
             return server.client().fetchHistory("run-cancel-at-end");
         } finally {
             release.countDown();
+        }
+    }
+
+    /**
+     * As TemporalApprovalTest's: the run is cancelled while ReinResumed traces the approval (held at approval_decided
+     * until the cancel has reached Temporal). Without time skipping, as there: the held activity must not time out.
+     */
+    private static WorkflowExecutionHistory cancelDuringResume() throws Exception {
+        java.util.concurrent.CountDownLatch inResume = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch cancelSent = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        dev.rein.trace.RunListener holding = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.ApprovalDecided && first.getAndSet(false)) {
+                    inResume.countDown();
+                    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                    while (System.nanoTime() < until) {
+                        try {
+                            if (cancelSent.await(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                                return;
+                            }
+                        } catch (InterruptedException e) {
+                            // held as a slow listener would be
+                        }
+                    }
+                }
+            }
+        };
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {}))).withListener(runId -> holding);
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel-during-resume");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            assertThat(inResume.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            run.cancel();
+            cancelSent.countDown();
+            assertThat(run.result(Duration.ofSeconds(120)).status()).isEqualTo(RunStatus.CANCELLED);
+            return server.client().fetchHistory("run-cancel-during-resume");
+        } finally {
+            cancelSent.countDown();
         }
     }
 
