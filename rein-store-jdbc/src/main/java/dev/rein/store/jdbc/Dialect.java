@@ -78,6 +78,10 @@ enum Dialect {
      * store's URL, which names the file.
      */
     String advice(java.sql.SQLException e, String jdbcUrl) {
+        String table = missingTable(e);
+        if (table != null) {
+            return missingTableAdvice(table);
+        }
         if (this == POSTGRES) {
             return postgresAdvice(e);
         }
@@ -101,6 +105,28 @@ enum Dialect {
                     + " to start an empty store there)";
             default -> "";
         };
+    }
+
+    /**
+     * The Rein table a statement found missing (SQLite's "no such table: rein_runs", PostgreSQL's 42P01 'relation
+     * "rein_runs" does not exist'), or null: the tables are made when a store is opened, so one dropped while it is open
+     * (or a database file replaced under it) is found only by the next statement, whose words alone name no remedy.
+     */
+    static String missingTable(java.sql.SQLException e) {
+        String message = String.valueOf(e.getMessage());
+        java.util.regex.Matcher m = "42P01".equals(e.getSQLState())
+                ? java.util.regex.Pattern.compile("relation \"(?:[^\"]*\\.)?(rein_\\w+)\" does not exist").matcher(message)
+                : java.util.regex.Pattern.compile("no such table: (?:\\w+\\.)?(rein_\\w+)").matcher(message);
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** Which table is missing and how to have it again: the store creates the tables it lacks when it is opened. */
+    private static String missingTableAdvice(String table) {
+        String store = table.startsWith("rein_memory") ? "JdbcMemoryStore" : "JdbcRunStore";
+        return " (the table " + table + " is missing from the database: it was dropped or renamed after the store was opened,"
+                + " or the database was replaced; the store creates the tables it lacks when it is opened, so close it and open"
+                + " it again (" + store + ".sqlite(directory) or " + store + ".connect(url, user, password)), which creates "
+                + table + " empty, or restore the database from a backup to keep what the table held)";
     }
 
     /** What to do about PostgreSQL's refusals of a setup that cannot work, which its own words do not say. */

@@ -129,6 +129,49 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a table dropped while the store was open (or by a migration that cleaned the schema) failed the next use
+     * with PostgreSQL's words alone, 'ERROR: relation "rein_runs" does not exist'; it now names the table and says that
+     * opening the store creates the tables it lacks, for the run store and the memory store alike.
+     */
+    @org.junit.jupiter.api.Test
+    void aTableDroppedWhileTheStoreIsOpenIsNamedWithWhatToDo() throws Exception {
+        String dropped = schema + "_dropped";
+        String droppedUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + dropped;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + dropped);
+        }
+        try (JdbcRunStore runs = JdbcRunStore.connect(droppedUrl, user, password);
+                JdbcMemoryStore memory = JdbcMemoryStore.connect(droppedUrl, user, password)) {
+            runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP TABLE " + dropped + ".rein_runs");
+                st.execute("DROP TABLE " + dropped + ".rein_memory_terms");
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> runs.load(runId))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("relation \"rein_runs\" does not exist")
+                    .hasMessageContaining("the table rein_runs is missing from the database")
+                    .hasMessageContaining("JdbcRunStore.sqlite(directory) or JdbcRunStore.connect(url, user, password)")
+                    .hasMessageContaining("creates the tables it lacks")
+                    .hasMessageNotContaining("Position:");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING)))
+                    .hasMessageContaining("the table rein_runs is missing");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> memory.recall(new dev.rein.memory.MemoryScope("acme", "alice"),
+                            "大阪", 5, java.time.Instant.now()))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("the table rein_memory_terms is missing from the database")
+                    .hasMessageContaining("JdbcMemoryStore.sqlite(directory) or JdbcMemoryStore.connect(url, user, password)");
+            try (JdbcRunStore again = JdbcRunStore.connect(droppedUrl, user, password)) {
+                org.assertj.core.api.Assertions.assertThat(again.load(runId)).as("opened again, it has the table, empty").isEmpty();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + dropped + " CASCADE");
+            }
+        }
+    }
+
+    /**
      * A role that may use the tables but not alter them (they belong to the role that created them, as a deployment's
      * migration role) still opens a store an earlier Rein created with VARCHAR run id columns, which it cannot widen:
      * it uses them as they are, as it did before they were widened.

@@ -47,6 +47,35 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         }
     }
 
+    /**
+     * Before: a table dropped while the store was open (a database tool, a cleanup script) failed the next use with
+     * SQLite's words alone, "[SQLITE_ERROR] SQL error or missing database (no such table: rein_runs)"; it now names the
+     * table and says that opening the store creates the tables it lacks, for the run store and the memory store alike.
+     */
+    @Test
+    void aTableDroppedWhileTheStoreIsOpenIsNamedWithWhatToDo() throws Exception {
+        store().save(snapshot(1, RunStatus.RUNNING));
+        try (JdbcMemoryStore memory = JdbcMemoryStore.sqlite(dir.resolve("state"))) {
+            try (var c = otherConnection(); var st = c.createStatement()) {
+                st.execute("DROP TABLE rein_runs");
+                st.execute("DROP TABLE rein_memory");
+            }
+            assertThatThrownBy(() -> store().load(runId)).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("no such table: rein_runs")
+                    .hasMessageContaining("the table rein_runs is missing from the database")
+                    .hasMessageContaining("JdbcRunStore.sqlite(directory) or JdbcRunStore.connect(url, user, password)")
+                    .hasMessageContaining("creates the tables it lacks");
+            assertThatThrownBy(() -> store().list()).hasMessageContaining("the table rein_runs is missing");
+            assertThatThrownBy(() -> memory.list(new dev.rein.memory.MemoryScope("acme", "alice")))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("the table rein_memory is missing from the database")
+                    .hasMessageContaining("JdbcMemoryStore.sqlite(directory) or JdbcMemoryStore.connect(url, user, password)");
+        }
+        store.close();
+        store = null;
+        assertThat(store().load(runId)).as("opened again, the store has its tables again, empty").isEmpty();
+    }
+
     @Test
     void theDatabaseFileLivesInTheConfiguredDirectoryAndReopens() {
         store();
