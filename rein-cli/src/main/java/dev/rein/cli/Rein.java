@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
                 ApproveCommand.class,
                 ResumeCommand.class,
                 ReplyCommand.class,
+                CancelCommand.class,
                 MemoryCommand.class,
                 IndexCommand.class,
                 EvalCommand.class,

@@ -43,6 +43,25 @@ final class ResultJson {
     }
 
     /**
+     * The object of a stored run that ended outside a run of this process ({@code rein cancel}), as {@link #of(RunResult, List)}
+     * gives it for a run that ended so: the same fields in the same order.
+     */
+    static ObjectNode of(dev.rein.state.RunSnapshot run) {
+        ObjectNode json = Json.object();
+        json.put("run_id", run.runId());
+        json.put("status", run.status().name());
+        json.put("reason", run.reason());
+        json.put("answer", run.answer());
+        json.put("steps", run.steps());
+        json.set("usage", usage(run.usage()));
+        json.put("cost_usd", run.costUsd() == null ? BigDecimal.ZERO : run.costUsd().stripTrailingZeros());
+        if (run.status() == RunStatus.WAITING_APPROVAL) {
+            json.set("pending_actions", StoredRunJson.pendingActions(run.pendingApprovals()));
+        }
+        return json;
+    }
+
+    /**
      * The {@code usage} object: the token counts, then {@code reasoning_output_tokens}, {@code server_tool_uses} and
      * {@code estimated} when there is something to say; also in {@code rein show --json}.
      */

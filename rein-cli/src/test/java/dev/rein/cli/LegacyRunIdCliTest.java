@@ -71,6 +71,25 @@ class LegacyRunIdCliTest {
         assertThat(cli.run("show", "run_1\\x1b[2Jnew").stderr()).contains("there is no run 'run_1\\x1b[2Jnew'");
     }
 
+    /** Runs.cancel ends such a run (it is read and cancelled, not decided); rein cancel takes the id as 'rein runs' shows it. */
+    @Test
+    void theIdAsRunsShowsItNamesTheRunForCancelWhichEndsIt() throws Exception {
+        storePausedRunAs(OLD, "古い実行");
+        assertThat(cli.run("approve", SHOWN).stderr()).contains("'rein cancel " + SHOWN + "' ends it");
+
+        InProcessCli.Outcome cancel = cli.run("cancel", SHOWN, "--reason", "古い版の実行");
+
+        assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
+        // no 'rein reply' to point to: such a run cannot be continued
+        assertThat(cancel.stderrLines()).singleElement().asString().isEqualTo("rein cancel: cancelled run " + SHOWN
+                + " (it was WAITING_APPROVAL; the 1 action it waited for will never run); see 'rein show " + SHOWN + "'");
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            assertThat(store.load(OLD).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(store.load(OLD).orElseThrow().message()).isEqualTo("古い版の実行");
+        }
+        assertThat(cli.run("show", "--json", SHOWN).stdout()).contains("\"status\":\"CANCELLED\"");
+    }
+
     @Test
     void anIdStoredExactlyAsTypedWinsAndTheOtherIsNamedWithHowToGiveIt() throws Exception {
         storePausedRunAs(OLD, "古い実行");

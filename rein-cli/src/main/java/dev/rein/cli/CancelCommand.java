@@ -1,0 +1,96 @@
+package dev.rein.cli;
+
+import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.Runs;
+import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein cancel RUN [--reason TEXT] [--trace FILE] [--json]}: ends a stored run as CANCELLED ({@link Runs#cancel}). */
+@Command(name = "cancel", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Cancel a run that waits for approval, or whose process died.",
+        description = {"Ends a stored run as CANCELLED (reason cancelled): the actions it waits for never run, and its"
+                + " stored trace ends with the cancellation ('rein show RUN'). A cancelled run 'rein run' started can be"
+                + " continued with 'rein reply RUN TEXT'. Exit code 0 when the cancellation is recorded, 2 when nothing"
+                + " was cancelled (no such run, or it already ended).", ""})
+final class CancelCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @ExampleValue("run_3f1c9a7e5b2d4c8e6a0b")
+    @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
+    String runId;
+
+    @ExampleValue("\"no longer needed\"")
+    @Option(names = "--reason", paramLabel = "TEXT",
+            description = "Why the run is cancelled; kept as the run's message (default: \"cancelled by a person\").")
+    String reason;
+
+    @ExampleValue("run.jsonl")
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Append the cancellation (state_change, run_finished) to the run's JSONL trace FILE.")
+    Path trace;
+
+    @Option(names = "--json", description = "Print the cancelled run as one JSON object on stdout (as 'rein run --json').")
+    boolean json;
+
+    CancelCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        CliHome home = CliHome.of(env.env());
+        // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, which
+        // Runs.cancel ends (it cannot be decided or resumed, but it can be cancelled)
+        runId = home.storedRunId(runId, env.err(), "rein cancel");
+        // kept as the run's message, shown by 'rein show': bytes the JVM replaced would be stored silently changed
+        CommandLineArgs.requireUtf8("--reason", reason);
+        if (reason != null && reason.isBlank()) {
+            // Runs.cancel would store its default for it: say so rather than drop what was meant as a reason
+            throw new UsageException("--reason is empty: say why the run is cancelled, e.g. --reason \"no longer needed\","
+                    + " or leave --reason out");
+        }
+        if (trace != null) {
+            TraceFile.checkWritable(trace);
+        }
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
+        try (JdbcRunStore store = home.existingStore()) {
+            home.requireWritable(store);
+            if (dev.rein.internal.text.RunIds.unstorable(runId) != null) {
+                throw home.noSuchRun(runId);
+            }
+            RunSnapshot run = Runs.in(store).find(runId).orElseThrow(() -> home.noSuchRun(runId));
+            if (run.status().terminal()) {
+                throw new UsageException("run " + Text.visible(runId) + " already ended " + run.status() + " (" + run.reason()
+                        + "); there is nothing to cancel; see 'rein show " + Text.visible(runId) + "'");
+            }
+            if (run.status() == RunStatus.RUNNING) {
+                // The store keeps no owner or heartbeat, as for 'rein resume': say what is assumed and what a live
+                // process makes of it (its next save finds the run changed, and it stops without overwriting it).
+                env.err().println("rein cancel: run " + Text.visible(runId) + " was stored as RUNNING: it is taken to have"
+                        + " stopped with its process; if another process is still running it, that process stops at its next"
+                        + " save of the run (FAILED, store_conflict) without overwriting the cancellation, and a tool call it"
+                        + " has under way may still finish");
+            }
+            int waiting = (int) run.pendingApprovals().stream().map(r -> r.actionHash()).distinct().count();
+            Runs runs = trace == null ? Runs.in(store) : Runs.in(store).withListeners(null, List.of(JsonlTraceListener.to(trace)));
+            // a decision or resume saved meanwhile is Runs.cancel's to see: it refuses a run that ended since (exit 2)
+            RunSnapshot cancelled = runs.cancel(runId, reason);
+            if (json) {
+                env.out().println(ResultJson.line(ResultJson.of(cancelled)));
+            }
+            env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status()
+                    + (waiting > 0 ? "; the " + waiting + " action" + (waiting == 1 ? "" : "s") + " it waited for will never run" : "")
+                    + "); see 'rein show " + Text.visible(runId) + "'" + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
+            return ExitCodes.SUCCEEDED;
+        }
+    }
+}
