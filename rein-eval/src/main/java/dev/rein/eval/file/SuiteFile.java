@@ -70,6 +70,14 @@ public final class SuiteFile {
     /** The syntax of a suite file. */
     public enum Format { YAML, JSON }
 
+    /**
+     * The next step of an error that finds no suite in the file at all (not YAML or JSON, or not a mapping): where it
+     * is, alone, did not say what the file should be.
+     */
+    private static final String WHAT_A_SUITE_IS = "; a suite file is a YAML mapping (or JSON object) with suite: NAME and"
+            + " tasks: [...], each task with an id and a goal: see 'Suite files' in docs/eval.md, or start from"
+            + " docs/eval-suite-example.yaml";
+
     private SuiteFile() {}
 
     /** Loads {@code file}; its extension picks the syntax. */
@@ -148,7 +156,7 @@ public final class SuiteFile {
             SuiteSpec.TaskSpec task = spec.tasks().get(i);
             String where = source + ": tasks[" + i + "]" + (task != null && task.id() != null ? " (" + task.id() + ")" : "");
             if (task == null) {
-                throw new ReinException(where + " is empty");
+                throw new ReinException(where + " is empty: give each task an id and a goal (- id: release-date, goal: ...)");
             }
             if (task.id() == null || task.id().isBlank()) {
                 // the builder's words were "task id 'null' is invalid"
@@ -179,12 +187,14 @@ public final class SuiteFile {
             }
             String syntax = syntaxProblem(e, format);
             if (syntax != null) {
-                throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + syntax);
+                throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + syntax + WHAT_A_SUITE_IS);
             }
             // Jackson places an unknown field of a record where the record's mapping ends: find its name instead
             JsonLocation where = e instanceof UnrecognizedPropertyException ? fieldName(text, format, e.getPath()) : null;
+            // the whole file of the wrong kind (a list, a line of text) is no suite at all; a field's says what it takes
+            boolean noSuite = path.isEmpty() && e instanceof MismatchedInputException;
             throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path)
-                    + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e));
+                    + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e) + (noSuite ? WHAT_A_SUITE_IS : ""));
         } catch (JsonProcessingException e) {
             Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
             if (duplicate.lookingAt() && e.getProcessor() instanceof JsonParser parser) {
@@ -197,7 +207,7 @@ public final class SuiteFile {
             }
             String syntax = syntaxProblem(e, format);
             throw new ReinException(source + (syntax != null ? syntax
-                    : location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage()));
+                    : location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage()) + WHAT_A_SUITE_IS);
         }
     }
 

@@ -55,12 +55,12 @@ class SuiteFileTest {
                     expect: {must_call: [read_file}
                 """)).isInstanceOf(ReinException.class)
                 .hasMessage("suite.yaml, at tasks[0].expect.must_call[1] (line 8, column 35): not valid YAML: expected ',' or ']', "
-                        + "but got } (while parsing a flow sequence at line 8, column 25)")
+                        + "but got } (while parsing a flow sequence at line 8, column 25)" + WHAT_A_SUITE_IS)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("'reader'").doesNotContain("^"));
         // a key indented less than its siblings: the cause, not 'while parsing a block collection' alone
         assertThatThrownBy(() -> parse("suite: s\ntasks:\n  - id: a\n   goal: g\n"))
                 .hasMessage("suite.yaml, at tasks (line 4, column 4): not valid YAML: expected <block end>, but found "
-                        + "'<block mapping start>' (while parsing a block collection at line 3, column 3)");
+                        + "'<block mapping start>' (while parsing a block collection at line 3, column 3)" + WHAT_A_SUITE_IS);
         // a tab used to indent: placed at the tab, without SnakeYAML's echo of the line
         assertThatThrownBy(() -> parse("suite: s\ntasks:\n\t- id: a\n"))
                 .hasMessageStartingWith("suite.yaml (line 3, column 1): not valid YAML: found character '\\t(TAB)' that cannot start any token")
@@ -70,6 +70,39 @@ class SuiteFileTest {
                 .hasMessageStartingWith("suite.json, at tasks (line 1, column 26): not valid JSON: Unexpected close marker '}': expected ']'")
                 .hasMessageContaining("line 1, column 25")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Source").doesNotContain("REDACTED"));
+    }
+
+    /** The next step every error of a file that is no suite at all ends with: what a suite file is and where its format is. */
+    private static final String WHAT_A_SUITE_IS = "; a suite file is a YAML mapping (or JSON object) with suite: NAME and"
+            + " tasks: [...], each task with an id and a goal: see 'Suite files' in docs/eval.md, or start from"
+            + " docs/eval-suite-example.yaml";
+
+    /**
+     * 'rein eval bad.json' gave the line and column of what is not JSON (or YAML), and a file that parses but is no
+     * mapping (a list, a line of text) 'wrong kind of value: expected a mapping of fields', neither saying what the file
+     * should be; each now ends with what a suite file is and where its format is described.
+     */
+    @Test
+    void aFileThatIsNoSuiteSaysWhatASuiteFileIsAndWhereItsFormatIs() {
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"tasks\": [}\n", SuiteFile.Format.JSON, "bad.json", REGISTRY))
+                .hasMessageStartingWith("bad.json, at tasks (line 1, column 26): not valid JSON: ")
+                .hasMessageEndingWith(WHAT_A_SUITE_IS);
+        assertThatThrownBy(() -> SuiteFile.parse("suite: s\n  tasks: [\n", SuiteFile.Format.YAML, "bad.yaml", REGISTRY))
+                .hasMessageStartingWith("bad.yaml (line 2, column 8): not valid YAML: ")
+                .hasMessageEndingWith(WHAT_A_SUITE_IS);
+        assertThatThrownBy(() -> SuiteFile.parse("[1, 2]", SuiteFile.Format.JSON, "list.json", REGISTRY))
+                .hasMessage("list.json (line 1, column 1): wrong kind of value: expected a mapping of fields (key: value)"
+                        + WHAT_A_SUITE_IS);
+        assertThatThrownBy(() -> SuiteFile.parse("These are my notes about the release.\n", SuiteFile.Format.YAML, "notes.yaml", REGISTRY))
+                .hasMessageStartingWith("notes.yaml (line 1, column 1): wrong kind of value: expected a mapping of fields")
+                .hasMessageEndingWith(WHAT_A_SUITE_IS);
+        // a wrong kind of value inside a suite is that field's, and its message says what the field takes: no hint
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: [a, b]\n"))
+                .hasMessageContaining("wrong kind of value: expected a text value")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("docs/eval-suite-example.yaml"));
+        // an empty entry in the task list said only 'tasks[0] is empty'
+        assertThatThrownBy(() -> parse("suite: s\ntasks:\n  -\n"))
+                .hasMessageContaining("tasks[0] is empty: give each task an id and a goal (- id: release-date, goal: ...)");
     }
 
     @Test
