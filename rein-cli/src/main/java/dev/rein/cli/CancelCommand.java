@@ -80,17 +80,30 @@ final class CancelCommand implements Callable<Integer> {
                         + " save of the run (FAILED, store_conflict) without overwriting the cancellation, and a tool call it"
                         + " has under way may still finish");
             }
-            int waiting = (int) run.pendingApprovals().stream().map(r -> r.actionHash()).distinct().count();
             Runs runs = trace == null ? Runs.in(store) : Runs.in(store).withListeners(null, List.of(JsonlTraceListener.to(trace)));
             // a decision or resume saved meanwhile is Runs.cancel's to see: it refuses a run that ended since (exit 2)
             RunSnapshot cancelled = runs.cancel(runId, reason);
             if (json) {
                 env.out().println(ResultJson.line(ResultJson.of(cancelled)));
             }
-            env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status()
-                    + (waiting > 0 ? "; the " + waiting + " action" + (waiting == 1 ? "" : "s") + " it waited for will never run" : "")
+            env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status() + neverRun(run)
                     + "); see 'rein show " + Text.visible(runId) + "'" + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
             return ExitCodes.SUCCEEDED;
         }
+    }
+
+    /**
+     * The actions of the pause the cancel ended, which never run: a decided one too (it runs only when the run resumes).
+     * Identical calls share one hash and are one action.
+     */
+    private static String neverRun(RunSnapshot run) {
+        if (run.status() != RunStatus.WAITING_APPROVAL) {
+            return "";
+        }
+        long waiting = run.approvals().requests().stream().map(r -> r.actionHash()).distinct().count();
+        long decided = run.approvals().requests().stream().filter(r -> run.approvals().decisions().containsKey(r.callId()))
+                .map(r -> r.actionHash()).distinct().count();
+        return waiting == 0 ? "" : "; the " + waiting + " action" + (waiting == 1 ? "" : "s") + " it waited for will never run"
+                + (decided == 0 ? "" : decided == waiting ? ", though decided" : ", decided or not");
     }
 }

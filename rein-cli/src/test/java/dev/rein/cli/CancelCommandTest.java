@@ -137,6 +137,24 @@ class CancelCommandTest {
     }
 
     /**
+     * An action approved but not yet carried out (no resume) never runs either, once the run is cancelled: the line said
+     * only "(it was WAITING_APPROVAL)", as it counted the actions still undecided.
+     */
+    @Test
+    void anActionDecidedButNotCarriedOutIsNamedAsNeverRunning() throws Exception {
+        String id = pausedRun();
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+
+        InProcessCli.Outcome cancel = cli.run("cancel", id);
+
+        assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
+        assertThat(cancel.stderrLines()).singleElement().asString().startsWith("rein cancel: cancelled run " + id
+                + " (it was WAITING_APPROVAL; the 1 action it waited for will never run, though decided); see 'rein show " + id + "'");
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.home().resolve("outbox.jsonl")).doesNotExist();
+    }
+
+    /**
      * A run stored RUNNING: its process died, or another process still runs it (the store cannot tell). It is cancelled,
      * as Runs.cancel allows, and the line says what a process still running it then does.
      */
