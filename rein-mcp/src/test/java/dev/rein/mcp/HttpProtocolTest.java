@@ -345,6 +345,52 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theCallAfterATimeoutDoesNotWaitForTheHungServerToTakeTheCancellationOfTheCallItGaveUp() throws Exception {
+        // The session left after a timeout first sends notifications/cancelled for the call given up (waiting up to 2 s),
+        // then ends. A hung server does not take that POST either; the next call must not wait for it (it held every
+        // other call of the server too, the session being discarded under the connection's lock).
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.BlockingQueue<Instant> cancels = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> FakeHttpEndpoint.empty(exchange, 200);
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    String method = FakeHttpEndpoint.method(message);
+                    if (method.equals("initialize")) {
+                        exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.incrementAndGet());
+                    }
+                    if (method.equals("notifications/cancelled")) {
+                        cancels.add(Instant.now());
+                        await(release); // hung: the cancellation is never taken
+                        return;
+                    }
+                    if (method.equals("tools/call") && hang.getAndSet(false)) {
+                        await(release); // hung
+                        return;
+                    }
+                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
+                }
+            }
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            try {
+                assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
+                Instant asked = Instant.now();
+                ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
+                Instant answered = Instant.now();
+                assertThat(next.content()).isEqualTo("done");
+                assertThat(sessions.get()).isEqualTo(2);
+                assertThat(cancels.poll(10, java.util.concurrent.TimeUnit.SECONDS)).as("the cancellation was still sent").isNotNull();
+                assertThat(Duration.between(asked, answered)).isLessThan(Duration.ofMillis(1500));
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    @Test
     void theCallAfterATimeoutDoesNotWaitForTheHungServerToAnswerTheDeleteOfTheSessionItLeaves() throws Exception {
         // A timeout leaves the session in doubt, so the next call opens a new one. Before, it first waited up to 3 s (holding
         // every other call of the server) for the server to answer the DELETE of the old session, which a hung server never does.

@@ -780,7 +780,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (session != null) {
                 lastFailure = session.broken.getNow("it stopped");
-                session.discard(); // in doubt: a hung server would hold this call (and the lock) on its DELETE
+                session.discardInBackground(); // in doubt: a hung server would hold this call (and the lock) on its DELETE or cancellation
                 session = null;
             }
             if (restarting == null) {

@@ -265,6 +265,22 @@ final class Session {
         endLocally();
     }
 
+    /**
+     * {@link #discard()} on a thread of its own, for a session left in doubt while calls wait for a new one (a call
+     * timed out): the cancellation of the call given up may take up to 2 s to go out to a hung server, which the next
+     * call, and every other call waiting on the connection, must not wait for. The session is unusable at once.
+     */
+    void discardInBackground() {
+        broken.complete("it was closed");
+        Thread.ofVirtual().name("rein-mcp-discard").start(() -> {
+            try {
+                discard();
+            } catch (RuntimeException e) {
+                // ending a session the caller already left: nothing to tell anyone
+            }
+        });
+    }
+
     private void endLocally() {
         if (resuming != null) {
             resuming.stopResuming();
