@@ -7,7 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Bounded exponential backoff with jitter. A server's own wait hint (retry-after) wins over the
- * computed delay but is still capped; callers never sleep past their deadline.
+ * computed delay, even past {@code maxDelay}, up to {@link #LONGEST_HINT}; a longer hint gets no
+ * retry at all. Callers never sleep past their deadline.
  *
  * @param maxRetries   retries after the first attempt
  * @param initialDelay delay before the first retry
