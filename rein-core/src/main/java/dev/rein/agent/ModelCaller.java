@@ -3,7 +3,6 @@ package dev.rein.agent;
 import dev.rein.run.Reasons;
 import dev.rein.internal.model.AroundModelStage;
 import dev.rein.internal.model.DeadlineStage;
-import dev.rein.internal.model.FailedAttemptStage;
 import dev.rein.internal.model.MaskingStage;
 import dev.rein.internal.model.ModelChain;
 import dev.rein.internal.model.PricingStage;
@@ -52,8 +51,7 @@ final class ModelCaller {
      * The model-call chain, outermost first. Tracing sees one logical call with its final outcome,
      * its response already masked;
      * the application's stages sit above pricing, so a fallback model they choose is priced as
-     * itself and a cached answer costs nothing; retries happen below them, and each attempt that
-     * failed is charged the usage its provider reported for it (it bills it); no attempt outlives
+     * itself and a cached answer costs nothing; retries happen below them; no attempt outlives
      * the deadline.
      */
     static List<ModelInterceptor> stages(Run run) {
@@ -69,7 +67,6 @@ final class ModelCaller {
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
         stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer, run::cancelled)
                 : RetryStage.engineAttempt(run.config.retryPolicy(), run.meter, tracer, engineAttempt)); // provider's classification
-        stages.add(new FailedAttemptStage(run.meter, run.config.modelName(), run.config.prices())); // a failed attempt's reported usage charged
         stages.add(new AroundModelStage(run.config.modelInterceptors()));                     // the stages' wrappers, on any model
         stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);

@@ -10,8 +10,7 @@ package dev.rein.model;
  * <p>The order, outermost first: tracing; secret masking of the response; the application's
  * interceptors, in the order added;
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
- * {@code retryAfter}, within the deadline); the charge of each failed attempt's reported usage
- * ({@link ModelException#usage()}) to the budget; the models of the application's stages
+ * {@code retryAfter}, within the deadline); the models of the application's stages
  * ({@link #aroundModel}); the deadline; the model. So an application stage sees
  * one logical call (retries happen below it) and everything it returns is traced.
  *

@@ -103,11 +103,9 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
-     * null) the {@code model_failed} event of a call that failed for good; {@code retries}, the
-     * {@code model_retry} events of its attempts that failed and were retried, in order.
+     * null) the {@code model_failed} event of a call that failed for good.
      */
-    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure,
-                List<JsonNode> retries) {}
+    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure) {}
 
     /**
      * A guard event (an intervention or a stall finding) and how many model calls the run had
@@ -162,7 +160,6 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode started = null;
         JsonNode finished = null;
         JsonNode pendingRequest = null;
-        List<JsonNode> pendingRetries = new ArrayList<>();
         List<Call> calls = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         Map<String, List<JsonNode>> results = new LinkedHashMap<>();
@@ -176,19 +173,14 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
-                case "model_request" -> {
-                    pendingRequest = required(e, "request", trace);
-                    pendingRetries = new ArrayList<>();
-                }
-                // an attempt that failed and was retried: the replay fails it again, charging the usage it reported
-                case "model_retry" -> pendingRetries.add(e);
+                case "model_request" -> pendingRequest = required(e, "request", trace);
                 case "model_response" -> {
                     if (pendingRequest == null) {
                         throw new ReinException("the trace " + trace + " has a model_response without its model_request (step "
                                 + e.path("step").asInt() + ")");
                     }
                     calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                            pendingRequest.get("request"), response(e, trace), null, List.copyOf(pendingRetries)));
+                            pendingRequest.get("request"), response(e, trace), null));
                     pendingRequest = null;
                 }
                 // A call that failed for good (after its retries) is a call too: a compaction or summary
@@ -200,7 +192,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         pendingRequest = null;
                     } else if (pendingRequest != null) {
                         calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                                pendingRequest.get("request"), null, e, List.copyOf(pendingRetries)));
+                                pendingRequest.get("request"), null, e));
                         pendingRequest = null;
                     }
                 }

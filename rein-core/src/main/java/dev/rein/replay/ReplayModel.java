@@ -1,7 +1,6 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.internal.model.RecordedRetry;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
@@ -10,7 +9,6 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TextBlock;
-import dev.rein.model.Usage;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,8 +19,6 @@ final class ReplayModel implements Model {
     private final boolean stopAtDivergence;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger nextCount = new AtomicInteger();
-    /** How many recorded retried attempts of the next call were failed again so far. */
-    private final AtomicInteger retried = new AtomicInteger();
     private volatile Runnable stop = () -> { };
 
     ReplayModel(Recording recording, Comparison comparison, boolean stopAtDivergence) {
@@ -36,16 +32,13 @@ final class ReplayModel implements Model {
     }
 
     int used() {
-        return Math.min(next.get() + (retried.get() > 0 ? 1 : 0), recording.calls().size());
+        return Math.min(next.get(), recording.calls().size());
     }
 
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-        int index = next.get();
-        int attempt = retried.getAndIncrement();
+        int index = next.getAndIncrement();
         if (index >= recording.calls().size()) {
-            next.incrementAndGet();
-            retried.set(0);
             if (recordingCancelled()) {
                 // The recorded run was cancelled while it waited for this call: the recording ends
                 // here, so the replay is cancelled here too, which is no divergence.
@@ -58,28 +51,6 @@ final class ReplayModel implements Model {
                     + (index + 1) + " (it recorded " + recording.calls().size() + ")", false, null, null, null);
         }
         Recording.Call recorded = recording.calls().get(index);
-        if (attempt == 0) {
-            compare(index, recorded, request);
-        }
-        if (attempt < recorded.retries().size()) {
-            // an attempt the recorded run retried fails again, charged the usage it reported, then the call is made again
-            throw retry(recorded.retries().get(attempt));
-        }
-        next.incrementAndGet();
-        retried.set(0);
-        if (recorded.failure() != null) {
-            throw failure(recorded.failure(), index == recording.calls().size() - 1);
-        }
-        for (ContentBlock block : recorded.response().content()) {
-            if (block instanceof TextBlock text) {
-                context.stream().onTextDelta(text.text());
-            }
-        }
-        return recorded.response();
-    }
-
-    /** Compares the request of recorded call {@code index} (its first attempt) with the recorded one. */
-    private void compare(int index, Recording.Call recorded, ModelRequest request) throws InterruptedException {
         if (comparison.divergence() == null && comparison.otherPurpose(index)) {
             stopIfAsked();
         }
@@ -91,6 +62,15 @@ final class ReplayModel implements Model {
                 stopIfAsked();
             }
         }
+        if (recorded.failure() != null) {
+            throw failure(recorded.failure(), index == recording.calls().size() - 1);
+        }
+        for (ContentBlock block : recorded.response().content()) {
+            if (block instanceof TextBlock text) {
+                context.stream().onTextDelta(text.text());
+            }
+        }
+        return recorded.response();
     }
 
     /**
@@ -105,13 +85,17 @@ final class ReplayModel implements Model {
     }
 
     /**
-     * The recorded failure of a call, not retryable: its retries were failed again already, and it is
-     * charged the usage its provider reported, as the recorded run was. The
+     * The recorded failure of a call, not retryable: its retries are in the recording already. The
      * run's own message adds why it was not retried ("; gave up after 3 attempts"), so for the call
      * that ended the run the message is taken from there, and the replay ends with the same answer.
      */
     private ModelException failure(JsonNode failed, boolean last) {
-        ModelException.Kind kind = kind(failed);
+        ModelException.Kind kind;
+        try {
+            kind = ModelException.Kind.valueOf(failed.path("error_kind").asText());
+        } catch (IllegalArgumentException e) { // a kind this version does not know
+            kind = ModelException.Kind.OTHER;
+        }
         String message = failed.path("message").asText();
         JsonNode finished = recording.finished();
         if (last && finished != null && "provider_error".equals(finished.path("reason").asText())) {
@@ -120,40 +104,7 @@ final class ReplayModel implements Model {
             message = at < 0 ? message : ended.substring(at + 2);
         }
         return new ModelException(kind, failed.path("http_status").asInt(), message, false, null,
-                failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, null, usage(failed));
-    }
-
-    /** A recorded {@code model_retry}, failed again: retried at once, charged the usage it reported. */
-    private static RecordedRetry retry(JsonNode retry) {
-        return new RecordedRetry(kind(retry), retry.path("http_status").asInt(), retry.path("message").asText(),
-                retry.hasNonNull("request_id") ? retry.get("request_id").asText() : null, usage(retry),
-                retry.path("delay_millis").asLong());
-    }
-
-    private static ModelException.Kind kind(JsonNode failed) {
-        try {
-            return ModelException.Kind.valueOf(failed.path("error_kind").asText());
-        } catch (IllegalArgumentException e) { // a kind this version does not know
-            return ModelException.Kind.OTHER;
-        }
-    }
-
-    /**
-     * The usage a failed attempt's event records (the provider's report, which the run was charged), or
-     * {@link Usage#NOT_REPORTED} when it records none (none was reported, or a trace from before Rein recorded it).
-     */
-    private static Usage usage(JsonNode failed) {
-        JsonNode usage = failed.get("usage");
-        if (usage == null || !usage.isObject()) {
-            return Usage.NOT_REPORTED;
-        }
-        try {
-            return Json.storedMapper().treeToValue(usage, Usage.class);
-        } catch (java.io.IOException | IllegalArgumentException e) {
-            throw new dev.rein.ReinException("the trace has a " + failed.path("type").asText() + " at step "
-                    + failed.path("step").asInt() + " whose usage cannot be read back (" + e.getMessage() + "); correct"
-                    + " it in the trace, or record the run again");
-        }
+                failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, null);
     }
 
     private boolean recordingCancelled() {

@@ -96,49 +96,26 @@ public sealed interface TraceEvent {
     /**
      * A failed model call that will be retried after {@code delayMillis}; {@code requestId} is the
      * provider's id of the failed request (what its support asks for), null when it gave none.
-     * {@code usage} is what the provider reported for the failed attempt (it bills it) and {@code costUsd}
-     * what the budget was charged for it; both null, and not written, when it reported none.
      */
     record ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
                       String message, long delayMillis,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) BigDecimal costUsd) implements TraceEvent {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
         /** Without a request id (the shape before it was recorded). */
         public ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
                           String message, long delayMillis) {
             this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, null);
         }
-
-        /** Without the failed attempt's usage (one whose provider reported none). */
-        public ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
-                          String message, long delayMillis, String requestId) {
-            this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, requestId, null, null);
-        }
     }
 
     /**
      * A model call that failed for good; {@code requestId} is the provider's id of the failed
-     * request, null when it gave none. {@code usage} is what the provider reported for the failed
-     * (last) attempt, null when it reported none; {@code costUsd} is what the budget was charged while
-     * the call ran (its retried attempts' reported usage included, as {@code model_response}'s cost) and
-     * {@code totalCostUsd} the run's cost after it, both null when nothing was charged. Null fields are
-     * not written.
+     * request, null when it gave none.
      */
     record ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) BigDecimal costUsd,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) BigDecimal totalCostUsd) implements TraceEvent {
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
         /** Without a request id (the shape before it was recorded). */
         public ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message) {
             this(runId, step, time, errorKind, httpStatus, message, null);
-        }
-
-        /** Without usage or cost (a failure for which nothing was charged). */
-        public ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message,
-                           String requestId) {
-            this(runId, step, time, errorKind, httpStatus, message, requestId, null, null, null);
         }
     }
 

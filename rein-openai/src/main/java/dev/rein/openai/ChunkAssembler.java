@@ -123,8 +123,9 @@ final class ChunkAssembler {
     }
 
     /**
-     * What the usage chunk reported, said after a failure's message (the failure carries the usage itself, {@link #usage()},
-     * which the run charges to its budgets: the server billed the request). Empty when no usage came.
+     * What the usage chunk reported, said after a failure's message: a failed call's usage reaches no budget (a {@link
+     * ModelException} carries none), though the server billed the request, so the message keeps it from being lost
+     * unsaid. Empty when no usage came.
      */
     String usageNote() {
         if (usage == null) {
@@ -134,7 +135,7 @@ final class ChunkAssembler {
         long input = reported.inputTokens() + reported.cacheReadInputTokens();
         return "; it reported usage for it (" + input + " input tokens" + (reported.cacheReadInputTokens() > 0
                 ? ", " + reported.cacheReadInputTokens() + " of them cached," : "") + " and " + reported.outputTokens()
-                 + " output tokens), charged to the run's token and money budgets as a response's is";
+                + " output tokens), which the run's token and money budgets do not count, as a failed call charges nothing";
     }
 
     /** The {@code finish_reason} that arrived so far, or null. */
@@ -434,7 +435,7 @@ final class ChunkAssembler {
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason error:"
                     + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")")
                     + usageNote(),
-                    true, null, requestId, null, usage());
+                    true, null, requestId, null);
         }
         if ("abort".equals(finishReason) || "insufficient_system_resource".equals(finishReason)) {
             // vLLM's generation its engine aborted (a shutdown, a pause, an abort request), ended with [DONE] as if whole
@@ -442,7 +443,7 @@ final class ChunkAssembler {
             // may be served.
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason "
                     + finishReason + ": the server stopped generating it before the end" + usageNote(), true, null, requestId,
-                    null, usage());
+                    null);
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             // A call the server sent without an id runs as call_N: the listeners hear it under that id (announce

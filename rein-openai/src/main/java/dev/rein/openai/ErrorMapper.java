@@ -8,7 +8,6 @@ import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIRetryableException;
 import com.openai.errors.OpenAIServiceException;
 import dev.rein.model.ModelException;
-import dev.rein.model.Usage;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
 import java.io.IOException;
@@ -70,30 +69,19 @@ final class ErrorMapper {
                 + failure.getMessage(), false, null, requestId, failure);
     }
 
-    /**
-     * A read failure while the stream was open: the connection broke mid-way, which a retry may fix.
-     *
-     * @param assembler what the stream brought before it broke, or null: a usage chunk that had arrived (the server
-     *                  billed the call) is carried by the failure for the run's budgets, and said after its message
-     */
-    ModelException broken(IOException e, String requestId, ChunkAssembler assembler) {
-        ModelException broken = ioError(e, requestId);
-        if (assembler == null || assembler.usage().notReported()) {
-            return broken;
-        }
-        return new ModelException(broken.kind(), broken.httpStatus(), broken.getMessage() + assembler.usageNote(),
-                broken.retryable(), broken.retryAfter(), broken.requestId(), broken.getCause(), assembler.usage());
+    /** A read failure while the stream was open: the connection broke mid-way, which a retry may fix. */
+    ModelException broken(IOException e, String requestId) {
+        return ioError(e, requestId);
     }
 
     /**
      * A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed.
      *
      * @param usageNote what its usage chunk reported, if one came ({@link ChunkAssembler#usageNote}); may be empty
-     * @param usage     that usage, which the failure carries for the run's budgets ({@link Usage#NOT_REPORTED} for none)
      */
-    ModelException cutOff(String detail, String usageNote, Usage usage, String requestId) {
+    ModelException cutOff(String detail, String usageNote, String requestId) {
         return new ModelException(Kind.CONNECTION, 0, "the response stream from " + server
-                + " ended before data: [DONE] (" + detail + ")" + usageNote, true, null, requestId, null, usage);
+                + " ended before data: [DONE] (" + detail + ")" + usageNote, true, null, requestId, null);
     }
 
     /** A stream that ended with {@code data: [DONE]} before any chunk: the server failed without saying why. */
@@ -108,13 +96,12 @@ final class ErrorMapper {
      *
      * @param chunks how many chunks the stream held; -1 for a whole {@code chat.completion}
      * @param usageNote what its usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
-     * @param usage     that usage, which the failure carries for the run's budgets ({@link Usage#NOT_REPORTED} for none)
      */
-    ModelException noChoice(int chunks, String usageNote, Usage usage, String requestId) {
+    ModelException noChoice(int chunks, String usageNote, String requestId) {
         return new ModelException(Kind.SERVER_ERROR, 0, (chunks < 0 ? server + " answered with a chat.completion"
                 : "the response stream from " + server + " ended with data: [DONE] after " + chunks + " chunk"
                 + (chunks == 1 ? "" : "s")) + " without a choice: the server sent no completion" + usageNote, true, null,
-                requestId, null, usage);
+                requestId, null);
     }
 
     /**

@@ -232,11 +232,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             throws ModelException, InterruptedException {
         // Read once the headers are in: every failure after that carries it, as HTTP errors do.
         String requestId = null;
-        ChunkAssembler assembler = null; // what came before a read failure: its usage chunk goes with the failure
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
+            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {
@@ -250,7 +249,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 assembler.accept(asChunk(completion));
                 if (!assembler.choiceSeen()) {
                     // read as an empty answer, the run would blame the model
-                    throw errors.noChoice(-1, assembler.usageNote(), assembler.usage(), requestId);
+                    throw errors.noChoice(-1, assembler.usageNote(), requestId);
                 }
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
@@ -258,7 +257,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             return assembler.response(request.model());
         } catch (IOException e) {
             interruptedCheck();
-            throw errors.broken(e, requestId, assembler);
+            throw errors.broken(e, requestId);
         } catch (RuntimeException e) {
             interruptedCheck();
             throw errors.map(e, requestId, request);
@@ -278,7 +277,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 if (!assembler.choiceSeen()) {
                     // Only usage, or Azure's prompt filter results: no completion either.
-                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), assembler.usage(), requestId);
+                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), requestId);
                 }
                 return;
             }
@@ -299,7 +298,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 + " every call fails so";
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks()
                 + (assembler.chunks() == 1 ? " chunk" : " chunks") + finished,
-                assembler.usageNote(), assembler.usage(), requestId);
+                assembler.usageNote(), requestId);
     }
 
     /**

@@ -8,7 +8,6 @@ import dev.rein.ReinException;
 import dev.rein.model.Message;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
-import dev.rein.model.Usage;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
@@ -307,9 +306,9 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
-    void aStreamCutAfterItsUsageChunkCarriesTheUsageForTheBudget() {
+    void aStreamCutAfterItsUsageChunkSaysTheUsageTheBudgetCannotCount() {
         // A server that never sends data: [DONE] (or a connection closed just before it) after the whole generation and
-        // its usage chunk: the call fails, retried, and the tokens billed for it are charged with the failure.
+        // its usage chunk: the call fails, retried, and the tokens billed for it were lost unsaid with the failure.
         String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":";
         server.enqueue(new ChatReply.Malformed(events(
                 chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"全部\"},\"finish_reason\":\"stop\"}]}",
@@ -319,21 +318,8 @@ class ErrorMappingTest extends FakeChat {
         assertThat(cut.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
                 + " ended before data: [DONE] (after 2 chunks; finish_reason stop had arrived: if the server never ends its"
                 + " streams with data: [DONE], as OpenAI-compatible streaming does, every call fails so); it reported usage"
-                + " for it (300 input tokens and 20 output tokens), charged to the run's token and money budgets as a"
-                + " response's is");
-        assertThat(cut.usage()).isEqualTo(Usage.of(300, 20, 0, 0));
-    }
-
-    @Test
-    void aConnectionDroppedAfterTheUsageChunkCarriesTheUsageForTheBudget() {
-        // The connection closed mid-body after the whole generation and its usage chunk, before data: [DONE]: the read
-        // fails (not a clean end of the body), retried, and the server billed the tokens its usage chunk reported.
-        server.enqueue(new ChatReply.Disconnect(ChatReply.completion().text("全部").usage(300, 20, 0).build(), 100));
-        ModelException dropped = failure();
-        assertThat(dropped.retryable()).isTrue();
-        assertThat(dropped.usage()).isEqualTo(Usage.of(300, 20, 0, 0));
-        assertThat(dropped.getMessage()).endsWith("; it reported usage for it (300 input tokens and 20 output tokens),"
-                + " charged to the run's token and money budgets as a response's is");
+                + " for it (300 input tokens and 20 output tokens), which the run's token and money budgets do not count, as"
+                + " a failed call charges nothing");
     }
 
     @Test
@@ -828,9 +814,8 @@ class ErrorMappingTest extends FakeChat {
         assertThat(streamed.retryable()).isTrue();
         assertThat(streamed.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
                 + " ended with data: [DONE] after 2 chunks without a choice: the server sent no completion; it reported usage"
-                + " for it (12 input tokens and 0 output tokens), charged to the run's token and money budgets as a"
-                + " response's is");
-        assertThat(streamed.usage()).isEqualTo(Usage.of(12, 0, 0, 0));
+                + " for it (12 input tokens and 0 output tokens), which the run's token and money budgets do not count, as a"
+                + " failed call charges nothing");
 
         // A whole chat.completion with an empty choices list: no completion either.
         server.enqueue(new ChatReply.Malformed("{\"id\":\"chatcmpl-w\",\"object\":\"chat.completion\",\"created\":1,"
@@ -840,14 +825,15 @@ class ErrorMappingTest extends FakeChat {
         assertThat(whole.retryable()).isTrue();
         assertThat(whole.getMessage()).isEqualTo("the server at " + server.baseUrl()
                 + " answered with a chat.completion without a choice: the server sent no completion; it reported usage for it"
-                + " (12 input tokens and 0 output tokens), charged to the run's token and money budgets as a response's is");
-        assertThat(whole.usage()).isEqualTo(Usage.of(12, 0, 0, 0));
+                + " (12 input tokens and 0 output tokens), which the run's token and money budgets do not count, as a failed"
+                + " call charges nothing");
     }
 
     @Test
-    void aFailedStreamCarriesTheUsageItsUsageChunkReportedForTheBudget() {
+    void aFailedStreamSaysTheUsageItsUsageChunkReportedSinceTheBudgetCannotCountIt() {
         // stream_options.include_usage's last chunk has no choice but the tokens the server billed for the request. The
-        // call fails (no completion), and carries that usage, which the run charges to its budgets; the message says it too.
+        // call fails (no completion), and a failed call's usage reaches no budget (ModelException carries none), so the
+        // message is where those tokens are not lost: the trace and the run's failure say them.
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"chatcmpl-u\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o\",\"choices\":[],"
                         + "\"usage\":{\"prompt_tokens\":1200,\"completion_tokens\":3,\"total_tokens\":1203,"
@@ -857,9 +843,8 @@ class ErrorMappingTest extends FakeChat {
         assertThat(streamed.retryable()).isTrue();
         assertThat(streamed.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
                 + " ended with data: [DONE] after 1 chunk without a choice: the server sent no completion; it reported"
-                + " usage for it (1200 input tokens, 1024 of them cached, and 3 output tokens), charged to the run's token"
-                + " and money budgets as a response's is");
-        assertThat(streamed.usage()).isEqualTo(Usage.of(176, 3, 1024, 0));
+                + " usage for it (1200 input tokens, 1024 of them cached, and 3 output tokens), which the run's token and"
+                + " money budgets do not count, as a failed call charges nothing");
 
         // A generation that failed mid-way (finish_reason error), then the usage chunk: its tokens are said too.
         String chunk = "{\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":";
@@ -868,19 +853,15 @@ class ErrorMappingTest extends FakeChat {
                 chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\"}]}",
                 chunk + "[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":2,\"total_tokens\":42}}",
                 "[DONE]")));
-        ModelException failedMidWay = failure();
-        assertThat(failedMidWay.getMessage()).isEqualTo("the response ended with finish_reason error: the server failed"
-                + " while generating it; it reported usage for it (40 input tokens and 2 output tokens), charged to the run's"
-                + " token and money budgets as a response's is");
-        assertThat(failedMidWay.usage()).isEqualTo(Usage.of(40, 2, 0, 0));
+        assertThat(failure().getMessage()).isEqualTo("the response ended with finish_reason error: the server failed while"
+                + " generating it; it reported usage for it (40 input tokens and 2 output tokens), which the run's token"
+                + " and money budgets do not count, as a failed call charges nothing");
 
         // Without a usage chunk nothing more is said.
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"\",\"object\":\"\",\"created\":0,\"model\":\"\",\"choices\":[],\"prompt_filter_results\":[]}",
                 "[DONE]")));
-        ModelException withoutUsage = failure();
-        assertThat(withoutUsage.getMessage()).endsWith("without a choice: the server sent no completion");
-        assertThat(withoutUsage.usage()).isEqualTo(Usage.NOT_REPORTED);
+        assertThat(failure().getMessage()).endsWith("without a choice: the server sent no completion");
     }
 
     @Test

@@ -9,14 +9,12 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
-import dev.rein.retry.RetryPolicy;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.tool.Tool;
 import dev.rein.trace.TraceEvent;
 import java.math.BigDecimal;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,26 +60,6 @@ class UnreportedUsageTest extends FakeChat {
         // a reported zero stays a report
         server.reportUsage(true).enqueue(ChatReply.completion().text("ok").usage(0, 0, 0).build());
         assertThat(call(request("x")).usage()).isEqualTo(Usage.ZERO);
-    }
-
-    @Test
-    void theUsageOfAFailedStreamIsChargedToTheRunAndRecordedWithItsRetry() {
-        // A stream of only the include_usage chunk: no completion, retried, but the server billed its 2,000 input tokens.
-        server.enqueue(new ChatReply.Malformed(events("{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
-                + "\"model\":\"local-model\",\"choices\":[],\"usage\":{\"prompt_tokens\":2000,\"completion_tokens\":0,"
-                + "\"total_tokens\":2000}}", "[DONE]")));
-        server.enqueue(ChatReply.text("done"));
-        RunResult result = agent("1", Budget.builder().build())
-                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0)).build().run("go");
-
-        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
-        TraceEvent.ModelRetry retry = trace.events(TraceEvent.ModelRetry.class).get(0);
-        assertThat(retry.usage()).isEqualTo(Usage.of(2000, 0, 0, 0));
-        assertThat(retry.costUsd()).isEqualByComparingTo("0.002"); // at USD 1 per million input tokens
-        Usage answered = trace.events(TraceEvent.ModelResponded.class).get(0).usage();
-        assertThat(result.usage().inputTokens()).isEqualTo(2000 + answered.inputTokens());
-        assertThat(result.costUsd()).isEqualByComparingTo(new BigDecimal("0.002")
-                .add(new BigDecimal(answered.inputTokens()).movePointLeft(6)));
     }
 
     @Test

@@ -50,15 +50,6 @@ public final class PricingStage implements ModelInterceptor {
         return response;
     }
 
-    /** Charges {@code usage} of a call to {@code model}: at the run's price for the agent's model, else at {@code model}'s own. */
-    static void charge(BudgetMeter meter, String agentModel, PriceTable prices, String model, Usage usage) {
-        if (model.equals(agentModel)) {
-            meter.record(usage);
-        } else {
-            meter.record(usage, prices.find(model).orElse(null));
-        }
-    }
-
     @Override
     public String toString() {
         return "pricing";

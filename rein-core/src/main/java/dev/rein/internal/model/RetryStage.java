@@ -10,7 +10,6 @@ import dev.rein.model.ModelResponse;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
@@ -32,7 +31,7 @@ public final class RetryStage implements ModelInterceptor {
 
         public GaveUp(ModelException last, String why) {
             super(last.kind(), last.httpStatus(), last.getMessage() + why, last.retryable(), last.retryAfter(),
-                    last.requestId(), last, last.usage());
+                    last.requestId(), last);
             this.providerMessage = last.getMessage();
         }
 
@@ -51,8 +50,7 @@ public final class RetryStage implements ModelInterceptor {
         private final Duration delay;
 
         RetryLater(ModelException last, int attempt, Duration delay) {
-            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last,
-                    last.usage());
+            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last);
             this.attempt = attempt;
             this.delay = delay;
         }
@@ -117,14 +115,10 @@ public final class RetryStage implements ModelInterceptor {
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         for (int attempt = Math.max(1, engineAttempt); ; attempt++) {
-            BigDecimal before = meter.costUsd();
             try {
                 return chain.proceed(call);
             } catch (dev.rein.model.ModelDeadlineException e) {
                 throw e;
-            } catch (RecordedRetry e) {
-                // a replay's: the recorded run retried this attempt, whatever today's policy says, and waited already
-                tracer.emit(retried(e, attempt, e.delayMillis(), before));
             } catch (ModelException e) {
                 if (!e.retryable()) {
                     throw e;
@@ -142,7 +136,8 @@ public final class RetryStage implements ModelInterceptor {
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
-                tracer.emit(retried(e, attempt, delay.toMillis(), before));
+                tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
+                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
                 }
@@ -150,17 +145,6 @@ public final class RetryStage implements ModelInterceptor {
                 stopIfCancelled();
             }
         }
-    }
-
-    /**
-     * The trace of a retried attempt, with the usage its provider reported and what the budget was
-     * charged for it (the stage below charged it): a replay charges it again from here.
-     */
-    private TraceEvent.ModelRetry retried(ModelException e, int attempt, long delayMillis, BigDecimal costBefore) {
-        boolean reported = !e.usage().notReported();
-        return new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                e.httpStatus(), e.getMessage(), delayMillis, e.requestId(), reported ? e.usage() : null,
-                reported ? meter.costUsd().subtract(costBefore) : null);
     }
 
     private void stopIfCancelled() throws InterruptedException {

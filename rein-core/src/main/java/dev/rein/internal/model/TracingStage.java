@@ -55,7 +55,6 @@ public final class TracingStage implements ModelInterceptor {
                     providerName(call.model()), serverUri(call.model())));
         }
         BigDecimal before = meter.costUsd();
-        Usage usageBefore = meter.usage();
         boolean estimatedBefore = meter.usage().estimated();
         Instant started = tracer.now();
         try {
@@ -72,11 +71,8 @@ public final class TracingStage implements ModelInterceptor {
             throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
         } catch (ModelException e) {
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
-            // what the provider reported for the failed attempts was charged (FailedAttemptStage): said, so a replay charges it too
-            boolean charged = !meter.usage().equals(usageBefore);
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
-                    e.requestId(), e.usage().notReported() ? null : e.usage(), charged ? meter.costUsd().subtract(before) : null,
-                    charged ? meter.costUsd() : null));
+                    e.requestId()));
             throw e;
         } catch (ReinException e) {
             // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
