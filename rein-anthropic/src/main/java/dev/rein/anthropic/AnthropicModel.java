@@ -72,7 +72,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
 
     private final Transport transport;
-    private final RequestMapper requests = new RequestMapper();
+    private final RequestMapper requests;
     private final ErrorMapper errors;
     private final AnthropicOptions defaults;
     /** The base URL calls go to (an http(s) URL with a host: the builder checks it). */
@@ -81,6 +81,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     private AnthropicModel(Transport transport, Clock clock, PromptCaching caching, String baseUrl, boolean credentials) {
         this.transport = transport;
         this.serverUri = URI.create(baseUrl);
+        this.requests = new RequestMapper(serverUri);
         this.errors = new ErrorMapper(clock, baseUrl, credentials);
         this.defaults = AnthropicOptions.caching(caching);
     }

@@ -26,6 +26,7 @@ import dev.rein.provider.WireCache;
 import dev.rein.tool.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,7 @@ final class RequestMapper {
      * looked at once, and its copy kept with it, so later requests reuse the copy and its wire form.
      */
     ModelRequest forModel(ModelRequest request) {
-        if (!verifiesSignatures(request.model())) {
+        if (claudeNamesOtherModels || !verifiesSignatures(request.model())) {
             return request;
         }
         List<Message> history = request.messages();
@@ -111,6 +112,24 @@ final class RequestMapper {
             }
         }
         return sent == null ? request : request.toBuilder().messages(sent).build();
+    }
+
+    /**
+     * Whether the endpoint serves other models under Claude's names: DeepSeek's Anthropic API maps {@code claude-opus-*},
+     * {@code claude-sonnet-*} and {@code claude-haiku-*} to its own models (its Anthropic API guide), which make
+     * unsigned thinking and want a tool-use turn's thinking back, so there a Claude name says nothing of signatures.
+     */
+    private final boolean claudeNamesOtherModels;
+
+    /** A mapper for requests to Anthropic's API (or an endpoint that serves Claude under its names). */
+    RequestMapper() {
+        this(URI.create(AnthropicModel.DEFAULT_BASE_URL));
+    }
+
+    /** A mapper for requests to {@code endpoint} (its host decides whether a Claude name is a Claude model). */
+    RequestMapper(URI endpoint) {
+        String host = endpoint.getHost() == null ? "" : endpoint.getHost().toLowerCase(java.util.Locale.ROOT);
+        this.claudeNamesOtherModels = host.equals("deepseek.com") || host.endsWith(".deepseek.com");
     }
 
     /**

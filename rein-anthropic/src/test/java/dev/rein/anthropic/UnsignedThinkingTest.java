@@ -44,6 +44,22 @@ class UnsignedThinkingTest extends FakeApi {
         assertThat(assistant.at("/content/0/type").asText()).isEqualTo("tool_use");
     }
 
+    /**
+     * DeepSeek's Anthropic API serves its own models under Claude's names (claude-sonnet-* and claude-haiku-* map to
+     * deepseek-v4-flash, claude-opus-* to deepseek-v4-pro, its Anthropic API guide) and wants a tool-use turn's
+     * thinking back: there a Claude name keeps the unsigned thinking. Before, it was left out, and DeepSeek refused
+     * every step after the first tool call.
+     */
+    @Test
+    void aClaudeNameOnDeepSeeksEndpointKeepsItsUnsignedThinking() {
+        dev.rein.model.ModelRequest request = dev.rein.model.ModelRequest.builder("claude-sonnet-4-5").maxTokens(256).tools(List.of(tool("search")))
+                .messages(history(new ThinkingBlock("天気を調べる", ""))).build();
+        assertThat(new RequestMapper(java.net.URI.create("https://api.deepseek.com/anthropic")).forModel(request))
+                .as("DeepSeek's endpoint").isSameAs(request);
+        assertThat(new RequestMapper(java.net.URI.create("https://api.anthropic.com")).forModel(request).messages().get(1)
+                .content()).as("Anthropic's API").containsExactly(CALL);
+    }
+
     @Test
     void countTokensLeavesUnsignedThinkingOutForAClaudeModelToo() throws Exception {
         long tokens = model.countTokens(request("x").tools(List.of(tool("search")))
