@@ -65,6 +65,28 @@ class StuckServerTest {
         assertThat(server).isNotEmpty().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
     }
 
+    /**
+     * A call that timed out leaves its session in doubt; the next call starts another server and the first is ended in
+     * the background (its cancellation sent first, then up to 3 s for it to exit). Closing the toolset in that window
+     * left the first server running, after the JVM too; it is ended with the close.
+     */
+    @Test
+    void aServerLeftInDoubtIsEndedWhenTheToolsetClosesWhileItIsStillBeingLeft() throws Exception {
+        NpmServers.script("server-everything");
+        Path script = dir.resolve("stuck.js");
+        Files.writeString(script, SERVER, StandardCharsets.UTF_8);
+        Set<Long> before = McpTesting.descendants();
+        McpToolset mcp = McpToolset.start(McpTesting.config("stuck", "\"command\": \"node\", \"args\": [\"" + NpmServers.json(script.toString())
+                + "\"], \"timeout_seconds\": 2"));
+        Set<Long> first = McpTesting.descendants();
+        first.removeAll(before);
+        assertThat(call(mcp, "hang", "{}").content()).contains("did not answer tool 'hang' in time");
+        assertThat(call(mcp, "echo", "{}").content()).isEqualTo("ok"); // on a new server; the first is being left
+        CompletableFuture.runAsync(mcp::close).get(20, TimeUnit.SECONDS);
+        Thread.sleep(500); // a destroyed process is reaped
+        assertThat(first).isNotEmpty().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    }
+
     private static ToolOutput call(McpToolset mcp, String name, String arguments) {
         Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
         try {

@@ -40,6 +40,8 @@ public final class ServerConnection implements AutoCloseable {
     private final StderrTail stderr;
     private final Consumer<List<McpSchema.Tool>> onTools;
     private Session session;
+    /** Sessions left in doubt and still being ended in the background ({@link Session#discardInBackground}). */
+    private final java.util.Set<Session> leaving = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Guards {@link #refreshRunning} and {@link #refreshAgain}. */
     private final Object refreshLock = new Object();
     /** Whether a tool-list refresh is running (one at a time). */
@@ -780,7 +782,9 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (session != null) {
                 lastFailure = session.broken.getNow("it stopped");
-                session.discardInBackground(); // in doubt: a hung server would hold this call (and the lock) on its DELETE or cancellation
+                Session left = session;
+                leaving.add(left);
+                left.discardInBackground(() -> leaving.remove(left)); // in doubt: a hung server would hold this call (and the lock) on its DELETE or cancellation
                 session = null;
             }
             if (restarting == null) {
@@ -1186,6 +1190,9 @@ public final class ServerConnection implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        for (Session left : leaving) {
+            left.endNow(); // a server left in doubt is not left running when the agent's connections close (or the JVM exits)
+        }
         if (session != null) {
             session.close();
             session = null;

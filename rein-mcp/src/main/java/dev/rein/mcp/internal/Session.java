@@ -266,19 +266,30 @@ final class Session {
     }
 
     /**
-     * {@link #discard()} on a thread of its own, for a session left in doubt while calls wait for a new one (a call
+     * {@link #discard()} on a thread of its own ({@code ended} runs after), for a session left in doubt while calls wait for a new one (a call
      * timed out): the cancellation of the call given up may take up to 2 s to go out to a hung server, which the next
      * call, and every other call waiting on the connection, must not wait for. The session is unusable at once.
      */
-    void discardInBackground() {
+    void discardInBackground(Runnable ended) {
         broken.complete("it was closed");
         Thread.ofVirtual().name("rein-mcp-discard").start(() -> {
             try {
                 discard();
             } catch (RuntimeException e) {
                 // ending a session the caller already left: nothing to tell anyone
+            } finally {
+                ended.run();
             }
         });
+    }
+
+    /**
+     * Ends the session's process (stdio) and its resumed stream at once, without waiting for anything: for a session
+     * being discarded in the background when the connection closes, so its server does not outlive the agent.
+     */
+    void endNow() {
+        broken.complete("it was closed");
+        endLocally();
     }
 
     private void endLocally() {
