@@ -1005,6 +1005,48 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallWhoseStreamIsResumedForASessionTheServerNoLongerKnowsEndsAtOnceAndTheNextCallOpensANewSession() throws Exception {
+        // Transports, session management: a 404 to a request carrying the session id means the server ended or forgot the
+        // session (a restart), and the client MUST start a new one. The GET resuming the call's stream is such a request: the
+        // answer can no longer come, so the call ends now, not at its timeout, and the next call goes to a new session.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.forgetSessionOnResume.set(true);
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-gone", Duration.ofSeconds(25));
+            assertThat(output.isError()).as(output.content()).isTrue();
+            assertThat(output.content()).contains("MCP server 'scripted' failed while running tool 'polled'")
+                    .contains("no longer knows its session").contains("HTTP 404").contains("Rein connects to it again at the next call");
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(10)); // not the 20 s timeout
+            server.forgetSessionOnResume.set(false);
+            assertThat(invoke(mcp, "echo", "k-after", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            List<ScriptedHttpServer.Received> initializes = server.rpc("initialize");
+            assertThat(initializes).as(server.received.toString()).hasSize(2).allSatisfy(r -> assertThat(r.sessionId()).isNull());
+            assertThat(server.rpc("tools/call").getLast().sessionId()).isEqualTo("s2");
+        }
+    }
+
+    @Test
+    void aStreamForTheServersOwnMessagesResumedForASessionTheServerNoLongerKnowsMakesTheNextCallUseANewSession() throws Exception {
+        // The server restarted and answers the GET resuming its own stream with 404 for the session: a new session is
+        // started for the next call, which is not first sent with the old session id only to be refused.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true);
+            server.forgetSessionOnResume.set(true);
+            try (McpToolset mcp = start(server, "")) {
+                Instant until = Instant.now().plusSeconds(10);
+                while (server.received.stream().noneMatch(r -> "g1".equals(r.lastEventId())) && Instant.now().isBefore(until)) {
+                    Thread.sleep(50);
+                }
+                Thread.sleep(200); // the refused resumption is taken up off the caller's thread
+                server.forgetSessionOnResume.set(false);
+                assertThat(invoke(mcp, "echo", "k-after-own", Duration.ofSeconds(10)).content()).isEqualTo("done");
+                assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(1)
+                        .allSatisfy(r -> assertThat(r.sessionId()).isEqualTo("s2"));
+            }
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdOnAResumedResponseStreamIsThatRequestsRefusalAndTheSessionIsKept() throws Exception {
         // As aJsonRpcErrorWithoutAnIdInAResponseStreamIsThatRequestsRefusal, with the error on the GET that resumes the
         // call's stream from its last event id: the stream belongs to that request, so its error answers it.

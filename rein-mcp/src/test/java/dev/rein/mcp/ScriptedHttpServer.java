@@ -56,6 +56,11 @@ final class ScriptedHttpServer implements AutoCloseable {
      * and closed; a GET resuming from {@code g1} gets {@code notifications/tools/list_changed}.
      */
     final java.util.concurrent.atomic.AtomicBoolean primeStandaloneStream = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * True: a GET resuming a stream from an event id finds the server restarted: it forgets the
+     * session and answers 404, as a server answers a session it no longer knows.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean forgetSessionOnResume = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
@@ -127,6 +132,11 @@ final class ScriptedHttpServer implements AutoCloseable {
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
                 String last = headers.getFirst("Last-Event-ID");
+                if (last != null && forgetSessionOnResume.get()) {
+                    liveSession = null;
+                    send(exchange, 404, null, null);
+                    return;
+                }
                 String answer = last == null ? null : parked.remove(last);
                 if (last == null && primeStandaloneStream.getAndSet(false)) {
                     // The stream for the server's own messages, closed at once after priming (SSE polling).

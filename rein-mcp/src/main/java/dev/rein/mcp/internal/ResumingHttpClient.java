@@ -105,6 +105,21 @@ final class ResumingHttpClient extends HttpClient {
         }
     }
 
+    /** Told that the server no longer knows the current session (see {@link #onSessionGone}). */
+    private volatile Consumer<String> onSessionGone = why -> {};
+    /** The session id the last POST carried: the SDK's current session; null while one is being initialized. */
+    private volatile String currentSession;
+
+    /**
+     * What is told, with the reason, that the server answered a {@code GET} resuming a stream of
+     * the current session with 404: the transports spec has a server answer so for a session it
+     * ended or forgot (a restart), and the client then MUST start a new session. Nothing of the
+     * SDK sees that {@code GET}, and the answer a resumed request's stream awaited can no longer come.
+     */
+    void onSessionGone(Consumer<String> told) {
+        this.onSessionGone = told;
+    }
+
     /** Where the messages of resumed streams go, as JSON text. */
     void deliverTo(Consumer<String> messages) {
         this.messages = messages;
@@ -124,21 +139,31 @@ final class ResumingHttpClient extends HttpClient {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        noteSession(request);
         return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
                                                             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
+        noteSession(request);
         return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response));
     }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+        noteSession(request);
         try {
             return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response)).get();
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** Notes the session a POST of the SDK's goes to (none for an initialize, which opens a new one). */
+    private void noteSession(HttpRequest request) {
+        if ("POST".equals(request.method())) {
+            currentSession = request.headers().firstValue("Mcp-Session-Id").orElse(null);
         }
     }
 
@@ -712,6 +737,15 @@ final class ResumingHttpClient extends HttpClient {
                 HttpResponse<InputStream> response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0).get();
                 try (InputStream in = response.body()) {
                     resuming.add(in);
+                    String session = get.headers().firstValue("Mcp-Session-Id").orElse(null);
+                    if (response.statusCode() == 404 && session != null && session.equals(currentSession) && !closed) {
+                        // Transports, session management: a 404 to a request with the session id means the server ended or
+                        // forgot the session (a restart); the client MUST start a new one, and what the stream awaited can no
+                        // longer come. (A session the SDK has already replaced is left alone: its new one works.)
+                        onSessionGone.accept("it no longer knows its session (it answered HTTP 404 to the GET resuming its event"
+                                + " stream, as a server answers for a session it ended or forgot, e.g. after a restart)");
+                        return;
+                    }
                     if (response.statusCode() / 100 != 2
                             || !response.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream")) {
                         return; // the server cannot resume it: a call ends at its timeout, as any unanswered call

@@ -102,6 +102,9 @@ final class Session {
                         + " for Rein (JSON that is no request, notification or answer, or an error without an id on its stream for its own"
                         + " messages, which answers no request), which Rein passes over and reads on (further such events of this"
                         + " server are passed over without a warning): '" + stderr.visibleStdout(event) + "'"));
+                // The session is in doubt no more: the server said it is gone. The next call starts a new one (as after a
+                // crash), rather than sending on the old id only to be refused; a call awaiting its answer ends now.
+                session.resuming.onSessionGone(session::breakWith);
                 session.resuming.deliverTo(message -> {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));
