@@ -81,6 +81,42 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aCallRefusedWithInvalidParamsListsTheToolsAgainOnceSoAToolTheServerDroppedUnannouncedIsNoLongerOffered() throws Exception {
+        // The server dropped 'gone' without notifications/tools/list_changed (it declares no listChanged) and answers its call
+        // with -32602, the protocol's error for an unknown tool. Rein checked the arguments against the listed schema, so the
+        // list it holds may be stale: it is listed again, once per tool while the list stays the same.
+        AtomicInteger listings = new AtomicInteger();
+        try (McpToolset mcp = start((server, message) -> {
+            JsonNode id = message.get("id");
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(id, Map.of("tools", listings.getAndIncrement() == 0
+                        ? List.of(ScriptedStdioServer.tool("kept"), ScriptedStdioServer.tool("gone"))
+                        : List.of(ScriptedStdioServer.tool("kept"))));
+                case "tools/call" -> server.send(Map.of("jsonrpc", "2.0", "id", id, "error", Map.of("code", -32602, "message",
+                        "gone".equals(message.at("/params/name").asText()) ? "Unknown tool: gone" : "Invalid params")));
+                default -> { }
+            }
+        })) {
+            Tool gone = mcp.tools().stream().filter(t -> t.name().equals("gone")).findFirst().orElseThrow();
+            Tool kept = mcp.tools().stream().filter(t -> t.name().equals("kept")).findFirst().orElseThrow();
+            ToolOutput output = handle(gone, ToolContext.standalone("k-gone").withDeadline(java.time.Instant.now().plusSeconds(10)));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).contains("JSON-RPC error -32602: Unknown tool: gone");
+            awaitTrue(() -> mcp.tools().stream().map(Tool::name).toList().equals(List.of("kept")));
+            assertThat(listings.get()).isEqualTo(2);
+            // Refused with -32602 again and again while the list stays the same: listed once more, not at every call.
+            for (int i = 0; i < 3; i++) {
+                assertThat(handle(kept, ToolContext.standalone("k-kept-" + i).withDeadline(java.time.Instant.now().plusSeconds(10)))
+                        .content()).contains("JSON-RPC error -32602: Invalid params");
+            }
+            awaitTrue(() -> listings.get() == 3);
+            Thread.sleep(300);
+            assertThat(listings.get()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void anInitializeAnswerWithAFieldOfTheWrongTypeFailsTheStartNamingTheField() {
         // Before: "could not be started: RuntimeException: Client failed to initialize by explicit API call Caused by:
         // IllegalArgumentException: Cannot construct instance of `io.modelcontextprotocol.spec.McpSchema$ServerCapabilities

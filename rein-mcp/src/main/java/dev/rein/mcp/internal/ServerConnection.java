@@ -60,6 +60,12 @@ public final class ServerConnection implements AutoCloseable {
     private Session starting;
     /** The tools of the last listing that can only be called as tasks. */
     private volatile List<String> taskOnly = List.of();
+    /** Tools whose call the server refused with -32602 since its tool list last changed: each is listed again once. */
+    private final java.util.Set<String> refusedSinceListing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Whether the next listing again is for a call refused with -32602, not for a list_changed (said if it fails). */
+    private volatile boolean listingForRefusal;
+    /** The server's last tool list read; null before the first. */
+    private volatile List<McpSchema.Tool> lastListed;
     /** The instructions of the last initialize answer read; null when it gave none. */
     private volatile String instructions;
 
@@ -344,6 +350,10 @@ public final class ServerConnection implements AutoCloseable {
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
                 taskOnly = tools.stream().map(McpSchema.Tool::name).filter(current.transport::requiresTask).toList();
+                if (!tools.equals(lastListed)) {
+                    refusedSinceListing.clear(); // a new list: a refusal with -32602 may say it is stale again
+                }
+                lastListed = List.copyOf(tools);
                 return tools;
             }
             // Cursors are opaque, but one given twice means the listing would go round for ever: the server's fault, as
@@ -503,6 +513,8 @@ public final class ServerConnection implements AutoCloseable {
         if (current == null || current.broken.isDone()) {
             return;
         }
+        boolean forRefusal = listingForRefusal;
+        listingForRefusal = false;
         try {
             onTools.accept(listAll(current));
         } catch (IOException | RuntimeException e) {
@@ -515,7 +527,9 @@ public final class ServerConnection implements AutoCloseable {
             if (!ended && !current.broken.isDone()) {
                 String why = describeConnect(e);
                 warnings.once("relisting failed: " + why, () -> "MCP server '" + dev.rein.internal.text.Controls.visible(config.name(), false)
-                        + "' announced that its tools changed (notifications/tools/list_changed), but listing them again failed: " + why
+                        + (forRefusal ? "' refused a call with JSON-RPC error -32602 (an unknown tool or invalid params), so Rein listed its"
+                        + " tools again in case they changed, but listing them failed: " : "' announced that its tools changed"
+                        + " (notifications/tools/list_changed), but listing them again failed: ") + why
                         + ". Rein keeps offering the tools known so far (further such failures of this server for the same reason are not"
                         + " warned of again).");
             }
@@ -653,6 +667,15 @@ public final class ServerConnection implements AutoCloseable {
                         + " Try again, or use another tool.");
             }
             String idless = current.idlessErrorOf(call.id());
+            if (idless == null && e.getJsonRpcError() != null && e.getJsonRpcError().code() == McpSchema.ErrorCodes.INVALID_PARAMS
+                    && refusedSinceListing.add(tool)) {
+                // -32602 is the protocol's error for an unknown tool (or invalid params), and Rein checked the arguments
+                // against the listed schema: the list Rein holds may be stale, changed by a server that does not announce
+                // changes (no listChanged) or failed to. Listed again, once per tool while the list stays the same, so a
+                // dropped tool is no longer offered and a changed schema is used, without a listing at every call.
+                listingForRefusal = true;
+                refreshLater();
+            }
             // An error without an id on the stream resumed for the call: Rein handed it on with the call's id.
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + (idless == null
                     ? jsonRpc(e) : dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request,"
