@@ -10,6 +10,7 @@ import dev.rein.json.Json;
 import dev.rein.openai.OpenAiModel;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordedRequest;
+import dev.rein.tool.Tool;
 import dev.rein.tool.builtin.BuiltinTools;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
@@ -137,6 +138,30 @@ class OpenAiTraceparentTest {
                 assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
                 assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("gpt-test");
             });
+        }
+    }
+
+    /**
+     * Chat Completions streams a tool call as its id and name, then its arguments in fragments; rein-openai tells
+     * the call's start and its first fragment from that one chunk. Two fragments are two chunks, so one time per
+     * output chunk, not two (the start and the first fragment, the same chunk, were counted apart).
+     */
+    @Test
+    void aToolCallsStartAndItsFirstArgumentsAreOneChunk() {
+        String arguments = "{\"city\":\"Paris\"}"; // 16 code points: the fake sends them as 2 fragments of 8
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.toolCall("call_1", "lookup", arguments));
+            server.enqueue(ChatReply.text("Sunny."));
+            Tool lookup = Tool.builder("lookup").description("Looks up the weather.").handler((args, ctx) -> "sunny").build();
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().install(priced(model).tools(lookup)).build();
+            assertThat(agent.run("天気は？").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            var metric = OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_TIME_PER_OUTPUT_CHUNK))
+                    .findFirst().orElseThrow(() -> new AssertionError("no time_per_output_chunk metric in " + OTEL.getMetrics()));
+            // the second call's text is one chunk: no point of its own
+            assertThat(metric.getHistogramData().getPoints()).singleElement()
+                    .satisfies(p -> assertThat(p.getCount()).as("points of the tool call's chunks").isEqualTo(1));
         }
     }
 

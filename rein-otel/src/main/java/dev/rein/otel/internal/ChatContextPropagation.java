@@ -86,7 +86,22 @@ final class ChatContextPropagation implements ModelInterceptor {
         }
         String provider = handoff.run().learnProvider(call.model(), Span.fromContext(handoff.chat()));
         Server server = handoff.run().learnServer(call.model(), Span.fromContext(handoff.chat()));
-        return new InContext(call.model(), handoff.chat(), handoff.run(), provider, server, handoff.streamed());
+        return new InContext(call.model(), handoff.chat(), handoff.run(), provider, server, handoff.streamed(),
+                startsWithArguments(call.model()));
+    }
+
+    /**
+     * Whether {@code model} speaks Chat Completions ({@code openai}, {@link ModelDefaults#providerName()}), whose stream
+     * sends a tool call's id and name ahead of its arguments: rein-openai tells a call's start when its first
+     * arguments come, so the start and the input fragment right after it are one chunk. The Messages API's
+     * {@code content_block_start} is an event of its own, as is each later fragment.
+     */
+    private static boolean startsWithArguments(Model model) {
+        try {
+            return model instanceof ModelDefaults defaults && "openai".equals(defaults.providerName());
+        } catch (RuntimeException e) {
+            return false; // an application's model that fails to say: tracing must not fail the call
+        }
     }
 
     /**
@@ -140,14 +155,17 @@ final class ChatContextPropagation implements ModelInterceptor {
         private final String provider;
         private final Server server;
         private final AtomicBoolean streamed;
+        private final boolean startsWithArguments;
 
-        InContext(Model model, Context context, RunTelemetry run, String provider, Server server, AtomicBoolean streamed) {
+        InContext(Model model, Context context, RunTelemetry run, String provider, Server server, AtomicBoolean streamed,
+                  boolean startsWithArguments) {
             super(model);
             this.context = context;
             this.run = run;
             this.provider = provider;
             this.server = server;
             this.streamed = streamed;
+            this.startsWithArguments = startsWithArguments;
         }
 
         Context context() {
@@ -164,7 +182,8 @@ final class ChatContextPropagation implements ModelInterceptor {
                 chat.setAttribute(GenAiConventions.REQUEST_STREAM, true);
             }
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
-                    new FirstChunk(callContext.stream(), chat, run, provider, server, request.model(), streamed, System.nanoTime()));
+                    new FirstChunk(callContext.stream(), chat, run, provider, server, request.model(), streamed,
+                            startsWithArguments, System.nanoTime()));
             // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
             ModelResponse response;
             try (Scope ignored = context.makeCurrent()) {
@@ -203,7 +222,9 @@ final class ChatContextPropagation implements ModelInterceptor {
 
     /**
      * Passes the stream on, marking the chat span at the first chunk of the attempt that sent one, and recording
-     * the time each later chunk of the attempt took since the one before it.
+     * the time each later chunk of the attempt took since the one before it. A chunk is one callback, but for a model
+     * that tells a tool call's start with its first arguments ({@code startsWithArguments}): there the input fragment
+     * right after the start of its call came in the same chunk, and is not counted again.
      */
     private static final class FirstChunk implements StreamObserver {
         private final StreamObserver next;
@@ -213,13 +234,16 @@ final class ChatContextPropagation implements ModelInterceptor {
         private final Server server;
         private final String requestModel;
         private final AtomicBoolean seen;
+        private final boolean startsWithArguments;
         private final long sentNanos;
+        /** The tool call whose start was the latest callback, when its first fragment would be in the same chunk; else null. */
+        private String justStarted;
         /** When the attempt's last chunk came; 0 before its first (an attempt's chunks come on one thread). */
         private long lastChunkNanos;
         private Attributes chunkAttributes;
 
         FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, Server server, String requestModel,
-                   AtomicBoolean seen, long sentNanos) {
+                   AtomicBoolean seen, boolean startsWithArguments, long sentNanos) {
             this.next = next;
             this.span = span;
             this.run = run;
@@ -227,10 +251,12 @@ final class ChatContextPropagation implements ModelInterceptor {
             this.server = server;
             this.requestModel = requestModel;
             this.seen = seen;
+            this.startsWithArguments = startsWithArguments;
             this.sentNanos = sentNanos;
         }
 
         private void chunk() {
+            justStarted = null;
             long now = System.nanoTime();
             if (lastChunkNanos != 0) {
                 if (chunkAttributes == null) {
@@ -262,12 +288,17 @@ final class ChatContextPropagation implements ModelInterceptor {
         @Override
         public void onToolUseStart(String id, String name) {
             chunk();
+            justStarted = startsWithArguments ? id : null;
             next.onToolUseStart(id, name);
         }
 
         @Override
         public void onToolInputDelta(String id, String partialJson) {
-            chunk();
+            if (justStarted != null && justStarted.equals(id)) {
+                justStarted = null; // the chunk that started the call: counted at its start
+            } else {
+                chunk();
+            }
             next.onToolInputDelta(id, partialJson);
         }
     }
