@@ -180,9 +180,11 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 }
                 return ResponseMapper.response(assembler.message());
             } catch (IOException e) {
-                throw ErrorMapper.withRequestId(failure(e), exchange.requestId());
+                throw ErrorMapper.withUsage(ErrorMapper.withRequestId(failure(e), exchange.requestId()),
+                        assembler.usageNote(errors.server()));
             } catch (ModelException e) {
-                throw ErrorMapper.withRequestId(e, exchange.requestId());
+                throw ErrorMapper.withUsage(ErrorMapper.withRequestId(e, exchange.requestId()),
+                        assembler.usageNote(errors.server()));
             }
         } catch (IOException e) {
             throw failure(e);

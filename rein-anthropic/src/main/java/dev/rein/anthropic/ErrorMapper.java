@@ -326,6 +326,20 @@ final class ErrorMapper {
     }
 
     /**
+     * {@code e} with {@code usageNote} (what the stream reported of its usage, {@link StreamAssembler#usageNote}) after
+     * its message; {@code e} itself when the note is empty.
+     */
+    static ModelException withUsage(ModelException e, String usageNote) {
+        if (usageNote.isEmpty()) {
+            return e;
+        }
+        ModelException said = new ModelException(e.kind(), e.httpStatus(), e.getMessage() + usageNote, e.retryable(),
+                e.retryAfter(), e.requestId(), e.getCause());
+        said.setStackTrace(e.getStackTrace());
+        return said;
+    }
+
+    /**
      * A failure to connect, send or receive: worth a retry, except an https:// base URL whose server
      * answers in plain HTTP and a TLS certificate this JVM does not trust, which every attempt meets again.
      */

@@ -65,6 +65,37 @@ final class StreamAssembler {
         }
     }
 
+    /**
+     * What the stream reported of its usage, said after the message of a failure that came after {@code
+     * message_start} (an {@code error} event, a stream cut before {@code message_stop}): a failed call's usage reaches
+     * no budget (a {@link ModelException} carries none), though {@code message_start} already reported the input, so
+     * the message keeps it from being lost unsaid. The output counts only once {@code message_delta} carried usage
+     * (its counts are cumulative; message_start's output_tokens is a placeholder). Empty before message_start.
+     *
+     * @param server how the message names the server ({@link ErrorMapper#server()})
+     */
+    String usageNote(String server) {
+        if (message == null || !(message.get("usage") instanceof ObjectNode usage)) {
+            return "";
+        }
+        long read = count(usage, "cache_read_input_tokens");
+        long written = count(usage, "cache_creation_input_tokens");
+        long input = count(usage, "input_tokens") + read + written;
+        String cache = read > 0 && written > 0 ? ", " + read + " of them read from the cache and " + written + " written to it"
+                : read > 0 ? ", " + read + " of them read from the cache"
+                : written > 0 ? ", " + written + " of them written to the cache" : "";
+        String output = finalUsage && usage.path("output_tokens").canConvertToLong()
+                ? (cache.isEmpty() ? "" : ",") + " and " + count(usage, "output_tokens") + " output tokens"
+                : "; no output count came before the failure";
+        return "; " + server + " reported usage for it (" + input + " input tokens" + cache + output + "), which the run's"
+                + " token and money budgets do not count, as a failed call charges nothing";
+    }
+
+    private static long count(JsonNode usage, String field) {
+        JsonNode value = usage.path(field);
+        return value.canConvertToLong() ? Math.max(0, value.asLong()) : 0;
+    }
+
     /** The assembled message, in the shape of a non-streamed Messages API response. */
     ObjectNode message() throws ModelException {
         if (message == null || !stopped) {

@@ -478,6 +478,51 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aFailureAfterMessageStartSaysTheUsageItReportedWhichTheBudgetsDoNotCount() {
+        // message_start reports the input (its output_tokens is a placeholder); an error event after it fails the
+        // call, and a failure charges the run nothing, so the message is where the reported tokens show.
+        String stream = new Sse().messageStart("{\"input_tokens\":120,\"cache_read_input_tokens\":1000,"
+                        + "\"cache_creation_input_tokens\":300,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"par\"}")
+                .build()
+                + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+        ModelException e = failure(FakeReply.malformed(stream));
+
+        assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.requestId()).startsWith("req_fake_");
+        assertThat(e.getMessage()).startsWith("error event in the response stream (overloaded_error): Overloaded; the server at "
+                        + server.baseUrl().replaceAll("/$", "") + " reported usage for it (1420 input tokens, 1000 of them read"
+                        + " from the cache and 300 written to it; no output count came before the failure), which the run's"
+                        + " token and money budgets do not count, as a failed call charges nothing");
+    }
+
+    @Test
+    void aStreamCutAfterMessageDeltaSaysItsCumulativeUsageToo() {
+        // message_delta's counts are cumulative: its output_tokens is the output the call reported.
+        String cut = new Sse().messageStart("{\"input_tokens\":50,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"done\"}")
+                .build()
+                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+                + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":42}}\n\n";
+        ModelException e = failure(FakeReply.malformed(cut));
+
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).contains("ended before message_stop")
+                .contains("reported usage for it (50 input tokens and 42 output tokens), which the run's token and money"
+                        + " budgets do not count");
+    }
+
+    @Test
+    void aFailureBeforeMessageStartSaysNoUsage() {
+        ModelException e = failure(FakeReply.malformed("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                + "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"));
+        assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(e.getMessage()).isEqualTo("error event in the response stream (overloaded_error): Overloaded");
+    }
+
+    @Test
     void anInvalidRequestErrorEventIsNotRetryable() {
         ModelException e = failure(FakeReply.streamError(FakeReply.text("x"), 1, ApiErrorType.INVALID_REQUEST));
         assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);

@@ -115,7 +115,10 @@ class SplitStreamTest {
         assertThat(e.kind()).isEqualTo(ModelException.Kind.OVERLOADED);
         assertThat(e.retryable()).isTrue();
         assertThat(e.requestId()).isEqualTo("req_probe");
-        assertThat(e.getMessage()).isEqualTo("error event in the response stream (overloaded_error): Overloaded");
+        // message_start reported the input before the error: the message says it, as no budget counts it.
+        assertThat(e.getMessage()).startsWith("error event in the response stream (overloaded_error): Overloaded; ")
+                .endsWith(" reported usage for it (10 input tokens; no output count came before the failure), which the run's"
+                + " token and money budgets do not count, as a failed call charges nothing");
     }
 
     @Test
@@ -193,8 +196,10 @@ class SplitStreamTest {
         assertThat(e.kind()).isEqualTo(ModelException.Kind.SERVER_ERROR);
         assertThat(e.retryable()).isTrue();
         assertThat(e.requestId()).isEqualTo("req_probe");
-        assertThat(e.getMessage()).isEqualTo("error event in the response stream (no type): "
-                + "upstream connect error or disconnect/reset before headers");
+        assertThat(e.getMessage()).startsWith("error event in the response stream (no type): "
+                + "upstream connect error or disconnect/reset before headers; ")
+                .endsWith(" reported usage for it (10 input tokens; no output count came before the failure), which the run's"
+                + " token and money budgets do not count, as a failed call charges nothing");
     }
 
     @Test
