@@ -107,7 +107,7 @@ final class ErrorMapper {
         // A 404 naming a model reached the API's endpoint: no doubled path to point at.
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
-                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) : "")
+                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) + signatureAdvice(apiText) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -246,6 +246,39 @@ final class ErrorMapper {
             return NO_BUDGET_ADVICE;
         }
         return FORCED_TOOL_CHOICE_NOT_SUPPORTED.matcher(apiMessage).find() ? NO_FORCED_TOOL_CHOICE_ADVICE : "";
+    }
+
+    /**
+     * The API's 400 for a thinking block whose signature it cannot verify: "messages.1.content.0: Invalid `signature` in
+     * `thinking` block". Not the preserved-thinking refusal, which goes on to say "The block is bound to a different
+     * conversation" and what to do.
+     */
+    private static final java.util.regex.Pattern UNVERIFIED_SIGNATURE = java.util.regex.Pattern.compile(
+            "^messages\\.(\\d+)\\.content\\.(\\d+): Invalid `signature` in `(redacted_thinking|thinking)` block\\.?$");
+
+    /**
+     * For that 400, its cause and what to do: the API's words name a position only, and the history holds the block,
+     * so every later request of the run is refused the same way. A block another Claude model made is dropped without
+     * an error by a model with preserved thinking (its docs), but may be refused by an older one (the Python SDK's
+     * maintainers, anthropics/anthropic-sdk-python#1598); an unsigned one goes only to a model without "claude" in its
+     * name ({@link RequestMapper#forModel}). Empty for any other message.
+     */
+    static String signatureAdvice(String apiMessage) {
+        java.util.regex.Matcher refused = UNVERIFIED_SIGNATURE.matcher(apiMessage.strip());
+        if (!refused.find()) {
+            return "";
+        }
+        return " (the " + refused.group(3).replace('_', ' ') + " block at messages[" + refused.group(1) + "].content["
+                + refused.group(2) + "] of the request carries a signature the API cannot verify: it takes such a block"
+                + " back only exactly as a Claude model made it, so this one was changed after the model made it (its text or"
+                + " signature edited, by code that rewrote the history, or re-encoded by a gateway or proxy) or was made"
+                + " elsewhere (by another provider's Anthropic-compatible endpoint, which signs its thinking its own way, or"
+                + " written by hand; an empty signature goes only to a model without 'claude' in its name, so name a gateway's"
+                + " Claude model claude-...), or by another Claude model than this request's (a fallback, a ModelInterceptor's"
+                + " switch, a handed-over history: models with preserved thinking drop a block they cannot read, others may"
+                + " refuse it); every later request of the run sends it again and is refused the same way: send the"
+                + " history's thinking blocks exactly as the model returned them, or leave that thinking out of the history"
+                + " (a ModelInterceptor can remove ThinkingBlock and RedactedThinkingBlock from the request's messages))";
     }
 
     /** Where a run's max_tokens is set, as rein-openai's advice names it. */

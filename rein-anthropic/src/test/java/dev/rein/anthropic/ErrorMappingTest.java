@@ -340,6 +340,24 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aThinkingSignatureTheApiCannotVerifySaysWhyAndWhatToDo() {
+        // The API's 400 names a position and nothing else; every later request of the run sends the block again.
+        ModelException e = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST,
+                "messages.1.content.0: Invalid `signature` in `thinking` block"));
+        assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).startsWith("messages.1.content.0: Invalid `signature` in `thinking` block (the thinking"
+                        + " block at messages[1].content[0] of the request carries a signature the API cannot verify")
+                .contains("changed after the model made it").contains("another provider's Anthropic-compatible endpoint")
+                .contains("every later request of the run sends it again")
+                .contains("leave that thinking out of the history");
+        // The preserved-thinking refusal says its own cause (and the docs name what Rein does about it): left as it is.
+        String bound = "messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different"
+                + " conversation. Send the conversation back exactly as it was returned.";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, bound)).getMessage()).isEqualTo(bound);
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
