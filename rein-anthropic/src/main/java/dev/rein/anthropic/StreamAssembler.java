@@ -38,7 +38,10 @@ final class StreamAssembler {
     private final Map<Integer, StringBuilder> texts = new HashMap<>();
     private final Map<Integer, String> textFields = new HashMap<>();
     private boolean stopped;
-    /** Whether a message_delta carried usage: its cumulative counts are the final ones. */
+    /**
+     * Whether a message_delta carried an output count: its cumulative counts are the final ones. A usage object without
+     * output_tokens (a gateway's that sends only the input there) leaves message_start's placeholder, no count.
+     */
     private boolean finalUsage;
     /** The first tool input that was not valid JSON, held until the stop reason says whether it was cut off. */
     private ModelException unreadableInput;
@@ -263,7 +266,7 @@ final class StreamAssembler {
         merge(message, event.get("delta"));
         JsonNode usage = event.get("usage");
         if (usage instanceof ObjectNode) {
-            finalUsage = true;
+            finalUsage |= usage.path("output_tokens").canConvertToLong();
             JsonNode current = message.get("usage");
             merge(current instanceof ObjectNode o ? o : message.putObject("usage"), usage);
         }

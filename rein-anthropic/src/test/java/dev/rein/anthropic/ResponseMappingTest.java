@@ -158,6 +158,24 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void aMessageDeltaWhoseUsageHasNoOutputCountStillHasItsOutputEstimatedNotTakenAsOneToken() throws Exception {
+        // A usage object without output_tokens (a gateway that sends only the input on message_delta) reports no output:
+        // message_start's placeholder (1) must not become the count.
+        String text = "晴れのち曇り。".repeat(100);
+        String stream = new Sse()
+                .messageStart("{\"input_tokens\":40,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"" + text + "\"}")
+                .end("end_turn", "{\"input_tokens\":40,\"cache_read_input_tokens\":7}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream));
+        ModelResponse response = call(request("hi"));
+        assertThat(response.usage().inputTokens()).isEqualTo(40);
+        assertThat(response.usage().cacheReadInputTokens()).isEqualTo(7);
+        assertThat(response.usage().outputTokens()).isEqualTo(dev.rein.context.TokenEstimator.estimate(response.content()));
+        assertThat(response.usage().estimated()).isTrue();
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"
