@@ -72,8 +72,8 @@ final class StreamAssembler {
      * What the stream reported of its usage, said after the message of a failure that came after {@code
      * message_start} (an {@code error} event, a stream cut before {@code message_stop}): a failed call's usage reaches
      * no budget (a {@link ModelException} carries none), though {@code message_start} already reported the input, so
-     * the message keeps it from being lost unsaid. The output counts only once {@code message_delta} carried usage
-     * (its counts are cumulative; message_start's output_tokens is a placeholder). Empty before message_start.
+     * the message keeps it from being lost unsaid. The output counts only once {@code message_delta} carried an output
+     * count (its counts are cumulative; message_start's output_tokens is a placeholder). Empty before message_start.
      *
      * @param server how the message names the server ({@link ErrorMapper#server()})
      */
