@@ -341,7 +341,11 @@ final class ErrorMapper {
         boolean retryable = override != null ? override : kind.retryableByDefault() && !spendLimit(event.path("error"));
         JsonNode text = event.path("error").get("message");
         String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
-        String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage;
+        // A gateway relaying the API's 400 after its own 200: the same request meets it at every later step, so the
+        // same advice as for the 400.
+        String advice = kind == Kind.INVALID_REQUEST
+                ? contextAdvice(apiMessage) + settingAdvice(apiMessage) + signatureAdvice(apiMessage) : "";
+        String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage + advice;
         // The header names the request; the error object names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;
         return new ModelException(kind, 0, message, retryable, RetryAfter.from(values(headers), clock), id, null);

@@ -263,6 +263,31 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anInvalidRequestRelayedAfterHttp200GetsTheSameAdviceAsItsHttp400() {
+        // A gateway that answers 200 and relays the API's 400 as an error event (or a 200 JSON error body): the same
+        // request is refused the same way at every later step, so it says what to change as the 400 would.
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper errors = new ErrorMapper(java.time.Clock.systemUTC());
+        JsonNode tooLong = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":"
+                + "\"prompt is too long: 208310 tokens > 200000 maximum\"}}");
+        ModelException relayed = errors.streamError(tooLong, none, null);
+        assertThat(relayed.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(relayed.retryable()).isFalse();
+        assertThat(relayed.getMessage()).isEqualTo("error event in the response stream (invalid_request_error): prompt is too"
+                + " long: 208310 tokens > 200000 maximum (the conversation no longer fits the model's context window: make it"
+                + " smaller with a ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit), or leave large"
+                + " documents and images out of it)");
+        JsonNode signature = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":"
+                + "\"messages.1.content.0: Invalid `signature` in `thinking` block\"}}");
+        assertThat(errors.bodyError(signature, none, null).getMessage())
+                .contains("(the thinking block at messages[1].content[0] of the request carries a signature");
+        // Another type keeps the API's words alone.
+        JsonNode overloaded = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":"
+                + "\"prompt is too long: 208310 tokens > 200000 maximum\"}}");
+        assertThat(errors.streamError(overloaded, none, null).getMessage()).endsWith("200000 maximum");
+    }
+
+    @Test
     void anHtmlErrorPageFromAProxyIsSummedUpByItsTitleNotPrintedWhole() {
         // The errors page: a 413 comes from Cloudflare before the request reaches the API, so its body need not be the API's JSON
         String page = "<html>\n<head><title>413 Request Entity Too Large</title></head>\n<body>\n"
