@@ -12,6 +12,8 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ExamplesTest {
     @Test
@@ -45,6 +47,20 @@ class ExamplesTest {
         String shown = "東京\\u061cA\\u2060B\\u206bC\\xadD\\udb40\\udc68\\udb40\\udc69E";
         assertThat(Display.line(hidden, 200)).isEqualTo(shown);
         assertThat(Display.indent(hidden + "\nnext", "| ")).isEqualTo("| " + shown + "\n| next");
+    }
+
+    /**
+     * An example asks for no more output per step than its money limit buys, so its demo shows the lowering only where
+     * the limit really runs short. Before: the date and assistant agents kept the default max_tokens 8192 under a USD
+     * 0.05 limit (5,000 tokens at the demo's USD 10 per million), and every step of their demos printed a
+     * {@code max_tokens_lowered} line.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"date", "orders", "expense", "assistant", "code", "sql", "web", "npc", "workflow"})
+    void noDemoAsksForMoreOutputThanItsMoneyLimitBuys(String name) {
+        SuiteRuns.DemoOutput demo = SuiteRuns.demo(name);
+        assertThat(demo.exitCode()).as(demo.out() + demo.err()).isZero();
+        assertThat(demo.out()).doesNotContain("max_tokens_lowered");
     }
 
     @Test

@@ -56,10 +56,17 @@ public final class PersonalAssistant implements Example {
         return Budget.builder().maxSteps(8).maxCostUsd("0.05").maxDuration(Duration.ofSeconds(60)).build();
     }
 
+    /**
+     * A step's output: a tool call or a short reply drafted in full. Kept within what the money limit buys (the default
+     * 8192 at USD 10 per million output tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
+     */
+    static final int MAX_TOKENS = 2048;
+
     public static Agent agent(OfficeWorld world, TrialModel model) {
         return Agent.builder()
                 .model(model.model()).modelName(model.name())
                 .systemPrompt(SYSTEM_PROMPT)
+                .maxTokens(MAX_TOKENS)
                 .tools(new OfficeTools(world).all())
                 // Drafting writes only to the user's own drafts folder; sending is the write to the world, and waits.
                 .approvalPolicy(ApprovalPolicy.IRREVERSIBLE_ONLY)

@@ -47,6 +47,12 @@ public final class DateAssistant implements Example {
         return Budget.builder().maxSteps(6).maxCostUsd("0.05").maxDuration(Duration.ofSeconds(60)).build();
     }
 
+    /**
+     * A step's output: a tool call or a one-line answer. Kept within what the money limit buys (the default 8192 at
+     * USD 10 per million output tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
+     */
+    static final int MAX_TOKENS = 1024;
+
     /** The agent, on the world's clock and tools. */
     public static Agent agent(DateWorld world, TrialModel model) {
         return agent(world, model, budget());
@@ -56,6 +62,7 @@ public final class DateAssistant implements Example {
         return Agent.builder()
                 .model(model.model()).modelName(model.name())
                 .systemPrompt(SYSTEM_PROMPT)
+                .maxTokens(MAX_TOKENS)
                 .tools(world.tools())
                 .finishTool(true)
                 .budget(budget)
