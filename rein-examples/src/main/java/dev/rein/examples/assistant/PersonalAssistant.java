@@ -57,10 +57,11 @@ public final class PersonalAssistant implements Example {
     }
 
     /**
-     * A step's output: a tool call or a short reply drafted in full. Kept within what the money limit buys (the default
-     * 8192 at USD 10 per million output tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
+     * A step's output: a tool call or a short reply drafted in full, with room for a thinking budget ({@code --thinking
+     * N} must be at least 1024 and below it). Within what the money limit buys (the default 8192 at USD 10 per million
+     * output tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
      */
-    static final int MAX_TOKENS = 2048;
+    static final int MAX_TOKENS = 4096;
 
     public static Agent agent(OfficeWorld world, TrialModel model) {
         return Agent.builder()

@@ -48,10 +48,11 @@ public final class DateAssistant implements Example {
     }
 
     /**
-     * A step's output: a tool call or a one-line answer. Kept within what the money limit buys (the default 8192 at
-     * USD 10 per million output tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
+     * A step's output: a tool call or a one-line answer, with room for a thinking budget ({@code --thinking N} must be
+     * at least 1024 and below it). Within what the money limit buys (the default 8192 at USD 10 per million output
+     * tokens is more than USD 0.05 pays for, so every step's max_tokens was lowered).
      */
-    static final int MAX_TOKENS = 1024;
+    static final int MAX_TOKENS = 4096;
 
     /** The agent, on the world's clock and tools. */
     public static Agent agent(DateWorld world, TrialModel model) {
