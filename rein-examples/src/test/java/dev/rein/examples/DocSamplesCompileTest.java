@@ -24,6 +24,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every Java sample of the user docs (a {@code ```java} block of README.md or docs/*.md) compiles against the current
@@ -120,7 +121,7 @@ class DocSamplesCompileTest {
     }
 
     @Test
-    void everyJavaSampleOfTheDocsCompiles() throws IOException {
+    void everyJavaSampleOfTheDocsCompiles(@TempDir Path out) throws IOException {
         List<Sample> samples = samples();
         assertThat(samples).as("Java samples found").hasSizeGreaterThan(30);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -129,7 +130,6 @@ class DocSamplesCompileTest {
             units.put("Sample" + i, unit("Sample" + i, samples.get(i)));
         }
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        Path out = Files.createTempDirectory("doc-samples");
         // one task for all (the class path is read once); attribution goes on past one sample's syntax error
         javac.getTask(null, null, diagnostics, List.of("-proc:none", "-nowarn", "-XDshould-stop.ifError=FLOW",
                 "-d", out.toString(), "-cp", System.getProperty("java.class.path")), null,
