@@ -108,8 +108,9 @@ final class ErrorMapper {
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
      * classified like that status; otherwise it is retryable unless its type says the request
-     * itself was wrong, or it is LM Studio's answer to a path it does not serve. The HTTP status is
-     * 0 because the exchange itself succeeded.
+     * itself was wrong (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is
+     * LM Studio's answer to a path it does not serve. The HTTP status is 0 because the exchange
+     * itself succeeded.
      */
     ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
@@ -135,11 +136,31 @@ final class ErrorMapper {
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
+        boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(error);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
-                + failedGeneration(error), retryable, null, requestId, null);
+                + (resample ? RESAMPLE_NOTE : "") + failedGeneration(error), retryable || resample, null, requestId, null);
     }
+
+    /**
+     * Whether an error refuses what the model generated rather than the request: Groq's {@code tool_use_failed} (a tool
+     * call its parser could not read, or one naming a tool the request does not offer) and {@code json_validate_failed}
+     * (JSON mode's output that is not valid JSON), both with the generation in {@code failed_generation}. The output was
+     * sampled, so the same request sent again usually gets a readable one (pydantic-ai resends it); the retry policy
+     * bounds how often. Not so for a request the server refuses before generating, which these codes never name.
+     */
+    static boolean sampledGenerationFailed(JsonNode error) {
+        if (error == null) {
+            return false;
+        }
+        String code = error.path("code").asText("");
+        return code.equals("tool_use_failed") || code.equals("json_validate_failed");
+    }
+
+    /** What a message adds for a {@linkplain #sampledGenerationFailed failed generation}: why a 400 is retried. */
+    private static final String RESAMPLE_NOTE = " (the model wrote a call or JSON the server could not read; another"
+            + " sampling of the same request may not, so it is retried under the agent's RetryPolicy)";
 
     /** How much of a {@code failed_generation} a message shows: enough to see what the model wrote instead of a call. */
     private static final int FAILED_GENERATION_LIMIT = 1000;
@@ -192,10 +213,12 @@ final class ErrorMapper {
         boolean noQuota = status == 429 && zeroQuota(body, message);
         // One request needing more than the tokens-per-minute limit: sent again, it needs as many.
         boolean overLimit = status == 429 && message != null && OVER_MINUTE_LIMIT.matcher(message).find();
+        // Groq's refusal of what the model wrote, not of the request: sampled again, it usually succeeds.
+        boolean resample = status == 400 && sampledGenerationFailed(errorObject(body));
         // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
         // obey"); an exhausted quota, or none at all, is not waited out whatever a proxy in between says.
         boolean retryable = quotaExhausted(body) || noQuota || overLimit ? false
-                : override != null ? override : kind.retryableByDefault();
+                : override != null ? override : kind.retryableByDefault() || resample;
         String plain = body != null && body.path(OkHttpTransport.PLAIN_TEXT).isTextual()
                 ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : noRoute(status, body);
         if (plain != null) {
@@ -224,7 +247,8 @@ final class ErrorMapper {
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         if (status == 400 && message != null) {
-            message += promptFilterAdvice(errorObject(body)) + failedGeneration(errorObject(body));
+            message += promptFilterAdvice(errorObject(body)) + (resample && retryable ? RESAMPLE_NOTE : "")
+                    + failedGeneration(errorObject(body));
         }
         if (status == 402 && message != null) {
             message += creditAdvice(message);

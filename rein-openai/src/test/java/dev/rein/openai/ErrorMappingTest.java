@@ -227,7 +227,9 @@ class ErrorMappingTest extends FakeChat {
                 + "\"<function=search{\\\"q\\\": \\\"東京\\\"}</function>\"}}"));
         ModelException failed = failure();
         assertThat(failed.getMessage()).isEqualTo("Failed to call a function. Please adjust your prompt. See"
-                + " 'failed_generation' for more details. (failed_generation: <function=search{\"q\": \"東京\"}</function>)");
+                + " 'failed_generation' for more details. (the model wrote a call or JSON the server could not read; another"
+                + " sampling of the same request may not, so it is retried under the agent's RetryPolicy)"
+                + " (failed_generation: <function=search{\"q\": \"東京\"}</function>)");
 
         // A long one is cut, saying so; the same for json_validate_failed (JSON mode) and for an error sent in the stream.
         String longGeneration = "x".repeat(3000);
@@ -235,8 +237,40 @@ class ErrorMappingTest extends FakeChat {
                 + " your prompt. See 'failed_generation' for more details.\",\"type\":\"invalid_request_error\","
                 + "\"code\":\"json_validate_failed\",\"failed_generation\":\"" + longGeneration + "\"}}", "[DONE]")));
         String streamed = failure().getMessage();
-        assertThat(streamed).contains("See 'failed_generation' for more details. (failed_generation: " + "x".repeat(1000)
+        assertThat(streamed).contains("the agent's RetryPolicy) (failed_generation: " + "x".repeat(1000)
                 + "... (3000 characters, cut to 1000))");
+    }
+
+    @Test
+    void groqsFailedToolCallGenerationIsRetriedAsASampledGeneration() {
+        // Groq's tool_use_failed (and json_validate_failed) refuse what the model wrote, not the request: the same request
+        // sampled again usually succeeds (pydantic-ai resends it). It was final, ending the run on one bad sample.
+        String failed = "{\"error\":{\"message\":\"Failed to call a function. Please adjust your prompt. See"
+                + " 'failed_generation' for more details.\",\"type\":\"invalid_request_error\",\"code\":\"tool_use_failed\","
+                + "\"failed_generation\":\"<function=search{\\\"q\\\": 1}</function>\"}}";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), failed));
+        ModelException http = failure();
+        assertThat(http.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(http.httpStatus()).isEqualTo(400);
+        assertThat(http.retryable()).isTrue();
+        assertThat(http.getMessage()).isEqualTo("Failed to call a function. Please adjust your prompt. See 'failed_generation'"
+                + " for more details. (the model wrote a call or JSON the server could not read; another sampling of the same"
+                + " request may not, so it is retried under the agent's RetryPolicy)"
+                + " (failed_generation: <function=search{\"q\": 1}</function>)");
+
+        // In the stream, and for JSON mode's json_validate_failed, the same.
+        server.enqueue(new ChatReply.Malformed(events(failed.replace("tool_use_failed", "json_validate_failed"))));
+        ModelException streamed = failure();
+        assertThat(streamed.retryable()).isTrue();
+        assertThat(streamed.getMessage()).contains("it is retried under the agent's RetryPolicy) (failed_generation: ");
+
+        // The server's x-should-retry still wins, and any other 400 stays final.
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of("x-should-retry", "false"), failed));
+        assertThat(failure().retryable()).isFalse();
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), failed.replace("tool_use_failed", "other")));
+        ModelException other = failure();
+        assertThat(other.retryable()).isFalse();
+        assertThat(other.getMessage()).doesNotContain("RetryPolicy");
     }
 
     @Test
