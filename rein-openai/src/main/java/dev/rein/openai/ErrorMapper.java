@@ -107,10 +107,10 @@ final class ErrorMapper {
     /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
-     * classified like that status; otherwise it is retryable unless its type says the request
-     * itself was wrong (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is
-     * LM Studio's answer to a path it does not serve. The HTTP status is 0 because the exchange
-     * itself succeeded.
+     * classified like that status; a {@code rate_limit_exceeded} one as a 429 (its wait the one its
+     * message names); otherwise it is retryable unless its type says the request itself was wrong
+     * (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is LM Studio's answer
+     * to a path it does not serve. The HTTP status is 0 because the exchange itself succeeded.
      */
     ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
@@ -127,9 +127,18 @@ final class ErrorMapper {
                 : code.isTextual() && code.asText().matches("[45][0-9][0-9]") ? Integer.parseInt(code.asText()) : 0;
         Kind kind;
         boolean retryable;
+        java.time.Duration wait = null;
+        boolean overLimit = false;
         if (status >= 400 && status <= 599) {
             kind = kindOfStatus(status);
             retryable = kind.retryableByDefault();
+        } else if (rateLimit(error)) {
+            // The public API's and Groq's rate limit met after HTTP 200 (code rate_limit_exceeded, type the limit's:
+            // "tokens", "requests"): a 429's kind and wait, so it is traced and waited for as one.
+            kind = Kind.RATE_LIMITED;
+            overLimit = message != null && OVER_MINUTE_LIMIT.matcher(message).find();
+            retryable = !quotaExhausted(error) && !overLimit;
+            wait = retryable ? RateLimitHints.inMessage(message) : null;
         } else {
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError")
                     || type.equals("validation"));
@@ -140,7 +149,19 @@ final class ErrorMapper {
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
-                + (resample ? RESAMPLE_NOTE : "") + failedGeneration(error), retryable || resample, null, requestId, null);
+                + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + failedGeneration(error),
+                retryable || resample, wait, requestId, null);
+    }
+
+    /**
+     * Whether an error sent after HTTP 200 is a rate limit: code {@code rate_limit_exceeded} (the public API, Groq), or
+     * an exhausted quota ({@code insufficient_quota}, final as for a 429), or a proxy's {@code rate_limit_error} type.
+     */
+    private static boolean rateLimit(JsonNode error) {
+        String code = error.path("code").asText("");
+        String type = error.path("type").asText("");
+        return code.equals("rate_limit_exceeded") || type.equals("rate_limit_exceeded") || type.equals("rate_limit_error")
+                || quotaExhausted(error);
     }
 
     /**
@@ -254,10 +275,7 @@ final class ErrorMapper {
             message += creditAdvice(message);
         }
         if (overLimit) {
-            message += " (this one request needs more tokens than the rate limit allows in a minute, so no wait helps: the"
-                    + " limit counts its messages and its output limit, so lower the output limit with --max-tokens (maxTokens"
-                    + " in the library, max_tokens in a suite file) or make the conversation smaller with a ContextPolicy"
-                    + " (tool result clearing or compaction, a lower toolOutputLimit); or raise the organization's rate limits)";
+            message += OVER_MINUTE_LIMIT_ADVICE;
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         // A quota of 0 is final: a wait its message or details name is no hint.
@@ -674,6 +692,12 @@ final class ErrorMapper {
      * gpt-4o in organization org-... on tokens per min (TPM): Limit 30000, Requested 36278. The input or output tokens
      * must be reduced in order to run successfully." (code {@code rate_limit_exceeded}, as for a limit to wait for).
      */
+    private static final String OVER_MINUTE_LIMIT_ADVICE = " (this one request needs more tokens than the rate limit allows"
+            + " in a minute, so no wait helps: the limit counts its messages and its output limit, so lower the output limit"
+            + " with --max-tokens (maxTokens in the library, max_tokens in a suite file) or make the conversation smaller with"
+            + " a ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit); or raise the organization's"
+            + " rate limits)";
+
     private static final java.util.regex.Pattern OVER_MINUTE_LIMIT = java.util.regex.Pattern.compile(
             "^Request too large for .*\\. The input or output tokens must be reduced", java.util.regex.Pattern.DOTALL);
 

@@ -274,6 +274,36 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aRateLimitErrorInTheStreamIsARateLimitWithItsWait() {
+        // The public API and Groq send a rate limit met after HTTP 200 as an error chunk with code rate_limit_exceeded
+        // (its type the limit's, "tokens"); it was a SERVER_ERROR, traced and retried as one without the wait it names.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Rate limit reached for model `m` on"
+                + " tokens per minute (TPM): Limit 6000, Used 5800, Requested 400. Please try again in 2.5s.\","
+                + "\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}")));
+        ModelException limited = failure();
+        assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(limited.retryable()).isTrue();
+        assertThat(limited.retryAfter()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(limited.getMessage()).contains("(tokens): Rate limit reached for model `m`");
+
+        // One request beyond the minute's limit is final, as for HTTP 429: no wait helps.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Request too large for gpt-4o in"
+                + " organization org-x on tokens per min (TPM): Limit 30000, Requested 36278. The input or output tokens must be"
+                + " reduced in order to run successfully.\",\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}")));
+        ModelException tooLarge = failure();
+        assertThat(tooLarge.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(tooLarge.retryable()).isFalse();
+        assertThat(tooLarge.getMessage()).contains("so no wait helps");
+
+        // Out of credits is a rate limit's kind too, but final, as for HTTP 429.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"You exceeded your current quota\","
+                + "\"type\":\"insufficient_quota\",\"code\":\"insufficient_quota\"}}")));
+        ModelException quota = failure();
+        assertThat(quota.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(quota.retryable()).isFalse();
+    }
+
+    @Test
     void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
         // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
         // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
