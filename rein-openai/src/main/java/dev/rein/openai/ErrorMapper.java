@@ -105,6 +105,15 @@ final class ErrorMapper {
     }
 
     /**
+     * A stream the server said it stopped early (Groq's {@code x_groq.error}, which names why): what came is cut, not
+     * an answer, and another attempt may be served; a reason about capacity ({@code over_capacity}) is an overload.
+     */
+    ModelException stoppedEarly(String reason, boolean overloaded, String requestId) {
+        return new ModelException(overloaded ? Kind.OVERLOADED : Kind.SERVER_ERROR, 0, "the response stream from " + server
+                + " was stopped early (" + reason + "): what came is no answer", true, null, requestId, null);
+    }
+
+    /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
      * classified like that status; a {@code rate_limit_exceeded} one as a 429 (its wait the one its

@@ -323,8 +323,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     }
 
     /**
-     * An {@code error} object where a chunk or a completion was expected, or in its first choice (OpenRouter's): the
-     * server failed after HTTP 200.
+     * An {@code error} object where a chunk or a completion was expected, or in its first choice (OpenRouter's), or
+     * Groq's {@code x_groq.error} beside a chunk: the server failed after HTTP 200.
      */
     private void failOnError(JsonNode body, String requestId) throws ModelException {
         JsonNode error = body.get("error");
@@ -335,6 +335,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 text.put("type", body.path("error_type").asText());
             }
             throw errors.streamError(error.isObject() ? error : text, requestId);
+        }
+        JsonNode stopped = body.path("x_groq").path("error");
+        if (stopped.isTextual() && !stopped.asText().isBlank()) {
+            // Groq's chunk schema: "an error string indicating why a stream was stopped early" (over_capacity), on a
+            // chunk that may carry a finish_reason and is followed by data: [DONE]: what came before it is cut.
+            throw errors.stoppedEarly("x_groq.error: " + stopped.asText(), stopped.asText().contains("capacity"), requestId);
         }
         for (JsonNode choice : body.path("choices")) {
             // OpenRouter puts a failed generation's error in the choice itself (error: {code, message, metadata}),

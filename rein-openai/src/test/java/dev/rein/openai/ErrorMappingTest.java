@@ -304,6 +304,33 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGroqStreamStoppedEarlyWithXGroqErrorIsNoAnswer() {
+        // Groq's chunk schema (groq-python ChatCompletionChunk): x_groq.error, "an error string indicating why a stream
+        // was stopped early" (over_capacity), on its last chunk before data: [DONE]. Unread, the text cut off there was
+        // taken as the whole answer.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"llama-3.3-70b-versatile\",\"choices\":"
+                        + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"答えは途\"},\"finish_reason\":null}],"
+                        + "\"x_groq\":{\"id\":\"req_g1\"}}",
+                "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"llama-3.3-70b-versatile\",\"choices\":"
+                        + "[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"x_groq\":{\"id\":\"req_g1\","
+                        + "\"error\":\"over_capacity\"}}",
+                "[DONE]")));
+        ModelException stopped = failure();
+        assertThat(stopped.retryable()).isTrue();
+        assertThat(stopped.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(stopped.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " was stopped early (x_groq.error: over_capacity): what came is no answer");
+
+        // Any other reason is a server error, retried too; a chunk whose x_groq has no error is read as before.
+        server.enqueue(new ChatReply.Malformed(events("{\"id\":\"c2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+                + "\"x\"},\"finish_reason\":null}],\"x_groq\":{\"error\":\"internal_error\"}}", "[DONE]")));
+        ModelException other = failure();
+        assertThat(other.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(other.retryable()).isTrue();
+    }
+
+    @Test
     void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
         // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
         // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
