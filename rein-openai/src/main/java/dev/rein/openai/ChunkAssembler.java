@@ -57,6 +57,8 @@ final class ChunkAssembler {
     /** OpenRouter's native_finish_reason: what the provider behind it said, named when the generation failed. */
     private String nativeFinishReason;
     private JsonNode usage;
+    /** Whether {@link #usage} came in the protocol's own field, which Groq's {@code x_groq.usage} does not replace. */
+    private boolean standardUsage;
     private int chunks;
     /** The content filter categories Azure OpenAI said it filtered, by name, as the stop detail names them. */
     private final Map<String, String> filtered = new java.util.LinkedHashMap<>();
@@ -155,6 +157,11 @@ final class ChunkAssembler {
         JsonNode chunkUsage = chunk.get("usage");
         if (chunkUsage != null && chunkUsage.isObject()) {
             usage = chunkUsage;
+            standardUsage = true;
+        } else if (!standardUsage && chunk.path("x_groq").path("usage").isObject()) {
+            // Groq's final chunk carries the stream's usage in x_groq.usage (its chunk schema), include_usage or not: the
+            // report when no usage chunk came (a request without stream_options), else the usage chunk is.
+            usage = chunk.path("x_groq").path("usage");
         }
         JsonNode choices = chunk.path("choices");
         for (JsonNode choice : choices) {

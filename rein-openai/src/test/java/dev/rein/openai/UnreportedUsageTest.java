@@ -63,6 +63,26 @@ class UnreportedUsageTest extends FakeChat {
     }
 
     @Test
+    void groqsUsageInXGroqIsTheUsageWhenNoUsageChunkCame() throws Exception {
+        // Groq's chunk schema: x_groq.usage, "usage information for the stream, only sent in the final chunk", whether or
+        // not include_usage was honoured (a server that refused stream_options gets none else). It was left unread, so the
+        // reported tokens were replaced by an estimate.
+        String xGroq = "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
+                + "\"x_groq\":{\"id\":\"req_g\",\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":7,"
+                + "\"total_tokens\":127,\"prompt_tokens_details\":{\"cached_tokens\":100}}}}";
+        String text = "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"はい\"},\"finish_reason\":null}]}";
+        server.enqueue(new ChatReply.Malformed(events(text, xGroq, "[DONE]")));
+        ModelResponse response = call(request("x"));
+        assertThat(response.text()).isEqualTo("はい");
+        assertThat(response.usage()).isEqualTo(Usage.of(20, 7, 100, 0));
+
+        // The standard usage chunk, when it came, is the report.
+        server.enqueue(new ChatReply.Malformed(events(text, xGroq, "{\"id\":\"c1\",\"choices\":[],\"usage\":{"
+                + "\"prompt_tokens\":130,\"completion_tokens\":8,\"total_tokens\":138}}", "[DONE]")));
+        assertThat(call(request("x")).usage()).isEqualTo(Usage.of(130, 8, 0, 0));
+    }
+
+    @Test
     void theInputTokenLimitBindsOnAnEstimateWhenTheServerSendsNoUsage() {
         server.reportUsage(false);
         enqueueSearches(15);
