@@ -116,8 +116,8 @@ final class ErrorMapper {
     /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
-     * classified like that status; a {@code rate_limit_exceeded} one as a 429 (its wait the one its
-     * message names); otherwise it is retryable unless its type says the request itself was wrong
+     * classified like that status; a 429 or a {@code rate_limit_exceeded} one as an HTTP 429 (its
+     * wait the one its message or its limit headers name); otherwise it is retryable unless its type says the request itself was wrong
      * (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is LM Studio's answer
      * to a path it does not serve. The HTTP status is 0 because the exchange itself succeeded.
      */
@@ -138,16 +138,22 @@ final class ErrorMapper {
         boolean retryable;
         java.time.Duration wait = null;
         boolean overLimit = false;
-        if (status >= 400 && status <= 599) {
-            kind = kindOfStatus(status);
-            retryable = kind.retryableByDefault();
-        } else if (rateLimit(error)) {
-            // The public API's and Groq's rate limit met after HTTP 200 (code rate_limit_exceeded, type the limit's:
-            // "tokens", "requests"): a 429's kind and wait, so it is traced and waited for as one.
+        if (status == 429 || (status == 0 && rateLimit(error))) {
+            // A rate limit met after HTTP 200: "code": 429 (OpenRouter, LiteLLM's "429"), or the public API's and Groq's
+            // rate_limit_exceeded (type the limit's: "tokens", "requests"): a 429's kind, verdict and wait, so it is
+            // traced and waited for as one.
             kind = Kind.RATE_LIMITED;
             overLimit = message != null && OVER_MINUTE_LIMIT.matcher(message).find();
             retryable = !quotaExhausted(error) && !overLimit;
-            wait = retryable ? RateLimitHints.inMessage(message) : null;
+            wait = !retryable ? null : RateLimitHints.inMessage(message);
+            if (retryable && wait == null) {
+                // OpenRouter's limit headers inside the error (metadata.headers), else a Google error's RetryInfo
+                wait = RateLimitHints.errorHeadersReset(error, clock);
+                wait = wait != null ? wait : RateLimitHints.retryInfo(error);
+            }
+        } else if (status >= 400 && status <= 599) {
+            kind = kindOfStatus(status);
+            retryable = kind.retryableByDefault();
         } else {
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError")
                     || type.equals("validation"));

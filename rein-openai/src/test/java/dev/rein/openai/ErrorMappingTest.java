@@ -1408,6 +1408,20 @@ class ErrorMappingTest extends FakeChat {
                     + " exceeded\",\"code\":429,\"metadata\":{\"headers\":{\"X-RateLimit-Remaining\":\"3\","
                     + "\"X-RateLimit-Reset\":\"" + now.plusSeconds(30).toEpochMilli() + "\"}}}}"));
             assertThat(failureOf(clocked).retryAfter()).isNull();
+
+            // The same error sent after HTTP 200 (a chunk, "code": 429): the same wait; it was retried on the policy's
+            // backoff, into the same spent limit. A request over the minute's limit is final as for HTTP 429.
+            server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Rate limit exceeded:"
+                    + " free-models-per-min.\",\"code\":429,\"metadata\":{\"headers\":{\"X-RateLimit-Remaining\":\"0\","
+                    + "\"X-RateLimit-Reset\":\"" + now.plusSeconds(12).toEpochMilli() + "\"}}}}")));
+            ModelException streamed = failureOf(clocked);
+            assertThat(streamed.kind()).isEqualTo(Kind.RATE_LIMITED);
+            assertThat(streamed.retryable()).isTrue();
+            assertThat(streamed.retryAfter()).isEqualTo(Duration.ofSeconds(12));
+            server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Request too large for gpt-4o in"
+                    + " organization org-x on tokens per min (TPM): Limit 30000, Requested 36278. The input or output tokens"
+                    + " must be reduced in order to run successfully.\",\"code\":\"429\"}}")));
+            assertThat(failureOf(clocked).retryable()).isFalse();
         }
     }
 
