@@ -24,7 +24,7 @@ import java.util.List;
  * Google error's {@code RetryInfo} (for any status), else when the rate limit that ran out resets, {@code
  * x-ratelimit-reset-requests} / {@code -tokens}).
  *
- * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
+ * <p>Retryable: 408, 409, 429, 5xx, Groq's 498 (its flex tier at capacity), connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
  * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
  * 422 and the other 4xx, a 429 {@code insufficient_quota} (out of credits, not a rate limit), a 429
@@ -531,7 +531,8 @@ final class ErrorMapper {
             case 409 -> Kind.CONFLICT;
             case 413 -> Kind.REQUEST_TOO_LARGE;
             case 429 -> Kind.RATE_LIMITED;
-            case 503 -> Kind.OVERLOADED;
+            // 498: Groq's own, its flex tier at capacity ("You can try again later", its error codes)
+            case 503, 498 -> Kind.OVERLOADED;
             default -> status >= 500 && status <= 599 ? Kind.SERVER_ERROR : Kind.OTHER;
         };
     }

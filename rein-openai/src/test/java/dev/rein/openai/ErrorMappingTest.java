@@ -331,6 +331,17 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void groqsFlexTierAtCapacityIsAnOverloadToRetry() {
+        // Groq's error codes: 498, its own, "Flex Tier Capacity Exceeded ... You can try again later" (flex processing:
+        // "fail quickly with status 498 and error capacity_exceeded. Add jittered backoff and retries"). It was OTHER, final.
+        server.enqueue(ChatReply.error(498, "capacity_exceeded", "flex tier capacity exceeded"));
+        ModelException busy = failure();
+        assertThat(busy.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(busy.retryable()).isTrue();
+        assertThat(busy.httpStatus()).isEqualTo(498);
+    }
+
+    @Test
     void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
         // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
         // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
