@@ -92,8 +92,9 @@ final class RequestMapper {
      * turn's thinking back). A Claude model verifies the signature of every thinking block it is sent and refuses an
      * unsigned one (400 "messages.1.content.0: Invalid `signature` in `thinking` block"), on every later request of
      * the run: to a Claude model (a fallback, a handed-over history) that thinking is left out, as the extended
-     * thinking docs let a client leave thinking out, and the rest of its message goes as before. Each message is
-     * looked at once, and its copy kept with it, so later requests reuse the copy and its wire form.
+     * thinking docs let a client leave thinking out, and the rest of its message goes as before. A message with such
+     * a block is copied once, and the copy kept with it, so later requests reuse the copy and its wire form; any other
+     * message is only looked over (its blocks' types, no lookup: nearly every request has none of these).
      */
     ModelRequest forModel(ModelRequest request) {
         if (claudeNamesOtherModels || !verifiesSignatures(request.model())) {
@@ -103,6 +104,9 @@ final class RequestMapper {
         List<Message> sent = null;
         for (int i = 0; i < history.size(); i++) {
             Message message = history.get(i);
+            if (!holdsUnsignedThinking(message)) {
+                continue;
+            }
             Message signed = signedOnly.get(message, RequestMapper::withoutUnsignedThinking);
             if (signed != message) {
                 if (sent == null) {
@@ -138,6 +142,16 @@ final class RequestMapper {
      */
     static boolean verifiesSignatures(String model) {
         return model.toLowerCase(java.util.Locale.ROOT).contains("claude");
+    }
+
+    /** Whether {@code message} holds a thinking block without a signature. */
+    private static boolean holdsUnsignedThinking(Message message) {
+        for (ContentBlock block : message.content()) {
+            if (block instanceof ThinkingBlock t && t.signature().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code message} without its unsigned thinking blocks; itself when it has none. */

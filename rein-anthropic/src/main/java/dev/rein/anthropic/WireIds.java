@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The ids a request's tool calls and results are sent under, and the names of its calls ({@link #wireName}). The API takes only ids matching {@code
@@ -35,8 +34,6 @@ import java.util.regex.Pattern;
  * the ids of one request be distinct and pair. The history keeps the model's ids.
  */
 final class WireIds {
-    /** The tool call ids the API takes; it refuses any other with a 400 ("tool_use.id: String should match pattern"). */
-    private static final Pattern VALID = Pattern.compile("[a-zA-Z0-9_-]+");
 
     /** A tool block's id: a call's ({@code use}) or the id a result answers, with its form on the wire when alone. */
     private record Id(boolean use, String id, String wire) {}
@@ -54,10 +51,27 @@ final class WireIds {
      * stay apart ({@code rein} and the digest for an empty id).
      */
     static String wireId(String id) {
-        if (VALID.matcher(id).matches()) {
+        if (valid(id)) {
             return id;
         }
         return base(id) + "_" + Hashing.sha256(id).substring(0, 12);
+    }
+
+    /**
+     * Whether the API takes {@code id} as a tool call id: {@code ^[a-zA-Z0-9_-]+$}, else a 400 ("tool_use.id: String
+     * should match pattern"). Checked by hand: it runs for every call of every request.
+     */
+    static boolean valid(String id) {
+        if (id.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The longest tool call name the API takes in a message, in characters (400 "tool_use.name: String should have at most 200 characters"). */
@@ -88,6 +102,26 @@ final class WireIds {
      * id repeats in the request: nearly always).
      */
     String[][] plan(List<Message> history) {
+        // Nearly always every call id is the API's own (valid, unique): seen so by reading the calls, with no lookup.
+        Set<String> calls = null;
+        for (Message message : history) {
+            for (ContentBlock block : message.content()) {
+                if (block instanceof ToolUseBlock u) {
+                    calls = calls == null ? new HashSet<>() : calls;
+                    if (!valid(u.id()) || !calls.add(u.id())) {
+                        return planAnyIds(history);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@link #plan} for a history with a call id the API would not take or one that repeats; it gives the same plan
+     * for any history (package-private for the test that checks the shortcut against it).
+     */
+    String[][] planAnyIds(List<Message> history) {
         List<List<Id>> blocks = new ArrayList<>(history.size());
         Set<String> reserved = new HashSet<>();
         int uses = 0;
@@ -168,7 +202,7 @@ final class WireIds {
         if (candidates.size() >= MAX_CANDIDATES) {
             candidates.clear();
         }
-        String made = (VALID.matcher(id).matches() ? id : base(id)) + "_" + Hashing.sha256(key).substring(0, 12);
+        String made = (valid(id) ? id : base(id)) + "_" + Hashing.sha256(key).substring(0, 12);
         candidates.put(key, made);
         return made;
     }
