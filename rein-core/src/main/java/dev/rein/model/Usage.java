@@ -95,7 +95,8 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
 
     /** Whether this is the usage of a response whose provider reported none (see {@link #NOT_REPORTED}). */
     public boolean notReported() {
-        return equals(NOT_REPORTED);
+        // Read for every response: the record's equals (every field, the maps too) only for an estimate of nothing.
+        return estimated && inputTokens == 0 && outputTokens == 0 && equals(NOT_REPORTED);
     }
 
     /** Usage without a cache write detail. */
