@@ -55,6 +55,11 @@ public final class GenAiConventions {
      */
     public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
+    /**
+     * Set only when the request asks for a seed: a model option that is a record with an integral {@code seed}
+     * component (rein-openai's {@code OpenAiSeed}), since the core's request has no seed of its own.
+     */
+    public static final AttributeKey<Long> REQUEST_SEED = longKey("gen_ai.request.seed");
 
     /** The kind of output requested; set only when the request asks for one. */
     public static final AttributeKey<String> OUTPUT_TYPE = stringKey("gen_ai.output.type");

@@ -8,12 +8,14 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.json.Json;
 import dev.rein.openai.OpenAiModel;
+import dev.rein.openai.OpenAiSeed;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordedRequest;
 import dev.rein.tool.Tool;
 import dev.rein.tool.builtin.BuiltinTools;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.util.List;
@@ -162,6 +164,40 @@ class OpenAiTraceparentTest {
             // the second call's text is one chunk: no point of its own
             assertThat(metric.getHistogramData().getPoints()).singleElement()
                     .satisfies(p -> assertThat(p.getCount()).as("points of the tool call's chunks").isEqualTo(1));
+        }
+    }
+
+    /**
+     * gen-ai-spans: gen_ai.request.seed is conditionally required "if applicable and if the request includes a seed",
+     * on the inference span and on the invoke_agent span. A request carries one as rein-openai's OpenAiSeed option.
+     */
+    @Test
+    void aRequestsSeedIsRecordedOnTheChatAndRunSpans() {
+        AttributeKey<Long> seed = AttributeKey.longKey("gen_ai.request.seed");
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
+                    .install(priced(model).modelOption(OpenAiSeed.of(42))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(server.lastRequest().body().get("seed").asLong()).isEqualTo(42);
+
+            SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
+            SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(chat.getAttributes().get(seed)).isEqualTo(42L);
+            assertThat(run.getAttributes().get(seed)).isEqualTo(42L);
+        }
+    }
+
+    /** A request without a seed has none: the provider's default is not Rein's to report. */
+    @Test
+    void aRequestWithoutASeedHasNone() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().install(priced(model)).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(OTEL.getSpans()).allSatisfy(s -> assertThat(s.getAttributes().get(AttributeKey.longKey("gen_ai.request.seed"))).isNull());
         }
     }
 

@@ -204,8 +204,8 @@ final class ModelSpans {
     }
 
     /**
-     * The request's sampling parameters: only those it sets, as unset ones are the provider's defaults, not ours to
-     * report. The chat span and (for the agent's first step) the run span take them.
+     * The request's sampling parameters (its seed among them): only those it sets, as unset ones are the provider's
+     * defaults, not ours to report. The chat span and (for the agent's first step) the run span take them.
      */
     static Attributes samplingParameters(ModelRequest r) {
         AttributesBuilder a = Attributes.builder();
@@ -220,6 +220,10 @@ final class ModelSpans {
         }
         if (!r.stopSequences().isEmpty()) {
             a.put(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
+        }
+        Long seed = RequestSeed.of(r); // conditionally required when the request includes one
+        if (seed != null) {
+            a.put(GenAiConventions.REQUEST_SEED, seed);
         }
         return a.build();
     }

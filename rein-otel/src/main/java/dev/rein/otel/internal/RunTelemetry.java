@@ -157,7 +157,7 @@ final class RunTelemetry implements RunListener {
 
     /**
      * The agent's first step of this segment asks with {@code request}: the invoke_agent span takes its request
-     * parameters the conventions list for it (max_tokens, temperature, top_p, stop_sequences), as the agent's, and
+     * parameters the conventions list for it (max_tokens, temperature, top_p, stop_sequences, seed), as the agent's, and
      * with the content opt-in its system instructions and tool definitions (opt-in on the span there too). Later
      * steps ask alike (a step limited by the budget may ask for fewer tokens); a policy's or a critic's call does not count.
      */
