@@ -55,10 +55,7 @@ public final class GenAiConventions {
      */
     public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
-    /**
-     * Set only when the request asks for a seed: a model option that is a record with an integral {@code seed}
-     * component (rein-openai's {@code OpenAiSeed}), since the core's request has no seed of its own.
-     */
+    /** Set only when the request asks for a seed: a {@link dev.rein.model.SamplingSeed} option (rein-openai's {@code OpenAiSeed}). */
     public static final AttributeKey<Long> REQUEST_SEED = longKey("gen_ai.request.seed");
 
     /** The kind of output requested; set only when the request asks for one. */

@@ -8,6 +8,7 @@ import static dev.rein.otel.GenAiConventions.REQUEST_MODEL;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.OutputSchema;
+import dev.rein.model.SamplingSeed;
 import dev.rein.model.StopReason;
 import dev.rein.model.Usage;
 import dev.rein.otel.GenAiConventions;
@@ -221,10 +222,8 @@ final class ModelSpans {
         if (!r.stopSequences().isEmpty()) {
             a.put(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
         }
-        Long seed = RequestSeed.of(r); // conditionally required when the request includes one
-        if (seed != null) {
-            a.put(GenAiConventions.REQUEST_SEED, seed);
-        }
+        // conditionally required when the request includes one
+        SamplingSeed.of(r).ifPresent(seed -> a.put(GenAiConventions.REQUEST_SEED, seed));
         return a.build();
     }
 
