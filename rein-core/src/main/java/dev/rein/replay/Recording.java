@@ -256,6 +256,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     private static final String RUN_STARTED = "run_started";
     private static final java.math.BigDecimal MILLISECOND = new java.math.BigDecimal("0.001");
+    private static final java.math.BigDecimal LONGEST_SECONDS = java.math.BigDecimal.valueOf(Long.MAX_VALUE, 3);
+
+    /**
+     * The time limit a trace records as {@code seconds} (max_seconds, checked when the trace was read), exactly; null when
+     * it is none a budget can have (finer than a nanosecond, or past {@link dev.rein.budget.Budget#LONGEST_DURATION}).
+     */
+    static java.time.Duration timeLimit(JsonNode seconds) {
+        java.time.Duration limit = dev.rein.internal.text.Durations.ofSeconds(seconds.decimalValue());
+        return limit == null || limit.compareTo(dev.rein.budget.Budget.LONGEST_DURATION) > 0 ? null : limit;
+    }
 
     /** The instant a trace event's {@code time} holds, or null when it holds none (an edited trace). */
     private static java.time.Instant instant(JsonNode time) {
@@ -299,14 +309,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             boolean steps = name.equals("max_steps");
             // a run's time limit is at least 1 ms (Budget refuses less): a smaller one would be replayed as none at all
             boolean seconds = name.equals("max_seconds");
+            // and one a Duration holds exactly up to the longest a budget takes: a replay runs on the limit as written
             boolean fits = value.isNumber() && value.decimalValue().signum() > 0
-                    && (!seconds || value.decimalValue().compareTo(MILLISECOND) >= 0)
+                    && (!seconds || value.decimalValue().compareTo(MILLISECOND) >= 0 && timeLimit(value) != null)
                     && (!whole || (steps ? value.canConvertToInt() : value.canConvertToLong())
                     && value.decimalValue().stripTrailingZeros().scale() <= 0);
             if (!fits) {
                 throw new ReinException("the trace " + trace + " records the limit " + prefix + name + " as " + value + " in " + event + ","
                         + " which no run can have (" + (steps ? "a whole number from 1 to " + Integer.MAX_VALUE
-                        : whole ? "a whole number of at least 1" : seconds ? "a number of seconds of at least 0.001" : "a positive number")
+                        : whole ? "a whole number of at least 1" : seconds ? "a number of seconds from 0.001 to "
+                        + LONGEST_SECONDS.toPlainString() + ", to the nanosecond at most" : "a positive number")
                         + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
             }
         }

@@ -10,7 +10,6 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,7 +278,7 @@ public final class ReplaySession {
         }
         if (limits.has("max_seconds")) {
             JsonNode seconds = limits.get("max_seconds");
-            b.maxDuration(seconds.isNull() ? null : Duration.ofMillis(Math.round(seconds.asDouble() * 1000)));
+            b.maxDuration(seconds.isNull() ? null : Recording.timeLimit(seconds)); // exact: 1.0005 s is not 1.001 s
         }
         // Token limits are recorded only when set; a run they stopped stops where it did
         if (limits.hasNonNull("max_input_tokens")) {

@@ -152,6 +152,38 @@ class ReplayRecordedLimitsTest {
                         .model(ScriptedModel.of()).tools(lookup()).build()))
                 .isInstanceOf(dev.rein.ReinException.class)
                 .hasMessageContaining("records the limit max_seconds as 0.0004 in run_started, which no run can have"
-                        + " (a number of seconds of at least 0.001, or null for none)");
+                        + " (a number of seconds from 0.001 to 9223372036854775.807, to the nanosecond at most, or null for none)");
+    }
+
+    @Test
+    void aTimeLimitFinerThanAMillisecondIsTracedAndReplayedAsGiven(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("fine.jsonl");
+        // 1.0005 s (and a conversation's 2.000000001 s): the trace wrote 1 and 2, and the replay ran on 1 s and 2 s
+        java.time.Duration limit = java.time.Duration.ofNanos(1_000_500_000);
+        java.time.Duration conversation = java.time.Duration.ofNanos(2_000_000_001);
+        Agent.builder().model(twoLookups()).tools(lookup()).budget(Budget.builder().maxDuration(limit).build())
+                .conversationBudget(Budget.builder().maxDuration(conversation).build())
+                .listener(JsonlTraceListener.to(trace)).build().run("look");
+        String text = Files.readString(trace);
+        assertThat(text).contains("\"max_seconds\":1.0005").contains("\"max_seconds\":2.000000001");
+
+        Agent replaying = Replay.from(trace).session().agent(Agent.builder().model(ScriptedModel.of()).tools(lookup()).build());
+
+        assertThat(replaying.config().budget().maxDuration()).isEqualTo(limit);
+        assertThat(replaying.config().conversationBudget().maxDuration()).isEqualTo(conversation);
+    }
+
+    @Test
+    void anEditedTraceWithATimeLimitFinerThanANanosecondIsRefusedNamingIt(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("edited.jsonl");
+        Agent.builder().model(twoLookups()).tools(lookup()).listener(JsonlTraceListener.to(trace)).build().run("look");
+        String text = Files.readString(trace);
+        // no Duration holds 1.0000000005 s: the replay would run on another limit than the trace says
+        Files.writeString(trace, text.replace("\"max_seconds\":300", "\"max_seconds\":1.0000000005"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(trace).replay(Agent.builder()
+                        .model(ScriptedModel.of()).tools(lookup()).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("records the limit max_seconds as 1.0000000005 in run_started, which no run can have"
+                        + " (a number of seconds from 0.001 to 9223372036854775.807, to the nanosecond at most, or null for none)");
     }
 }

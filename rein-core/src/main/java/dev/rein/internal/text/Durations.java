@@ -1,22 +1,48 @@
 package dev.rein.internal.text;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 
 /** The one way Rein writes a duration: for people ({@link #human}) and for JSON ({@link #seconds}). */
 public final class Durations {
     private Durations() {}
 
-    /** Whole seconds as {@code "30 s"}, anything finer as {@code "1500 ms"}. */
+    /** Whole seconds as {@code "30 s"}, anything finer as {@code "1500 ms"} (or {@code "1000.5 ms"}: never cut). */
     public static String human(Duration d) {
         long millis = d.toMillis();
+        int finer = d.getNano() % 1_000_000;
+        if (finer != 0) {
+            // a limit of 1000.5 ms read "1000 ms": not the limit that was set
+            return BigDecimal.valueOf(millis).add(BigDecimal.valueOf(finer, 6)).stripTrailingZeros().toPlainString() + " ms";
+        }
         return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
     }
 
-    /** Whole seconds as an integer, fractions (e.g. 1.5) as a decimal; null for no limit. */
+    /**
+     * Whole seconds as an integer, fractions (e.g. 1.5, 1.0005) as an exact decimal, to the nanosecond; null for no
+     * limit. Exact, because a replay runs on the limit the trace records: one cut to milliseconds is another limit.
+     */
     public static Number seconds(Duration d) {
         if (d == null) {
             return null;
         }
-        return d.toMillis() % 1000 == 0 ? (Number) d.toSeconds() : (Number) (d.toMillis() / 1000.0);
+        if (d.getNano() == 0) {
+            return d.getSeconds();
+        }
+        return BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9)).stripTrailingZeros();
+    }
+
+    /**
+     * The duration {@code seconds} (as {@link #seconds} writes it) stands for, or null when no Duration holds it exactly
+     * (finer than a nanosecond, or past what a Duration holds).
+     */
+    public static Duration ofSeconds(BigDecimal seconds) {
+        try {
+            BigDecimal whole = seconds.setScale(0, java.math.RoundingMode.FLOOR);
+            BigDecimal nanos = seconds.subtract(whole).movePointRight(9);
+            return Duration.ofSeconds(whole.longValueExact(), nanos.intValueExact());
+        } catch (ArithmeticException e) {
+            return null;
+        }
     }
 }
