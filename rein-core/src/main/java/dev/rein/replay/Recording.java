@@ -33,8 +33,19 @@ import java.util.Set;
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
-                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes) {
+                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<String> interruptions) {
     private static final String RUN_RESUMED = "run_resumed";
+
+    /**
+     * Why a divergence at {@code step} or later may come from limits the replay could not take up: the recorded run was
+     * resumed after its process stopped while RUNNING ({@code run_resumed} from RUNNING) by an agent with other limits
+     * or model name. Nothing pauses a replay at such a point (it pauses only where the recording paused for approval),
+     * so it runs on under the limits it had; an empty string when no such resumption came at or before {@code step}.
+     */
+    String unappliedLimits(int step) {
+        return interruptions.stream().filter(i -> Integer.parseInt(i.substring(0, i.indexOf('|'))) <= step)
+                .map(i -> i.substring(i.indexOf('|') + 1)).findFirst().orElse("");
+    }
 
     /**
      * The {@code run_resumed} of the recorded run's {@code nth} resumption (0 for the first) from a pause for approval at
@@ -170,9 +181,18 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         Map<String, JsonNode> decisions = new LinkedHashMap<>();
         Map<String, List<java.time.Instant>> callTimes = new LinkedHashMap<>();
         List<JsonNode> resumes = new ArrayList<>();
+        List<String> interruptions = new ArrayList<>();
+        JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
+        String modelInForce = null;
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
-                case "run_started" -> started = started == null ? e : started;
+                case "run_started" -> {
+                    if (started == null) {
+                        started = e;
+                        inForce = e.path("limits");
+                        modelInForce = e.path("model").asText();
+                    }
+                }
                 case "model_request" -> pendingRequest = required(e, "request", trace);
                 case "model_response" -> {
                     if (pendingRequest == null) {
@@ -215,6 +235,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     // a reply's turn runs on the replying agent's limits: the replay's does too
                     if (e.path("limits").isObject()) {
                         resumes.add(e);
+                        inForce = e.path("limits");
+                        modelInForce = e.path("model").isTextual() ? e.get("model").asText() : modelInForce;
                     }
                 }
                 case "run_resumed" -> {
@@ -222,6 +244,14 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     // a resumption after a pause for approval runs on the resuming agent's limits: the replay's does too
                     if ("WAITING_APPROVAL".equals(e.path("from").asText()) && e.path("limits").isObject()) {
                         resumes.add(e);
+                        inForce = e.path("limits");
+                        modelInForce = e.path("model").isTextual() ? e.get("model").asText() : modelInForce;
+                    } else if ("RUNNING".equals(e.path("from").asText()) && e.path("limits").isObject() && inForce != null) {
+                        // an interrupted run resumed: the replay cannot take these limits up (nothing pauses it there)
+                        String changes = Interruption.changes(inForce, modelInForce, e);
+                        if (!changes.isEmpty()) {
+                            interruptions.add(e.path("step").asInt() + "|" + Interruption.note(e.path("step").asInt(), changes));
+                        }
                     }
                 }
                 default -> { }
@@ -251,7 +281,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
                 calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions),
-                callTimes, List.copyOf(resumes));
+                callTimes, List.copyOf(resumes), List.copyOf(interruptions));
     }
 
     private static final String RUN_STARTED = "run_started";

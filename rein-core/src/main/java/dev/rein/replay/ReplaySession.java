@@ -88,7 +88,9 @@ public final class ReplaySession {
      * {@code replaying} with the model name and limits the recorded run's resumption from that pause ran under (its
      * {@code run_resumed} records the resuming agent's, which may be other than the starting agent's), so after the
      * resume the replay stops, lowers max_tokens and refuses a tool's calls where the run did; {@code replaying} itself
-     * when the trace records none there (a trace written before run_resumed recorded them).
+     * when the trace records none there (a trace written before run_resumed recorded them). A resumption after the
+     * recorded run's process stopped while RUNNING has no pause to resume from in a replay: its limits are not taken
+     * up, and a divergence at or after it says which differed ({@link #report}).
      *
      * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it with
      *                  {@link Agent#withListener}); the one returned shares its store and listeners
@@ -239,7 +241,13 @@ public final class ReplaySession {
             comparison.endedEarly(model.used(), result);
         }
         JsonNode finished = recording.finished();
-        return new ReplayReport(recording.runId(), comparison.divergence(), result,
+        Divergence divergence = comparison.divergence();
+        if (divergence != null && !recording.unappliedLimits(divergence.step()).isEmpty()) {
+            // limits the replay could not take up may explain it: said, rather than left for the reader to find
+            divergence = new Divergence(divergence.step(), divergence.purpose(),
+                    divergence.description() + recording.unappliedLimits(divergence.step()), divergence.requestDiff());
+        }
+        return new ReplayReport(recording.runId(), divergence, result,
                 finished == null ? null : finished.path("status").asText(),
                 finished == null ? null : finished.path("reason").asText(),
                 finished == null ? null : finished.path("answer").asText(null), model.used());
