@@ -36,11 +36,43 @@ public record ModelRequest(
         toolChoice = toolChoice == null ? ToolChoice.auto() : toolChoice;
         messages = checked(messages); // the run's history as it is, not a copy per request
         options = options == null ? ModelOptions.NONE : options;
-        stopSequences = stopSequences == null ? List.of() : List.copyOf(stopSequences);
+        stopSequences = stopSequences == null ? List.of() : stops(stopSequences);
         if (maxTokens <= 0) {
             throw new ReinException("a model request's maxTokens must be positive, was " + maxTokens + ": give the most"
                     + " tokens the model may write, e.g. 4096");
         }
+        if (temperature != null || topP != null || topK != null) {
+            checkSampling(temperature, topP, topK);
+        }
+    }
+
+    /**
+     * Refuses sampling values no provider takes (sent as set, NaN went out as "NaN" for the server to refuse at the
+     * call); the upper bound of temperature is the provider's (1 on some, 2 on others), so only these are checked here.
+     */
+    private static void checkSampling(Double temperature, Double topP, Integer topK) {
+        if (temperature != null && !(temperature >= 0 && temperature < Double.POSITIVE_INFINITY)) {
+            throw new ReinException("a model request's temperature must be a number of at least 0, was " + temperature
+                    + "; leave it unset (null) for the provider's default");
+        }
+        if (topP != null && !(topP >= 0 && topP <= 1)) { // a cumulative probability: NaN fails every comparison too
+            throw new ReinException("a model request's topP must be a number from 0 to 1, was " + topP
+                    + "; leave it unset (null) for the provider's default");
+        }
+        if (topK != null && topK < 0) {
+            throw new ReinException("a model request's topK must be 0 or more (a number of tokens), was " + topK
+                    + "; leave it unset (null) for the provider's default");
+        }
+    }
+
+    /** An immutable copy, or a ReinException naming a null stop sequence (List.copyOf's is a bare NullPointerException). */
+    private static List<String> stops(List<String> stopSequences) {
+        int at = NullElements.firstNull(stopSequences);
+        if (at >= 0) {
+            throw new ReinException("a model request's stop sequence " + (at + 1) + " of " + stopSequences.size() + " is null:"
+                    + " leave it out, or give the text");
+        }
+        return List.copyOf(stopSequences);
     }
 
     /** {@code messages} as a GrowingList (itself when it is one), or a ReinException for a null list or message. */
@@ -194,8 +226,13 @@ public record ModelRequest(
             return this;
         }
 
+        /** @throws ReinException when the list or a text in it is null */
         public Builder stopSequences(List<String> stopSequences) {
-            this.stopSequences = List.copyOf(stopSequences);
+            if (stopSequences == null) {
+                throw new ReinException("stopSequences was given null: give the texts that end the model's output, List.of()"
+                        + " for none");
+            }
+            this.stopSequences = stops(stopSequences);
             return this;
         }
 

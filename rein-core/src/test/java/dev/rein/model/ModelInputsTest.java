@@ -48,6 +48,24 @@ class ModelInputsTest {
     }
 
     @Test
+    void samplingSettingsNoModelTakesAreRefusedNamingTheSettingAndWhatToGive() {
+        // an interceptor's or a provider's request: sent as set, a NaN went out as "NaN" for the server to refuse mid-run
+        refused(() -> ModelRequest.builder("m").temperature(Double.NaN).build(), "temperature", "NaN", "at least 0", "null");
+        refused(() -> ModelRequest.builder("m").temperature(-0.5).build(), "temperature", "-0.5", "at least 0");
+        refused(() -> ModelRequest.builder("m").temperature(Double.POSITIVE_INFINITY).build(), "temperature", "Infinity");
+        refused(() -> ModelRequest.builder("m").topP(Double.NaN).build(), "topP", "NaN", "from 0 to 1", "null");
+        refused(() -> ModelRequest.builder("m").topP(1.5).build(), "topP", "1.5", "from 0 to 1");
+        refused(() -> ModelRequest.builder("m").topP(-0.1).build(), "topP", "-0.1", "from 0 to 1");
+        refused(() -> ModelRequest.builder("m").topK(-1).build(), "topK", "-1", "0 or more", "null");
+        refused(() -> ModelRequest.builder("m").stopSequences(null), "stopSequences", "List.of()");
+        refused(() -> ModelRequest.builder("m").stopSequences(Arrays.asList("END", null)), "stop sequence 2 of 2", "leave it out");
+        // what a provider takes is still taken, unset stays unset
+        ModelRequest fine = ModelRequest.builder("m").temperature(0.0).topP(1.0).topK(0).build();
+        org.assertj.core.api.Assertions.assertThat(fine.topP()).isEqualTo(1.0);
+        org.assertj.core.api.Assertions.assertThat(ModelRequest.builder("m").build().temperature()).isNull();
+    }
+
+    @Test
     void responsesGivenNullSayWhatToGive() {
         refused(() -> new ModelResponse("r", null, List.of(), StopReason.END_TURN, null, null), "ModelResponse", "model");
         refused(() -> new ModelResponse("r", "m", null, StopReason.END_TURN, null, null), "ModelResponse", "content", "List.of()");
