@@ -20,8 +20,24 @@ public final class OutputTruncation implements ToolInterceptor {
     private final OutputStore store;
     private final Tracer tracer;
 
-    /** @param limit the most characters shown; 0 turns truncation off */
+    /**
+     * @param limit the most characters shown; 0 turns truncation off
+     * @throws dev.rein.ReinException when {@code limit} is negative, or the store or tracer is null
+     */
     public OutputTruncation(int limit, OutputStore store, Tracer tracer) {
+        // refused here: taken, a negative limit failed every longer output's call after its handler ran
+        if (limit < 0) {
+            throw new dev.rein.ReinException("OutputTruncation's limit cannot be negative, was " + limit + ": give the most"
+                    + " characters of an output shown to the model (ContextPolicy's default is 4,000); 0 turns truncation off");
+        }
+        if (store == null) {
+            throw new dev.rein.ReinException("OutputTruncation was given no store (null): pass where full outputs are kept,"
+                    + " OutputStore.inMemory() or OutputStore.directory(path)");
+        }
+        if (tracer == null) {
+            throw new dev.rein.ReinException("OutputTruncation was given no tracer (null): pass the run's tracer, which records"
+                    + " each truncation (output_truncated)");
+        }
         this.limit = limit;
         this.store = store;
         this.tracer = tracer;

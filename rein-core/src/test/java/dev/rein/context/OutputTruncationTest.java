@@ -53,6 +53,20 @@ class OutputTruncationTest {
     }
 
     @Test
+    void aNegativeLimitOrAMissingStoreOrTracerIsRefusedWhenTheStageIsMade() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        // a limit of -1 was taken, and every output longer than it then failed its call (the handler had run) with
+        // "could not be run: StringIndexOutOfBoundsException"
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OutputTruncation(-1, store, tracer))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("limit").hasMessageContaining("-1").hasMessageContaining("0 turns truncation off");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OutputTruncation(4_000, null, tracer))
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("store").hasMessageContaining("OutputStore.inMemory()");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OutputTruncation(4_000, store, null))
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("tracer");
+    }
+
+    @Test
     void shortOutputsPassUntouchedAndZeroTurnsTruncationOff() throws Exception {
         InMemoryOutputStore store = new InMemoryOutputStore();
         assertThat(run("short", 4_000, store).content()).isEqualTo("short");
