@@ -28,7 +28,8 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
 
     public RetryPolicy {
         if (maxRetries < 0) {
-            throw new ReinException("maxRetries cannot be negative, was " + maxRetries);
+            throw new ReinException("maxRetries cannot be negative, was " + maxRetries + ": give the retries after the first"
+                    + " attempt, 0 for none (RetryPolicy.NONE)");
         }
         if (initialDelay == null) {
             throw new ReinException("the retry policy's initialDelay is missing (null): pass a Duration, e.g. Duration.ofMillis(200)");
@@ -36,8 +37,13 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
         if (maxDelay == null) {
             throw new ReinException("the retry policy's maxDelay is missing (null): pass a Duration, e.g. Duration.ofSeconds(5)");
         }
-        if (initialDelay.isNegative() || maxDelay.isNegative()) {
-            throw new ReinException("retry delays cannot be negative");
+        if (initialDelay.isNegative()) {
+            throw new ReinException("the retry policy's initialDelay cannot be negative, was " + shown(initialDelay)
+                    + ": give the wait before the first retry, e.g. Duration.ofMillis(200), or Duration.ZERO to retry at once");
+        }
+        if (maxDelay.isNegative()) {
+            throw new ReinException("the retry policy's maxDelay cannot be negative, was " + shown(maxDelay)
+                    + ": give the longest wait between attempts, e.g. Duration.ofSeconds(5)");
         }
         if (!(jitter >= 0 && jitter <= 1)) { // NaN too, which every comparison fails
             throw new ReinException("jitter must be between 0 and 1, was " + jitter);
@@ -78,6 +84,12 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
     public static String tooLongMessage(Duration hint) {
         return "not retried: the server asked to wait " + Durations.human(seconds(hint)) + ", more than Rein waits ("
                 + Durations.human(LONGEST_HINT) + "); try again later, or raise the account's rate limits";
+    }
+
+    /** A negative delay as given, in seconds ({@code -0.2 s}): Durations writes the limits Rein takes, none negative. */
+    private static String shown(Duration d) {
+        return java.math.BigDecimal.valueOf(d.getSeconds()).add(java.math.BigDecimal.valueOf(d.getNano(), 9))
+                .stripTrailingZeros().toPlainString() + " s";
     }
 
     /** Rounded up to whole seconds, as servers give them (a hint of 90.5 s reads 91 s). */

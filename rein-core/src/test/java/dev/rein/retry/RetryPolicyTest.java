@@ -64,6 +64,20 @@ class RetryPolicyTest {
     }
 
     @Test
+    void aNegativeDelayOrRetryCountIsNamedWithItsValueAndWhatToGive() {
+        // 'retry delays cannot be negative' named neither the delay nor its value
+        assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(-200), Duration.ofSeconds(5), 0.2))
+                .isInstanceOf(ReinException.class).hasMessage("the retry policy's initialDelay cannot be negative, was -0.2 s:"
+                        + " give the wait before the first retry, e.g. Duration.ofMillis(200), or Duration.ZERO to retry at once");
+        assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(-5), 0.2))
+                .isInstanceOf(ReinException.class).hasMessage("the retry policy's maxDelay cannot be negative, was -5 s:"
+                        + " give the longest wait between attempts, e.g. Duration.ofSeconds(5)");
+        assertThatThrownBy(() -> new RetryPolicy(-1, Duration.ZERO, Duration.ZERO, 0))
+                .isInstanceOf(ReinException.class).hasMessage("maxRetries cannot be negative, was -1: give the retries after the"
+                        + " first attempt, 0 for none (RetryPolicy.NONE)");
+    }
+
+    @Test
     void aMissingDelayOrAJitterThatIsNoNumberSaysWhatWasWrong() {
         // a null delay threw the record's NullPointerException (Duration.isNegative on null); a NaN jitter (a value read
         // from a setting that did not parse) passed the range check and made every computed wait 0 ms
