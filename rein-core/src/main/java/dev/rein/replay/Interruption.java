@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a replay says of a recorded run resumed after its process stopped while RUNNING under other limits: a replay
- * takes up a resuming agent's limits only where the recording paused (for approval), and nothing pauses it at the
- * point where the recorded process stopped, so those limits are not the replay's.
+ * A recorded run resumed at {@code step} after its process stopped while RUNNING, under other limits (or model name)
+ * than the replay has there ({@code changes}, readable): a replay takes up a resuming agent's limits only where the
+ * recording paused (for approval), and nothing pauses it at the point where the recorded process stopped, so those
+ * limits are not the replay's.
  */
-final class Interruption {
-    private Interruption() {}
+record Interruption(int step, String changes) {
 
     /** The limits (and model name) {@code resumed} records that differ from {@code limits} and {@code model}, readable; empty when none. */
     static String changes(JsonNode limits, String model, JsonNode resumed) {
@@ -39,8 +39,8 @@ final class Interruption {
         return value.isMissingNode() || value.isNull() ? "none" : value.isTextual() ? value.asText() : value.toString();
     }
 
-    /** The note added to a divergence at or after {@code step}. */
-    static String note(int step, String changes) {
+    /** The note added to a divergence at or after {@link #step}. */
+    String note() {
         return "; the recorded run was resumed at step " + step + " after its process stopped (run_resumed from RUNNING)"
                 + " under other limits than the replay had there: " + changes + "; a replay cannot take them up there, as"
                 + " nothing pauses it where the process stopped, so it ran on under the earlier ones and may diverge for that"

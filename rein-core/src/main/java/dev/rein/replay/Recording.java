@@ -33,7 +33,7 @@ import java.util.Set;
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
-                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<String> interruptions) {
+                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<Interruption> interruptions) {
     private static final String RUN_RESUMED = "run_resumed";
 
     /**
@@ -43,8 +43,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * so it runs on under the limits it had; an empty string when no such resumption came at or before {@code step}.
      */
     String unappliedLimits(int step) {
-        return interruptions.stream().filter(i -> Integer.parseInt(i.substring(0, i.indexOf('|'))) <= step)
-                .map(i -> i.substring(i.indexOf('|') + 1)).findFirst().orElse("");
+        return interruptions.stream().filter(i -> i.step() <= step).map(Interruption::note).findFirst().orElse("");
     }
 
     /**
@@ -181,7 +180,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         Map<String, JsonNode> decisions = new LinkedHashMap<>();
         Map<String, List<java.time.Instant>> callTimes = new LinkedHashMap<>();
         List<JsonNode> resumes = new ArrayList<>();
-        List<String> interruptions = new ArrayList<>();
+        List<Interruption> interruptions = new ArrayList<>();
         JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
         String modelInForce = null;
         for (JsonNode e : events) {
@@ -250,7 +249,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         // an interrupted run resumed: the replay cannot take these limits up (nothing pauses it there)
                         String changes = Interruption.changes(inForce, modelInForce, e);
                         if (!changes.isEmpty()) {
-                            interruptions.add(e.path("step").asInt() + "|" + Interruption.note(e.path("step").asInt(), changes));
+                            interruptions.add(new Interruption(e.path("step").asInt(), changes));
                         }
                     }
                 }
