@@ -45,7 +45,8 @@ final class AgentValidation {
         }
         PriceTable prices = pricesInUse(b);
         if (b.maxTokens < 1) {
-            throw new ReinException("maxTokens must be positive, was " + b.maxTokens);
+            throw new ReinException("maxTokens must be positive, was " + b.maxTokens + ": give the most tokens the model may"
+                    + " write in one response, e.g. 8192 (the default)");
         }
         // as Tool.Builder.timeout refuses it: a zero limit would answer every call "the run's deadline has passed"
         if (b.toolTimeout.isZero() || b.toolTimeout.isNegative()) {

@@ -450,6 +450,17 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aMaxTokensBelowOneSaysWhatToGive() {
+        // 'maxTokens must be positive, was 0' said what was wrong but not what to give
+        for (int maxTokens : new int[] {0, -1}) {
+            assertThatThrownBy(() -> agent(ScriptedModel.of(text("x"))).maxTokens(maxTokens).build())
+                    .isInstanceOf(ReinException.class)
+                    .hasMessage("maxTokens must be positive, was " + maxTokens + ": give the most tokens the model may write"
+                            + " in one response, e.g. 8192 (the default)");
+        }
+    }
+
+    @Test
     void aTemperatureThatIsNotANumberOrIsNegativeIsAConfigurationError() {
         // accepted before: sent with every request, so each run failed only at the provider (HTTP 400), after a call
         for (double temperature : new double[] {Double.NaN, Double.POSITIVE_INFINITY, -0.5}) {
