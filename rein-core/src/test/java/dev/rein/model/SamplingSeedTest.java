@@ -6,19 +6,26 @@ import org.junit.jupiter.api.Test;
 
 /** A provider's seed option read without knowing the provider. */
 class SamplingSeedTest {
-    private record SomeProvidersSeed(long seed) implements SamplingSeed {}
+    private record SomeProvidersSeed(long seed) implements SamplingSeed {
+        @Override
+        public String providerName() {
+            return "some";
+        }
+    }
 
     private record Unrelated(long seed) implements ModelOption {}
 
     @Test
-    void theSeedOfASamplingSeedOptionIsRead() {
+    void theSeedIsSentToAModelOfItsProviderOnly() {
         ModelRequest request = ModelRequest.builder("m").maxTokens(10).option(new SomeProvidersSeed(7)).build();
-        assertThat(SamplingSeed.of(request)).hasValue(7);
+        assertThat(SamplingSeed.sentTo("some", request)).hasValue(7);
+        assertThat(SamplingSeed.sentTo("other", request)).isEmpty();
+        assertThat(SamplingSeed.sentTo(null, request)).isEmpty();
     }
 
     @Test
     void anOptionThatIsNoSamplingSeedIsNoSeedWhateverItsShape() {
         ModelRequest request = ModelRequest.builder("m").maxTokens(10).option(new Unrelated(7)).build();
-        assertThat(SamplingSeed.of(request)).isEmpty();
+        assertThat(SamplingSeed.sentTo("some", request)).isEmpty();
     }
 }

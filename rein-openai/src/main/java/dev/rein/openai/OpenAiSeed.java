@@ -20,4 +20,10 @@ public record OpenAiSeed(long seed) implements SamplingSeed {
     public static OpenAiSeed of(long seed) {
         return new OpenAiSeed(seed);
     }
+
+    /** {@value OpenAiProvider#NAME}: only this module's models send the seed. */
+    @Override
+    public String providerName() {
+        return OpenAiProvider.NAME;
+    }
 }

@@ -9,6 +9,7 @@ import dev.rein.budget.PriceTable;
 import dev.rein.json.Json;
 import dev.rein.openai.OpenAiModel;
 import dev.rein.openai.OpenAiSeed;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordedRequest;
 import dev.rein.tool.Tool;
@@ -199,6 +200,20 @@ class OpenAiTraceparentTest {
             assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(OTEL.getSpans()).allSatisfy(s -> assertThat(s.getAttributes().get(AttributeKey.longKey("gen_ai.request.seed"))).isNull());
         }
+    }
+
+    /**
+     * A seed option is sent only by its own provider's models (ModelOption: a provider ignores the options it does not
+     * know), so a model of another provider (here a scripted one, which names none) sends no seed and none is recorded.
+     */
+    @Test
+    void aSeedTheCalledModelDoesNotSendIsNotRecorded() {
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
+                .install(Agent.builder().model(ScriptedModel.of(ScriptedModel.text("Hello."))).modelName(ScriptedModel.DEFAULT_NAME)
+                        .modelOption(OpenAiSeed.of(42))).build();
+        assertThat(agent.run("hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(OTEL.getSpans()).isNotEmpty()
+                .allSatisfy(s -> assertThat(s.getAttributes().get(AttributeKey.longKey("gen_ai.request.seed"))).isNull());
     }
 
     /** The agent over {@code model} as "gpt-test", with a price so that its money budget can be kept. */

@@ -42,6 +42,8 @@ final class ModelSpans {
     private String openProvider;
     /** The provider name the open call's model gives itself, whose API's words its finish reasons are in; null when unknown. */
     private String openDialect;
+    /** The open call's request. */
+    private ModelRequest openRequest;
     /** The server of the open call: the configured one, else its model's (a critic's or a fallback's may differ); null when unknown. */
     private Server openServer;
     private Instant openedAt;
@@ -84,9 +86,9 @@ final class ModelSpans {
         if (server != null) {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, server.address()).setAttribute(GenAiConventions.SERVER_PORT, (long) server.port());
         }
-        b.setAllAttributes(samplingParameters(r));
+        b.setAllAttributes(samplingParameters(r, e.provider()));
         if (AGENT_STEP.equals(e.purpose())) {
-            run.agentRequested(r);
+            run.agentRequested(r, e.provider());
         }
         // Conditionally required when the request asks for an output format: an output schema asks for JSON.
         if (r.option(OutputSchema.class).isPresent()) {
@@ -97,6 +99,7 @@ final class ModelSpans {
         openModel = r.model();
         openProvider = provider;
         openDialect = e.provider();
+        openRequest = r;
         openServer = server;
         openedAt = e.time();
         openPurpose = e.purpose();
@@ -141,6 +144,8 @@ final class ModelSpans {
     synchronized void speaks(Span chat, String dialect) {
         if (open == chat) {
             openDialect = dialect;
+            // the seed this model sends, learnt only now (a model that named no provider when the call began)
+            SamplingSeed.sentTo(dialect, openRequest).ifPresent(seed -> chat.setAttribute(GenAiConventions.REQUEST_SEED, seed));
         }
     }
 
@@ -205,10 +210,11 @@ final class ModelSpans {
     }
 
     /**
-     * The request's sampling parameters (its seed among them): only those it sets, as unset ones are the provider's
-     * defaults, not ours to report. The chat span and (for the agent's first step) the run span take them.
+     * The request's sampling parameters (the seed it sends to a model of {@code provider}, the called model's own name
+     * for its provider, null when unknown, among them): only those it sets, as unset ones are the provider's defaults,
+     * not ours to report. The chat span and (for the agent's first step) the run span take them.
      */
-    static Attributes samplingParameters(ModelRequest r) {
+    static Attributes samplingParameters(ModelRequest r, String provider) {
         AttributesBuilder a = Attributes.builder();
         if (r.temperature() != null) {
             a.put(GenAiConventions.REQUEST_TEMPERATURE, r.temperature());
@@ -222,8 +228,8 @@ final class ModelSpans {
         if (!r.stopSequences().isEmpty()) {
             a.put(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
         }
-        // conditionally required when the request includes one
-        SamplingSeed.of(r).ifPresent(seed -> a.put(GenAiConventions.REQUEST_SEED, seed));
+        // conditionally required when the request includes one: an option only the called model's provider sends
+        SamplingSeed.sentTo(provider, r).ifPresent(seed -> a.put(GenAiConventions.REQUEST_SEED, seed));
         return a.build();
     }
 

@@ -157,17 +157,18 @@ final class RunTelemetry implements RunListener {
 
     /**
      * The agent's first step of this segment asks with {@code request}: the invoke_agent span takes its request
-     * parameters the conventions list for it (max_tokens, temperature, top_p, stop_sequences, seed), as the agent's, and
+     * parameters the conventions list for it (max_tokens, temperature, top_p, stop_sequences, and the seed it sends to a
+     * model of {@code provider}, null when unknown), as the agent's, and
      * with the content opt-in its system instructions and tool definitions (opt-in on the span there too). Later
      * steps ask alike (a step limited by the budget may ask for fewer tokens); a policy's or a critic's call does not count.
      */
-    void agentRequested(ModelRequest request) {
+    void agentRequested(ModelRequest request, String provider) {
         Span run = span;
         if (run != null && !requestParametersSet) {
             requestParametersSet = true;
             run.setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) request.maxTokens());
             // top_k is the inference span's, not listed for invoke_agent
-            run.setAllAttributes(ModelSpans.samplingParameters(request).toBuilder().remove(GenAiConventions.REQUEST_TOP_K).build());
+            run.setAllAttributes(ModelSpans.samplingParameters(request, provider).toBuilder().remove(GenAiConventions.REQUEST_TOP_K).build());
             if (capture()) {
                 // the agent's instructions and tools, opt-in attributes of the internal invoke_agent span too
                 if (!request.system().isEmpty()) {
