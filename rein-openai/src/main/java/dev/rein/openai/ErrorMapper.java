@@ -706,7 +706,9 @@ final class ErrorMapper {
     /**
      * The public API's 429 for one request larger than the organization's tokens-per-minute limit: "Request too large for
      * gpt-4o in organization org-... on tokens per min (TPM): Limit 30000, Requested 36278. The input or output tokens
-     * must be reduced in order to run successfully." (code {@code rate_limit_exceeded}, as for a limit to wait for).
+     * must be reduced in order to run successfully." (code {@code rate_limit_exceeded}, as for a limit to wait for);
+     * Groq's (its HTTP 413, same code): "Request too large for model `m` in organization `o` service tier `on_demand` on
+     * tokens per minute (TPM): Limit 6000, Requested 14810, please reduce your message size and try again."
      */
     private static final String OVER_MINUTE_LIMIT_ADVICE = " (this one request needs more tokens than the rate limit allows"
             + " in a minute, so no wait helps: the limit counts its messages and its output limit, so lower the output limit"
@@ -715,7 +717,8 @@ final class ErrorMapper {
             + " rate limits)";
 
     private static final java.util.regex.Pattern OVER_MINUTE_LIMIT = java.util.regex.Pattern.compile(
-            "^Request too large for .*\\. The input or output tokens must be reduced", java.util.regex.Pattern.DOTALL);
+            "^Request too large for .*(\\. The input or output tokens must be reduced|, please reduce your message size)",
+            java.util.regex.Pattern.DOTALL);
 
     private static final java.util.regex.Pattern ZERO_LIMIT =
             java.util.regex.Pattern.compile("Quota exceeded for metric: [^,\\n]*, limit: 0\\b(?!\\.)");

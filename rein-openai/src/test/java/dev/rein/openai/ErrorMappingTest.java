@@ -295,6 +295,15 @@ class ErrorMappingTest extends FakeChat {
         assertThat(tooLarge.retryable()).isFalse();
         assertThat(tooLarge.getMessage()).contains("so no wait helps");
 
+        // Groq's words for the same (its HTTP 413 with code rate_limit_exceeded), should they come after HTTP 200.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Request too large for model `llama-3.3-70b-versatile`"
+                + " in organization `org_x` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Requested 14810, please"
+                + " reduce your message size and try again. Visit https://console.groq.com/docs/rate-limits for more information.\","
+                + "\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}")));
+        ModelException groqTooLarge = failure();
+        assertThat(groqTooLarge.retryable()).isFalse();
+        assertThat(groqTooLarge.getMessage()).contains("so no wait helps");
+
         // Out of credits is a rate limit's kind too, but final, as for HTTP 429.
         server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"You exceeded your current quota\","
                 + "\"type\":\"insufficient_quota\",\"code\":\"insufficient_quota\"}}")));
@@ -1615,8 +1624,9 @@ class ErrorMappingTest extends FakeChat {
                 assertThat(assertThrows(ModelException.class, () -> openAi.call(request("hi").temperature(2.5).build(),
                         new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage())
                         .contains("temperature 2.5", "[0, 2]", "Agent.Builder.temperature", "not sent");
-                assertThat(assertThrows(ModelException.class, () -> openAi.call(request("hi").topP(1.2).build(),
-                        new ModelCallContext(Instant.now().plusSeconds(30), stream))).getMessage()).contains("top_p 1.2", "[0, 1]");
+                // a top_p above 1 is no provider's: the request itself refuses it (0c9ba9dd), before any provider sees it
+                assertThat(assertThrows(dev.rein.ReinException.class, () -> request("hi").topP(1.2).build()).getMessage())
+                        .contains("topP", "from 0 to 1", "was 1.2");
             }
         }
         // the ends of a range are sent, and another server than MiniMax's takes a temperature 0 (the fake speaks as OpenAI)
