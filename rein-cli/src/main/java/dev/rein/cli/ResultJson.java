@@ -27,19 +27,31 @@ import java.util.List;
 final class ResultJson {
     private ResultJson() {}
 
-    static ObjectNode of(RunResult result, List<ApprovalRequest> pending) {
-        ObjectNode json = Json.object();
-        json.put("run_id", result.runId());
-        json.put("status", result.status().name());
-        json.put("reason", result.reason());
-        json.put("answer", result.answer());
-        json.put("steps", result.steps());
-        json.set("usage", usage(result.usage()));
-        json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
-        if (result.status() == RunStatus.WAITING_APPROVAL) {
-            json.set("pending_actions", StoredRunJson.pendingActions(pending));
+    /**
+     * The fields of the object, wherever the run's end comes from: one place writes them, so a run this process ended
+     * and a stored one ({@code rein cancel}) cannot drift apart.
+     */
+    private record Fields(String runId, RunStatus status, String reason, String answer, int steps, Usage usage,
+                          BigDecimal costUsd, List<ApprovalRequest> pending) {
+        ObjectNode json() {
+            ObjectNode json = Json.object();
+            json.put("run_id", runId);
+            json.put("status", status.name());
+            json.put("reason", reason);
+            json.put("answer", answer);
+            json.put("steps", steps);
+            json.set("usage", ResultJson.usage(usage));
+            json.put("cost_usd", costUsd == null ? BigDecimal.ZERO : costUsd.stripTrailingZeros());
+            if (status == RunStatus.WAITING_APPROVAL) {
+                json.set("pending_actions", StoredRunJson.pendingActions(pending));
+            }
+            return json;
         }
-        return json;
+    }
+
+    static ObjectNode of(RunResult result, List<ApprovalRequest> pending) {
+        return new Fields(result.runId(), result.status(), result.reason(), result.answer(), result.steps(), result.usage(),
+                result.costUsd(), pending).json();
     }
 
     /**
@@ -47,18 +59,8 @@ final class ResultJson {
      * gives it for a run that ended so: the same fields in the same order.
      */
     static ObjectNode of(dev.rein.state.RunSnapshot run) {
-        ObjectNode json = Json.object();
-        json.put("run_id", run.runId());
-        json.put("status", run.status().name());
-        json.put("reason", run.reason());
-        json.put("answer", run.answer());
-        json.put("steps", run.steps());
-        json.set("usage", usage(run.usage()));
-        json.put("cost_usd", run.costUsd() == null ? BigDecimal.ZERO : run.costUsd().stripTrailingZeros());
-        if (run.status() == RunStatus.WAITING_APPROVAL) {
-            json.set("pending_actions", StoredRunJson.pendingActions(run.pendingApprovals()));
-        }
-        return json;
+        return new Fields(run.runId(), run.status(), run.reason(), run.answer(), run.steps(), run.usage(), run.costUsd(),
+                run.pendingApprovals()).json();
     }
 
     /**
