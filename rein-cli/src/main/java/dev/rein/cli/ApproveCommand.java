@@ -61,7 +61,6 @@ final class ApproveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
-        runId = home.storedRunId(runId, env.err(), "rein approve");
         String user = DeciderName.of(as, env);
         // the reason reaches the model and the edit the tool: bytes the JVM replaced would arrive silently changed
         CommandLineArgs.requireUtf8("--reject", decision.reject);
@@ -79,11 +78,13 @@ final class ApproveCommand implements Callable<Integer> {
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }
-        // A run an application paused in this store (JdbcRunStore.sqlite($REIN_HOME)) has no settings and
-        // its tools are the application's: deciding needs neither, and its edit is checked when it resumes.
-        boolean ours = home.startedByRun(runId);
-        RunSettings settings = ours ? home.settings(runId) : null;
         try (JdbcRunStore store = home.existingStore()) {
+            // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, escaped
+            runId = home.storedRunId(store, runId, env.err(), "rein approve");
+            // A run an application paused in this store (JdbcRunStore.sqlite($REIN_HOME)) has no settings and
+            // its tools are the application's: deciding needs neither, and its edit is checked when it resumes.
+            boolean ours = home.startedByRun(runId);
+            RunSettings settings = ours ? home.settings(runId) : null;
             home.requireWritable(store);
             ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());

@@ -46,9 +46,6 @@ final class CancelCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
-        // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, which
-        // Runs.cancel ends (it cannot be decided or resumed, but it can be cancelled)
-        runId = home.storedRunId(runId, env.err(), "rein cancel");
         // kept as the run's message, shown by 'rein show': bytes the JVM replaced would be stored silently changed
         CommandLineArgs.requireUtf8("--reason", reason);
         if (reason != null && reason.isBlank()) {
@@ -63,6 +60,9 @@ final class CancelCommand implements Callable<Integer> {
             throw new UsageException(home.noStoreMessage());
         }
         try (JdbcRunStore store = home.existingStore()) {
+            // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, which
+            // Runs.cancel ends (it cannot be decided or resumed, but it can be cancelled)
+            runId = home.storedRunId(store, runId, env.err(), "rein cancel");
             home.requireWritable(store);
             if (dev.rein.internal.text.RunIds.unstorable(runId) != null) {
                 throw home.noSuchRun(runId);

@@ -246,32 +246,31 @@ final class CliHome {
      * the escaped form is the only one a person can copy from the listing). An id stored exactly as typed wins; when
      * another run is shown the same way, one line on {@code err} says how to give that one ($'...' in bash). Several runs
      * shown the same way and none stored as typed is a usage error listing each in that form. Returned as typed when no
-     * store or run matches: the command then says there is no such run.
+     * run matches: the command then says there is no such run. Looked up in {@code store}, the one the command opened
+     * for its own work, so that a command opens the store once.
      */
-    String storedRunId(String typed, java.io.PrintStream err, String command) {
-        if (typed == null || !hasStore() || dev.rein.internal.text.RunIds.unstorable(typed) != null) {
+    String storedRunId(JdbcRunStore store, String typed, java.io.PrintStream err, String command) {
+        if (typed == null || dev.rein.internal.text.RunIds.unstorable(typed) != null) {
             return typed;
         }
-        try (JdbcRunStore store = existingStore()) {
-            boolean exact = store.load(typed).isPresent();
-            // only a typed escape can be a shown id's: most ids are looked up once, without listing the store
-            List<String> shownSo = typed.contains("\\") ? store.list().stream().map(dev.rein.state.RunSummary::runId)
-                    .filter(id -> !id.equals(typed) && Text.visible(id).equals(typed)).distinct().toList() : List.of();
-            if (exact) {
-                if (!shownSo.isEmpty()) {
-                    err.println(command + ": run " + Text.visible(typed) + " is shown, stored under that id as typed; 'rein runs'"
-                            + " shows another run's id the same way, with control characters in it: give that one as it is, "
-                            + command + " " + ansiC(shownSo.getFirst()));
-                }
-                return typed;
+        boolean exact = store.load(typed).isPresent();
+        // only a typed escape can be a shown id's: most ids are looked up once, without listing the store
+        List<String> shownSo = typed.contains("\\") ? store.list().stream().map(dev.rein.state.RunSummary::runId)
+                .filter(id -> !id.equals(typed) && Text.visible(id).equals(typed)).distinct().toList() : List.of();
+        if (exact) {
+            if (!shownSo.isEmpty()) {
+                err.println(command + ": run " + Text.visible(typed) + " is shown, stored under that id as typed; 'rein runs'"
+                        + " shows another run's id the same way, with control characters in it: give that one as it is, "
+                        + command + " " + ansiC(shownSo.getFirst()));
             }
-            if (shownSo.size() > 1) {
-                throw new UsageException("'" + Text.visible(typed) + "' is how 'rein runs' shows the ids of " + shownSo.size()
-                        + " runs, which hold control characters; give the one you mean as it is: " + shownSo.stream()
-                        .map(id -> command + " " + ansiC(id)).collect(java.util.stream.Collectors.joining(" or ")));
-            }
-            return shownSo.isEmpty() ? typed : shownSo.getFirst();
+            return typed;
         }
+        if (shownSo.size() > 1) {
+            throw new UsageException("'" + Text.visible(typed) + "' is how 'rein runs' shows the ids of " + shownSo.size()
+                    + " runs, which hold control characters; give the one you mean as it is: " + shownSo.stream()
+                    .map(id -> command + " " + ansiC(id)).collect(java.util.stream.Collectors.joining(" or ")));
+        }
+        return shownSo.isEmpty() ? typed : shownSo.getFirst();
     }
 
     /**

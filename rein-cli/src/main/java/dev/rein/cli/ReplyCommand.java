@@ -33,13 +33,13 @@ final class ReplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        runId = CliHome.of(env.env()).storedRunId(runId, env.err(), "rein reply");
-        return options.continueRun(env, runId, "rein reply", this::requireReplyable, agent -> agent.startReply(runId, text),
-                agent -> agent.streamReply(runId, text));
+        // the id as 'rein runs' shows it names the run too (CliHome.storedRunId)
+        return options.continueRun(env, runId, "rein reply", this::requireReplyable, (agent, id) -> agent.startReply(id, text),
+                (agent, id) -> agent.streamReply(id, text));
     }
 
     /** Refuses, in the command's own terms, a run that cannot take a reply, before any model is created. */
-    private void requireReplyable(JdbcRunStore store) {
+    private void requireReplyable(JdbcRunStore store, String runId) {
         if (Text.showsNothing(text)) {
             throw new UsageException("the reply is empty: give the answer or the follow-up question as TEXT");
         }

@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.agent.Agent;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalRequest;
@@ -35,13 +36,12 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        runId = CliHome.of(env.env()).storedRunId(runId, env.err(), "rein resume");
-        return options.continueRun(env, runId, "rein resume", this::requireResumable, agent -> agent.startResume(runId),
-                agent -> agent.streamResume(runId));
+        // the id as 'rein runs' shows it names the run too (CliHome.storedRunId)
+        return options.continueRun(env, runId, "rein resume", this::requireResumable, Agent::startResume, Agent::streamResume);
     }
 
     /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */
-    private void requireResumable(JdbcRunStore store) {
+    private void requireResumable(JdbcRunStore store, String runId) {
         RunSnapshot snapshot = store.load(runId).orElseThrow(() -> CliHome.of(env.env()).noSuchRun(runId));
         if (snapshot.status().terminal()) {
             throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()

@@ -33,9 +33,9 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
-        // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, escaped
-        runId = home.storedRunId(runId, env.err(), "rein show");
         try (JdbcRunStore store = home.existingStore()) {
+            // the id as 'rein runs' shows it names the run too: an older Rein's id with a control character, escaped
+            runId = home.storedRunId(store, runId, env.err(), "rein show");
             Runs runs = Runs.in(store);
             if (dev.rein.internal.text.RunIds.unstorable(runId) != null || runs.find(runId).isEmpty()) {
                 throw home.noSuchRun(runId);

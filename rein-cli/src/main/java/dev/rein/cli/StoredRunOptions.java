@@ -7,8 +7,8 @@ import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -45,11 +45,12 @@ final class StoredRunOptions {
     ProviderOptions providerOptions;
 
     /**
-     * Continues run {@code runId}: {@code check} refuses, in the command's own terms, a run it cannot
-     * continue (before any model is created); {@code start} starts the continuation on the built agent.
+     * Continues the run {@code typedId} names (as typed, or as 'rein runs' shows it: {@link CliHome#storedRunId}):
+     * {@code check} refuses, in the command's own terms, a run it cannot continue (before any model is created);
+     * {@code start} starts the continuation on the built agent. Each is given the store and the run's id.
      */
-    int continueRun(CliEnvironment env, String runId, String command, Consumer<JdbcRunStore> check,
-                    Function<Agent, RunHandle> start, Function<Agent, dev.rein.agent.RunStream> stream) {
+    int continueRun(CliEnvironment env, String typedId, String command, BiConsumer<JdbcRunStore, String> check,
+                    BiFunction<Agent, String, RunHandle> start, BiFunction<Agent, String, dev.rein.agent.RunStream> stream) {
         if (json && jsonStream) {
             throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");
         }
@@ -57,20 +58,22 @@ final class StoredRunOptions {
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }
-        if (!home.startedByRun(runId)) {
-            requireStartedByRun(home, runId, command);
-        }
-        RunSettings stored = home.settings(runId);
-        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
-        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
-        // A lower --max-tokens must still leave room for the run's thinking budget, which the API wants below it.
-        OptionValues.Thinking.requireBelow(settings.thinking(), settings.maxTokens(), command + " --max-tokens");
-        RunCommand.requirePrice(settings.model(), provider);
-        if (trace != null) {
-            TraceFile.checkWritable(trace);
-        }
+        // opened once, first: the id is resolved in it, and the run continues in it
         try (JdbcRunStore store = home.store()) {
-            check.accept(store);
+            String runId = home.storedRunId(store, typedId, env.err(), command);
+            if (!home.startedByRun(runId)) {
+                requireStartedByRun(store, home, runId, command);
+            }
+            RunSettings stored = home.settings(runId);
+            ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
+            RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
+            // A lower --max-tokens must still leave room for the run's thinking budget, which the API wants below it.
+            OptionValues.Thinking.requireBelow(settings.thinking(), settings.maxTokens(), command + " --max-tokens");
+            RunCommand.requirePrice(settings.model(), provider);
+            if (trace != null) {
+                TraceFile.checkWritable(trace);
+            }
+            check.accept(store, runId);
             home.requireWritable(store);
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
@@ -110,13 +113,13 @@ final class StoredRunOptions {
                 WatchedStore watched = new WatchedStore(store, home.storeFile());
                 Agent agent = CliAgent.build(settings, runId, client, home, watched, line, quiet || jsonStream, trace, telemetry, mcpTools);
                 if (jsonStream) {
-                    return JsonStream.run(agent, stream, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace,
+                    return JsonStream.run(agent, a -> stream.apply(a, runId), env, telemetry.cancelGrace(), new RunReport(env, false, true, trace,
                             agent.runs()::pending, RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null)
                             .storedIn(watched, command));
                 }
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
                         RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null).storedIn(watched, command);
-                return Foreground.run(() -> start.apply(agent), env, telemetry.cancelGrace(), report::print);
+                return Foreground.run(() -> start.apply(agent, runId), env, telemetry.cancelGrace(), report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, command);
             }
@@ -124,11 +127,9 @@ final class StoredRunOptions {
     }
 
     /** Why a run without the settings 'rein run' keeps cannot be continued here, in the user's terms. */
-    private static void requireStartedByRun(CliHome home, String runId, String command) {
-        try (JdbcRunStore store = home.existingStore()) {
-            if (store.load(runId).isEmpty()) {
-                throw home.noSuchRun(runId);
-            }
+    private static void requireStartedByRun(JdbcRunStore store, CliHome home, String runId, String command) {
+        if (store.load(runId).isEmpty()) {
+            throw home.noSuchRun(runId);
         }
         CliHome.requireContinuable(runId, command);
         // rein runs lists it, so pointing there would go round in a circle
