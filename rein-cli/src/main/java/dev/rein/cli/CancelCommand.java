@@ -80,15 +80,39 @@ final class CancelCommand implements Callable<Integer> {
                         + " save of the run (FAILED, store_conflict) without overwriting the cancellation, and a tool call it"
                         + " has under way may still finish");
             }
-            Runs runs = trace == null ? Runs.in(store) : Runs.in(store).withListeners(null, List.of(JsonlTraceListener.to(trace)));
-            // a decision or resume saved meanwhile is Runs.cancel's to see: it refuses a run that ended since (exit 2)
-            RunSnapshot cancelled = runs.cancel(runId, reason);
-            if (json) {
-                env.out().println(ResultJson.line(ResultJson.of(cancelled)));
+            // OpenTelemetry is told of the run's end as 'rein run' and 'rein resume' tell theirs: a span of the cancellation
+            // linked to the run's earlier one, the run's stop metric, and the decisions made on the pause (counted now,
+            // since no resumed run will count them); settings it cannot use are refused before anything changes
+            try (CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnvironment(home))) {
+                List<dev.rein.trace.RunListenerFactory> listeners = new java.util.ArrayList<>(telemetry.runListeners());
+                if (trace != null) {
+                    listeners.add(JsonlTraceListener.to(trace));
+                }
+                // a decision or resume saved meanwhile is Runs.cancel's to see: it refuses a run that ended since (exit 2)
+                RunSnapshot cancelled = Runs.in(store).withListeners(null, listeners).cancel(runId, reason);
+                if (json) {
+                    env.out().println(ResultJson.line(ResultJson.of(cancelled)));
+                }
+                env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status() + neverRun(run)
+                        + "); see 'rein show " + Text.visible(runId) + "'" + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
+                return ExitCodes.SUCCEEDED;
             }
-            env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status() + neverRun(run)
-                    + "); see 'rein show " + Text.visible(runId) + "'" + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
-            return ExitCodes.SUCCEEDED;
+        }
+    }
+
+    /**
+     * The environment that names the run's provider on its cancellation span: the one 'rein run' stored for a run it
+     * started (as 'rein resume' would continue it), else REIN_PROVIDER's. Settings that cannot be read do not stop a cancel.
+     */
+    private java.util.Map<String, String> modelEnvironment(CliHome home) {
+        if (!home.startedByRun(runId)) {
+            return env.env();
+        }
+        try {
+            RunSettings settings = home.settings(runId);
+            return settings.provider() == null ? env.env() : settings.provider().environment(env.env());
+        } catch (UsageException e) {
+            return env.env();
         }
     }
 

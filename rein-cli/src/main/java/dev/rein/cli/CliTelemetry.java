@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * OpenTelemetry for {@code rein run} and {@code rein resume}: off unless the standard OTEL_*
+ * OpenTelemetry for {@code rein run}, {@code rein resume}, {@code rein reply} and {@code rein cancel}: off unless the standard OTEL_*
  * variables ask for an exporter, then configured by the SDK's autoconfiguration (OTLP over HTTP
  * by default, service name "rein" with Rein's version as service.version). Spans and metrics are
  * flushed when a run ends, before its result is printed, so they are out even when Ctrl-C ends the process.
@@ -220,25 +220,38 @@ final class CliTelemetry implements AutoCloseable {
         if (telemetry == null) {
             return agent;
         }
-        RunListenerFactory spans = telemetry.listener();
         return agent.toolInterceptor(telemetry.toolInterceptor()).modelInterceptor(telemetry.modelInterceptor())
-                .listener(new RunListenerFactory() {
-                    @Override
-                    public RunListener create(String runId) {
-                        return create(runId, null);
-                    }
+                .listener(runListener());
+    }
 
-                    /** Told the agent's model, the run span names its provider from its creation, as samplers see it. */
-                    @Override
-                    public RunListener create(String runId, dev.rein.model.Model model) {
-                        if (Span.fromContext(Context.current()).getSpanContext().isValid()) {
-                            return flushingOnClose(spans.create(runId, model)); // started inside a span: that one is the parent
-                        }
-                        try (Scope ignored = parent.makeCurrent()) {
-                            return flushingOnClose(spans.create(runId, model));
-                        }
-                    }
-                });
+    /**
+     * The run spans and metrics as listeners, for {@code Runs.withListeners} where no agent runs ({@code rein cancel}):
+     * the run's end as a span of its own, linked to its earlier segment's; none when telemetry is off.
+     */
+    List<RunListenerFactory> runListeners() {
+        return telemetry == null ? List.of() : List.of(runListener());
+    }
+
+    /** The run spans, parented as the caller's TRACEPARENT says, flushed when each run (segment) ends. */
+    private RunListenerFactory runListener() {
+        RunListenerFactory spans = telemetry.listener();
+        return new RunListenerFactory() {
+            @Override
+            public RunListener create(String runId) {
+                return create(runId, null);
+            }
+
+            /** Told the agent's model, the run span names its provider from its creation, as samplers see it. */
+            @Override
+            public RunListener create(String runId, dev.rein.model.Model model) {
+                if (Span.fromContext(Context.current()).getSpanContext().isValid()) {
+                    return flushingOnClose(spans.create(runId, model)); // started inside a span: that one is the parent
+                }
+                try (Scope ignored = parent.makeCurrent()) {
+                    return flushingOnClose(spans.create(runId, model));
+                }
+            }
+        };
     }
 
     private RunListener flushingOnClose(RunListener listener) {

@@ -47,6 +47,43 @@ class TelemetryResumeTest {
         }
     }
 
+    /**
+     * 'rein cancel' tells OpenTelemetry of the run's end as 'rein run' and 'rein resume' tell theirs (and as Ctrl-C at the
+     * inline approval prompt does): a span of the cancellation linked to the paused segment's, with the decision made on
+     * the pause, which no resumed run will count now. Before, 'rein cancel' exported nothing: the run's last span was
+     * its paused segment's and its decision was never counted.
+     */
+    @Test
+    void cancelExportsTheCancellationsSpanLinkedToThePausedOneWithTheDecisionMadeOnThePause() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+            cli.models((name, env) -> model);
+            assertThat(cli.run("run", "--tools", "send_message", "佐藤さんに連絡して").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+            String id;
+            try (var files = Files.list(cli.home().resolve("runs"))) {
+                id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+            }
+            assertThat(cli.run("approve", id, "--reject", "宛先が違います", "--as", "alice").exitCode()).isZero();
+            InProcessCli.Outcome cancel = cli.run("cancel", id, "--reason", "不要になった");
+            assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().stream().filter(s -> s.getName().startsWith("invoke_agent")).count() == 2, Duration.ofSeconds(5));
+            List<Span> runs = otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein")).toList();
+            assertThat(runs).hasSize(2);
+            Span paused = runs.get(0);
+            Span cancelled = runs.get(1);
+            assertThat(cancelled.getLinksList()).singleElement().satisfies(link -> assertThat(link.getSpanId()).isEqualTo(paused.getSpanId()));
+            assertThat(OtlpReceiver.attribute(cancelled.getAttributesList(), "rein.run.status").orElseThrow().getStringValue())
+                    .isEqualTo("CANCELLED");
+            assertThat(OtlpReceiver.attribute(cancelled.getAttributesList(), "gen_ai.conversation.id").orElseThrow().getStringValue())
+                    .isEqualTo(id);
+            assertThat(OtlpReceiver.attribute(cancelled.getAttributesList(), "gen_ai.provider.name").orElseThrow().getStringValue())
+                    .isEqualTo("anthropic");
+            assertThat(cancelled.getEventsList()).extracting(e -> e.getName()).contains("rein.approval.decided");
+        }
+    }
+
     @Test
     void aResumeRefusedForItsOpenTelemetryConfigurationKeepsTheRunsMaxTokens() throws Exception {
         // A usage error (exit 2) changes nothing: the --max-tokens of a resume that did not run is not
