@@ -303,9 +303,27 @@ public final class EvalCommandSupport {
         }
         Model model = options.models().apply(options.modelName());
         if (model == null) {
-            throw new ReinException("no model provider knows the model '" + options.modelName() + "'");
+            throw new ReinException("no model provider knows the model '" + options.modelName() + "'; " + knownModels());
         }
         return TrialModels.shared(model, options.modelName());
+    }
+
+    /**
+     * What to give instead of a model no provider knows: the models of the installed providers (their price tables, the
+     * names the CLI lists for an unpriced model), or that none is installed, and that the suite also runs offline.
+     */
+    private static String knownModels() {
+        List<dev.rein.provider.ModelProvider> providers = dev.rein.provider.ModelProvider.available();
+        String offline = "leave --model out to run the suite offline on its scripted models";
+        if (providers.isEmpty()) {
+            return "no model provider is installed: add one to the class path (such as rein-anthropic or rein-openai), or "
+                    + offline;
+        }
+        return "give --model a model an installed provider knows (" + providers.stream()
+                // a plug-in without a price table names at least its default model
+                .map(p -> p.name() + ": " + (p.prices().entries().isEmpty() ? p.defaultModel() + " (its default)"
+                        : String.join(", ", p.prices().entries().keySet())))
+                .collect(java.util.stream.Collectors.joining("; ")) + "), or " + offline;
     }
 
     static int exitCode(EvalReport report) {

@@ -292,6 +292,23 @@ class EvalCommandSupportTest {
         assertThat(out()).isEmpty();
     }
 
+    /**
+     * A model factory that makes no model for --model is one line saying which models the installed providers know and
+     * how to go on, as the CLI's error for an unpriced model lists the priced ones. Before: only "no model provider
+     * knows the model 'gpt-9'", with no next step.
+     */
+    @Test
+    void aModelNoProviderKnowsIsOneLineNamingTheKnownModelsAndWhatToDo() {
+        int code = EvalCommandSupport.run(EXAMPLE, 1, "gpt-9", name -> null, null, false, out, err);
+        assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(out()).isEmpty();
+        assertThat(err().lines()).singleElement().asString()
+                .startsWith("rein eval: no model provider knows the model 'gpt-9'; give --model a model an installed provider knows"
+                        + " (anthropic: ")
+                .contains("claude-haiku-4-5")
+                .endsWith("), or leave --model out to run the suite offline on its scripted models");
+    }
+
     @Test
     void aProvidedModelRunsEveryTrial() {
         List<String> asked = new ArrayList<>();
