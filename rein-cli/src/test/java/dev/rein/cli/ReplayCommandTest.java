@@ -280,6 +280,19 @@ class ReplayCommandTest {
                 + " trace (rein eval " + dir + " replays every trace of a folder)");
     }
 
+    /**
+     * A file that is not a trace says what to give, as 'rein eval DIR' does for such a file in a folder. Before: only
+     * "the trace F is not JSONL: line 1 is not JSON", with no next step.
+     */
+    @Test
+    void aFileThatIsNotATraceSaysWhatToGive(@TempDir Path dir) throws IOException {
+        Path notes = Files.writeString(dir.resolve("メモ.jsonl"), "会議のメモ\n");
+        InProcessCli.Outcome replay = cli.run("replay", notes.toString());
+        assertThat(replay.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(replay.stderrLines()).singleElement().asString().isEqualTo("rein replay: the trace " + notes + " is not JSONL:"
+                + " line 1 is not JSON; give a trace 'rein run --trace FILE' wrote (one JSON event per line), or fix that line");
+    }
+
     @Test
     void aTraceSavedWithAByteOrderMarkReplays(@TempDir Path dir) throws IOException {
         // Some Windows editors start a UTF-8 file they save with a byte order mark (EF BB BF).
