@@ -74,11 +74,13 @@ class EvalCommandSupportTest {
                     script: [{text: alpha, delay_ms: 120000}]
                 """);
         Path html = dir.resolve("report.html");
+        Path traces = dir.resolve("traces");
         int[] code = new int[1];
         Thread evaluation = Thread.ofPlatform().start(() -> code[0] = EvalCommandSupport.run(
-                new EvalCommandSupport.Options(suite, 1, null, null, html, false, 2), EvalRegistry.load(), out, err));
+                new EvalCommandSupport.Options(suite, 1, null, null, html, false, 2, traces, null), EvalRegistry.load(), out, err));
         long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
-        while (!err().contains("1/2") && System.nanoTime() < until) {
+        // quick has ended and slow is in flight (its trace has its model call): on a busy machine slow may start late
+        while (!(err().contains("1/2") && inModelCall(traces.resolve("slow.0.jsonl"))) && System.nanoTime() < until) {
             Thread.sleep(20);
         }
         evaluation.interrupt();
@@ -164,6 +166,15 @@ class EvalCommandSupportTest {
         assertThat(report.get("trials_ended").asInt()).isEqualTo(report.at("/summary/trials").asInt()).isEqualTo(1);
         assertThat(report.get("trials_cancelled").asInt()).isEqualTo(1);
         assertThat(report.get("trials_not_started").asInt()).isEqualTo(1);
+    }
+
+    /** Whether the trial writing {@code trace} has asked its model (and waits for the scripted answer). */
+    private static boolean inModelCall(Path trace) {
+        try {
+            return Files.exists(trace) && Files.readString(trace).contains("\"type\":\"model_request\"");
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private void interruptAfter(Path suite, int parallel, String progress) throws Exception {
