@@ -52,14 +52,22 @@ final class CliHome {
      * otherwise read as a store not yet created, and send the user to start a run.
      */
     boolean hasStore() {
+        requireNoFileInTheWay("the run store");
+        requireStoreIsNoDirectory();
+        return Files.isRegularFile(storeFile());
+    }
+
+    /**
+     * Refuses a home that is a file, or lies under one, naming it: opening {@code what} ("the run store", "the document
+     * index") in it would fail with the file system's words alone.
+     */
+    void requireNoFileInTheWay(String what) {
         Path absolute = directory.toAbsolutePath();
         String inTheWay = dev.rein.internal.text.FileProblems.fileOnTheWay(absolute.toString());
         if (inTheWay != null) {
-            throw new UsageException("cannot open the run store in " + absolute + " (" + inTheWay + " is a file, not a directory);"
+            throw new UsageException("cannot open " + what + " in " + absolute + " (" + inTheWay + " is a file, not a directory);"
                     + " set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
         }
-        requireStoreIsNoDirectory();
-        return Files.isRegularFile(storeFile());
     }
 
     /** Refuses a {@code rein.db} that is a directory, which SQLite cannot open for a reason it does not name. */

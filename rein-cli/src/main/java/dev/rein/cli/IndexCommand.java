@@ -29,6 +29,7 @@ final class IndexCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        home.requireNoFileInTheWay("the document index");
         LuceneIndexer.Report report;
         try {
             report = LuceneIndexer.indexDirectory(folder, home.index());

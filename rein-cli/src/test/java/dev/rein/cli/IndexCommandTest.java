@@ -119,4 +119,18 @@ class IndexCommandTest {
         assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.stderr()).contains("rein index DIR");
     }
+    /**
+     * A REIN_HOME that is a file is said as every other command says it, with what to do. Before: "cannot write the
+     * document index in H/index: H/index: Not a directory", the path twice and no next step.
+     */
+    @Test
+    void aHomeThatIsAFileIsOneLineNamingItAndWhatToSet() throws Exception {
+        Path file = Files.writeString(docs.resolve("home.txt"), "x");
+        Files.writeString(docs.resolve("faq.md"), "返品は30日以内です。");
+        InProcessCli.Outcome index = cli.env("REIN_HOME", file.toString()).run("index", docs.toString());
+        assertThat(index.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(index.stderrLines()).singleElement().asString().isEqualTo("rein index: cannot open the document index in "
+                + file.toAbsolutePath() + " (" + file.toAbsolutePath() + " is a file, not a directory); set REIN_HOME to the"
+                + " directory of your runs");
+    }
 }
