@@ -1026,6 +1026,38 @@ class HttpProtocolTest {
     }
 
     @Test
+    void onAPostOnlyRouteAResumingGetAnswered404CannotResumeTheStreamButDoesNotEndTheSession() throws Exception {
+        // A POST-only route (Express: 'Cannot GET /mcp') answers every GET 404 while the session lives: the session's first
+        // GET was answered so, which says the route has no GET. The GET resuming the call's stream gets the same 404, which
+        // then says the stream cannot be resumed, not that the server forgot the session: the session is neither ended
+        // (DELETE) nor replaced (initialize), and the call ends at its timeout, as with a 405, not saying the session is gone.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.postOnlyRoute.set(true);
+            try (McpToolset mcp = start(server, ", \"timeout_seconds\": 4")) {
+                java.util.concurrent.CompletableFuture<ToolOutput> call = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return invoke(mcp, "polled", "k-post-only", Duration.ofSeconds(4));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                Instant until = Instant.now().plusSeconds(10);
+                while (server.received.stream().noneMatch(r -> r.lastEventId() != null) && Instant.now().isBefore(until)) {
+                    Thread.sleep(50);
+                }
+                Thread.sleep(300); // the refused resumption is taken up off the caller's thread
+                assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).as(server.received.toString())
+                        .isNotEmpty().allSatisfy(r -> assertThat(r.sessionId()).isEqualTo("s1"));
+                assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(1);
+                assertThat(server.received).noneMatch(r -> "DELETE".equals(r.httpMethod()));
+                ToolOutput output = call.get(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(output.isError()).as(output.content()).isTrue();
+                assertThat(output.content()).isEqualTo("MCP server 'scripted' did not answer tool 'polled' in time.");
+            }
+        }
+    }
+
+    @Test
     void aStreamForTheServersOwnMessagesResumedForASessionTheServerNoLongerKnowsMakesTheNextCallUseANewSession() throws Exception {
         // The server restarted and answers the GET resuming its own stream with 404 for the session: a new session is
         // started for the next call, which is not first sent with the old session id only to be refused.

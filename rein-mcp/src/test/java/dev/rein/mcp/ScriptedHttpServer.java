@@ -61,6 +61,11 @@ final class ScriptedHttpServer implements AutoCloseable {
      * session and answers 404, as a server answers a session it no longer knows.
      */
     final java.util.concurrent.atomic.AtomicBoolean forgetSessionOnResume = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * True: a POST-only route (Express answers 'Cannot GET /mcp'): every GET, the first of a session
+     * and one resuming a stream alike, is answered 404, and the session is kept.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean postOnlyRoute = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
@@ -132,6 +137,10 @@ final class ScriptedHttpServer implements AutoCloseable {
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
                 String last = headers.getFirst("Last-Event-ID");
+                if (postOnlyRoute.get()) {
+                    send(exchange, 404, null, null);
+                    return;
+                }
                 if (last != null && forgetSessionOnResume.get()) {
                     liveSession = null;
                     send(exchange, 404, null, null);

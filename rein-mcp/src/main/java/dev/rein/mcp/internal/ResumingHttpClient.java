@@ -109,6 +109,12 @@ final class ResumingHttpClient extends HttpClient {
     private volatile Consumer<String> onSessionGone = why -> {};
     /** The session id the last POST carried: the SDK's current session; null while one is being initialized. */
     private volatile String currentSession;
+    /**
+     * Sessions whose {@code GET} for the server's own messages was answered 404 or 400: a POST-only
+     * route (Express: 'Cannot GET /mcp'), which answers every {@code GET} so while the session lives.
+     * A 404 to a {@code GET} resuming one of their streams says the same, not that the session is gone.
+     */
+    private final java.util.Set<String> withoutGet = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * What is told, with the reason, that the server answered a {@code GET} resuming a stream of
@@ -174,12 +180,18 @@ final class ResumingHttpClient extends HttpClient {
      * whole start). Any 2xx accepted it and no answer is to be read from it, so the SDK is shown the
      * 202 without content it expects; the body is still drained. A request's answer is left as it is.
      */
-    private static <T> HttpResponse<T> accepted(HttpRequest request, HttpResponse<T> response) {
+    private <T> HttpResponse<T> accepted(HttpRequest request, HttpResponse<T> response) {
         if ("GET".equals(request.method()) && (response.statusCode() == 400 || response.statusCode() == 404)) {
             // The GET for the server's own messages, which a server without such a stream answers 405. A POST-only
             // route answers 404 (Express: 'Cannot GET /mcp') or 400 instead, which the SDK takes for a session the
             // server forgot and ends the session under the start. Said so, 405. A session really forgotten is
-            // found out by the next POST, which a 404 answers too.
+            // found out by the next POST, which a 404 answers too. The session is noted: such a route answers a
+            // GET resuming a stream 404 as well, which then says nothing of the session (see resume). A 405 is
+            // not noted: it says only that there is no stream for the server's own messages, and a server may
+            // still resume a request's stream from its Last-Event-ID.
+            if (request.headers().firstValue("Last-Event-ID").isEmpty()) {
+                request.headers().firstValue("Mcp-Session-Id").ifPresent(withoutGet::add);
+            }
             return as(405, response);
         }
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
@@ -738,10 +750,13 @@ final class ResumingHttpClient extends HttpClient {
                 try (InputStream in = response.body()) {
                     resuming.add(in);
                     String session = get.headers().firstValue("Mcp-Session-Id").orElse(null);
-                    if (response.statusCode() == 404 && session != null && session.equals(currentSession) && !closed) {
+                    if (response.statusCode() == 404 && session != null && session.equals(currentSession) && !closed
+                            && !withoutGet.contains(session)) {
                         // Transports, session management: a 404 to a request with the session id means the server ended or
                         // forgot the session (a restart); the client MUST start a new one, and what the stream awaited can no
-                        // longer come. (A session the SDK has already replaced is left alone: its new one works.)
+                        // longer come. (A session the SDK has already replaced is left alone: its new one works. One whose
+                        // first GET was answered 404 or 400 is on a POST-only route, which answers every GET so: the stream
+                        // cannot be resumed, and the session lives on.)
                         onSessionGone.accept("it no longer knows its session (it answered HTTP 404 to the GET resuming its event"
                                 + " stream, as a server answers for a session it ended or forgot, e.g. after a restart)");
                         return;
