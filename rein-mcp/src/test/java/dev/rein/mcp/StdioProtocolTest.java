@@ -81,10 +81,74 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aListingInAnotherOrderOrStampedAnewIsNoChangeSoRepeatedRefusalsOfAToolListTheToolsAgainOnlyOnce() throws Exception {
+        // What a call depends on is a tool's name and input schema. A server that lists its tools in another order each time,
+        // or stamps each listing (a description or _meta with the time), has not changed them: a tool refused with -32602
+        // again and again is listed again once, not at every refusal.
+        AtomicInteger listings = new AtomicInteger();
+        try (McpToolset mcp = start((server, message) -> {
+            JsonNode id = message.get("id");
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> {
+                    int listing = listings.getAndIncrement();
+                    List<Map<String, Object>> tools = new java.util.ArrayList<>();
+                    for (String name : listing % 2 == 0 ? List.of("a", "b") : List.of("b", "a")) {
+                        tools.add(Map.of("name", name, "description", "Tool " + name + ", listed at " + listing + ".",
+                                "inputSchema", Map.of("type", "object"), "_meta", Map.of("listing", listing)));
+                    }
+                    server.result(id, Map.of("tools", tools));
+                }
+                case "tools/call" -> server.send(Map.of("jsonrpc", "2.0", "id", id, "error", Map.of("code", -32602, "message", "Invalid params")));
+                default -> { }
+            }
+        })) {
+            for (int i = 0; i < 4; i++) {
+                Tool a = mcp.tools().stream().filter(t -> t.name().equals("a")).findFirst().orElseThrow();
+                assertThat(handle(a, ToolContext.standalone("k-a-" + i).withDeadline(java.time.Instant.now().plusSeconds(10))).content())
+                        .contains("JSON-RPC error -32602: Invalid params");
+                if (i == 0) {
+                    awaitTrue(() -> listings.get() == 2);
+                }
+                Thread.sleep(200); // a listing again would be under way by now
+            }
+            assertThat(listings.get()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRefusedToolWhoseInputSchemaChangedIsListedAgainAtItsNextRefusal() throws Exception {
+        // The listing after a refusal brought a new input schema for the tool: a refusal under that schema may say the list
+        // is stale again, so it has the tools listed once more; refusals after that, under the same schema, do not.
+        AtomicInteger listings = new AtomicInteger();
+        try (McpToolset mcp = start((server, message) -> {
+            JsonNode id = message.get("id");
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(id, Map.of("tools", List.of(Map.of("name", "a", "inputSchema",
+                        listings.getAndIncrement() == 0 ? Map.of("type", "object")
+                                : Map.of("type", "object", "properties", Map.of("q", Map.of("type", "string")))))));
+                case "tools/call" -> server.send(Map.of("jsonrpc", "2.0", "id", id, "error", Map.of("code", -32602, "message", "Invalid params")));
+                default -> { }
+            }
+        })) {
+            for (int i = 0; i < 4; i++) {
+                Tool a = mcp.tools().stream().filter(t -> t.name().equals("a")).findFirst().orElseThrow();
+                assertThat(handle(a, ToolContext.standalone("k-a-" + i).withDeadline(java.time.Instant.now().plusSeconds(10))).content())
+                        .contains("JSON-RPC error -32602: Invalid params");
+                int expected = Math.min(i + 2, 3);
+                awaitTrue(() -> listings.get() == expected);
+                Thread.sleep(200); // a listing again would be under way by now
+            }
+            assertThat(listings.get()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void aCallRefusedWithInvalidParamsListsTheToolsAgainOnceSoAToolTheServerDroppedUnannouncedIsNoLongerOffered() throws Exception {
         // The server dropped 'gone' without notifications/tools/list_changed (it declares no listChanged) and answers its call
         // with -32602, the protocol's error for an unknown tool. Rein checked the arguments against the listed schema, so the
-        // list it holds may be stale: it is listed again, once per tool while the list stays the same.
+        // list it holds may be stale: it is listed again, once per tool while its input schema stays the same.
         AtomicInteger listings = new AtomicInteger();
         try (McpToolset mcp = start((server, message) -> {
             JsonNode id = message.get("id");

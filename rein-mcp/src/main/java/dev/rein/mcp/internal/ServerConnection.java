@@ -60,12 +60,15 @@ public final class ServerConnection implements AutoCloseable {
     private Session starting;
     /** The tools of the last listing that can only be called as tasks. */
     private volatile List<String> taskOnly = List.of();
-    /** Tools whose call the server refused with -32602 since its tool list last changed: each is listed again once. */
+    /**
+     * Tools whose call the server refused with -32602 since the tool's entry last changed: each is
+     * listed again once, and again only once it was dropped or its input schema changed.
+     */
     private final java.util.Set<String> refusedSinceListing = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Whether the next listing again is for a call refused with -32602, not for a list_changed (said if it fails). */
     private volatile boolean listingForRefusal;
-    /** The server's last tool list read; null before the first. */
-    private volatile List<McpSchema.Tool> lastListed;
+    /** The input schema of each tool of the server's last tool list read, by name; empty before the first. */
+    private volatile Map<String, Object> lastSchemas = Map.of();
     /** The instructions of the last initialize answer read; null when it gave none. */
     private volatile String instructions;
 
@@ -350,10 +353,14 @@ public final class ServerConnection implements AutoCloseable {
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
                 taskOnly = tools.stream().map(McpSchema.Tool::name).filter(current.transport::requiresTask).toList();
-                if (!tools.equals(lastListed)) {
-                    refusedSinceListing.clear(); // a new list: a refusal with -32602 may say it is stale again
-                }
-                lastListed = List.copyOf(tools);
+                // What a call depends on is the tool's name and input schema, not the listing's order, descriptions,
+                // annotations or _meta (which some servers stamp per listing): a refused tool is listed again after a
+                // refusal with -32602 once that changed (it was dropped, or its schema changed), not at every listing.
+                Map<String, Object> schemas = new java.util.HashMap<>();
+                tools.forEach(tool -> schemas.putIfAbsent(tool.name(), tool.inputSchema()));
+                Map<String, Object> before = lastSchemas;
+                refusedSinceListing.removeIf(name -> !schemas.containsKey(name) || !java.util.Objects.equals(before.get(name), schemas.get(name)));
+                lastSchemas = schemas;
                 return tools;
             }
             // Cursors are opaque, but one given twice means the listing would go round for ever: the server's fault, as
@@ -671,8 +678,8 @@ public final class ServerConnection implements AutoCloseable {
                     && refusedSinceListing.add(tool)) {
                 // -32602 is the protocol's error for an unknown tool (or invalid params), and Rein checked the arguments
                 // against the listed schema: the list Rein holds may be stale, changed by a server that does not announce
-                // changes (no listChanged) or failed to. Listed again, once per tool while the list stays the same, so a
-                // dropped tool is no longer offered and a changed schema is used, without a listing at every call.
+                // changes (no listChanged) or failed to. Listed again, once per tool while its input schema stays the
+                // same, so a dropped tool is no longer offered and a changed schema is used, without a listing at every call.
                 listingForRefusal = true;
                 refreshLater();
             }
