@@ -39,7 +39,7 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
         if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
             throw new ReinException("maxDuration must be positive, was " + maxDuration);
         }
-        // the deadline, the trace's max_seconds and the messages count milliseconds: less would read "0 s"
+        // under 1 ms a run could not start before its deadline passed, and messages would read "0 s"
         if (maxDuration != null && maxDuration.compareTo(Duration.ofMillis(1)) < 0) {
             throw new ReinException("maxDuration must be at least 1 ms, was " + maxDuration);
         }

@@ -37,6 +37,11 @@ public final class Durations {
      * (finer than a nanosecond, or past what a Duration holds).
      */
     public static Duration ofSeconds(BigDecimal seconds) {
+        // Judged on its digits first: an edited trace's 1e400000000 (read exactly) would be expanded before it is refused.
+        int integerDigits = seconds.precision() - seconds.scale();
+        if (seconds.signum() != 0 && (integerDigits > 19 || seconds.scale() - 9 >= seconds.precision())) {
+            return null; // past a Duration's seconds (a long), or finer than a nanosecond
+        }
         try {
             BigDecimal whole = seconds.setScale(0, java.math.RoundingMode.FLOOR);
             BigDecimal nanos = seconds.subtract(whole).movePointRight(9);

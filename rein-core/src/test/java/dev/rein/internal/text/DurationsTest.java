@@ -21,4 +21,20 @@ class DurationsTest {
         assertThat(Durations.seconds(Duration.ofMillis(1500)).toString()).isEqualTo("1.5");
         assertThat(Durations.ofSeconds(new BigDecimal("1.0000000005"))).as("finer than a Duration holds").isNull();
     }
+
+    /** An edited trace's "1e400000000" (read exactly) is refused at once, not expanded to its digits first. */
+    @Test
+    void aNumberFarOutsideWhatADurationHoldsIsRefusedAtOnce() {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            assertThat(Durations.ofSeconds(new BigDecimal("1e400000000"))).isNull();
+            assertThat(Durations.ofSeconds(new BigDecimal("-1e400000000"))).isNull();
+            assertThat(Durations.ofSeconds(new BigDecimal("1e-400000000"))).isNull();
+            assertThat(Durations.ofSeconds(new BigDecimal("9223372036854775808"))).isNull();
+        });
+        // the edges still hold
+        assertThat(Durations.ofSeconds(new BigDecimal("0.000000001"))).isEqualTo(Duration.ofNanos(1));
+        assertThat(Durations.ofSeconds(new BigDecimal("1.5000000000"))).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.ofSeconds(new BigDecimal("1E+5"))).isEqualTo(Duration.ofSeconds(100_000));
+        assertThat(Durations.ofSeconds(BigDecimal.ZERO)).isEqualTo(Duration.ZERO);
+    }
 }
