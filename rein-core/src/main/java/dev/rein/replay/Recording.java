@@ -40,10 +40,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
      * Why a divergence at {@code step} or later may come from limits the replay could not take up: the recorded run was
      * resumed after its process stopped while RUNNING ({@code run_resumed} from RUNNING) by an agent with other limits
      * or model name. Nothing pauses a replay at such a point (it pauses only where the recording paused for approval),
-     * so it runs on under the limits it had; an empty string when no such resumption came at or before {@code step}.
+     * so it runs on under the limits it had; the notes of every such resumption at or before {@code step}, in order (each
+     * names the limits it changed), or an empty string when none came.
      */
     String unappliedLimits(int step) {
-        return interruptions.stream().filter(i -> i.step() <= step).map(Interruption::note).findFirst().orElse("");
+        return interruptions.stream().filter(i -> i.step() <= step).map(Interruption::note)
+                .collect(java.util.stream.Collectors.joining()); // each note begins "; "
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -53,5 +54,36 @@ class ReplayInterruptedRunTest {
         assertThat(report.firstDivergence().get().description())
                 .contains("the recorded run was resumed at step 1 after its process stopped (run_resumed from RUNNING) under"
                         + " other limits than the replay had there: max_steps 1 (was 10); a replay cannot take them up there");
+    }
+
+    /** Resumed twice after its process stopped: the divergence names each resumption, not only the first. */
+    @Test
+    void everyResumptionAfterAStoppedProcessIsNamedNotOnlyTheFirst(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
+        RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":5}")), text("unused")))
+                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store).budget(Budget.builder().maxSteps(10).build())
+                .listener(JsonlTraceListener.to(trace)).build().run("charge the customer");
+        Agent.builder().model(ScriptedModel.of(text("Charged; nothing is left.")))
+                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store.delegate())
+                .budget(Budget.builder().maxSteps(1).build()).listener(JsonlTraceListener.to(trace)).build().resume(crashed.runId());
+        // a second resumption after a stopped process, under yet other limits, as another process would have traced it
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(trace));
+        int resumed = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains("\"run_resumed\"") && lines.get(i).contains("\"from\":\"RUNNING\"")) {
+                resumed = i;
+            }
+        }
+        assertThat(resumed).isNotNegative();
+        lines.add(resumed + 1, lines.get(resumed).replace("\"max_steps\":1", "\"max_steps\":2"));
+        Files.write(trace, lines);
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(charge())
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.firstDivergence()).isPresent();
+        assertThat(report.firstDivergence().get().description())
+                .contains("max_steps 1 (was 10)", "max_steps 2 (was 10)");
     }
 }
