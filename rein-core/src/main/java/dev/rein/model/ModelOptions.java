@@ -37,7 +37,9 @@ public final class ModelOptions {
 
     /** The option of type {@code type}, if set. */
     public <T extends ModelOption> Optional<T> get(Class<T> type) {
-        return Optional.ofNullable(options.get(type)).map(type::cast);
+        // asked a dozen times per model call, mostly for an option not set: no Optional chain for those
+        ModelOption option = options.get(type);
+        return option == null ? Optional.empty() : Optional.of(type.cast(option));
     }
 
     /** All options, in the order they were first set. */
