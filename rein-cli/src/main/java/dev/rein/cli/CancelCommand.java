@@ -82,8 +82,8 @@ final class CancelCommand implements Callable<Integer> {
             }
             // OpenTelemetry is told of the run's end as 'rein run' and 'rein resume' tell theirs: a span of the cancellation
             // linked to the run's earlier one, the run's stop metric, and the decisions made on the pause (counted now,
-            // since no resumed run will count them); settings it cannot use are refused before anything changes
-            try (CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnvironment(home))) {
+            // since no resumed run will count them); OTEL_* settings it cannot use are refused before anything changes
+            try (CliTelemetry telemetry = CliTelemetry.from(env, home, () -> providerName(home, run))) {
                 List<dev.rein.trace.RunListenerFactory> listeners = new java.util.ArrayList<>(telemetry.runListeners());
                 if (trace != null) {
                     listeners.add(JsonlTraceListener.to(trace));
@@ -101,19 +101,25 @@ final class CancelCommand implements Callable<Integer> {
     }
 
     /**
-     * The environment that names the run's provider on its cancellation span: the one 'rein run' stored for a run it
-     * started (as 'rein resume' would continue it), else REIN_PROVIDER's. Settings that cannot be read do not stop a cancel.
+     * The provider named on the run's cancellation span, or null for none. A cancel calls no model, so no provider
+     * setting refuses it. For a run 'rein run' started, the provider it stored (as 'rein resume' would continue it), else
+     * REIN_PROVIDER's. For a run an application stored, whose provider the CLI was never told, the provider whose prices
+     * list the run's model (REIN_PROVIDER's first, as a replay is priced), else none rather than a guess.
      */
-    private java.util.Map<String, String> modelEnvironment(CliHome home) {
-        if (!home.startedByRun(runId)) {
-            return env.env();
+    private String providerName(CliHome home, RunSnapshot run) {
+        if (home.startedByRun(runId)) {
+            try {
+                RunSettings settings = home.settings(runId);
+                return ProviderModels.provider(settings.provider() == null ? env.env() : settings.provider().environment(env.env())).name();
+            } catch (dev.rein.ReinException e) {
+                // settings that cannot be read, or a provider no longer installed: named as for an application's run
+            }
         }
-        try {
-            RunSettings settings = home.settings(runId);
-            return settings.provider() == null ? env.env() : settings.provider().environment(env.env());
-        } catch (UsageException e) {
-            return env.env();
-        }
+        String preferred = env.env().getOrDefault(ProviderModels.PROVIDER_ENV, "").strip();
+        return dev.rein.provider.ModelProvider.available().stream()
+                .sorted(java.util.Comparator.comparing(p -> !p.name().equalsIgnoreCase(preferred.isEmpty() ? ProviderModels.DEFAULT_PROVIDER : preferred)))
+                .filter(p -> run.model() != null && p.prices().find(run.model()).isPresent())
+                .map(dev.rein.provider.ModelProvider::name).findFirst().orElse(null);
     }
 
     /**

@@ -149,6 +149,14 @@ final class CliTelemetry implements AutoCloseable {
      * choice), which names the spans' provider. Their server is the one each call's model names.
      */
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
+        return from(cli, home, () -> ProviderModels.provider(modelEnv).name());
+    }
+
+    /**
+     * Telemetry as the environment configures it, for a command that calls no model ({@code rein cancel}):
+     * {@code provider} names the spans' provider, or null for none; it is asked only when telemetry is on.
+     */
+    static CliTelemetry from(CliEnvironment cli, CliHome home, java.util.function.Supplier<String> provider) {
         // an exporter, sampler or propagator the CLI does not have is said and ignored before anything reads it
         Map<String, String> env = OtelVariables.knownValues(cli.env(), cli.err());
         // OTEL_SDK_DISABLED=true "has no effect on propagators" (SDK environment variables spec): the Java
@@ -175,12 +183,12 @@ final class CliTelemetry implements AutoCloseable {
             exportLog.close();
             throw OtelVariables.refusal(e, env);
         }
-        String provider = ProviderModels.provider(modelEnv).name();
+        String providerName = provider.get();
         // No server(...): each chat span names the server of the model its call goes to (ModelDefaults.serverUri(),
         // the provider's base URL as its model reads it), so a model that calls elsewhere is not misreported.
         // Not providerName(...), which names every span: each chat span names the provider of the model its call
         // goes to (ModelDefaults.providerName()), and the --provider only one whose model names none.
-        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).defaultProviderName(provider)
+        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).defaultProviderName(providerName)
                 .captureContent(OtelVariables.captureContent(env, cli.err()))
                 // disabled, no span is exported: no link to keep for a resumed run
                 .spanLinks(disabled ? SpanLinkStore.inMemory() : SpanLinkStore.directory(home.directory().resolve("otel-links")))

@@ -84,6 +84,59 @@ class TelemetryResumeTest {
         }
     }
 
+    /**
+     * A run an application stored (no settings of 'rein run') is cancelled whatever REIN_PROVIDER says: a cancel calls
+     * no model. Its span names the provider whose prices list the run's stored model, else none. Before, with an OTLP
+     * endpoint set, REIN_PROVIDER=bogus refused the cancel (exit 2), and an unset one named 'anthropic' for any run.
+     */
+    @Test
+    void anApplicationsRunIsCancelledWhateverReinProviderSaysAndItsSpanNamesTheProviderOfItsModelOrNone() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            cli.models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。")));
+            String inHouse = pausedApplicationRun(cli, "in-house-llm");
+            String gpt = pausedApplicationRun(cli, "gpt-4o");
+
+            InProcessCli bogus = cli.env("REIN_PROVIDER", "bogus");
+            InProcessCli.Outcome cancel = bogus.run("cancel", inHouse);
+            assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
+            assertThat(bogus.run("show", inHouse).stdout()).contains("CANCELLED");
+            InProcessCli.Outcome second = bogus.run("cancel", gpt);
+            assertThat(second.exitCode()).as(second.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().stream().filter(s -> s.getName().startsWith("invoke_agent")).count() == 4, Duration.ofSeconds(5));
+            List<Span> cancelled = otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein"))
+                    .filter(s -> OtlpReceiver.attribute(s.getAttributesList(), "rein.run.status").orElseThrow().getStringValue().equals("CANCELLED"))
+                    .toList();
+            assertThat(cancelled).hasSize(2);
+            Span first = cancelled.stream().filter(s -> OtlpReceiver.attribute(s.getAttributesList(), "gen_ai.conversation.id")
+                    .orElseThrow().getStringValue().equals(inHouse)).findFirst().orElseThrow();
+            Span other = cancelled.stream().filter(s -> s != first).findFirst().orElseThrow();
+            assertThat(OtlpReceiver.attribute(first.getAttributesList(), "gen_ai.provider.name")).isEmpty();
+            assertThat(OtlpReceiver.attribute(other.getAttributesList(), "gen_ai.provider.name").orElseThrow().getStringValue())
+                    .isEqualTo("openai");
+        }
+    }
+
+    /** A run paused by 'rein run' whose settings are then deleted, as the CLI tells an application's run apart. */
+    private static String pausedApplicationRun(InProcessCli cli, String model) throws Exception {
+        java.util.Set<String> before;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            before = files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+        } catch (java.nio.file.NoSuchFileException e) {
+            before = java.util.Set.of();
+        }
+        InProcessCli.Outcome run = cli.run("run", "--model", model, "--price", "0,0", "--tools", "send_message", "佐藤さんに連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        java.nio.file.Path settings;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            java.util.Set<String> known = before;
+            settings = files.filter(f -> !known.contains(f.getFileName().toString())).findFirst().orElseThrow();
+        }
+        Files.delete(settings);
+        return settings.getFileName().toString().replace(".json", "");
+    }
+
     @Test
     void aResumeRefusedForItsOpenTelemetryConfigurationKeepsTheRunsMaxTokens() throws Exception {
         // A usage error (exit 2) changes nothing: the --max-tokens of a resume that did not run is not
