@@ -297,33 +297,35 @@ public final class EvalCommandSupport {
             }
             return TrialModels.scripted();
         }
+        // a suite with unscripted tasks cannot run offline: leaving --model out is no way on for it
+        boolean offline = suite.unscriptedTaskIds().isEmpty();
         if (options.models() == null) {
             throw new ReinException("--model " + options.modelName() + " needs a model provider (for Anthropic models, set"
-                    + " ANTHROPIC_API_KEY). Without --model the suite runs offline on its scripted models.");
+                    + " ANTHROPIC_API_KEY)." + (offline ? " Without --model the suite runs offline on its scripted models." : ""));
         }
         Model model = options.models().apply(options.modelName());
         if (model == null) {
-            throw new ReinException("no model provider knows the model '" + options.modelName() + "'; " + knownModels());
+            throw new ReinException("no model provider knows the model '" + options.modelName() + "'; " + knownModels(offline));
         }
         return TrialModels.shared(model, options.modelName());
     }
 
     /**
      * What to give instead of a model no provider knows: the models of the installed providers (their price tables, the
-     * names the CLI lists for an unpriced model), or that none is installed, and that the suite also runs offline.
+     * names the CLI lists for an unpriced model), or that none is installed, and, when {@code offline} (every task has a
+     * script), that the suite also runs offline.
      */
-    private static String knownModels() {
+    private static String knownModels(boolean offline) {
         List<dev.rein.provider.ModelProvider> providers = dev.rein.provider.ModelProvider.available();
-        String offline = "leave --model out to run the suite offline on its scripted models";
+        String orOffline = offline ? ", or leave --model out to run the suite offline on its scripted models" : "";
         if (providers.isEmpty()) {
-            return "no model provider is installed: add one to the class path (such as rein-anthropic or rein-openai), or "
-                    + offline;
+            return "no model provider is installed: add one to the class path (such as rein-anthropic or rein-openai)" + orOffline;
         }
         return "give --model a model an installed provider knows (" + providers.stream()
                 // a plug-in without a price table names at least its default model
                 .map(p -> p.name() + ": " + (p.prices().entries().isEmpty() ? p.defaultModel() + " (its default)"
                         : String.join(", ", p.prices().entries().keySet())))
-                .collect(java.util.stream.Collectors.joining("; ")) + "), or " + offline;
+                .collect(java.util.stream.Collectors.joining("; ")) + ")" + orOffline;
     }
 
     static int exitCode(EvalReport report) {

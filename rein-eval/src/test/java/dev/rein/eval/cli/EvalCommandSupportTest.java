@@ -374,6 +374,31 @@ class EvalCommandSupportTest {
         assertThat(out()).isEmpty();
     }
 
+    /**
+     * A suite with unscripted tasks cannot run offline, so a --model no provider knows (or no provider at all) is not
+     * told to leave --model out: it says what to give instead. Before, it said "leave --model out to run the suite
+     * offline", which is the "cannot run offline" error.
+     */
+    @Test
+    void aModelThatCannotBeMadeForAnUnscriptedSuiteIsNotToldToRunItOffline(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("live.yaml"), """
+                suite: live
+                environment: file_tree
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: first
+                    goal: g
+                """);
+        assertThat(EvalCommandSupport.run(suite, 1, "gpt-9", name -> null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(err().lines()).singleElement().asString()
+                .startsWith("rein eval: no model provider knows the model 'gpt-9'; give --model a model an installed provider knows")
+                .endsWith(")").doesNotContain("offline");
+        errBytes.reset();
+        assertThat(EvalCommandSupport.run(suite, 1, "claude-haiku-4-5", null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(err()).contains("--model claude-haiku-4-5 needs a model provider").doesNotContain("offline");
+        assertThat(out()).isEmpty();
+    }
+
     @Test
     void anAnswerPatternThatIsNotARegularExpressionIsAnErrorInTheSuiteFile(@TempDir Path dir) throws Exception {
         Path suite = Files.writeString(dir.resolve("regex.yaml"), """
