@@ -107,13 +107,10 @@ final class RequestMapper {
             if (!holdsUnsignedThinking(message)) {
                 continue;
             }
-            Message signed = signedOnly.get(message, RequestMapper::withoutUnsignedThinking);
-            if (signed != message) {
-                if (sent == null) {
-                    sent = new ArrayList<>(history);
-                }
-                sent.set(i, signed);
+            if (sent == null) {
+                sent = new ArrayList<>(history);
             }
+            sent.set(i, signedOnly.get(message, RequestMapper::withoutUnsignedThinking));
         }
         return sent == null ? request : request.toBuilder().messages(sent).build();
     }
@@ -144,26 +141,28 @@ final class RequestMapper {
         return model.toLowerCase(java.util.Locale.ROOT).contains("claude");
     }
 
+    /** Whether {@code block} is a thinking block without a signature (another model's: see {@link #forModel}). */
+    private static boolean unsignedThinking(ContentBlock block) {
+        return block instanceof ThinkingBlock t && t.signature().isEmpty();
+    }
+
     /** Whether {@code message} holds a thinking block without a signature. */
     private static boolean holdsUnsignedThinking(Message message) {
         for (ContentBlock block : message.content()) {
-            if (block instanceof ThinkingBlock t && t.signature().isEmpty()) {
+            if (unsignedThinking(block)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** {@code message} without its unsigned thinking blocks; itself when it has none. */
+    /** {@code message}, which {@linkplain #holdsUnsignedThinking holds unsigned thinking}, without those blocks. */
     private static Message withoutUnsignedThinking(Message message) {
         List<ContentBlock> kept = new ArrayList<>(message.content().size());
         for (ContentBlock block : message.content()) {
-            if (!(block instanceof ThinkingBlock t && t.signature().isEmpty())) {
+            if (!unsignedThinking(block)) {
                 kept.add(block);
             }
-        }
-        if (kept.size() == message.content().size()) {
-            return message;
         }
         // A message of unsigned thinking alone: an empty text is never sent, so the message is left out.
         return new Message(message.role(), kept.isEmpty() ? List.of(new TextBlock("")) : kept);
