@@ -31,8 +31,11 @@ class ReplayInterruptedRunTest {
                 .handler((a, c) -> "charged").build();
     }
 
-    @Test
-    void aRunResumedAfterItsProcessStoppedUnderOtherLimitsIsNamedWhereTheReplayDiverges(@TempDir Path dir) throws Exception {
+    /**
+     * The trace of a run allowed 10 steps whose process stopped while RUNNING, resumed by an agent allowing one step,
+     * which answers the charge from its record and stops for its budget.
+     */
+    private static Path crashedThenResumedWithOneStep(Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
         RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":5}")), text("unused")))
@@ -45,9 +48,17 @@ class ReplayInterruptedRunTest {
                 .budget(Budget.builder().maxSteps(1).build()).listener(JsonlTraceListener.to(trace)).build().resume(crashed.runId());
         assertThat(done.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(Files.readString(trace)).contains("\"from\":\"RUNNING\"");
+        return trace;
+    }
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(charge())
+    private static ReplayReport replay(Path trace) {
+        return Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(charge())
                 .approvalPolicy(ApprovalPolicy.NEVER).build());
+    }
+
+    @Test
+    void aRunResumedAfterItsProcessStoppedUnderOtherLimitsIsNamedWhereTheReplayDiverges(@TempDir Path dir) throws Exception {
+        ReplayReport report = replay(crashedThenResumedWithOneStep(dir));
 
         assertThat(report.reproduced()).isFalse();
         assertThat(report.firstDivergence()).isPresent();
@@ -59,14 +70,7 @@ class ReplayInterruptedRunTest {
     /** Resumed twice after its process stopped: the divergence names each resumption, not only the first. */
     @Test
     void everyResumptionAfterAStoppedProcessIsNamedNotOnlyTheFirst(@TempDir Path dir) throws Exception {
-        Path trace = dir.resolve("run.jsonl");
-        ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
-        RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":5}")), text("unused")))
-                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store).budget(Budget.builder().maxSteps(10).build())
-                .listener(JsonlTraceListener.to(trace)).build().run("charge the customer");
-        Agent.builder().model(ScriptedModel.of(text("Charged; nothing is left.")))
-                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store.delegate())
-                .budget(Budget.builder().maxSteps(1).build()).listener(JsonlTraceListener.to(trace)).build().resume(crashed.runId());
+        Path trace = crashedThenResumedWithOneStep(dir);
         // a second resumption after a stopped process, under yet other limits, as another process would have traced it
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(trace));
         int resumed = -1;
@@ -79,8 +83,7 @@ class ReplayInterruptedRunTest {
         lines.add(resumed + 1, lines.get(resumed).replace("\"max_steps\":1", "\"max_steps\":2"));
         Files.write(trace, lines);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(charge())
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replay(trace);
 
         assertThat(report.firstDivergence()).isPresent();
         assertThat(report.firstDivergence().get().description())
