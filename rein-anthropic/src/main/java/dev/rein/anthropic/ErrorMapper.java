@@ -106,8 +106,11 @@ final class ErrorMapper {
         String apiText = error.path("message").asText("");
         // A 404 naming a model reached the API's endpoint: no doubled path to point at.
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
+        // A gateway's error object may hold no message, only the API's error nested in it: the body is read for that.
+        String signatureText = apiText.isEmpty() && body != null ? new String(body, StandardCharsets.UTF_8) : apiText;
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
-                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) + signatureAdvice(apiText) : "")
+                + tooLarge(status, requestBytes)
+                + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) + signatureAdvice(signatureText) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -250,11 +253,16 @@ final class ErrorMapper {
 
     /**
      * The API's 400 for a thinking block whose signature it cannot verify: "messages.1.content.0: Invalid `signature` in
-     * `thinking` block". Not the preserved-thinking refusal, which goes on to say "The block is bound to a different
-     * conversation" and what to do.
+     * `thinking` block", found anywhere in the message, since a gateway may wrap the API's words in its own or nest the
+     * API's error JSON in its message (Vertex AI behind a proxy).
      */
     private static final java.util.regex.Pattern UNVERIFIED_SIGNATURE = java.util.regex.Pattern.compile(
-            "^messages\\.(\\d+)\\.content\\.(\\d+): Invalid `signature` in `(redacted_thinking|thinking)` block\\.?$");
+            "messages\\.(\\d+)\\.content\\.(\\d+): Invalid `signature` in `(redacted_thinking|thinking)` block");
+    /**
+     * The preserved-thinking refusal, which begins with the same words and goes on to say its own cause and what to do
+     * ("... block. The block is bound to a different conversation. Remove the block, or set ..."): it gets no advice.
+     */
+    private static final String BOUND_TO_ANOTHER_CONVERSATION = "The block is bound to a different conversation";
 
     /**
      * For that 400, its cause and what to do: the API's words name a position only, and the history holds the block,
@@ -264,8 +272,9 @@ final class ErrorMapper {
      * name ({@link RequestMapper#forModel}). Empty for any other message.
      */
     static String signatureAdvice(String apiMessage) {
-        java.util.regex.Matcher refused = UNVERIFIED_SIGNATURE.matcher(apiMessage.strip());
-        if (!refused.find()) {
+        java.util.regex.Matcher refused = UNVERIFIED_SIGNATURE.matcher(apiMessage);
+        // Checked first: the binding refusal holds the same words, wrapped or not.
+        if (apiMessage.contains(BOUND_TO_ANOTHER_CONVERSATION) || !refused.find()) {
             return "";
         }
         return " (the " + refused.group(3).replace('_', ' ') + " block at messages[" + refused.group(1) + "].content["

@@ -383,6 +383,42 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aThinkingSignatureRefusalAGatewayWrapsGetsTheSameAdviceButTheBindingRefusalStillDoesNot() {
+        String words = "messages.1.content.0: Invalid `signature` in `thinking` block";
+        String advice = " (the thinking block at messages[1].content[0] of the request carries a signature the API cannot verify";
+        // Vertex AI behind a proxy nests the API's whole error JSON in its message (Antigravity's 400)
+        String nested = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + words
+                + "\"},\"request_id\":\"req_vrtx_011CWjiGZLBLG94VPEzcPYbk\"}";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested)).getMessage()).startsWith(nested + advice);
+        // A gateway that prefixes its own words and appends the upstream's
+        String wrapped = "400: invalid_request_error: " + words + " | Upstream: " + nested;
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, wrapped)).getMessage()).startsWith(wrapped + advice);
+        // A gateway whose error object has no message of its own, only the upstream's error nested in it
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        String body = "{\"type\":\"error\",\"error\":{\"type\":\"request_fail\",\"upstream_error\":{\"type\":\"error\",\"error\":"
+                + "{\"type\":\"invalid_request_error\",\"message\":\"" + words + "\"},\"request_id\":\"req_011CWk\"}},"
+                + "\"request_id\":\"req_011CWk\"}";
+        ModelException upstream = new ErrorMapper(java.time.Clock.systemUTC()).httpError(400, none, null,
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(upstream.getMessage()).contains(advice).contains("leave that thinking out of the history");
+        // Relayed after HTTP 200 in a wrapping of its own
+        JsonNode event = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
+                .put("type", "invalid_request_error").put("message", "upstream said: " + words + "."));
+        assertThat(new ErrorMapper(java.time.Clock.systemUTC()).streamError(event, none, null).getMessage()).contains(advice);
+        // The preserved-thinking refusal, wrapped the same ways, still keeps its own words alone
+        String bound = words + ". The block is bound to a different conversation. Remove the block, or set"
+                + " `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\".";
+        String boundNested = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + bound
+                + "\"},\"request_id\":\"req_vrtx_1\"}";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, boundNested)).getMessage()).isEqualTo(boundNested);
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "upstream: " + bound)).getMessage())
+                .isEqualTo("upstream: " + bound);
+        // Other words about a signature are not this refusal
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "messages.1.content.0.thinking.signature: Field required"))
+                .getMessage()).isEqualTo("messages.1.content.0.thinking.signature: Field required");
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
