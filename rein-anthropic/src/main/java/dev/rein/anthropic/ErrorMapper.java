@@ -107,10 +107,10 @@ final class ErrorMapper {
         // A 404 naming a model reached the API's endpoint: no doubled path to point at.
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
         // A gateway's error object may hold no message, only the API's error nested in it: the body is read for that.
-        String signatureText = apiText.isEmpty() && body != null ? new String(body, StandardCharsets.UTF_8) : apiText;
+        String wrapped = apiText.isEmpty() && body != null ? new String(body, StandardCharsets.UTF_8) : apiText;
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
                 + tooLarge(status, requestBytes)
-                + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) + signatureAdvice(signatureText) : "")
+                + (status == 400 ? contextAdvice(wrapped) + settingAdvice(apiText) + signatureAdvice(wrapped) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -159,19 +159,20 @@ final class ErrorMapper {
             + " models the key can use)";
 
     /** The API's 400 when the conversation alone is beyond the context window: "prompt is too long: N tokens > M maximum". */
-    private static final java.util.regex.Pattern PROMPT_TOO_LONG = java.util.regex.Pattern.compile("(?i)^prompt is too long: \\d+ tokens > \\d+");
+    private static final java.util.regex.Pattern PROMPT_TOO_LONG = java.util.regex.Pattern.compile("(?i)prompt is too long: \\d+ tokens > \\d+");
     /** The 400 when the conversation and max_tokens together are: "input length and `max_tokens` exceed context limit: ...". */
     private static final java.util.regex.Pattern INPUT_AND_OUTPUT_TOO_LONG =
-            java.util.regex.Pattern.compile("(?i)^input length and `max_tokens` exceed context limit");
+            java.util.regex.Pattern.compile("(?i)input length and `max_tokens` exceed context limit");
     /** The 400 when max_tokens is above the model's own output limit: "max_tokens: N > M, which is the maximum allowed ...". */
     private static final java.util.regex.Pattern OUTPUT_LIMIT =
-            java.util.regex.Pattern.compile("^max_tokens: \\d+ > (\\d+), which is the maximum allowed number of output tokens");
+            java.util.regex.Pattern.compile("max_tokens: \\d+ > (\\d+), which is the maximum allowed number of output tokens");
 
     /**
      * For a 400 that says the request does not fit the model, what to change in Rein's terms: the
      * conversation grows with every step, so the same request fails at every later call, and the
      * API's words name neither Rein's context policy nor the setting its max_tokens comes from.
-     * Empty for any other message.
+     * The words are found anywhere in the message, as a gateway may wrap them in its own or nest the
+     * API's error JSON in its message. Empty for any other message.
      */
     static String contextAdvice(String apiMessage) {
         if (PROMPT_TOO_LONG.matcher(apiMessage).find()) {

@@ -419,6 +419,44 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aContextRefusalAGatewayWrapsGetsTheSameAdvice() {
+        // Vertex AI behind a proxy nests the API's error JSON in its message; LiteLLM prefixes its own words
+        String tooLong = "prompt is too long: 208310 tokens > 200000 maximum";
+        String nested = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + tooLong
+                + "\"},\"request_id\":\"req_vrtx_011\"}";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested)).getMessage())
+                .isEqualTo(nested + " (the conversation no longer fits the model's context window: make it smaller with a"
+                        + " ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit), or leave large"
+                        + " documents and images out of it)");
+        String prefixed = "litellm.BadRequestError: AnthropicException - " + nested;
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, prefixed)).getMessage())
+                .startsWith(prefixed + " (the conversation no longer fits the model's context window");
+        String output = "upstream: max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for"
+                + " claude-sonnet-4-5-20250929";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, output)).getMessage())
+                .isEqualTo(output + " (max_tokens is the run's output limit: lower it to 64000 or less with --max-tokens"
+                        + " (maxTokens in the library, max_tokens in a suite file))");
+        String both = "upstream: input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input"
+                + " length or `max_tokens` and try again";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, both)).getMessage())
+                .startsWith(both + " (max_tokens is the run's output limit: lower it with --max-tokens");
+        // A gateway's error object without a message of its own, the API's nested in it
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        String body = "{\"type\":\"error\",\"error\":{\"type\":\"request_fail\",\"upstream_error\":{\"type\":\"error\","
+                + "\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + tooLong + "\"}}}}";
+        assertThat(new ErrorMapper(java.time.Clock.systemUTC()).httpError(400, none, null,
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage())
+                .endsWith(" (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
+                        + " (tool result clearing or compaction, a lower toolOutputLimit), or leave large documents and images out"
+                        + " of it)");
+        // Relayed after HTTP 200, wrapped
+        JsonNode event = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
+                .put("type", "invalid_request_error").put("message", "upstream said: " + tooLong));
+        assertThat(new ErrorMapper(java.time.Clock.systemUTC()).streamError(event, none, null).getMessage())
+                .contains("(the conversation no longer fits the model's context window");
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
