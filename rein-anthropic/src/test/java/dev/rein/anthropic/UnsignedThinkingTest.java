@@ -109,4 +109,21 @@ class UnsignedThinkingTest extends FakeApi {
         assertThat(fallback.text()).isEqualTo("晴れです。");
         assertThat(lastBody().at("/messages/1/content/0/type").asText()).isEqualTo("tool_use");
     }
+
+    @Test
+    void aForeignSignatureGoesAsItIsAndTheApisRefusalOfItSaysWhyAndWhatToDo() {
+        // A non-empty signature another provider's endpoint made (GLM's, a gateway's) cannot be told from Claude's before
+        // sending; the API refuses it in the words of any signature it cannot verify, and the advice names that cause.
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST,
+                "messages.1.content.0: Invalid `signature` in `thinking` block"));
+
+        dev.rein.model.ModelException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x").tools(List.of(tool("search")))
+                        .messages(history(new ThinkingBlock("天気を調べる", "glm-5.2:sig:8f3a")))));
+
+        assertThat(lastBody().at("/messages/1/content/0/signature").asText()).isEqualTo("glm-5.2:sig:8f3a");
+        assertThat(e.getMessage()).contains("carries a signature the API cannot verify")
+                .contains("by another provider's Anthropic-compatible endpoint, which signs its thinking its own way")
+                .contains("leave that thinking out of the history");
+    }
 }
