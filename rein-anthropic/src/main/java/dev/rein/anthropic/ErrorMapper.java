@@ -110,7 +110,7 @@ final class ErrorMapper {
         String wrapped = apiText.isEmpty() && body != null ? new String(body, StandardCharsets.UTF_8) : apiText;
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
                 + tooLarge(status, requestBytes)
-                + (status == 400 ? contextAdvice(wrapped) + settingAdvice(apiText) + signatureAdvice(wrapped) : "")
+                + (status == 400 ? contextAdvice(wrapped) + settingAdvice(wrapped) + signatureAdvice(wrapped) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -191,17 +191,24 @@ final class ErrorMapper {
     }
 
     /**
+     * A double quote of the API's words, also as a gateway that nests the API's error JSON in its message shows it
+     * (escaped: {@code \"}). The setting refusals below are found anywhere in the message, for such a gateway or one
+     * that wraps the API's words in its own; a field name is not taken for the end of a longer one ({@code metadata.top_p}).
+     */
+    private static final String Q = "\\\\?\"";
+
+    /**
      * The 400 of a model that always thinks (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) to thinking off:
      * "\"thinking.type.disabled\" is not supported for this model. ...".
      */
     private static final java.util.regex.Pattern THINKING_OFF_NOT_SUPPORTED =
-            java.util.regex.Pattern.compile("^\"thinking\\.type\\.disabled\" is not supported for this model");
+            java.util.regex.Pattern.compile(Q + "thinking\\.type\\.disabled" + Q + " is not supported for this model");
     /**
      * The same 400 to a manual budget ({@code "thinking.type.enabled"}), which more models refuse than those that always
      * think: the thinking troubleshooting docs say every model from Claude 4.7 on (Claude Sonnet 5 and Opus 5 too).
      */
     private static final java.util.regex.Pattern BUDGET_NOT_SUPPORTED =
-            java.util.regex.Pattern.compile("^\"thinking\\.type\\.enabled\" is not supported for this model");
+            java.util.regex.Pattern.compile(Q + "thinking\\.type\\.enabled" + Q + " is not supported for this model");
     /** What to do instead of a budget, in Rein's terms: the API's words name its fields, not Rein's options. */
     static final String NO_BUDGET_ADVICE = " (this model takes no thinking budget, as no model from Claude 4.7 on does: use"
             + " AnthropicThinking.adaptive() or leave AnthropicThinking out (for the rein command, --thinking adaptive, or leave"
@@ -213,7 +220,7 @@ final class ErrorMapper {
             + " thinking before the first tool call)";
     /** The 400 of a model that refuses a forced tool choice: "tool_choice: type \"tool\" and \"any\" are not supported for this model.". */
     private static final java.util.regex.Pattern FORCED_TOOL_CHOICE_NOT_SUPPORTED =
-            java.util.regex.Pattern.compile("^tool_choice: type \"tool\" and \"any\" are not supported");
+            java.util.regex.Pattern.compile("(?<![\\w.])tool_choice: type " + Q + "tool" + Q + " and " + Q + "any" + Q + " are not supported");
     /** What to do instead: let the model choose, and ask for a shape with structured output. */
     static final String NO_FORCED_TOOL_CHOICE_ADVICE = " (this model chooses its tools itself: leave the tool choice at"
             + " ToolChoice.auto() and say in the prompt when to use the tool; for an answer of a given shape use structured"
@@ -224,7 +231,7 @@ final class ErrorMapper {
      * "temperature: Extra inputs are not permitted" (or top_p, top_k).
      */
     private static final java.util.regex.Pattern SAMPLING_NOT_TAKEN =
-            java.util.regex.Pattern.compile("^(temperature|top_p|top_k): Extra inputs are not permitted");
+            java.util.regex.Pattern.compile("(?<![\\w.])(temperature|top_p|top_k): Extra inputs are not permitted");
     /**
      * What to do instead, in Rein's terms: the API's words name a wire field, not the setting it came from, and every
      * step of the run would be refused the same way.

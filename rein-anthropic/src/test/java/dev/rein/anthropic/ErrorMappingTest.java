@@ -457,6 +457,30 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aSettingRefusalAGatewayWrapsGetsTheSameAdvice() {
+        // Vertex AI behind a proxy nests the API's error JSON in its message, the API's quotes escaped in it
+        java.util.function.Function<String, String> nested = words -> "{\"type\":\"error\",\"error\":{\"type\":"
+                + "\"invalid_request_error\",\"message\":\"" + words.replace("\"", "\\\"") + "\"},\"request_id\":\"req_vrtx_1\"}";
+        String off = "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                + " \"output_config.effort\" to control thinking behavior.";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested.apply(off))).getMessage())
+                .isEqualTo(nested.apply(off) + ErrorMapper.ALWAYS_THINKS_ADVICE);
+        String budget = "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                + " \"output_config.effort\" to control thinking behavior.";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "upstream: " + budget)).getMessage())
+                .isEqualTo("upstream: " + budget + ErrorMapper.NO_BUDGET_ADVICE);
+        String forced = "tool_choice: type \"tool\" and \"any\" are not supported for this model.";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested.apply(forced))).getMessage())
+                .isEqualTo(nested.apply(forced) + ErrorMapper.NO_FORCED_TOOL_CHOICE_ADVICE);
+        String sampling = "top_p: Extra inputs are not permitted";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested.apply(sampling))).getMessage())
+                .isEqualTo(nested.apply(sampling) + ErrorMapper.NO_SAMPLING_ADVICE);
+        // A field of that name elsewhere in the request is another refusal
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "metadata.top_p: Extra inputs are not permitted"))
+                .getMessage()).isEqualTo("metadata.top_p: Extra inputs are not permitted");
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
