@@ -356,8 +356,12 @@ final class ErrorMapper {
         Boolean override = RetryAfter.shouldRetry(values(headers));
         // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
         boolean retryable = override != null ? override : kind.retryableByDefault() && !spendLimit(event.path("error"));
-        JsonNode text = event.path("error").get("message");
-        String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
+        // A gateway may give its error as text alone ("error": "upstream timeout").
+        JsonNode text = event.path("error").isTextual() ? event.get("error") : event.path("error").get("message");
+        // Without a message, an error object holding more than its type (a gateway's, with the upstream's error nested
+        // in it) is shown as the body of an HTTP error would be: its words are the only account of the failure.
+        String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText()
+                : event.path("error").size() > (typeNode == null ? 0 : 1) ? summary(event.toString()) : "no message";
         // A gateway relaying the API's 400 after its own 200: the same request meets it at every later step, so the
         // same advice as for the 400.
         String advice = kind == Kind.INVALID_REQUEST

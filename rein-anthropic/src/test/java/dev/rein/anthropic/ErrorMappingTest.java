@@ -481,6 +481,29 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anErrorAfterHttp200WithoutAMessageOfItsOwnShowsWhatItHoldsInstead() {
+        // A gateway that nests the upstream's error in its own error object, with no message of its own, relays it after
+        // its HTTP 200: the upstream's words are the only account of the failure, as in the body of an HTTP error.
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper errors = new ErrorMapper(java.time.Clock.systemUTC());
+        JsonNode nested = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"request_fail\",\"upstream_error\":{\"type\":"
+                + "\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}}}");
+        assertThat(errors.streamError(nested, none, null).getMessage()).isEqualTo("error event in the response stream"
+                + " (request_fail): " + nested);
+        JsonNode invalid = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"upstream_error\":"
+                + "{\"message\":\"prompt is too long: 208310 tokens > 200000 maximum\"}}}");
+        assertThat(errors.bodyError(invalid, none, null).getMessage()).startsWith("error object in the HTTP 200 response body"
+                + " (invalid_request_error): " + invalid + " (the conversation no longer fits the model's context window");
+        // An error given as text alone is its message
+        assertThat(errors.streamError(Json.parse("{\"type\":\"error\",\"error\":\"upstream timeout\"}"), none, null)
+                .getMessage()).isEqualTo("error event in the response stream (no type): upstream timeout");
+        // An error object of its type alone still says it has no message
+        JsonNode bare = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"api_error\"}}");
+        assertThat(errors.streamError(bare, none, null).getMessage())
+                .isEqualTo("error event in the response stream (api_error): no message");
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
