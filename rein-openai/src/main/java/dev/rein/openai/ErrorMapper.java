@@ -164,7 +164,8 @@ final class ErrorMapper {
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
-                + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + failedGeneration(error),
+                + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(error)
+                + failedGeneration(error),
                 retryable || resample, wait, requestId, null);
     }
 
@@ -184,14 +185,50 @@ final class ErrorMapper {
      * call its parser could not read, or one naming a tool the request does not offer) and {@code json_validate_failed}
      * (JSON mode's output that is not valid JSON), both with the generation in {@code failed_generation}. The output was
      * sampled, so the same request sent again usually gets a readable one (pydantic-ai resends it); the retry policy
-     * bounds how often. Not so for a request the server refuses before generating, which these codes never name.
+     * bounds how often. Not so for a request the server refuses before generating, which these codes never name, nor for
+     * a generation {@linkplain #cutAtOutputLimit cut at the output limit}, which every resend meets again.
      */
     static boolean sampledGenerationFailed(JsonNode error) {
         if (error == null) {
             return false;
         }
         String code = error.path("code").asText("");
-        return code.equals("tool_use_failed") || code.equals("json_validate_failed");
+        return (code.equals("tool_use_failed") || code.equals("json_validate_failed")) && !cutAtOutputLimit(error);
+    }
+
+    /**
+     * Whether a {@code json_validate_failed} or {@code tool_use_failed} says the output limit cut the generation off
+     * (Groq: "max completion tokens reached before generating a valid document", in its message or as the {@code
+     * failed_generation}): not a bad sample, since the same request sent again is cut at the same limit.
+     */
+    static boolean cutAtOutputLimit(JsonNode error) {
+        if (error == null) {
+            return false;
+        }
+        String code = error.path("code").asText("");
+        if (!code.equals("tool_use_failed") && !code.equals("json_validate_failed")) {
+            return false;
+        }
+        for (String field : new String[] {"message", "failed_generation"}) {
+            if (error.path(field).asText("").toLowerCase(java.util.Locale.ROOT).contains(OUTPUT_LIMIT_REACHED)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Groq's words for a generation its output limit cut off. */
+    private static final String OUTPUT_LIMIT_REACHED = "max completion tokens reached";
+
+    /** What a message adds for a generation {@linkplain #cutAtOutputLimit cut at the output limit}: why it is final. */
+    private static final String CUT_NOTE = " (the model's output reached the output limit before it was whole, so every"
+            + " resend is cut the same way: raise the output limit with --max-tokens (maxTokens in the library, max_tokens"
+            + " in a suite file), or ask the model for shorter output; for a reasoning model, a lower reasoning effort"
+            + " (--reasoning-effort) leaves more of the limit to the answer)";
+
+    /** {@link #CUT_NOTE} for an error {@linkplain #cutAtOutputLimit cut at the output limit}, else empty. */
+    private static String cutNote(JsonNode error) {
+        return cutAtOutputLimit(error) ? CUT_NOTE : "";
     }
 
     /** What a message adds for a {@linkplain #sampledGenerationFailed failed generation}: why a 400 is retried. */
@@ -284,7 +321,7 @@ final class ErrorMapper {
         }
         if (status == 400 && message != null) {
             message += promptFilterAdvice(errorObject(body)) + (resample && retryable ? RESAMPLE_NOTE : "")
-                    + failedGeneration(errorObject(body));
+                    + cutNote(errorObject(body)) + failedGeneration(errorObject(body));
         }
         if (status == 402 && message != null) {
             message += creditAdvice(message);

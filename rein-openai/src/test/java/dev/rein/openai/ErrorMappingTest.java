@@ -274,6 +274,44 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void groqsJsonCutAtTheOutputLimitIsFinalWithAdvice() {
+        // Groq's json_validate_failed for a document the output limit cut off says so ("max completion tokens reached
+        // before generating a valid document", in the message or as the failed_generation): every resend is cut the same
+        // way, so retrying it as a bad sample spent the retries and ended with no hint of the limit.
+        String cut = "{\"error\":{\"message\":\"Failed to validate JSON: max completion tokens reached before generating a"
+                + " valid document: the output was truncated to fit max_completion_tokens\",\"type\":\"invalid_request_error\","
+                + "\"code\":\"json_validate_failed\",\"failed_generation\":\"{\\\"items\\\": [\\\"a\\\", \\\"b\"}}";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), cut));
+        ModelException http = failure();
+        assertThat(http.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(http.retryable()).isFalse();
+        assertThat(http.getMessage()).startsWith("Failed to validate JSON: max completion tokens reached")
+                .contains("(the model's output reached the output limit before it was whole, so every resend is cut the"
+                        + " same way: raise the output limit with --max-tokens (maxTokens in the library, max_tokens in a suite"
+                        + " file), or ask the model for shorter output; for a reasoning model, a lower reasoning effort"
+                        + " (--reasoning-effort) leaves more of the limit to the answer)")
+                .doesNotContain("RetryPolicy")
+                .endsWith("(failed_generation: {\"items\": [\"a\", \"b)");
+
+        // The wording as the failed_generation itself, and in the stream: the same.
+        String inGeneration = "{\"error\":{\"message\":\"Failed to generate JSON. Please adjust your prompt. See"
+                + " 'failed_generation' for more details.\",\"type\":\"invalid_request_error\",\"code\":\"json_validate_failed\","
+                + "\"failed_generation\":\"max completion tokens reached before generating a valid document\"}}";
+        server.enqueue(new ChatReply.Malformed(events(inGeneration)));
+        ModelException streamed = failure();
+        assertThat(streamed.retryable()).isFalse();
+        assertThat(streamed.getMessage()).contains("raise the output limit with --max-tokens").doesNotContain("RetryPolicy");
+
+        // A document the schema refused, not the limit, is still a bad sample, retried.
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Generated JSON does"
+                + " not match the expected schema. Please adjust your prompt. See 'failed_generation' for more details.\","
+                + "\"type\":\"invalid_request_error\",\"code\":\"json_validate_failed\",\"failed_generation\":\"{}\"}}"));
+        ModelException schema = failure();
+        assertThat(schema.retryable()).isTrue();
+        assertThat(schema.getMessage()).doesNotContain("output limit");
+    }
+
+    @Test
     void aRateLimitErrorInTheStreamIsARateLimitWithItsWait() {
         // The public API and Groq send a rate limit met after HTTP 200 as an error chunk with code rate_limit_exceeded
         // (its type the limit's, "tokens"); it was a SERVER_ERROR, traced and retried as one without the wait it names.
