@@ -154,15 +154,7 @@ final class ChunkAssembler {
         if (model == null && chunk.path("model").isTextual() && !chunk.path("model").asText().isEmpty()) {
             model = chunk.path("model").asText();
         }
-        JsonNode chunkUsage = chunk.get("usage");
-        if (chunkUsage != null && chunkUsage.isObject()) {
-            usage = chunkUsage;
-            standardUsage = true;
-        } else if (!standardUsage && chunk.path("x_groq").path("usage").isObject()) {
-            // Groq's final chunk carries the stream's usage in x_groq.usage (its chunk schema), include_usage or not: the
-            // report when no usage chunk came (a request without stream_options), else the usage chunk is.
-            usage = chunk.path("x_groq").path("usage");
-        }
+        usageOf(chunk);
         JsonNode choices = chunk.path("choices");
         for (JsonNode choice : choices) {
             if (choice.path("index").asInt(0) != 0) {
@@ -179,6 +171,22 @@ final class ChunkAssembler {
             if (choice.path("native_finish_reason").isTextual()) {
                 nativeFinishReason = choice.path("native_finish_reason").asText();
             }
+        }
+    }
+
+    /**
+     * Keeps the usage a chunk reports, and only that: also read from a chunk that fails the stream (an error, Groq's
+     * {@code x_groq.error}), whose deltas are no answer but whose usage the failure's message says ({@link #usageNote}).
+     */
+    void usageOf(JsonNode chunk) {
+        JsonNode chunkUsage = chunk.get("usage");
+        if (chunkUsage != null && chunkUsage.isObject()) {
+            usage = chunkUsage;
+            standardUsage = true;
+        } else if (!standardUsage && chunk.path("x_groq").path("usage").isObject()) {
+            // Groq's final chunk carries the stream's usage in x_groq.usage (its chunk schema), include_usage or not: the
+            // report when no usage chunk came (a request without stream_options), else the usage chunk is.
+            usage = chunk.path("x_groq").path("usage");
         }
     }
 

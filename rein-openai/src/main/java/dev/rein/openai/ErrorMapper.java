@@ -107,21 +107,25 @@ final class ErrorMapper {
     /**
      * A stream the server said it stopped early (Groq's {@code x_groq.error}, which names why): what came is cut, not
      * an answer, and another attempt may be served; a reason about capacity ({@code over_capacity}) is an overload.
+     *
+     * @param usageNote what the stream's usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
      */
-    ModelException stoppedEarly(String reason, boolean overloaded, String requestId) {
+    ModelException stoppedEarly(String reason, boolean overloaded, String usageNote, String requestId) {
         return new ModelException(overloaded ? Kind.OVERLOADED : Kind.SERVER_ERROR, 0, "the response stream from " + server
-                + " was stopped early (" + reason + "): what came is no answer", true, null, requestId, null);
+                + " was stopped early (" + reason + "): what came is no answer" + usageNote, true, null, requestId, null);
     }
 
     /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
-     * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
-     * classified like that status; a 429 or a {@code rate_limit_exceeded} one as an HTTP 429 (its
+     * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}), else a {@code
+     * status_code} (Groq's, beside a code naming the error), is classified like that status; a 429 or a {@code rate_limit_exceeded} one as an HTTP 429 (its
      * wait the one its message or its limit headers name); otherwise it is retryable unless its type says the request itself was wrong
      * (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is LM Studio's answer
      * to a path it does not serve. The HTTP status is 0 because the exchange itself succeeded.
+     *
+     * @param usageNote what the stream's usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
      */
-    ModelException streamError(JsonNode error, String requestId) {
+    ModelException streamError(JsonNode error, String usageNote, String requestId) {
         String type = error.path("type").asText(null);
         String message = message(error);
         if (message != null && message.startsWith("Unexpected endpoint or method")) {
@@ -131,9 +135,12 @@ final class ErrorMapper {
                     + pathAdvice(), false, null, requestId, null);
         }
         JsonNode code = error.path("code");
-        // LiteLLM's proxy writes the status as text ("code": "400").
+        // LiteLLM's proxy writes the status as text ("code": "400"); Groq's may carry it as status_code beside a code that
+        // names the error ("code": "tool_use_failed", "status_code": 400).
         int status = code.isIntegralNumber() ? code.asInt()
-                : code.isTextual() && code.asText().matches("[45][0-9][0-9]") ? Integer.parseInt(code.asText()) : 0;
+                : code.isTextual() && code.asText().matches("[45][0-9][0-9]") ? Integer.parseInt(code.asText())
+                : error.path("status_code").isIntegralNumber() && error.path("status_code").asText().matches("[45][0-9][0-9]")
+                ? error.path("status_code").asInt() : 0;
         Kind kind;
         boolean retryable;
         java.time.Duration wait = null;
@@ -165,7 +172,7 @@ final class ErrorMapper {
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
                 + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(error)
-                + failedGeneration(error),
+                + failedGeneration(error) + usageNote,
                 retryable || resample, wait, requestId, null);
     }
 

@@ -241,7 +241,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             if (isJsonDocument(body)) {
                 String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
                 JsonNode completion = readJson(text, "chat.completion", requestId);
-                failOnError(completion, requestId);
+                failOnError(completion, assembler, requestId);
                 if (!completion.path("choices").isArray()) {
                     throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 with JSON that is not"
                             + " a chat.completion: " + abbreviate(text), requestId, null);
@@ -282,7 +282,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 return;
             }
             JsonNode chunk = readJson(data, "chat.completion.chunk", requestId);
-            failOnError(chunk, requestId);
+            failOnError(chunk, assembler, requestId);
             assembler.accept(chunk);
         }
         if (assembler.chunks() == 0 && !contentType.startsWith("text/event-stream")) {
@@ -324,30 +324,47 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
 
     /**
      * An {@code error} object where a chunk or a completion was expected, or in its first choice (OpenRouter's), or
-     * Groq's {@code x_groq.error} beside a chunk: the server failed after HTTP 200.
+     * Groq's {@code x_groq.error} beside a chunk: the server failed after HTTP 200. The usage the failing chunk reports
+     * (Groq's last chunk carries {@code x_groq.usage}) is kept by {@code assembler} first, for the message to say.
+     *
+     * @param assembler what the stream assembled so far; null where there is none (an array's items)
      */
-    private void failOnError(JsonNode body, String requestId) throws ModelException {
+    private void failOnError(JsonNode body, ChunkAssembler assembler, String requestId) throws ModelException {
         JsonNode error = body.get("error");
+        JsonNode stopped = body.path("x_groq").path("error");
+        boolean fails = (error != null && !error.isNull()) || (stopped.isTextual() && !stopped.asText().isBlank())
+                || (stopped.isObject() && !stopped.isEmpty());
+        if (fails && assembler != null) {
+            assembler.usageOf(body);
+        }
+        String usageNote = assembler == null ? "" : assembler.usageNote();
         if (error != null && !error.isNull()) {
             ObjectNode text = Json.object().put("message", error.asText());
             if (body.path("error_type").isTextual()) {
                 // A text error may name its kind beside it (Hugging Face TGI: "error_type": "validation").
                 text.put("type", body.path("error_type").asText());
             }
-            throw errors.streamError(error.isObject() ? error : text, requestId);
+            throw errors.streamError(error.isObject() ? error : text, usageNote, requestId);
         }
-        JsonNode stopped = body.path("x_groq").path("error");
         if (stopped.isTextual() && !stopped.asText().isBlank()) {
             // Groq's chunk schema: "an error string indicating why a stream was stopped early" (over_capacity), on a
             // chunk that may carry a finish_reason and is followed by data: [DONE]: what came before it is cut.
-            throw errors.stoppedEarly("x_groq.error: " + stopped.asText(), stopped.asText().contains("capacity"), requestId);
+            throw errors.stoppedEarly("x_groq.error: " + stopped.asText(), stopped.asText().contains("capacity"), usageNote,
+                    requestId);
+        }
+        if (stopped.isObject() && !stopped.isEmpty()) {
+            // Not the documented string but an error object: its message, type and status, as an error chunk's.
+            throw errors.streamError(stopped, usageNote, requestId);
         }
         for (JsonNode choice : body.path("choices")) {
             // OpenRouter puts a failed generation's error in the choice itself (error: {code, message, metadata}),
             // beside finish_reason error or none: its message says what failed, its code is an HTTP status.
             JsonNode failed = choice.get("error");
             if (choice.path("index").asInt(0) == 0 && failed != null && failed.isObject() && !failed.isEmpty()) {
-                throw errors.streamError(failed, requestId);
+                if (assembler != null) {
+                    assembler.usageOf(body);
+                }
+                throw errors.streamError(failed, assembler == null ? "" : assembler.usageNote(), requestId);
             }
         }
     }
@@ -372,7 +389,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         if (node != null && node.isArray()) {
             for (JsonNode item : node) {
                 if (item.isObject()) {
-                    failOnError(item, requestId);
+                    failOnError(item, null, requestId);
                 }
             }
         }

@@ -378,6 +378,51 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGroqStreamStoppedEarlySaysTheUsageItsLastChunkReportedAndAStatusCodeInAnErrorIsItsStatus() {
+        // Groq's last chunk carries the stream's usage in x_groq.usage beside x_groq.error: the server billed it, but a
+        // failed call charges no budget, and the message did not say it, so it was lost unsaid.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"途中\"},\"finish_reason\":null}]}",
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"x_groq\":{\"id\":\"req_g1\","
+                        + "\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":7,\"total_tokens\":127},"
+                        + "\"error\":\"over_capacity\"}}",
+                "[DONE]")));
+        ModelException stopped = failure();
+        assertThat(stopped.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(stopped.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " was stopped early (x_groq.error: over_capacity): what came is no answer; it reported usage for it (120"
+                + " input tokens and 7 output tokens), which the run's token and money budgets do not count, as a failed"
+                + " call charges nothing");
+
+        // The same for an error chunk that carries usage.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"internal error\",\"type\":\"server_error\"},"
+                + "\"x_groq\":{\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":3,\"total_tokens\":53}}}")));
+        assertThat(failure().getMessage()).endsWith("(server_error): internal error; it reported usage for it (50 input"
+                + " tokens and 3 output tokens), which the run's token and money budgets do not count, as a failed call"
+                + " charges nothing");
+
+        // An error sent after HTTP 200 may carry its HTTP status as status_code (Groq's, beside a code that is no status):
+        // it was read by its type alone, a 404 retried as a server error.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"The model `m` does not exist\","
+                + "\"type\":\"not_found_error\",\"code\":\"model_not_found\",\"status_code\":404}}")));
+        ModelException notFound = failure();
+        assertThat(notFound.kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(notFound.retryable()).isFalse();
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Service Unavailable\",\"type\":"
+                + "\"internal_server_error\",\"status_code\":503}}")));
+        ModelException unavailable = failure();
+        assertThat(unavailable.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(unavailable.retryable()).isTrue();
+
+        // An x_groq.error that is an error object rather than its documented string is read as an error object.
+        server.enqueue(new ChatReply.Malformed(events("{\"id\":\"c3\",\"choices\":[],\"x_groq\":{\"error\":{\"message\":"
+                + "\"rate limited\",\"type\":\"tokens\",\"status_code\":429}}}", "[DONE]")));
+        ModelException limited = failure();
+        assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(limited.getMessage()).contains("(tokens): rate limited");
+    }
+
+    @Test
     void groqsFlexTierAtCapacityIsAnOverloadToRetry() {
         // Groq's error codes: 498, its own, "Flex Tier Capacity Exceeded ... You can try again later" (flex processing:
         // "fail quickly with status 498 and error capacity_exceeded. Add jittered backoff and retries"). It was OTHER, final.
