@@ -317,7 +317,8 @@ final class ErrorMapper {
         }
         if (status == 400 && message != null) {
             JsonNode error = errorObject(body);
-            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request)
+            message += outputLimitAdvice(message, error) + modelMaximumAdvice(message, request) + RequestLimits.advice(message)
+                    + samplingAdvice(error, request)
                     + toolsWithReasoningAdvice(error, message, request);
         }
         if (noQuota) {
@@ -401,6 +402,25 @@ final class ErrorMapper {
         return window ? " (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
                 + " (tool result clearing or compaction, a lower toolOutputLimit))" : "";
     }
+
+    /**
+     * What to change when a server refuses an output limit above what the model can write in words that do not name the
+     * value sent (Groq: "`max_tokens` must be less than or equal to `16384`, the maximum value for `max_tokens` is less
+     * than the `context_window` for this model", also without backticks and for {@code max_completion_tokens}): the field
+     * is the run's output limit, which the request names. Empty for any other message.
+     */
+    private static String modelMaximumAdvice(String message, ModelRequest request) {
+        java.util.regex.Matcher most = AT_MOST.matcher(message);
+        if (!most.find() || request == null) {
+            return "";
+        }
+        return " (" + request.maxTokens() + " is the run's output limit, more than the " + most.group(1) + " this model can"
+                + " write: lower it with --max-tokens (maxTokens in the library, max_tokens in a suite file))";
+    }
+
+    /** Groq's refusal of an output limit above the model's maximum. */
+    private static final java.util.regex.Pattern AT_MOST = java.util.regex.Pattern.compile(
+            "^`?max_(?:completion_)?tokens`? must be less than or equal to `?(\\d+)`?");
 
     /**
      * What to change when a model refuses a sampling setting itself (OpenAI's reasoning models, o1 to the gpt-5 family,

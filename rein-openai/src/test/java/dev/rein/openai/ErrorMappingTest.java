@@ -673,6 +673,29 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void groqsRefusalOfAnOutputLimitAboveTheModelsMaximumSaysWhichSettingIsThatLimit() throws Exception {
+        // Groq refuses an output limit above what the model writes in its own words ("`max_tokens` must be less than or
+        // equal to `16384`, the maximum value for `max_tokens` is less than the `context_window` for this model"; also
+        // without backticks, and for max_completion_tokens): the message named a request field, not the run's setting.
+        String[] refusals = {
+                "`max_tokens` must be less than or equal to `16384`, the maximum value for `max_tokens` is less than the"
+                        + " `context_window` for this model",
+                "max_completion_tokens must be less than or equal to 40960, the maximum value for max_completion_tokens is"
+                        + " less than the context_window for this model"};
+        for (String refused : refusals) {
+            server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\""
+                    + refused.replace("`", "\\u0060") + "\",\"type\":\"invalid_request_error\",\"param\":\""
+                    + (refused.contains("completion") ? "max_completion_tokens" : "max_tokens") + "\"}}"));
+            ModelException e = assertThrows(ModelException.class, () -> call(request("x").maxTokens(65536)));
+            assertThat(e.retryable()).isFalse();
+            String most = refused.contains("16384") ? "16384" : "40960";
+            assertThat(e.getMessage()).isEqualTo(refused + " (65536 is the run's output limit, more than the " + most
+                    + " this model can write: lower it with --max-tokens (maxTokens in the library, max_tokens in a suite"
+                    + " file))");
+        }
+    }
+
+    @Test
     void aReasoningModelRefusingTheTemperatureSaysWhichSettingItIsAndToLeaveItUnset() {
         // o1, o3, o4-mini and the gpt-5 family take only their default sampling: a temperature set on the agent was
         // refused at every call in the API's words alone, naming a request field rather than the setting to change.
