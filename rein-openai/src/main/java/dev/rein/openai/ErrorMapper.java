@@ -291,8 +291,8 @@ final class ErrorMapper {
         JsonNode body = node(e.body());
         String message = apiMessage(body);
         boolean noQuota = status == 429 && zeroQuota(body, message);
-        // One request needing more than the tokens-per-minute limit: sent again, it needs as many.
-        boolean overLimit = status == 429 && message != null && OVER_MINUTE_LIMIT.matcher(message).find();
+        // One request needing more than the tokens-per-minute limit: sent again, it needs as many. Groq says so with 413.
+        boolean overLimit = (status == 429 || status == 413) && message != null && OVER_MINUTE_LIMIT.matcher(message).find();
         // Groq's refusal of what the model wrote, not of the request: sampled again, it usually succeeds.
         boolean resample = status == 400 && sampledGenerationFailed(errorObject(body));
         // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
@@ -306,7 +306,7 @@ final class ErrorMapper {
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
-        if (status == 413) {
+        if (status == 413 && !overLimit) {
             // The request grows with the conversation: sent again, or at any later step, it is refused the same way.
             message = (message != null ? message : "HTTP 413 from " + server) + " (the server takes no request this large,"
                     + " and a gateway or proxy in front of it may take less than the model could read: make the conversation"

@@ -1781,4 +1781,21 @@ class ErrorMappingTest extends FakeChat {
         assertThat(assertThrows(ModelException.class, () -> call(request("hi"))).getMessage())
                 .contains("Request too large.", "make the conversation smaller with a ContextPolicy");
     }
+
+    @Test
+    void groqsRequestTooLargeForTheMinutesLimitSaysTheOutputLimitCountsToo() throws Exception {
+        // Groq answers one request beyond the tokens-per-minute limit with HTTP 413 (code rate_limit_exceeded): its limit
+        // counts the output limit as well as the messages, so a lower --max-tokens fixes it, or higher rate limits; the
+        // message said only to make the conversation smaller, as for a body too large for a proxy.
+        String groq = "Request too large for model `llama-3.3-70b-versatile` in organization `org_x` service tier `on_demand`"
+                + " on tokens per minute (TPM): Limit 6000, Requested 14810, please reduce your message size and try again."
+                + " Visit https://console.groq.com/docs/rate-limits for more information.";
+        server.enqueue(new ChatReply.HttpError(413, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"" + groq.replace("`",
+                "\\u0060") + "\",\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}"));
+        ModelException e = assertThrows(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.REQUEST_TOO_LARGE);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).startsWith(groq).contains("lower the output limit with --max-tokens",
+                "raise the organization's rate limits").doesNotContain("the server takes no request this large");
+    }
 }
