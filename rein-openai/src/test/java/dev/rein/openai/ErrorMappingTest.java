@@ -948,12 +948,6 @@ class ErrorMappingTest extends FakeChat {
         ModelException unavailable = failure();
         assertThat(unavailable.kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(unavailable.retryable()).isTrue();
-        // Groq's failed tool call with its status beside it is still a bad sample, retried.
-        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"tool call validation failed\","
-                + "\"type\":\"invalid_request_error\",\"code\":\"tool_use_failed\",\"status_code\":400}}")));
-        ModelException toolCall = failure();
-        assertThat(toolCall.kind()).isEqualTo(Kind.INVALID_REQUEST);
-        assertThat(toolCall.retryable()).isTrue();
 
         server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\",\"code\":null}}")));
         ModelException byType = failure();
