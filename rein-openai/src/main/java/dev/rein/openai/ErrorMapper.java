@@ -395,6 +395,12 @@ final class ErrorMapper {
             return " (" + limit + " is the run's output limit: lower it with --max-tokens (maxTokens in the"
                     + " library, max_tokens in a suite file) so it fits beside the messages)";
         }
+        if (message.strip().startsWith(MESSAGES_OR_COMPLETION)) {
+            // Groq's, with no numbers: the two together, so either setting can make room.
+            return " (the messages and the run's output limit together are more than the model's context window: lower the"
+                    + " output limit with --max-tokens (maxTokens in the library, max_tokens in a suite file), or make the"
+                    + " conversation smaller with a ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit))";
+        }
         // The messages alone: the conversation grows with every step, so every later call fails the same way.
         boolean window = error != null && ("context_length_exceeded".equals(error.path("code").asText(null))
                 || "exceed_context_size_error".equals(error.path("type").asText(null)))
@@ -513,6 +519,9 @@ final class ErrorMapper {
             "maximum context length is \\d+ tokens\\. However, (?:your messages resulted in|you requested \\d+ tokens in the messages)"
                     + "|Your input exceeds the context window of this model|exceeds the available context size"
                     + "|context window exceeds limit");
+
+    /** Groq's refusal of messages and output limit beyond the context, the whole message (vLLM's ends so, after numbers). */
+    private static final String MESSAGES_OR_COMPLETION = "Please reduce the length of the messages or completion";
 
     /** The public API's refusal of a limit above the model's own maximum output. */
     private static final java.util.regex.Pattern MODEL_MAXIMUM = java.util.regex.Pattern.compile(

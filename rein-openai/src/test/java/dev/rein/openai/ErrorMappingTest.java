@@ -655,6 +655,15 @@ class ErrorMappingTest extends FakeChat {
                 "{\"object\":\"error\",\"message\":\"" + newer + "\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}"));
         assertThat(failure().getMessage()).contains(newer).contains("lower it with --max-tokens (maxTokens in the library");
 
+        // Groq's words for the same name no numbers: messages and completion together; lowering the output limit is the
+        // first fix (its default can be most of a small model's context), and the message said nothing of it.
+        String groq = "Please reduce the length of the messages or completion.";
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "context_length_exceeded", groq, Map.of(), null));
+        assertThat(failure().getMessage()).isEqualTo(groq + " (the messages and the run's output limit together are more"
+                + " than the model's context window: lower the output limit with --max-tokens (maxTokens in the library,"
+                + " max_tokens in a suite file), or make the conversation smaller with a ContextPolicy (tool result clearing"
+                + " or compaction, a lower toolOutputLimit))");
+
         // Another 400 is left as it is.
         server.enqueue(ChatReply.error(400, "invalid_request_error", "Invalid value for 'temperature'."));
         assertThat(failure().getMessage()).doesNotContain("--max-tokens");
