@@ -378,7 +378,8 @@ final class ErrorMapper {
      * (vLLM, and the public API in the same words: "(50 in the messages, 8192 in the completion)";
      * newer vLLM: "'max_tokens' or 'max_completion_tokens' is too large"): the completion's share is
      * the run's output limit, which Rein sends whatever the server's context, so say which setting it
-     * is. When the messages alone are beyond the context ({@code context_length_exceeded}, llama.cpp's
+     * is; Groq's "Please reduce the length of the messages or completion." names no share, so both settings. When the
+     * messages alone are beyond the context ({@code context_length_exceeded}, llama.cpp's
      * {@code exceed_context_size_error}), that the conversation must be made smaller. Empty for any other message.
      */
     private static String outputLimitAdvice(String message, JsonNode error) {
