@@ -30,6 +30,11 @@ public final class ReinConventions {
     public static final AttributeKey<Double> BUDGET_MAX_SECONDS = doubleKey("rein.budget.max_seconds");
     public static final AttributeKey<Long> BUDGET_MAX_INPUT_TOKENS = longKey("rein.budget.max_input_tokens");
     public static final AttributeKey<Long> BUDGET_MAX_OUTPUT_TOKENS = longKey("rein.budget.max_output_tokens");
+    /**
+     * True on every span of a replay (a run re-executed from its recorded trace, {@code dev.rein.replay.Replay}: no model
+     * or tool call of it is real); absent otherwise. A replay records no metric.
+     */
+    public static final AttributeKey<Boolean> REPLAY = booleanKey("rein.replay");
 
     // Model call (chat span).
     /** Why the loop called the model: "step", "final_summary" or a policy's name. */

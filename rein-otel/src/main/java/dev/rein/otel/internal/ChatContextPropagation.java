@@ -56,6 +56,12 @@ final class ChatContextPropagation implements ModelInterceptor {
             return chain.proceed(call);
         }
         Context chat = handoff.chat();
+        if (handoff.run().replay()) {
+            // a replay sends no request, and compares the one it is given with the recorded one, which has no headers
+            try (Scope ignored = chat.makeCurrent()) {
+                return chain.proceed(call);
+            }
+        }
         Map<String, String> headers = new LinkedHashMap<>();
         // HTTP header names are case-insensitive; propagators such as X-Ray's (X-Amzn-Trace-Id) and B3's write mixed case
         propagator.inject(chat, headers, (carrier, name, value) -> {
@@ -177,11 +183,12 @@ final class ChatContextPropagation implements ModelInterceptor {
             // the request this attempt sends, after every stage: its model may not be the one the span was opened with
             Span chat = Span.fromContext(context);
             int attempt = run.attemptAsks(chat, request.model(), provider);
-            if (streams(wrapped())) {
+            if (!run.replay() && streams(wrapped())) {
                 // a streamed request whatever comes of it: also a call refused before its first chunk (HTTP 429, 400)
                 chat.setAttribute(GenAiConventions.REQUEST_STREAM, true);
             }
-            ModelCallContext observed = new ModelCallContext(callContext.deadline(),
+            // a replay's text comes from the trace, not from a stream: it times no chunk of a call never made
+            ModelCallContext observed = run.replay() ? callContext : new ModelCallContext(callContext.deadline(),
                     new FirstChunk(callContext.stream(), chat, run, provider, server, request.model(), streamed,
                             startsWithArguments, System.nanoTime()));
             // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
@@ -260,16 +267,16 @@ final class ChatContextPropagation implements ModelInterceptor {
             long now = System.nanoTime();
             if (lastChunkNanos != 0) {
                 if (chunkAttributes == null) {
-                    chunkAttributes = run.telemetry().instruments.chunkAttributes(provider, server, requestModel);
+                    chunkAttributes = run.instruments().chunkAttributes(provider, server, requestModel);
                 }
-                run.telemetry().instruments.laterChunk(chunkAttributes, (now - lastChunkNanos) / 1e9);
+                run.instruments().laterChunk(chunkAttributes, (now - lastChunkNanos) / 1e9);
             }
             lastChunkNanos = now;
             if (seen.compareAndSet(false, true)) {
                 double seconds = (now - sentNanos) / 1e9;
                 span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
                 span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, seconds);
-                run.telemetry().instruments.firstChunk(provider, server, requestModel, seconds);
+                run.instruments().firstChunk(provider, server, requestModel, seconds);
             }
         }
 

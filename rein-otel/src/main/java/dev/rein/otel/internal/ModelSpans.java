@@ -75,6 +75,9 @@ final class ModelSpans {
                 .setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) r.maxTokens())
                 .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
                 .setAttribute(ReinConventions.MODEL_PURPOSE, e.purpose());
+        if (run.replay()) {
+            b.setAttribute(ReinConventions.REPLAY, true);
+        }
         // At span creation, as the conventions ask (samplers see it): the configured name, else the called model's own
         // (a critic's may be another provider's than the agent's), else the run's
         String provider = run.telemetry().settings.providerName() == null && e.provider() != null ? e.provider() : run.providerName();
@@ -285,7 +288,7 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.modelCall(openProvider, openServer, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
+        run.instruments().modelCall(openProvider, openServer, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
                 !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
     }
@@ -310,7 +313,7 @@ final class ModelSpans {
         ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.failedModelCall(openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        run.instruments().failedModelCall(openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
 

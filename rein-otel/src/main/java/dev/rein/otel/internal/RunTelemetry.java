@@ -71,17 +71,44 @@ final class RunTelemetry implements RunListener {
     private volatile boolean requestParametersSet;
     /** Null until the first event; then whether this listener traces the run (false: its telemetry is on the agent twice). */
     private volatile Boolean tracing;
+    /** Whether the run is a replay from a recorded trace ({@link #replays}): its spans say so, and it records no metric. */
+    private final boolean replay;
+
+    /**
+     * The class of the model a replay answers every call with ({@code dev.rein.replay.ReplaySession.model()}, package-private
+     * in rein-core, which gives no public mark of a replay): a replayed run's agent model is that one.
+     */
+    private static final String REPLAY_MODEL = "dev.rein.replay.ReplayModel";
 
     RunTelemetry(Telemetry telemetry, String runId, Context parent, Model model) {
         this.telemetry = telemetry;
         this.runId = runId;
         this.parent = parent;
         this.context = parent;
+        this.replay = replays(model);
         // At span creation, as the conventions ask (samplers see it): the configured name, else the agent's model's,
         // else (a model that names none) the default; a run not told its model learns it from the first call.
         String configured = telemetry.settings.providerName();
         String own = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
         this.providerName = configured != null ? configured : own != null || model == null ? own : telemetry.settings.defaultProviderName();
+    }
+
+    /**
+     * Whether {@code model} answers from a recorded trace (a replay): no provider is called, so a replayed call has no
+     * latency, streams nothing and spends no tokens that the recorded run did not report already.
+     */
+    static boolean replays(Model model) {
+        return model != null && REPLAY_MODEL.equals(model.getClass().getName());
+    }
+
+    /** Whether this run is a replay: its spans carry {@code rein.replay}, and it records no metric. */
+    boolean replay() {
+        return replay;
+    }
+
+    /** The instruments this run records with: none for a replay, whose calls were counted when the run was recorded. */
+    Instruments instruments() {
+        return replay ? telemetry.replayInstruments : telemetry.instruments;
     }
 
     /** The run's provider: as {@link #providerName} has it, else the settings' default (for a model that names none), else null. */
@@ -233,12 +260,12 @@ final class RunTelemetry implements RunListener {
                     ReinConventions.TOKENS_AFTER, e.tokensAfter()), e.time());
             case TraceEvent.ApprovalRequested e -> {
                 tools.approvalRequested(e);
-                telemetry.instruments.approval("requested");
+                instruments().approval("requested");
             }
             case TraceEvent.ApprovalDecided e -> {
                 tools.approvalDecided(e);
                 runEvent(ReinConventions.EVENT_APPROVAL_DECIDED, decisionAttributes(e), e.time());
-                telemetry.instruments.approval(e.decision());
+                instruments().approval(e.decision());
             }
             case TraceEvent.Audit e -> audit(e);
             case TraceEvent.StateChanged e -> stateChanged(e);
@@ -335,6 +362,9 @@ final class RunTelemetry implements RunListener {
                 .setAttribute(AGENT_NAME, s.agentName())
                 .setAttribute(CONVERSATION_ID, runId)
                 .setAttribute(ReinConventions.RUN_ID, runId);
+        if (replay) {
+            b.setAttribute(ReinConventions.REPLAY, true);
+        }
         if (s.agentId() != null) {
             // not gen_ai.agent.id: the conventions keep it off internal agent spans (semantic-conventions-genai #242)
             b.setAttribute(ReinConventions.AGENT_ID, s.agentId());
@@ -410,7 +440,7 @@ final class RunTelemetry implements RunListener {
     }
 
     private void stall(TraceEvent.StallDetected e) {
-        telemetry.instruments.stall(e.detector(), e.action());
+        instruments().stall(e.detector(), e.action());
         AttributesBuilder b = Attributes.builder().put(ReinConventions.STALL_DETECTOR, e.detector())
                 .put(ReinConventions.STALL_ACTION, e.action());
         if (capture()) {
@@ -471,11 +501,11 @@ final class RunTelemetry implements RunListener {
         }
         span.end(e.time());
         if (startedAt != null) {
-            telemetry.instruments.agentInvoked(telemetry.settings.agentName(), requestModel,
+            instruments().agentInvoked(telemetry.settings.agentName(), requestModel,
                     e.status() == RunStatus.FAILED ? e.reason() : null,
                     Math.max(0, java.time.Duration.between(startedAt, e.time()).toNanos()) / 1e9);
         }
-        telemetry.instruments.runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
+        instruments().runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
     }
 
     private void runEvent(String name, Attributes attributes, Instant time) {

@@ -34,6 +34,8 @@ public final class Telemetry {
     final Settings settings;
     final Tracer tracer;
     final Instruments instruments;
+    /** The instruments of a replay's runs: none of their model or tool calls is real, so they record nothing. */
+    final Instruments replayInstruments;
     final SpanLinkStore links;
     private final Map<String, RunTelemetry> active = new ConcurrentHashMap<>();
     private final ToolContextPropagation interceptor;
@@ -64,6 +66,7 @@ public final class Telemetry {
         }
         this.tracer = tracers.build();
         this.instruments = new Instruments(meters.build(), settings);
+        this.replayInstruments = new Instruments(OpenTelemetry.noop().getMeter(SCOPE), settings);
         this.links = links;
         TextMapPropagator configured = otel.getPropagators().getTextMapPropagator();
         // An SDK built without propagators would send none: the model call still carries traceparent,

@@ -214,7 +214,7 @@ final class ToolSpans {
         span.end(time);
         Started call = started.remove(callId);
         if (call != null) {
-            run.telemetry().instruments.toolExecuted(call.tool(), errorType,
+            run.instruments().toolExecuted(call.tool(), errorType,
                     Math.max(0, Duration.between(call.at(), time).toNanos()) / 1e9);
         }
     }
@@ -229,6 +229,9 @@ final class ToolSpans {
                 .setAttribute(TOOL_CALL_ID, callId)
                 .setAttribute(TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION)
                 .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId());
+        if (run.replay()) {
+            b.setAttribute(ReinConventions.REPLAY, true);
+        }
         String description = tool == null ? null : descriptions.get(tool);
         if (description != null) {
             b.setAttribute(GenAiConventions.TOOL_DESCRIPTION, description);
