@@ -6,6 +6,7 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.replay.Divergence;
@@ -13,12 +14,14 @@ import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,5 +66,35 @@ class ReplayTelemetryTest {
             assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_STREAM)).isNull();
         });
         assertThat(OTEL.getMetrics()).extracting(MetricData::getName).isEmpty();
+    }
+
+    /**
+     * A replay keeps the recorded run id, so its span was remembered as that run's latest: the recorded run, paused for
+     * approval and resumed after the replay, linked its resumed span to the replay's instead of its own first one.
+     */
+    @Test
+    void aReplayLeavesTheRecordedRunsSpanLinkAlone(@TempDir Path dir) {
+        Tool refund = Tool.builder("refund").description("Refunds an order.").risk(Risk.WRITE).handler((args, ctx) -> "refunded").build();
+        Path trace = dir.resolve("run.jsonl");
+        ReinTelemetry telemetry = ReinTelemetry.create(OTEL.getOpenTelemetry());
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{}")), text("Refunded.")))
+                .modelName("test-model").prices(PRICES).tools(refund).listener(JsonlTraceListener.to(trace))).build();
+        RunResult paused = agent.run("refund it");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+        ReplayReport report = Replay.from(trace).replay(telemetry.install(Agent.builder().model(ScriptedModel.of())
+                .modelName("test-model").prices(PRICES).tools(refund)).build());
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+        assertThat(agent.resume(paused.runId()).status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        List<SpanData> runs = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).toList();
+        SpanData first = runs.stream().filter(r -> r.getAttributes().get(ReinConventions.REPLAY) == null
+                && "WAITING_APPROVAL".equals(r.getAttributes().get(ReinConventions.RUN_STATUS))).findFirst().orElseThrow();
+        SpanData resumed = runs.stream().filter(r -> "SUCCEEDED".equals(r.getAttributes().get(ReinConventions.RUN_STATUS)))
+                .findFirst().orElseThrow();
+        assertThat(resumed.getLinks()).singleElement().satisfies(link ->
+                assertThat(link.getSpanContext().getSpanId()).as("the recorded run's own first span").isEqualTo(first.getSpanId()));
     }
 }

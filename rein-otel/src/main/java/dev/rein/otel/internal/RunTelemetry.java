@@ -111,6 +111,11 @@ final class RunTelemetry implements RunListener {
         return replay ? telemetry.replayInstruments : telemetry.instruments;
     }
 
+    /** Where this run's segments remember their spans for the next segment's link: a replay's are its own. */
+    private dev.rein.otel.SpanLinkStore links() {
+        return replay ? telemetry.replayLinks : telemetry.links;
+    }
+
     /** The run's provider: as {@link #providerName} has it, else the settings' default (for a model that names none), else null. */
     String providerName() {
         String name = providerName;
@@ -413,7 +418,7 @@ final class RunTelemetry implements RunListener {
         span = b.startSpan();
         context = parent.with(span);
         try {
-            telemetry.links.remember(runId, span.getSpanContext());
+            links().remember(runId, span.getSpanContext());
         } catch (RuntimeException ex) {
             LOG.warn("could not remember the span of run {} for its resumption: {}", runId, ex.getMessage());
         }
@@ -421,7 +426,7 @@ final class RunTelemetry implements RunListener {
 
     private Optional<SpanContext> recall() {
         try {
-            return telemetry.links.recall(runId);
+            return links().recall(runId);
         } catch (RuntimeException ex) {
             LOG.warn("could not find the earlier span of run {}: {}", runId, ex.getMessage());
             return Optional.empty();

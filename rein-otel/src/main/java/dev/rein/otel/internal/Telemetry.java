@@ -37,6 +37,11 @@ public final class Telemetry {
     /** The instruments of a replay's runs: none of their model or tool calls is real, so they record nothing. */
     final Instruments replayInstruments;
     final SpanLinkStore links;
+    /**
+     * Where a replay's segments remember their spans: a replay keeps the recorded run's id, and in {@link #links} it
+     * would take the place of that run's span, which the run's own resumption links to.
+     */
+    final SpanLinkStore replayLinks = SpanLinkStore.inMemory();
     private final Map<String, RunTelemetry> active = new ConcurrentHashMap<>();
     private final ToolContextPropagation interceptor;
     private final ChatContextPropagation chatInterceptor;
