@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What Rein's client sends over streamable HTTP, seen by a server written from the protocol text. */
 class HttpProtocolTest {
@@ -1025,34 +1026,60 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {405, 400, 403, 500, 503})
+    void aCallWhoseStreamTheServerRefusesToResumeEndsAtOnceSayingTheAnswerWasLostAndTheSessionIsKept(int status) throws Exception {
+        // Transports spec: a server that offers no SSE stream at the endpoint answers the GET 405; 400, 403 and 5xx refuse it
+        // too. Either way the rest of the call's stream will not come: the call ends now, saying its answer was lost (and
+        // is cancelled on the server, which may still be running it), not at its timeout; the server answered, so the
+        // session is kept. Before, the call waited its whole timeout and said only that the server did not answer in time.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(status);
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-refused-" + status, Duration.ofSeconds(25));
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(10)); // not the 20 s timeout
+            assertThat(output.isError()).as(output.content()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and refused to resume it: it answered HTTP " + status + " to the GET with Last-Event-ID that asks for"
+                    + " the rest, so the answer was lost. Try again, or use another tool.");
+            Object callId = server.messages.stream().filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow()
+                    .get("id");
+            Instant until = Instant.now().plusSeconds(5);
+            while (server.rpc("notifications/cancelled").isEmpty() && Instant.now().isBefore(until)) {
+                Thread.sleep(20);
+            }
+            assertThat(server.messages).as("the call is cancelled on the server").anySatisfy(m -> {
+                assertThat(m.path("method").asText()).isEqualTo("notifications/cancelled");
+                assertThat(m.at("/params/requestId")).isEqualTo(callId);
+            });
+            server.refuseResumeWith.set(0);
+            assertThat(invoke(mcp, "echo", "k-after-" + status, Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(1);
+            assertThat(server.received).noneMatch(r -> "DELETE".equals(r.httpMethod()));
+        }
+    }
+
     @Test
     void onAPostOnlyRouteAResumingGetAnswered404CannotResumeTheStreamButDoesNotEndTheSession() throws Exception {
         // A POST-only route (Express: 'Cannot GET /mcp') answers every GET 404 while the session lives: the session's first
         // GET was answered so, which says the route has no GET. The GET resuming the call's stream gets the same 404, which
         // then says the stream cannot be resumed, not that the server forgot the session: the session is neither ended
-        // (DELETE) nor replaced (initialize), and the call ends at its timeout, as with a 405, not saying the session is gone.
+        // (DELETE) nor replaced (initialize), and the call ends at once saying its answer was lost, not that the session is gone.
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.postOnlyRoute.set(true);
-            try (McpToolset mcp = start(server, ", \"timeout_seconds\": 4")) {
-                java.util.concurrent.CompletableFuture<ToolOutput> call = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return invoke(mcp, "polled", "k-post-only", Duration.ofSeconds(4));
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                Instant until = Instant.now().plusSeconds(10);
-                while (server.received.stream().noneMatch(r -> r.lastEventId() != null) && Instant.now().isBefore(until)) {
-                    Thread.sleep(50);
-                }
-                Thread.sleep(300); // the refused resumption is taken up off the caller's thread
+            try (McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+                Instant began = Instant.now();
+                ToolOutput output = invoke(mcp, "polled", "k-post-only", Duration.ofSeconds(25));
+                assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(10)); // not the 20 s timeout
                 assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).as(server.received.toString())
                         .isNotEmpty().allSatisfy(r -> assertThat(r.sessionId()).isEqualTo("s1"));
+                assertThat(output.isError()).as(output.content()).isTrue();
+                assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before"
+                        + " the answer, and refused to resume it: it answered HTTP 404 to the GET with Last-Event-ID that asks for the"
+                        + " rest (as it answers every GET: a route without GET), so the answer was lost. Try again, or use another tool.");
+                assertThat(invoke(mcp, "echo", "k-after-post-only", Duration.ofSeconds(10)).content()).isEqualTo("done");
                 assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(1);
                 assertThat(server.received).noneMatch(r -> "DELETE".equals(r.httpMethod()));
-                ToolOutput output = call.get(20, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(output.isError()).as(output.content()).isTrue();
-                assertThat(output.content()).isEqualTo("MCP server 'scripted' did not answer tool 'polled' in time.");
             }
         }
     }

@@ -66,6 +66,11 @@ final class ScriptedHttpServer implements AutoCloseable {
      * and one resuming a stream alike, is answered 404, and the session is kept.
      */
     final java.util.concurrent.atomic.AtomicBoolean postOnlyRoute = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * When not 0, the HTTP status every GET resuming a stream from an event id is answered with (405: a
+     * server that offers no SSE stream at the endpoint), the session kept.
+     */
+    final AtomicInteger refuseResumeWith = new AtomicInteger();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
@@ -139,6 +144,10 @@ final class ScriptedHttpServer implements AutoCloseable {
                 String last = headers.getFirst("Last-Event-ID");
                 if (postOnlyRoute.get()) {
                     send(exchange, 404, null, null);
+                    return;
+                }
+                if (last != null && refuseResumeWith.get() != 0) {
+                    send(exchange, refuseResumeWith.get(), null, null);
                     return;
                 }
                 if (last != null && forgetSessionOnResume.get()) {

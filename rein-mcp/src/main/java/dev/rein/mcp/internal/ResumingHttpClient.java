@@ -719,6 +719,8 @@ final class ResumingHttpClient extends HttpClient {
      * and for a request's stream ({@code awaitsAnswer}) until the answer came or time is up. A null
      * {@code lastEventId} (the stream for the server's own messages, closed without one) opens a new
      * stream; one that brings neither a message nor an event id counts as a failed reconnection.
+     * A request's stream the server refuses to resume, or whose reconnections all fail, ends the
+     * request at once ({@link #notResumed}).
      */
     private void resume(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
         Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
@@ -763,7 +765,13 @@ final class ResumingHttpClient extends HttpClient {
                     }
                     if (response.statusCode() / 100 != 2
                             || !response.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream")) {
-                        return; // the server cannot resume it: a call ends at its timeout, as any unanswered call
+                        // The server will not resume it (405: it offers no SSE stream at the endpoint; a POST-only route's
+                        // 404; 400, 403, 5xx): nothing else can bring the answer, so the request ends now, not at its timeout.
+                        if (awaitsAnswer && !closed) {
+                            notResumed(original, response.statusCode(), response.statusCode() == 404 && session != null
+                                    && withoutGet.contains(session));
+                        }
+                        return;
                     }
                     SseEvents events = new SseEvents(data -> {
                         answered[0] |= awaited != null && answerIds(data).contains(awaited);
@@ -799,6 +807,34 @@ final class ResumingHttpClient extends HttpClient {
             } catch (IOException | java.util.concurrent.ExecutionException | RuntimeException e) {
                 failures++; // a dropped connection: poll again, a few times
             }
+        }
+        if (awaitsAnswer && !closed && !answered[0] && failures >= MAX_FAILURES) {
+            notResumed(original, 0, false); // given up on: the answer can no longer come
+        }
+    }
+
+    /**
+     * The key in the {@code data} of the error Rein gives a request whose stream could not be
+     * resumed: the HTTP status the server refused the {@code GET} with, or 0 when every reconnection
+     * failed (the connection dropped or could not be made).
+     */
+    static final String NOT_RESUMED = "dev.rein/not-resumed";
+    /** The key in that error's {@code data}, true when the refusal was a 404 from a route that answers every {@code GET} so. */
+    static final String NO_GET = "dev.rein/no-get";
+
+    /**
+     * Ends {@code request}, whose stream the server closed before the answer, now: the {@code GET}
+     * resuming it was refused with {@code status} (0: it failed {@link #MAX_FAILURES} times in a row),
+     * so the answer is lost. The transports spec makes resumption the only way to the rest of a
+     * stream; without it the call would wait for its whole timeout for an answer that cannot come.
+     */
+    private void notResumed(HttpRequest request, int status, boolean routeWithoutGet) {
+        JsonNode id = requestId(request);
+        if (id != null) {
+            ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
+            error.putObject("error").put("code", -32603).put("message", "the response stream could not be resumed")
+                    .putObject("data").put(UNANSWERED, true).put(NOT_RESUMED, status).put(NO_GET, routeWithoutGet);
+            messages.accept(Json.write(error));
         }
     }
 

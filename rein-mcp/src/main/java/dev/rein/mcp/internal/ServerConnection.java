@@ -656,6 +656,17 @@ public final class ServerConnection implements AutoCloseable {
                         + " have taken effect; check before calling it again." : "") + " Try again, or use another tool; the server"
                         + " should be fixed.");
             }
+            Integer notResumed = notResumed(e);
+            if (notResumed != null) {
+                // The answer is lost, but the server may still be running the call: it is told to stop, as after a timeout.
+                current.transport.cancel(call, "its response stream could not be resumed");
+                if (notResumed == 0) {
+                    failed(current, "the GET resuming a call's response stream kept failing"); // the server may be down
+                }
+                return ToolOutput.error("MCP server '" + config.name() + "' " + notResumedText(e, "the call of tool '" + tool + "'")
+                        + "." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
+                        + (notResumed == 0 ? " Rein connects to it again at the next call." : "") + " Try again, or use another tool.");
+            }
             Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(call.id()) : null;
             String tls = cut == null ? null : brokenTls(cut);
             if (tls != null) {
@@ -954,8 +965,34 @@ public final class ServerConnection implements AutoCloseable {
     /** What the unanswered request {@code what} ended so, completing "MCP server S …" or a start failure. */
     private static String unansweredText(McpError e, String what) {
         Integer status = noBody(e);
-        return status != null ? "it " + noBodyText(status, what) : otherId(e) != null ? "it " + otherIdText(otherId(e), what)
+        Integer notResumed = notResumed(e);
+        return notResumed != null ? "it " + notResumedText(e, what)
+                : status != null ? "it " + noBodyText(status, what) : otherId(e) != null ? "it " + otherIdText(otherId(e), what)
                 : UNANSWERED_TEXT + " to " + what;
+    }
+
+    /** Why the stream of {@code what}, closed before its answer, could not be resumed (see {@link #notResumed}). */
+    private static String notResumedText(McpError e, String what) {
+        int status = notResumed(e);
+        boolean routeWithoutGet = Boolean.TRUE.equals(data(e, ResumingHttpClient.NO_GET));
+        String get = "the GET with Last-Event-ID that asks for the rest";
+        return "ended its response to " + what + " before the answer, and " + (status == 0 ? "it could not be resumed: " + get
+                + " failed 3 times in a row (the connection dropped or could not be made)" : "refused to resume it: it answered HTTP "
+                + status + (status / 100 == 2 ? " without an event stream" : "") + " to " + get
+                + (routeWithoutGet ? " (as it answers every GET: a route without GET)" : "")) + ", so the answer was lost";
+    }
+
+    /**
+     * The HTTP status the server refused the {@code GET} resuming a request's stream with (0 when
+     * every reconnection failed), when that ended the request (Rein's own error); else null.
+     */
+    private static Integer notResumed(McpError e) {
+        return data(e, ResumingHttpClient.NOT_RESUMED) instanceof Number status ? status.intValue() : null;
+    }
+
+    /** The value at {@code key} in the data of {@code e}'s JSON-RPC error; null when there is none. */
+    private static Object data(McpError e, String key) {
+        return e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data ? data.get(key) : null;
     }
 
     private static String otherIdText(String otherId, String what) {
@@ -1149,7 +1186,8 @@ public final class ServerConnection implements AutoCloseable {
             return "it sent an answer of " + tooLarge + " (ask the tool for less: a narrower query, a smaller range or page)";
         }
         if (e instanceof McpError error) {
-            return unanswered(error) ? (noBody(error) != null || otherId(error) != null ? unansweredText(error, "the request")
+            return unanswered(error) ? (noBody(error) != null || otherId(error) != null || notResumed(error) != null
+                    ? unansweredText(error, "the request")
                     : UNANSWERED_TEXT) : jsonRpc(error);
         }
         String refusal = HttpRefusal.describe(e, false, config.secrets());
