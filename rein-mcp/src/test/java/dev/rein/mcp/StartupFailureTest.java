@@ -64,6 +64,21 @@ class StartupFailureTest {
     }
 
     @Test
+    void controlCharactersAServerWritesToStderrOrStdoutAreEscapedInTheStartError() {
+        // A library caller logs or prints the message as it is: an escape sequence a server wrote (ESC ] 0 ; title BEL
+        // retitles a terminal, ESC [ 2 J clears it) must not reach it raw. Before, the stderr tail quoted it unescaped.
+        String json = "{\"mcpServers\": {\"rude\": {\"command\": \"sh\", \"args\": [\"-c\", \"printf '\\\\033]0;pwned\\\\007\\\\033[2Jboom\\\\n' >&2;"
+                + " printf 'out\\\\033[31mred\\\\n'; exit 3\"]}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of());
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("exit code 3")
+                .hasMessageContaining("Its stderr ended with: \\x1b]0;pwned\\x07\\x1b[2Jboom")
+                .hasMessageContaining("out\\x1b[31mred")
+                .satisfies(e -> assertThat(e.getMessage().chars().filter(c -> c < 0x20 || c == 0x7f)).isEmpty());
+    }
+
+    @Test
     void aCredentialWrittenLiterallyIntoEnvIsMaskedInTheStderrTailAsASubstitutedOneIs() {
         // Servers' READMEs write the token into the file ("env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"}); before,
         // only a value from ${VAR} was a secret, so the server's complaint about it showed the token in the start error.

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The last lines a server wrote to stderr, and the last lines it wrote to stdout that were no
- * JSON-RPC message (skipped), for error messages; secrets masked.
+ * JSON-RPC message (skipped), for error messages; secrets masked, control characters escaped.
  */
 public final class StderrTail {
     private static final int LINES = 12;
@@ -31,8 +31,10 @@ public final class StderrTail {
         if (lines.size() == LINES) {
             lines.removeFirst();
         }
-        // Masked before it is cut: a secret cut in two is no longer found, and its first part would show.
-        String masked = mask(line);
+        // Masked before it is cut: a secret cut in two is no longer found, and its first part would show. Its control
+        // characters escaped: the tail reaches exceptions and results a library caller prints or logs as they are, where
+        // an escape sequence (a colored log line, or a hostile one retitling the terminal) must not arrive raw.
+        String masked = dev.rein.internal.text.Controls.visible(mask(line), false);
         lines.addLast(StdioTransport.first(masked, LINE_CHARS));
     }
 
