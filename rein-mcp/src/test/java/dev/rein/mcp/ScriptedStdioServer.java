@@ -67,6 +67,19 @@ final class ScriptedStdioServer extends PipedProcess {
         }
     }
 
+    /** Writes {@code bytes} as they are, then a newline: a line that need not be UTF-8. */
+    void rawBytes(byte[] bytes) {
+        try {
+            synchronized (out) {
+                out.write(bytes);
+                out.write('\n');
+                out.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     void result(JsonNode id, Object result) {
         send(Map.of("jsonrpc", "2.0", "id", id, "result", result));
     }

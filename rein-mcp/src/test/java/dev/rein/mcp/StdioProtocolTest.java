@@ -8,6 +8,7 @@ import dev.rein.json.Json;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -252,6 +253,36 @@ class StdioProtocolTest {
             assertThat(output.content()).startsWith("MCP server 'scripted' failed while running tool 'dump': it sent an answer of more"
                     + " than 16 MB, the most Rein reads of one message (ask the tool for less: a narrower query, a smaller range or page).")
                     .endsWith("The server is restarted at the next call.");
+        }
+    }
+
+    @Test
+    void anAnswerThatIsNotValidUtf8IsNotUsedAndTheCallSaysWhyAndTheServerIsKept() throws Exception {
+        // MCP's stdio messages are UTF-8. Before, the Latin-1 'é' (0xE9) of a server answering in its platform's encoding
+        // became U+FFFD without a word, and the model read 'caf\uFFFD' as the tool's output.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("menu"))));
+                case "tools/call" -> {
+                    byte[] answer = ("{\"jsonrpc\":\"2.0\",\"id\":" + Json.write(message.get("id"))
+                            + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\u0000\"}]}}").getBytes(StandardCharsets.UTF_8);
+                    answer[new String(answer, StandardCharsets.UTF_8).indexOf('\u0000')] = (byte) 0xE9;
+                    server.rawBytes(answer);
+                }
+                default -> { }
+            }
+        })) {
+            Tool tool = mcp.tools().getFirst();
+            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-latin1")
+                    .withDeadline(java.time.Instant.now().plusSeconds(20)));
+            assertThat(output.isError()).as(output.content()).isTrue();
+            assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'menu' with a message that is not"
+                    + " valid JSON-RPC: '{\"jsonrpc\":\"2.0\",\"id\":").contains("\"text\":\"caf\\xe9\"}]}}' (it is not valid UTF-8,"
+                    + " which every message of MCP's stdio transport is: byte 0xE9 at offset ")
+                    .endsWith("), so the answer was not used. Try again, or use another tool; the server should be fixed.")
+                    .doesNotContain("\uFFFD");
+            assertThat(started).hasSize(1); // the server answered: it is not restarted
         }
     }
 

@@ -1162,7 +1162,7 @@ public final class ServerConnection implements AutoCloseable {
 
     /** How the SDK's HTTP transport and Rein's stdio reader say that one message was larger than they read. */
     private static final java.util.regex.Pattern TOO_LARGE = java.util.regex.Pattern.compile(
-            "exceeds the maximum allowed size of (\\d+) bytes|message longer than (\\d+) characters");
+            "exceeds the maximum allowed size of (\\d+) bytes|message longer than (\\d+) bytes");
 
     /** "more than N MB, the most Rein reads of one message" when {@code e} says a message was too large; else null. */
     private static String tooLarge(Throwable e) {

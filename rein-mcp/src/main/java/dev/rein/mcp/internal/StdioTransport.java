@@ -6,6 +6,7 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,11 @@ import reactor.core.publisher.Mono;
  * and the first is handed to {@code onSkipped} so it can be said once.
  */
 final class StdioTransport implements McpClientTransport {
-    /** The longest message accepted, in characters; a longer line breaks the connection. */
-    private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
+    /**
+     * The longest message accepted, in bytes as over streamable HTTP (a line of two-byte characters
+     * counted by characters passed at twice the size); a longer line breaks the connection.
+     */
+    private static final int MAX_MESSAGE_BYTES = ResumingHttpClient.MAX_MESSAGE_BYTES;
     /**
      * The most characters of one stderr line kept; the rest, to the line's end, is read and dropped.
      * Far more than is shown, so that a secret near the start is masked before the line is cut.
@@ -80,11 +84,38 @@ final class StdioTransport implements McpClientTransport {
 
     private void readMessages(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         String why = "it closed its output";
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.stdout(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = readLine(reader)) != null) {
+        try (InputStream in = process.stdout()) {
+            while (readLine(in)) {
+                Decoded decoded = decode(lineBytes, lineLength);
+                String line = decoded.text();
+                if (lineLength > SMALL_LINE) {
+                    lineBytes = new byte[SMALL_LINE]; // a 16 MB answer's buffer is not held for the session's life
+                }
                 if (line.isBlank()) {
                     continue;
+                }
+                if (decoded.firstInvalid() >= 0) {
+                    // MCP's stdio messages are UTF-8 JSON-RPC: decoded leniently, a byte that is none became U+FFFD without a
+                    // word and a tool's output reached the model altered. A log line stays a log line; a message is refused.
+                    String lenient = decoded.lenient();
+                    if (!unterminated && notJsonRpc(lenient)) {
+                        if (stderr.addStdout(line)) {
+                            onSkipped.accept(stderr.visibleStdout(line));
+                        }
+                        continue;
+                    }
+                    String invalid = "not valid UTF-8, which every message of MCP's stdio transport is";
+                    String where = "byte 0x" + String.format(java.util.Locale.ROOT, "%02X", decoded.invalidByte()) + " at offset "
+                            + decoded.firstInvalid();
+                    McpSchema.JSONRPCMessage standIn = unterminated ? null : answerStandIn(lenient, "it is " + invalid + ": " + where, line);
+                    if (standIn != null) {
+                        // An answer: its request ends now saying so, and the server, which answered, is kept.
+                        handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
+                        continue;
+                    }
+                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
+                            : "it sent a message that is " + invalid + " (" + where + "): '" + abbreviate(stderr.mask(line)) + "'";
+                    break;
                 }
                 List<McpSchema.JSONRPCMessage> messages;
                 try {
@@ -206,22 +237,107 @@ final class StdioTransport implements McpClientTransport {
         }
     }
 
-    private String readLine(BufferedReader reader) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = reader.read()) != -1) {
-            if (c == '\n') {
-                return sb.toString();
+    /** The size {@link #lineBytes} starts at, and is brought back to after a longer line. */
+    private static final int SMALL_LINE = 8192;
+    /** The bytes of the last line read, without its carriage returns and newline (read on the stdout thread only). */
+    private byte[] lineBytes = new byte[SMALL_LINE];
+    private int lineLength;
+    private final byte[] buffer = new byte[SMALL_LINE];
+    private int position;
+    private int limit;
+
+    /**
+     * Reads the next line's bytes into {@link #lineBytes}; false at the end of the output. Bytes, not
+     * characters: the limit counts bytes, and a byte that is no UTF-8 must be seen, not replaced.
+     */
+    private boolean readLine(InputStream in) throws IOException {
+        lineLength = 0;
+        while (true) {
+            if (position == limit) {
+                limit = in.read(buffer, 0, buffer.length);
+                position = 0;
+                if (limit <= 0) {
+                    limit = 0;
+                    unterminated = lineLength > 0;
+                    return lineLength > 0;
+                }
             }
-            if (c != '\r') {
-                sb.append((char) c);
+            byte b = buffer[position++];
+            if (b == '\n') {
+                return true;
             }
-            if (sb.length() > MAX_MESSAGE_CHARS) {
-                throw new IOException("message longer than " + MAX_MESSAGE_CHARS + " characters");
+            if (b == '\r') {
+                continue; // never part of a UTF-8 sequence, and JSON has none outside strings but as whitespace
+            }
+            if (lineLength == MAX_MESSAGE_BYTES) {
+                throw new IOException("message longer than " + MAX_MESSAGE_BYTES + " bytes");
+            }
+            if (lineLength == lineBytes.length) {
+                lineBytes = java.util.Arrays.copyOf(lineBytes, (int) Math.min(MAX_MESSAGE_BYTES, 2L * lineBytes.length));
+            }
+            lineBytes[lineLength++] = b;
+        }
+    }
+
+    /**
+     * A line's text: {@code text} with each byte that is no UTF-8 shown as an escape ({@code \xff}),
+     * {@code firstInvalid} the offset of the first such byte (-1 when none) and {@code invalidByte} it.
+     */
+    record Decoded(String text, int firstInvalid, int invalidByte, byte[] bytes, int length) {
+        /** The text with each byte that is no UTF-8 replaced by U+FFFD, to be read as JSON (an escape is no JSON). */
+        String lenient() {
+            return new String(bytes, 0, length, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The first {@code length} bytes of {@code bytes} as UTF-8 text, each byte that is none escaped. */
+    static Decoded decode(byte[] bytes, int length) {
+        java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes, 0, length);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length); // UTF-8 never has more characters than bytes
+        StringBuilder escaped = null; // only for a line that is not UTF-8
+        int first = -1;
+        int firstByte = 0;
+        while (true) {
+            java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+            if (!result.isError()) {
+                decoder.flush(out);
+                break;
+            }
+            if (first < 0) {
+                first = in.position();
+                firstByte = in.get(in.position()) & 0xFF;
+                escaped = new StringBuilder(length + 16);
+            }
+            escaped.append(out.flip());
+            out.clear();
+            for (int i = 0; i < result.length(); i++) {
+                escaped.append(String.format(java.util.Locale.ROOT, "\\x%02x", in.get() & 0xFF));
             }
         }
-        unterminated = !sb.isEmpty();
-        return sb.isEmpty() ? null : sb.toString();
+        out.flip();
+        return escaped == null ? new Decoded(out.toString(), -1, 0, bytes, length)
+                : new Decoded(escaped.append(out).toString(), first, firstByte, bytes, length);
+    }
+
+    /**
+     * The error standing for {@code lenient} when it is an answer to a request (an id, a result or an
+     * error, no method) that cannot be used as it came ({@code why}; {@code quoted} as it is shown),
+     * so that request ends now; null when it is no such answer.
+     */
+    private McpSchema.JSONRPCMessage answerStandIn(String lenient, String why, String quoted) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode node = dev.rein.json.Json.mapper().readTree(lenient);
+            if (node == null || !node.isObject() || node.has("method") || !(node.has("result") || node.has("error"))
+                    || !(node.path("id").isTextual() || node.path("id").isIntegralNumber())) {
+                return null;
+            }
+            return McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(MalformedAnswer.standIn(node.get("id"), why, quoted)));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -69,7 +69,7 @@ class StdioTransportTest {
     }
 
     /** A server whose whole output is {@code output}, already written. */
-    private record Scripted(String output) implements ServerProcess {
+    private record Scripted(byte[] output) implements ServerProcess {
         @Override
         public OutputStream stdin() {
             return new ByteArrayOutputStream();
@@ -77,7 +77,7 @@ class StdioTransportTest {
 
         @Override
         public InputStream stdout() {
-            return new ByteArrayInputStream(output.getBytes(StandardCharsets.UTF_8));
+            return new ByteArrayInputStream(output);
         }
 
         @Override
@@ -98,6 +98,10 @@ class StdioTransportTest {
     private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause, List<String> said, StderrTail tail) {}
 
     private static Read read(String stdout, int expectedMessages) throws Exception {
+        return read(stdout.getBytes(StandardCharsets.UTF_8), expectedMessages);
+    }
+
+    private static Read read(byte[] stdout, int expectedMessages) throws Exception {
         BlockingQueue<McpSchema.JSONRPCMessage> received = new LinkedBlockingQueue<>();
         CompletableFuture<String> broken = new CompletableFuture<>();
         List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -185,5 +189,59 @@ class StdioTransportTest {
         assertThat(read.said()).isEmpty();
         assertThat(read.brokenBecause()).isEqualTo("it sent a message that is not valid JSON-RPC: '{\"jsonrpc\":\"2.0\",\"id\":\"c-1\"}'"
                 + " (neither a request, a notification nor an answer)");
+    }
+
+    /** {@code text} as UTF-8 with each '\u0000' character replaced by the byte 0xFF, which is never UTF-8. */
+    private static byte[] withInvalidByte(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                bytes[i] = (byte) 0xFF;
+            }
+        }
+        return bytes;
+    }
+
+    @Test
+    void anAnswerThatIsNotValidUtf8EndsItsRequestSayingSoAndTheMessagesAfterItAreRead() throws Exception {
+        // MCP's stdio transport carries UTF-8 JSON-RPC. Before, a byte that is no UTF-8 became U+FFFD without a word, and
+        // the tool's output reached the model altered. The answer is not used: its request gets an error saying why.
+        Read read = read(withInvalidByte("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{\"content\":[{\"type\":\"text\","
+                + "\"text\":\"caf\u0000\"}]}}\n{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 2);
+        assertThat(read.messages()).hasSize(2);
+        assertThat(read.messages().get(0)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response -> {
+            assertThat(response.id()).isEqualTo("c-1");
+            assertThat(response.result()).isNull();
+            assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()), text -> text))
+                    .isEqualTo("'{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"caf\\xff\"}]}}'"
+                            + " (it is not valid UTF-8, which every message of MCP's stdio transport is: byte 0xFF at offset 75)");
+        });
+        assertThat(read.messages().get(1)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+    }
+
+    @Test
+    void anotherMessageThatIsNotValidUtf8EndsTheConnectionSayingSoAndALogLineIsStillSkipped() throws Exception {
+        // A notification or a server's request cannot be refused alone: it is a protocol error, as a message that is no
+        // JSON-RPC is. A log line (no JSON-RPC at all) in another encoding is still skipped.
+        Read read = read(withInvalidByte("Caf\u0000 server ready\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
+                + "\"params\":{\"level\":\"info\",\"data\":\"caf\u0000\"}}\n"), 0);
+        assertThat(read.messages()).isEmpty();
+        assertThat(read.said()).hasSize(1);
+        assertThat(read.brokenBecause()).isEqualTo("it sent a message that is not valid UTF-8, which every message of MCP's stdio"
+                + " transport is (byte 0xFF at offset 86): '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
+                + "{\"level\":\"info\",\"data\":\"caf\\xff\"}}'");
+    }
+
+    @Test
+    void theMessageLimitCountsBytesAsOverHttpNotCharacters() throws Exception {
+        // 16 MB over streamable HTTP is 16777216 bytes; over stdio it counted characters, so a message of 9 million
+        // two-byte characters (18 MB) passed. Both count bytes now.
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\""
+                + "\u00e9".repeat(9_000_000) + "\"}]}}\n";
+        Read read = read(big, 0);
+        assertThat(read.messages()).isEmpty();
+        assertThat(read.brokenBecause()).isEqualTo("message longer than " + ResumingHttpClient.MAX_MESSAGE_BYTES + " bytes");
     }
 }
