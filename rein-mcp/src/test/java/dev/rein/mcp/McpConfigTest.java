@@ -82,7 +82,8 @@ class McpConfigTest {
         rejects("\"a\": {\"command\": \"x\", \"trust\": \"yes\"}", "\"trust\" must be true or false");
         rejects("\"a\": {\"command\": \"x\", \"prefix\": \"a b\"}", "\"prefix\" is 'a b'");
         rejects("\"a b\": {\"command\": \"x\"}", "server name 'a b' is invalid");
-        rejects("\"a\u200Bb\": {\"command\": \"x\"}", "server name 'a\u200Bb' is invalid; use 1-64 letters (of any script)");
+        // The invisible character is shown as an escape, as every control and format character of an McpConfigException is.
+        rejects("\"a\u200Bb\": {\"command\": \"x\"}", "server name 'a\\u200bb' is invalid; use 1-64 letters (of any script)");
     }
 
     @Test
