@@ -64,6 +64,18 @@ class McpConfigTest {
     }
 
     @Test
+    void aFileThatIsNotJsonSaysWhereAndWhatToDo() {
+        // A library caller got only Jackson's reason and the place; the CLI's other "not valid JSON" errors say what to do.
+        // JSON has no trailing commas or comments, which editors of JSONC settings files let people write.
+        assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\",}}}", "servers.json", Map.of()))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageStartingWith("servers.json is not valid JSON: ")
+                .hasMessageContaining("at line 1, column ")
+                .hasMessageEndingWith("; correct it there (JSON allows no comments or trailing commas, and takes strings in double"
+                        + " quotes), e.g. {\"mcpServers\": {\"NAME\": {\"command\": \"...\", \"args\": [\"...\"]}}}.");
+    }
+
+    @Test
     void everyMistakeIsOneClearMessage() {
         assertThatThrownBy(() -> McpConfig.parse("{\"servers\": {}}", "servers.json", Map.of()))
                 .hasMessageContaining("servers.json has no \"mcpServers\" object");

@@ -74,7 +74,9 @@ public final class ConfigParser {
                         + "; only one would count, so write each server and each key once");
             }
             // Json.problem: Jackson's message can name a position inside it ("[Source: REDACTED ...; line: 1, column: 16]")
-            throw new McpConfigException(origin + " is not valid JSON: " + Json.problem(e));
+            throw new McpConfigException(origin + " is not valid JSON: " + Json.problem(e) + "; correct it there (JSON allows no"
+                    + " comments or trailing commas, and takes strings in double quotes), e.g. {\"mcpServers\": {\"NAME\":"
+                    + " {\"command\": \"...\", \"args\": [\"...\"]}}}.");
         }
         JsonNode servers = root == null ? null : root.get("mcpServers");
         if (servers == null || !servers.isObject()) {
