@@ -1060,6 +1060,27 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallWhoseStreamCannotBeResumedBecauseEveryReconnectionFailsEndsWithoutWaitingForItsTimeout() throws Exception {
+        // The server went down after closing the call's stream early: three GETs in a row fail (backing off 0.3, 0.6,
+        // 1.2 s). Nothing else can bring the answer, so the call ends then, saying so, and the next call reconnects.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.dropResumes.set(true);
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-dropped", Duration.ofSeconds(25));
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(15)); // not the 20 s timeout
+            assertThat(output.isError()).as(output.content()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and it could not be resumed: the GET with Last-Event-ID that asks for the rest failed 3 times in a row"
+                    + " (the connection dropped or could not be made), so the answer was lost. Rein connects to it again at the next"
+                    + " call. Try again, or use another tool.");
+            // At least three (the JDK's client sends an idempotent GET again once when its connection closes unanswered).
+            assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).hasSizeGreaterThanOrEqualTo(3);
+            server.dropResumes.set(false);
+            assertThat(invoke(mcp, "echo", "k-after-dropped", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void onAPostOnlyRouteAResumingGetAnswered404CannotResumeTheStreamButDoesNotEndTheSession() throws Exception {
         // A POST-only route (Express: 'Cannot GET /mcp') answers every GET 404 while the session lives: the session's first
         // GET was answered so, which says the route has no GET. The GET resuming the call's stream gets the same 404, which

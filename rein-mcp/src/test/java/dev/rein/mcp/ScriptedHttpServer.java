@@ -71,6 +71,8 @@ final class ScriptedHttpServer implements AutoCloseable {
      * server that offers no SSE stream at the endpoint), the session kept.
      */
     final AtomicInteger refuseResumeWith = new AtomicInteger();
+    /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
+    final java.util.concurrent.atomic.AtomicBoolean dropResumes = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
@@ -144,6 +146,10 @@ final class ScriptedHttpServer implements AutoCloseable {
                 String last = headers.getFirst("Last-Event-ID");
                 if (postOnlyRoute.get()) {
                     send(exchange, 404, null, null);
+                    return;
+                }
+                if (last != null && dropResumes.get()) {
+                    exchange.close(); // no status line: the client's GET fails as on a dropped connection
                     return;
                 }
                 if (last != null && refuseResumeWith.get() != 0) {
