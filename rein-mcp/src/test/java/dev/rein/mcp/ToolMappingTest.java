@@ -321,6 +321,24 @@ class ToolMappingTest {
     }
 
     @Test
+    void aResourceLinksTitleAndSizeReachTheModel() throws Exception {
+        // Revision 2025-06-18 gives a resource link the fields of a Resource: a "title" for people (the name is
+        // programmatic) and a "size" in bytes, which says whether reading it is worthwhile. Both were dropped unsaid.
+        List<Object> content = List.of(
+                Map.of("type", "resource_link", "uri", "file:///r/q3.csv", "name", "q3.csv", "title", "Q3 revenue",
+                        "mimeType", "text/csv", "size", 5120, "description", "Quarterly numbers"),
+                Map.of("type", "resource_link", "uri", "file:///r/a.md", "name", "a.md", "title", "a.md"));
+        try (McpToolset mcp = start("", offering(List.of(ScriptedStdioServer.tool("look")), content))) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).isFalse();
+            assertThat(output.content().lines()).containsExactly(
+                    "called look",
+                    "[resource link file:///r/q3.csv \"q3.csv\" (Q3 revenue), text/csv, 5120 bytes: Quarterly numbers]",
+                    "[resource link file:///r/a.md \"a.md\"]");
+        }
+    }
+
+    @Test
     void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
         List<Object> content = List.of(
                 Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),

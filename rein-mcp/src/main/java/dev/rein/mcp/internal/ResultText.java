@@ -50,8 +50,11 @@ final class ResultText {
             return resource(embedded.resource());
         }
         if (content instanceof McpSchema.ResourceLink link) {
+            // A title (for people, 2025-06-18) and a size (whether reading it is worthwhile) are the link's too.
             return "[resource link " + link.uri() + (link.name() == null ? "" : " \"" + link.name() + "\"")
+                    + (link.title() == null || link.title().equals(link.name()) ? "" : " (" + link.title() + ")")
                     + (link.mimeType() == null ? "" : ", " + link.mimeType())
+                    + (link.size() == null ? "" : ", " + link.size() + " bytes")
                     + (link.description() == null ? "" : ": " + link.description()) + "]";
         }
         return "[" + content.type() + " content, not shown]";
