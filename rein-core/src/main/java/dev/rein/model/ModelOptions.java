@@ -60,13 +60,16 @@ public final class ModelOptions {
 
     /**
      * How traces show the options: by type name. {@link RewrittenHistory} is left out: the agent derives it from
-     * settings whose effect the trace already shows (the messages), and a replay must not take it for a change.
+     * settings whose effect the trace already shows (the messages), and a replay must not take it for a change. So is
+     * {@link TraceContextHeaders}: a tracing stage sets new ones on every call, so a replay (whose requests are
+     * compared with the recorded ones) would take every call for a change, and they are not part of what the model is
+     * asked.
      */
     @com.fasterxml.jackson.annotation.JsonValue
     Map<String, ModelOption> byTypeName() {
         Map<String, ModelOption> named = new LinkedHashMap<>();
         options.forEach((type, option) -> {
-            if (type != RewrittenHistory.class) {
+            if (type != RewrittenHistory.class && type != TraceContextHeaders.class) {
                 named.put(type.getSimpleName(), option);
             }
         });

@@ -46,6 +46,15 @@ public final class Replay {
         return Recording.runIds(trace);
     }
 
+    /**
+     * Whether {@code model} is the one a replay answers every model call with, from the recorded trace: no provider is
+     * called through it. For integrations that observe runs (telemetry) and must not count a replayed call as a real
+     * one.
+     */
+    public static boolean answersFromRecording(dev.rein.model.Model model) {
+        return model instanceof ReplayModel;
+    }
+
     /** Replays the run {@code id} of the trace. */
     public Replay run(String id) {
         return new Replay(trace, id, liveReadTools, stopAtDivergence);
