@@ -74,11 +74,6 @@ final class RunTelemetry implements RunListener {
     /** Whether the run is a replay from a recorded trace ({@link #replays}): its spans say so, and it records no metric. */
     private final boolean replay;
 
-    /**
-     * The class of the model a replay answers every call with ({@code dev.rein.replay.ReplaySession.model()}, package-private
-     * in rein-core, which gives no public mark of a replay): a replayed run's agent model is that one.
-     */
-    private static final String REPLAY_MODEL = "dev.rein.replay.ReplayModel";
 
     RunTelemetry(Telemetry telemetry, String runId, Context parent, Model model) {
         this.telemetry = telemetry;
@@ -98,7 +93,7 @@ final class RunTelemetry implements RunListener {
      * latency, streams nothing and spends no tokens that the recorded run did not report already.
      */
     static boolean replays(Model model) {
-        return model != null && REPLAY_MODEL.equals(model.getClass().getName());
+        return dev.rein.replay.Replay.answersFromRecording(model);
     }
 
     /** Whether this run is a replay: its spans carry {@code rein.replay}, and it records no metric. */
