@@ -9,10 +9,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.FilteringTokenFilter;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
+import org.apache.lucene.analysis.ja.JapaneseBaseFormFilter;
+import org.apache.lucene.analysis.ja.JapaneseKatakanaStemFilter;
+import org.apache.lucene.analysis.ja.JapaneseTokenizer;
+import org.apache.lucene.analysis.ja.tokenattributes.PartOfSpeechAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
@@ -34,7 +46,8 @@ import org.apache.lucene.util.QueryBuilder;
 /**
  * The default {@link Retriever}: an Apache Lucene index on disk, ranked by BM25 (Lucene's default
  * similarity), analysed with kuromoji's {@link JapaneseAnalyzer} so that Japanese text is split into
- * words (Latin text is lower-cased words as usual). Build the index with {@link LuceneIndexer};
+ * words (Latin text is lower-cased words as usual); words of scripts kuromoji does not know (Korean, Arabic, Thai, ...)
+ * are kept, Korean and scripts written without spaces as two-character terms. Build the index with {@link LuceneIndexer};
  * each search opens the index as it is on disk, so a re-index is seen by the next search.
  *
  * <pre>{@code
@@ -100,6 +113,24 @@ public final class LuceneRetriever implements Retriever {
      * stored passage keeps the file's own text; only the words indexed and searched are normalised.
      */
     private static final class NormalizingJapaneseAnalyzer extends JapaneseAnalyzer {
+        /**
+         * JapaneseAnalyzer's chain, with two changes for text in other scripts: kuromoji tags a word of a script it
+         * does not know (Korean Hangul, Arabic, Hebrew, Devanagari, Thai, ...) as a symbol (記号-一般), which the
+         * part-of-speech filter dropped, so such a document was indexed but never found; such words are kept. And
+         * {@link ScriptBigrams} splits those of scripts whose words are not set apart by spaces into two-character terms.
+         */
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
+            Tokenizer tokenizer = new JapaneseTokenizer(null, true, true, JapaneseTokenizer.DEFAULT_MODE);
+            TokenStream stream = new JapaneseBaseFormFilter(tokenizer);
+            stream = new KeepOtherScripts(stream, getDefaultStopTags());
+            stream = new StopFilter(stream, getStopwordSet());
+            stream = new JapaneseKatakanaStemFilter(stream);
+            stream = new LowerCaseFilter(stream);
+            stream = new ScriptBigrams(stream);
+            return new TokenStreamComponents(tokenizer, stream);
+        }
+
         @Override
         protected java.io.Reader initReader(String fieldName, java.io.Reader reader) {
             return super.initReader(fieldName, nfkc(reader));
@@ -122,6 +153,112 @@ public final class LuceneRetriever implements Retriever {
                 throw new java.io.UncheckedIOException(e);
             }
             return new java.io.StringReader(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKC));
+        }
+    }
+
+    /**
+     * JapanesePartOfSpeechStopFilter (particles, auxiliary verbs, symbols), except that a token holding a letter of a
+     * script Japanese is not written in is kept: kuromoji tags such a word as a symbol only because it does not know it.
+     */
+    private static final class KeepOtherScripts extends FilteringTokenFilter {
+        private final Set<String> stopTags;
+        private final PartOfSpeechAttribute partOfSpeech = addAttribute(PartOfSpeechAttribute.class);
+        private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+
+        KeepOtherScripts(TokenStream input, Set<String> stopTags) {
+            super(input);
+            this.stopTags = stopTags;
+        }
+
+        @Override
+        protected boolean accept() {
+            String pos = partOfSpeech.getPartOfSpeech();
+            return pos == null || !stopTags.contains(pos) || term.codePoints().anyMatch(LuceneRetriever::otherScriptLetter);
+        }
+    }
+
+    /** A letter of a script other than those Japanese is written in (kanji, kana, and Latin, Greek, Cyrillic it knows). */
+    private static boolean otherScriptLetter(int cp) {
+        if (!Character.isLetter(cp)) {
+            return false;
+        }
+        return switch (Character.UnicodeScript.of(cp)) {
+            case HAN, HIRAGANA, KATAKANA, LATIN, GREEK, CYRILLIC, COMMON, INHERITED -> false;
+            default -> true;
+        };
+    }
+
+    /**
+     * Splits a token of a script written without spaces between words (Thai, Lao, Khmer, Myanmar) or whose words carry
+     * their particles (Korean: 회의실은 is 회의실 and 은) into overlapping two-character terms, as the memory stores split
+     * Japanese: kuromoji gives such a run as one token, which only the same whole run would find. A word of one or two
+     * characters stays as it is.
+     */
+    private static final class ScriptBigrams extends TokenFilter {
+        private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+        private final PositionIncrementAttribute increment = addAttribute(PositionIncrementAttribute.class);
+        private final OffsetAttribute offset = addAttribute(OffsetAttribute.class);
+        /** The code points of the token being split, or null; the next two-character term starts at {@code next}. */
+        private int[] split;
+        private int next;
+        private State token;
+        private int start;
+        private int end;
+
+        ScriptBigrams(TokenStream input) {
+            super(input);
+        }
+
+        @Override
+        public boolean incrementToken() throws IOException {
+            if (split == null) {
+                if (!input.incrementToken()) {
+                    return false;
+                }
+                if (!bigrammed(term) || term.codePoints().count() <= 2) {
+                    return true;
+                }
+                split = term.codePoints().toArray();
+                token = captureState();
+                start = offset.startOffset();
+                end = offset.endOffset();
+                next = 0;
+            } else {
+                restoreState(token);
+                increment.setPositionIncrement(1);
+            }
+            String bigram = new String(split, next, 2);
+            int from = charsOf(next);
+            term.setEmpty().append(bigram);
+            if (end - start == charsOf(split.length)) { // offsets within the token hold only when no filter changed its length
+                offset.setOffset(start + from, start + from + bigram.length());
+            }
+            if (++next + 1 >= split.length) {
+                split = null;
+            }
+            return true;
+        }
+
+        private int charsOf(int codePoints) {
+            int chars = 0;
+            for (int i = 0; i < codePoints; i++) {
+                chars += Character.charCount(split[i]);
+            }
+            return chars;
+        }
+
+        private static boolean bigrammed(CharSequence token) {
+            return token.codePoints().filter(Character::isLetter).findFirst().stream().anyMatch(cp -> switch (Character.UnicodeScript.of(cp)) {
+                case HANGUL, THAI, LAO, KHMER, MYANMAR -> true;
+                default -> false;
+            });
+        }
+
+        @Override
+        public void reset() throws IOException {
+            super.reset();
+            split = null;
+            token = null;
         }
     }
 

@@ -483,6 +483,36 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: kuromoji tags a word of a script it does not know (Korean Hangul, Arabic, Hebrew, Devanagari, Thai, ...) as a
+     * symbol, and the analyzer's part-of-speech filter dropped it, so such a document was indexed (counted in the report)
+     * but no query found it, and a query in such a script found nothing. Now such words are kept; Korean (whose words carry
+     * their particles) and Thai (written without spaces) are searched by two-character terms, so a word finds the passage
+     * that holds it with a particle attached or inside a longer run.
+     */
+    @Test
+    void wordsOfScriptsKuromojiDoesNotKnowAreFound() throws Exception {
+        Files.writeString(docs.resolve("ko.md"), "환불은 30일 이내에 가능합니다. 회의실은 3층에 있습니다.", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("ar.md"), "سياسة استرداد المبلغ خلال ثلاثين يوما", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("he.md"), "מדיניות החזר כספי תוך שלושים יום", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("hi.md"), "धनवापसी नीति तीस दिनों के भीतर", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("th.md"), "การคืนสินค้าภายในสามสิบวัน", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("ja.md"), "返品は30日以内です。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("환불", 5)).extracting(RetrievedDocument::source).containsExactly("ko.md#1");
+        assertThat(retriever.search("회의실", 5)).extracting(RetrievedDocument::source).containsExactly("ko.md#1");
+        assertThat(retriever.search("استرداد", 5)).extracting(RetrievedDocument::source).containsExactly("ar.md#1");
+        assertThat(retriever.search("החזר", 5)).extracting(RetrievedDocument::source).containsExactly("he.md#1");
+        assertThat(retriever.search("धनवापसी", 5)).extracting(RetrievedDocument::source).containsExactly("hi.md#1");
+        assertThat(retriever.search("สินค้า", 5)).extracting(RetrievedDocument::source).containsExactly("th.md#1");
+        // Japanese is searched by word as before: its particles and symbols still find nothing
+        assertThat(retriever.search("返品", 5)).extracting(RetrievedDocument::source).containsExactly("ja.md#1");
+        assertThat(retriever.search("は", 5)).isEmpty();
+        assertThat(retriever.search("※", 5)).isEmpty();
+        assertThat(retriever.search("불가", 5)).as("a Korean word no passage holds").isEmpty();
+    }
+
+    /**
      * Before: a search after the index folder was deleted (as the damaged-index message says to do before indexing
      * again) while an agent had it open failed with Lucene's internals ('no segments* file found in
      * MMapDirectory@... lockFactory=org.apache.lucene.store.NativeFSLockFactory@...; files: []'), in the tool's
