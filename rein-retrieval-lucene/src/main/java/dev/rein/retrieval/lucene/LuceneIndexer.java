@@ -86,6 +86,7 @@ public final class LuceneIndexer {
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw LuceneRetriever.notAFolder(index);
         }
+        LuceneRetriever.requireOwnFolder(index);
         List<Path> files = new ArrayList<>();
         List<String> passedOver = new ArrayList<>();
         try {

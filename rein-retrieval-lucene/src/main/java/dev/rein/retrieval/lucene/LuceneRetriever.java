@@ -86,7 +86,7 @@ public final class LuceneRetriever implements Retriever {
             throw notAFolder(index);
         }
         try (Directory dir = FSDirectory.open(index)) {
-            if (!Files.isDirectory(index) || !DirectoryReader.indexExists(dir)) {
+            if (!Files.isDirectory(index) || !indexIn(dir)) {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + "; build one first (on the command line: rein index DIR)");
             }
@@ -341,10 +341,60 @@ public final class LuceneRetriever implements Retriever {
             return false;
         }
         try (Directory dir = FSDirectory.open(index)) {
-            return DirectoryReader.indexExists(dir);
+            return indexIn(dir);
         } catch (IOException e) {
             return true; // something is there: let the writer report what is wrong with it
         }
+    }
+
+    /**
+     * Lucene's indexExists, except that a file of the user's named segments_... is no commit: indexExists takes any such
+     * name for one, and every reader and writer then fails to parse it (a bare NumberFormatException).
+     */
+    private static boolean indexIn(Directory dir) throws IOException {
+        if (!DirectoryReader.indexExists(dir)) {
+            return false;
+        }
+        try {
+            org.apache.lucene.index.SegmentInfos.getLastCommitGeneration(dir.listAll());
+            return true;
+        } catch (NumberFormatException notAGeneration) {
+            return false;
+        }
+    }
+
+    /**
+     * Refuses a folder that holds no index but files whose names Lucene takes for its own ({@code _index.md},
+     * {@code _config.yml}, {@code segments_notes.txt}): a writer opened on it deletes every such file no index needs, so an
+     * index written into a folder of the user's (the documents folder itself) would delete them. Nothing is changed.
+     */
+    static void requireOwnFolder(Path index) {
+        if (!Files.isDirectory(index) || exists(index)) {
+            return;
+        }
+        List<String> atRisk;
+        try (var entries = Files.list(index)) {
+            atRisk = entries.map(f -> f.getFileName().toString()).filter(LuceneRetriever::lucenesName).sorted().toList();
+        } catch (IOException e) {
+            return; // the writer says what is wrong with the folder
+        }
+        if (atRisk.isEmpty()) {
+            return;
+        }
+        String named = String.join(", ", atRisk.subList(0, Math.min(5, atRisk.size())))
+                + (atRisk.size() > 5 ? " and " + (atRisk.size() - 5) + " more" : "");
+        throw new RetrievalException(index.toAbsolutePath() + " holds files but no document index (" + named + "): Lucene"
+                + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
+                + " a folder of its own, new or empty (such as .rein/index), or, if those files are what an indexing cut short"
+                + " left there, delete them and index again");
+    }
+
+    /** A name Lucene's writer takes for one of its files, and deletes when no index needs it (its lock file aside). */
+    private static boolean lucenesName(String name) {
+        return !name.equals(IndexWriter.WRITE_LOCK_NAME)
+                && (org.apache.lucene.index.IndexFileNames.CODEC_FILE_PATTERN.matcher(name).matches()
+                || name.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS)
+                || name.startsWith(org.apache.lucene.index.IndexFileNames.PENDING_SEGMENTS));
     }
 
     /** A writer on the index, created if missing; closing it closes the index folder it opened too. */

@@ -513,6 +513,37 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: Lucene's writer deletes every file of its folder whose name it takes for one of its own (a name starting
+     * with '_' and holding a dot, or with 'segments') and no index needs, so an index written into a folder of the
+     * user's (the documents folder itself, a Hugo site whose sections hold _index.md, a Jekyll site's _config.yml)
+     * deleted those files, and a file named segments_notes.txt there made it fail with a bare NumberFormatException.
+     * Now a folder that holds such files but no index is refused, naming them, and nothing in it is changed.
+     */
+    @Test
+    void aFolderOfTheUsersFilesIsNotTakenAsTheIndexAndNoneOfItsFilesIsDeleted() throws Exception {
+        Files.writeString(docs.resolve("_index.md"), "# Handbook\n\nWelcome.", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("_config.yml"), "title: handbook", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, docs)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(docs.toAbsolutePath() + " holds files but no document index (_config.yml, _index.md)")
+                .hasMessageContaining("give the index a folder of its own");
+        try (var files = Files.list(docs)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("_index.md", "_config.yml", "refunds.md");
+        }
+        Files.writeString(other.resolve("segments_notes.txt"), "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(other.toAbsolutePath() + " holds files but no document index (segments_notes.txt)");
+        assertThatThrownBy(() -> LuceneRetriever.open(other)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("there is no document index in " + other.toAbsolutePath());
+        assertThat(other.resolve("segments_notes.txt")).hasContent("my notes");
+        // a folder of its own works as before, also one holding files Lucene leaves alone
+        Files.writeString(index.resolve(".DS_Store"), "finder", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
+        assertThat(index.resolve(".DS_Store")).hasContent("finder");
+    }
+
+    /**
      * Before: a search after the index folder was deleted (as the damaged-index message says to do before indexing
      * again) while an agent had it open failed with Lucene's internals ('no segments* file found in
      * MMapDirectory@... lockFactory=org.apache.lucene.store.NativeFSLockFactory@...; files: []'), in the tool's
