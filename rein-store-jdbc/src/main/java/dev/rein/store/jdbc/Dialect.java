@@ -244,7 +244,39 @@ enum Dialect {
             throw new dev.rein.ReinException(method + " was given no JDBC URL (null): pass the database's URL, such as"
                     + " jdbc:postgresql://db.example.com:5432/rein or jdbc:sqlite:/var/lib/rein/rein.db");
         }
+        if (livesInItsConnection(jdbcUrl)) {
+            // the stores close their connection on a failure (and on close) and open a new one for the next call: such a
+            // database would be gone with everything in it, and the next call find no table
+            String store = method.substring(0, method.indexOf('.'));
+            boolean memory = store.equals("JdbcMemoryStore");
+            throw new dev.rein.ReinException(method + " was given " + masked(jdbcUrl, jdbcUrl) + ", a SQLite database that lives"
+                    + " only in its connection, which the store closes after a failure and opens again, so everything in it would"
+                    + " be lost; use " + (memory ? "InMemoryMemoryStore" : "InMemoryRunStore") + " for a store kept in this"
+                    + " process, or a file: " + store + ".sqlite(directory), or jdbc:sqlite:/path/to/" + JdbcRunStore.SQLITE_FILE);
+        }
         return jdbcUrl;
+    }
+
+    /**
+     * Whether a SQLite URL names a database that is not a file, which ends with its connection: {@code :memory:}, an empty
+     * path (SQLite's temporary database) or a URI with {@code mode=memory}.
+     */
+    static boolean livesInItsConnection(String jdbcUrl) {
+        if (!jdbcUrl.startsWith("jdbc:sqlite:")) {
+            return false;
+        }
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        int query = path.indexOf('?');
+        if (path.startsWith("file:") && query >= 0 && java.util.Arrays.asList(path.substring(query + 1).split("&")).contains("mode=memory")) {
+            return true;
+        }
+        if (path.startsWith("file:")) {
+            path = path.substring("file:".length());
+        }
+        if (query >= 0) {
+            path = path.substring(0, path.indexOf('?'));
+        }
+        return path.isEmpty() || path.equals(":memory:");
     }
 
     /** {@code directory}, refused when null with a sentence naming {@code method} and what to pass. */

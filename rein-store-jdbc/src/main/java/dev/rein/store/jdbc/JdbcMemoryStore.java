@@ -84,7 +84,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     /**
      * A memory store at any supported JDBC URL (SQLite or PostgreSQL).
      *
-     * @throws dev.rein.ReinException when {@code jdbcUrl} is null or of another database
+     * @throws dev.rein.ReinException when {@code jdbcUrl} is null, of another database, or a SQLite database that is not a
+     *     file ({@code :memory:}), which a new connection after a failure would lose
      */
     public static JdbcMemoryStore connect(String jdbcUrl, String user, String password) {
         return new JdbcMemoryStore(Dialect.requireUrl(jdbcUrl, "JdbcMemoryStore.connect"), user, password);

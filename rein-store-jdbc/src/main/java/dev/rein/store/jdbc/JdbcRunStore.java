@@ -117,7 +117,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /**
      * A store at any supported JDBC URL (SQLite or PostgreSQL; the driver must be on the class path).
      *
-     * @throws dev.rein.ReinException when {@code jdbcUrl} is null or of another database
+     * @throws dev.rein.ReinException when {@code jdbcUrl} is null, of another database, or a SQLite database that is not a
+     *     file ({@code :memory:}), which a new connection after a failure would lose
      */
     public static JdbcRunStore connect(String jdbcUrl, String user, String password) {
         return new JdbcRunStore(Dialect.requireUrl(jdbcUrl, "JdbcRunStore.connect"), user, password);

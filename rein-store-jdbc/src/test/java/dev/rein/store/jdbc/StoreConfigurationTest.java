@@ -66,4 +66,25 @@ class StoreConfigurationTest {
         assertThatThrownBy(() -> JdbcMemoryStore.connect(url, "rein", null)).isInstanceOf(StoreException.class)
                 .hasMessageContaining("the host rein-db.invalid is not known");
     }
+    /**
+     * Before: a SQLite database that lives only in its connection (jdbc:sqlite::memory:, jdbc:sqlite: with no file, a
+     * mode=memory URI) was taken, but the stores close their connection on a failure and open a new one for the next
+     * call: one refused remember (an id the store held) lost every entry, and every later call said the table "was dropped
+     * or renamed". Now such a URL is refused when the store is opened, saying to use the in-memory store or a file.
+     */
+    @Test
+    void aSqliteDatabaseThatLivesOnlyInItsConnectionIsRefusedSayingWhatToUse() {
+        for (String url : java.util.List.of("jdbc:sqlite::memory:", "jdbc:sqlite:", "jdbc:sqlite:file::memory:?cache=shared",
+                "jdbc:sqlite:file:rein?mode=memory&cache=shared")) {
+            assertThatThrownBy(() -> JdbcMemoryStore.connect(url, null, null)).as(url).isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("JdbcMemoryStore.connect was given " + url + ", a SQLite database that lives only in"
+                            + " its connection")
+                    .hasMessageContaining("InMemoryMemoryStore")
+                    .hasMessageContaining("JdbcMemoryStore.sqlite(directory)");
+            assertThatThrownBy(() -> JdbcRunStore.connect(url, null, null)).as(url).isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("JdbcRunStore.connect was given " + url + ", a SQLite database that lives only in"
+                            + " its connection")
+                    .hasMessageContaining("InMemoryRunStore");
+        }
+    }
 }
