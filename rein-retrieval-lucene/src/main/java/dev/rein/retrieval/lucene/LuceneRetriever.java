@@ -177,13 +177,17 @@ public final class LuceneRetriever implements Retriever {
         }
     }
 
-    /** A letter of a script other than those Japanese is written in (kanji, kana, and Latin, Greek, Cyrillic it knows). */
+    /**
+     * A letter kuromoji does not know: of a script other than those Japanese is written in (kanji, kana, and Latin, Greek,
+     * Cyrillic it knows), or a kanji beyond the Basic Multilingual Plane (𠮷, 𩸽), which its character table does not reach.
+     */
     private static boolean otherScriptLetter(int cp) {
         if (!Character.isLetter(cp)) {
             return false;
         }
         return switch (Character.UnicodeScript.of(cp)) {
-            case HAN, HIRAGANA, KATAKANA, LATIN, GREEK, CYRILLIC, COMMON, INHERITED -> false;
+            case HAN -> Character.isSupplementaryCodePoint(cp);
+            case HIRAGANA, KATAKANA, LATIN, GREEK, CYRILLIC, COMMON, INHERITED -> false;
             default -> true;
         };
     }

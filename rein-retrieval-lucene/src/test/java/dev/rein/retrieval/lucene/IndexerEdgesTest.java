@@ -513,6 +513,23 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: kuromoji knows kanji of the Basic Multilingual Plane only; one beyond it (𠮷 of the name 𠮷田, 𩸽 the fish,
+     * written as surrogate pairs) it tagged as a symbol, which was dropped, so a query for it found nothing and 𠮷田 was
+     * searched as 田 alone. Now such a kanji is kept as a word.
+     */
+    @Test
+    void aKanjiBeyondTheBasicPlaneIsFound() throws Exception {
+        Files.writeString(docs.resolve("menu.md"), "𩸽の塩焼き定食", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("staff.md"), "担当は𠮷田さんです。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("other.md"), "担当は山田さんです。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("𩸽", 5)).extracting(RetrievedDocument::source).containsExactly("menu.md#1");
+        assertThat(retriever.search("𠮷田", 5)).extracting(RetrievedDocument::source).first().isEqualTo("staff.md#1");
+        assertThat(retriever.search("𠮷", 5)).extracting(RetrievedDocument::source).containsExactly("staff.md#1");
+    }
+
+    /**
      * Before: Lucene's writer deletes every file of its folder whose name it takes for one of its own (a name starting
      * with '_' and holding a dot, or with 'segments') and no index needs, so an index written into a folder of the
      * user's (the documents folder itself, a Hugo site whose sections hold _index.md, a Jekyll site's _config.yml)
