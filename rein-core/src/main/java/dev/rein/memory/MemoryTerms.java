@@ -8,10 +8,13 @@ import java.util.Set;
 /**
  * The search terms of a text, shared by the memory stores so that every store recalls alike:
  * NFKC-normalised, lower-cased words of letters and digits; text in scripts written without spaces
- * (Japanese, Chinese) is split into overlapping two-character terms. An entry's text also has each
- * such character as a term of its own, so a one-character word (青, 猫) given alone as a query
- * finds the entries that hold it; a query's longer runs are looked for by their two-character
- * terms only, so a shared particle (の, は) does not match every entry.
+ * (Japanese, Chinese, Thai, Lao, Khmer, Burmese) or whose words carry their particles (Korean:
+ * 회의실은, "the meeting room" and a particle) is split into overlapping two-character terms. An
+ * entry's text also has each such character as a term of its own, so a one-character word (青, 猫)
+ * given alone as a query finds the entries that hold it; a query's longer runs are looked for by
+ * their two-character terms only, so a shared particle (の, は) does not match every entry. A Korean
+ * word is a term as a whole too, as it was before Korean was split, so entries a store indexed then
+ * are still found by their words.
  */
 public final class MemoryTerms {
     /** The most terms of a query that a recall looks for: the first ones, in the query's order. */
@@ -56,10 +59,26 @@ public final class MemoryTerms {
         return terms;
     }
 
+    /**
+     * A character of a script split into two-character terms. By script, not by {@link Character#isLetterOrDigit}:
+     * Thai's vowel and tone marks are not letters, and would otherwise cut its words apart.
+     */
     private static boolean isCjk(int cp) {
         Character.UnicodeScript script = Character.UnicodeScript.of(cp);
-        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
-                || script == Character.UnicodeScript.KATAKANA || cp == 'ー';
+        return switch (script) {
+            case HAN, HIRAGANA, KATAKANA, HANGUL, THAI, LAO, KHMER, MYANMAR -> true;
+            default -> cp == 'ー';
+        };
+    }
+
+    /** Korean is written with spaces between words, so a run of it is a word (its particle included). */
+    private static boolean isHangul(int[] cps) {
+        for (int cp : cps) {
+            if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HANGUL) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void flushWord(StringBuilder word, Set<String> terms) {
@@ -71,7 +90,7 @@ public final class MemoryTerms {
 
     private static void flushCjk(StringBuilder cjk, Set<String> terms, boolean singles) {
         int[] cps = cjk.codePoints().toArray();
-        if (cps.length == 1) {
+        if (cps.length == 1 || (cps.length > 2 && isHangul(cps))) {
             terms.add(cjk.toString());
         }
         for (int i = 0; i + 1 < cps.length; i++) {

@@ -303,6 +303,19 @@ abstract class MemoryStoreContract {
     }
 
     @Test
+    void koreanWordsWithTheirParticlesAndThaiWrittenWithoutSpacesAreRecalledByTheirWords() {
+        // Korean writes a word's particle onto it (회의실은: "the meeting room" + topic particle); Thai has no spaces
+        String room = MemoryStore.newId();
+        String thai = MemoryStore.newId();
+        store().remember(entry(room, ACME, "회의실은 3층에 있습니다", null));
+        store().remember(entry(thai, ACME, "ห้องประชุมอยู่ชั้นสาม", null));
+        assertThat(store().recall(ACME, "회의실", 5, NOW)).extracting(MemoryEntry::id).containsExactly(room);
+        assertThat(store().recall(ACME, "회의실은 어디?", 5, NOW)).extracting(MemoryEntry::id).containsExactly(room);
+        assertThat(store().recall(ACME, "ห้องประชุม", 5, NOW)).extracting(MemoryEntry::id).containsExactly(thai);
+        assertThat(store().recall(ACME, "주차장", 5, NOW)).isEmpty();
+    }
+
+    @Test
     void aOneCharacterJapaneseWordRecallsTheEntriesThatHoldIt() {
         // 青 and 猫 are whole words; an entry holds them inside longer runs of kanji and kana
         String blue = MemoryStore.newId();
