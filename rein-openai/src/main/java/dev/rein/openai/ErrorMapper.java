@@ -205,8 +205,10 @@ final class ErrorMapper {
 
     /**
      * Whether a {@code json_validate_failed} or {@code tool_use_failed} says the output limit cut the generation off
-     * (Groq: "max completion tokens reached before generating a valid document", in its message or as the {@code
-     * failed_generation}): not a bad sample, since the same request sent again is cut at the same limit.
+     * (Groq: "max completion tokens reached before generating a valid document", in its message or as the whole {@code
+     * failed_generation}): not a bad sample, since the same request sent again is cut at the same limit. A {@code
+     * failed_generation} is the model's output, so only one that starts with those words counts: output that quotes
+     * them (a model writing about token limits) is still a bad sample.
      */
     static boolean cutAtOutputLimit(JsonNode error) {
         if (error == null) {
@@ -216,12 +218,8 @@ final class ErrorMapper {
         if (!code.equals("tool_use_failed") && !code.equals("json_validate_failed")) {
             return false;
         }
-        for (String field : new String[] {"message", "failed_generation"}) {
-            if (error.path(field).asText("").toLowerCase(java.util.Locale.ROOT).contains(OUTPUT_LIMIT_REACHED)) {
-                return true;
-            }
-        }
-        return false;
+        return error.path("message").asText("").toLowerCase(java.util.Locale.ROOT).contains(OUTPUT_LIMIT_REACHED)
+                || error.path("failed_generation").asText("").strip().toLowerCase(java.util.Locale.ROOT).startsWith(OUTPUT_LIMIT_REACHED);
     }
 
     /** Groq's words for a generation its output limit cut off. */

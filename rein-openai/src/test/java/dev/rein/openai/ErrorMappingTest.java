@@ -309,6 +309,15 @@ class ErrorMappingTest extends FakeChat {
         ModelException schema = failure();
         assertThat(schema.retryable()).isTrue();
         assertThat(schema.getMessage()).doesNotContain("output limit");
+
+        // The model's own output that quotes those words (a generation about token limits) is no cut: still a bad sample.
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Failed to generate"
+                + " JSON. Please adjust your prompt. See 'failed_generation' for more details.\",\"type\":\"invalid_request_error\","
+                + "\"code\":\"json_validate_failed\",\"failed_generation\":\"{\\\"log\\\": \\\"warn: max completion tokens"
+                + " reached before generating a valid document\"}}"));
+        ModelException quoted = failure();
+        assertThat(quoted.retryable()).isTrue();
+        assertThat(quoted.getMessage()).doesNotContain("raise the output limit");
     }
 
     @Test
