@@ -47,26 +47,39 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
     public static final Usage NOT_REPORTED = new Usage(0, 0, 0, 0, Map.of(), true, Map.of());
 
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0 || reasoningOutputTokens < 0) {
-            throw new IllegalArgumentException("token counts cannot be negative");
-        }
+        requireCount("input_tokens (inputTokens)", inputTokens);
+        requireCount("output_tokens (outputTokens)", outputTokens);
+        requireCount("cache_read_input_tokens (cacheReadInputTokens)", cacheReadInputTokens);
+        requireCount("cache_creation_input_tokens (cacheWriteInputTokens)", cacheWriteInputTokens);
+        requireCount("reasoning_output_tokens (reasoningOutputTokens)", reasoningOutputTokens);
         cacheWriteDetail = cacheWriteDetail == null ? Map.of() : Map.copyOf(cacheWriteDetail);
         long detailed = 0;
         for (Map.Entry<String, Long> e : cacheWriteDetail.entrySet()) {
             if (e.getValue() < 0) {
-                throw new IllegalArgumentException("token counts cannot be negative: " + e.getKey());
+                throw new IllegalArgumentException("the usage's cache write detail '" + e.getKey() + "' cannot be negative, was "
+                        + e.getValue() + ": give the cache write tokens of each write class, 0 or more");
             }
             detailed += e.getValue();
         }
         if (detailed > cacheWriteInputTokens) {
             throw new IllegalArgumentException("the cache write detail " + cacheWriteDetail
-                    + " exceeds the cache writes, " + cacheWriteInputTokens);
+                    + " exceeds the cache writes, " + cacheWriteInputTokens + ": the detail's entries are a part of"
+                    + " cache_creation_input_tokens (cacheWriteInputTokens), so give it at least their sum, " + detailed);
         }
         serverToolUses = serverToolUses == null ? Map.of() : Map.copyOf(serverToolUses);
         for (Map.Entry<String, Long> e : serverToolUses.entrySet()) {
             if (e.getValue() < 0) {
-                throw new IllegalArgumentException("server tool uses cannot be negative: " + e.getKey());
+                throw new IllegalArgumentException("the usage's server tool uses of '" + e.getKey() + "' cannot be negative, was "
+                        + e.getValue() + ": give the uses the call made, 0 or more");
             }
+        }
+    }
+
+    /** Names the count by its trace (JSON) name and its Java name: a suite file writes the one, code the other. */
+    private static void requireCount(String name, long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("the usage's " + name + " cannot be negative, was " + count
+                    + ": give the tokens the call used, 0 or more (0 when the provider reported none)");
         }
     }
 

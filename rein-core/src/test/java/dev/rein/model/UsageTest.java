@@ -67,4 +67,26 @@ class UsageTest {
         assertThat(Json.mapper().readValue(written, Usage.class)).isEqualTo(reasoned);
         assertThat(Json.storedMapper().readValue(Json.storedMapper().writeValueAsString(reasoned), Usage.class)).isEqualTo(reasoned);
     }
+
+    /** 'token counts cannot be negative' named neither the count nor its value, nor what to give instead. */
+    @Test
+    void aNegativeCountNamesItsFieldItsValueAndWhatToGive() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Usage.of(-5, 3, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the usage's input_tokens (inputTokens) cannot be negative, was -5: give the tokens the call"
+                        + " used, 0 or more (0 when the provider reported none)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Usage.of(1, 3, 0, -2))
+                .hasMessageStartingWith("the usage's cache_creation_input_tokens (cacheWriteInputTokens) cannot be negative, was -2:");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Usage(1, 3, 0, 0, java.util.Map.of(), false, java.util.Map.of(), -1))
+                .hasMessageStartingWith("the usage's reasoning_output_tokens (reasoningOutputTokens) cannot be negative, was -1:");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Usage.of(1, 1, 0, 5).withCacheWriteDetail("1h", -3))
+                .hasMessage("the usage's cache write detail '1h' cannot be negative, was -3: give the cache write tokens of"
+                        + " each write class, 0 or more");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Usage.of(1, 1, 0, 5).withServerToolUses("web_search", -1))
+                .hasMessage("the usage's server tool uses of 'web_search' cannot be negative, was -1: give the uses the"
+                        + " call made, 0 or more");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Usage.of(1, 1, 0, 5).withCacheWriteDetail("1h", 7))
+                .hasMessage("the cache write detail {1h=7} exceeds the cache writes, 5: the detail's entries are a part of"
+                        + " cache_creation_input_tokens (cacheWriteInputTokens), so give it at least their sum, 7");
+    }
 }

@@ -211,7 +211,8 @@ class SuiteFileTest {
                     goal: g
                     script: [{text: hi, usage: {input_tokens: -5, output_tokens: 3}}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml (line 7, column 32): tasks[0] (t).script[0].usage: token counts cannot be negative");
+                .hasMessage("suite.yaml (line 7, column 32): tasks[0] (t).script[0].usage: the usage's input_tokens (inputTokens)"
+                        + " cannot be negative, was -5: give the tokens the call used, 0 or more (0 when the provider reported none)");
     }
 
     @Test
