@@ -32,7 +32,7 @@ public record SafetyConfig(ApprovalPolicy approvalPolicy, RunStore store, ScopeP
         given(toolRetryPolicy, "toolRetryPolicy",
                 "give a RetryPolicy (RetryPolicy.NONE for no retries; ToolExecutor.DEFAULT_TOOL_RETRY is the default)");
         if (maxArgumentBytes < 1) {
-            throw new ReinException("maxArgumentBytes must be positive, was " + maxArgumentBytes);
+            throw new ReinException(ToolExecutor.maxArgumentBytesProblem(maxArgumentBytes));
         }
     }
 

@@ -68,7 +68,8 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
         toolCallLimits = toolCallLimits == null ? Map.of() : Map.copyOf(toolCallLimits);
         toolCallLimits.forEach((tool, cap) -> {
             if (cap < 1) {
-                throw new ReinException("the call limit of tool '" + tool + "' must be at least 1, was " + cap);
+                throw new ReinException("the call limit of tool '" + tool + "' must be at least 1, was " + cap
+                        + ": give the most calls a run may make of it, or leave the tool out of toolCallLimits for no cap");
             }
         });
     }

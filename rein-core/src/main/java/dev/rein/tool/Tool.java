@@ -325,7 +325,8 @@ public final class Tool {
                 throw new ReinException("tool '" + name + "': timeout must be at least 1 ms, was " + timeout);
             }
             if (maxCalls != null && maxCalls < 1) {
-                throw new ReinException("tool '" + name + "': maxCalls must be at least 1, was " + maxCalls);
+                throw new ReinException("tool '" + name + "': maxCalls must be at least 1, was " + maxCalls
+                        + ": give the most calls a run may make of it, or leave maxCalls unset (null) for no cap");
             }
             return new Tool(this, JsonSchemas.compile(name, inputSchema));
         }

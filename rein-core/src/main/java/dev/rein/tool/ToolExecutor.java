@@ -32,6 +32,12 @@ public final class ToolExecutor {
     public static final RetryPolicy DEFAULT_TOOL_RETRY = new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), 0.2);
     /** The largest accepted arguments object, in bytes of JSON (256 KiB). */
     public static final int DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+
+    /** Why {@code bytes} is no limit on a tool call's arguments, and what to give instead; for a configuration error. */
+    public static String maxArgumentBytesProblem(int bytes) {
+        return "maxArgumentBytes must be positive, was " + bytes + ": give the largest arguments object a tool call may"
+                + " have, in bytes of JSON (the default is " + DEFAULT_MAX_ARGUMENT_BYTES + ", 256 KiB)";
+    }
     /** The deepest accepted arguments object (levels of objects and arrays); real tool arguments stay far below it. */
     public static final int MAX_ARGUMENT_DEPTH = 64;
 
@@ -364,7 +370,7 @@ public final class ToolExecutor {
         /** The largest arguments object accepted, in bytes of JSON. */
         public Builder maxArgumentBytes(int bytes) {
             if (bytes < 1) {
-                throw new ReinException("maxArgumentBytes must be positive, was " + bytes);
+                throw new ReinException(maxArgumentBytesProblem(bytes));
             }
             this.maxArgumentBytes = bytes;
             return this;

@@ -22,6 +22,7 @@ final class Arithmetic {
     // BigDecimal keeps its scale in an int; half of its range leaves room for a few more operations.
     private static final BigDecimal SMALLEST_LOG10 = BigDecimal.valueOf(-(Integer.MAX_VALUE / 2));
 
+    private static final String TOO_MANY_DIGITS = "; use smaller numbers or exponents";
     private final Calculator.Limits limits;
     // Wide enough that every allowed integer is exact, with room for the rounding that follows.
     private final MathContext working;
@@ -35,7 +36,8 @@ final class Arithmetic {
         long digits = Decimals.integerDigits(value);
         if (digits > limits.maxResultDigits()) {
             throw new CalculationException("the number at position " + position + " has " + digits
-                    + " digits; the limit is " + limits.maxResultDigits());
+                    + " digits; the limit is " + limits.maxResultDigits() + "; use numbers of at most "
+                    + limits.maxResultDigits() + " digits");
         }
         return normalize(value);
     }
@@ -123,13 +125,13 @@ final class Arithmetic {
         BigDecimal resultLog10 = exponent.multiply(new BigDecimal(log10), MathContext.DECIMAL64);
         if (resultLog10.compareTo(SMALLEST_LOG10) < 0) {
             throw new CalculationException("result is too close to zero to represent (about 10^"
-                    + Decimals.brief(resultLog10.setScale(0, RoundingMode.CEILING)) + ")");
+                    + Decimals.brief(resultLog10.setScale(0, RoundingMode.CEILING)) + "); use a smaller exponent, or take the result as 0");
         }
         // One digit of slack absorbs the estimate's rounding; normalize() checks the exact size.
         if (resultLog10.compareTo(BigDecimal.valueOf(limits.maxResultDigits() + 1L)) >= 0) {
             BigDecimal digits = resultLog10.setScale(0, RoundingMode.FLOOR).add(BigDecimal.ONE);
             throw new CalculationException("result would have about " + Decimals.brief(digits)
-                    + " digits; the limit is " + limits.maxResultDigits());
+                    + " digits; the limit is " + limits.maxResultDigits() + TOO_MANY_DIGITS);
         }
         return resultLog10.doubleValue();
     }
@@ -138,9 +140,10 @@ final class Arithmetic {
         if (exponent.abs().compareTo(BigDecimal.valueOf(limits.maxExponent())) <= 0) {
             return;
         }
-        throw new CalculationException(exponent.signum() > 0
-                ? "exponent " + Decimals.brief(exponent) + " exceeds the limit of " + limits.maxExponent()
-                : "exponent " + Decimals.brief(exponent) + " is below the limit of -" + limits.maxExponent());
+        String limit = exponent.signum() > 0 ? " exceeds the limit of " + limits.maxExponent()
+                : " is below the limit of -" + limits.maxExponent();
+        throw new CalculationException("exponent " + Decimals.brief(exponent) + limit
+                + "; use an exponent between -" + limits.maxExponent() + " and " + limits.maxExponent());
     }
 
     /** Checks the size of a computed result and rounds it to the calculator's precision. */
@@ -157,7 +160,7 @@ final class Arithmetic {
     private void checkDigits(long digits, boolean exact) throws CalculationException {
         if (digits > limits.maxResultDigits()) {
             throw new CalculationException("result would have " + (exact ? "" : "about ") + digits
-                    + " digits; the limit is " + limits.maxResultDigits());
+                    + " digits; the limit is " + limits.maxResultDigits() + TOO_MANY_DIGITS);
         }
     }
 }

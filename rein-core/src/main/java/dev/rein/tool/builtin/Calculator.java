@@ -73,13 +73,15 @@ public final class Calculator {
 
         /** @throws IllegalArgumentException if a limit is outside its documented range */
         public Limits {
-            requireBetween("maxLength", maxLength, 1, Integer.MAX_VALUE);
-            requireBetween("maxDepth", maxDepth, 1, MAX_DEPTH_CEILING);
-            requireBetween("maxExponent", maxExponent, 0, MAX_EXPONENT_CEILING);
-            requireBetween("maxResultDigits", maxResultDigits, 1, MAX_RESULT_DIGITS_CEILING);
-            Objects.requireNonNull(timeLimit, "timeLimit");
+            requireBetween("maxLength", maxLength, 1, Integer.MAX_VALUE, 1_000);
+            requireBetween("maxDepth", maxDepth, 1, MAX_DEPTH_CEILING, 100);
+            requireBetween("maxExponent", maxExponent, 0, MAX_EXPONENT_CEILING, 10_000);
+            requireBetween("maxResultDigits", maxResultDigits, 1, MAX_RESULT_DIGITS_CEILING, 1_000);
+            Objects.requireNonNull(timeLimit, "Calculator.Limits timeLimit is missing (null): give the longest one"
+                    + " evaluation may take, e.g. Duration.ofSeconds(1) (as Limits.DEFAULT)");
             if (timeLimit.isNegative() || timeLimit.isZero()) {
-                throw new IllegalArgumentException("timeLimit must be positive, was " + timeLimit);
+                throw new IllegalArgumentException("Calculator.Limits timeLimit must be positive, was " + timeLimit
+                        + ": give the longest one evaluation may take, e.g. Duration.ofSeconds(1) (as Limits.DEFAULT)");
             }
         }
 
@@ -108,10 +110,11 @@ public final class Calculator {
             return new Limits(maxLength, maxDepth, maxExponent, maxResultDigits, value);
         }
 
-        private static void requireBetween(String name, int value, int min, int max) {
+        // the default is passed in, not read from DEFAULT: DEFAULT itself is being built by the first call
+        private static void requireBetween(String name, int value, int min, int max, int byDefault) {
             if (value < min || value > max) {
-                throw new IllegalArgumentException(name + " must be between " + min + " and " + max
-                        + ", was " + value);
+                throw new IllegalArgumentException("Calculator.Limits " + name + " must be between " + min + " and " + max
+                        + ", was " + value + ": give a value in that range (Limits.DEFAULT has " + byDefault + ")");
             }
         }
     }
@@ -154,11 +157,11 @@ public final class Calculator {
      */
     public BigDecimal evaluate(String expression) throws CalculationException {
         if (expression == null) {
-            throw new CalculationException("empty expression");
+            throw new CalculationException(Parser.EMPTY);
         }
         if (expression.length() > limits.maxLength()) {
             throw new CalculationException("expression is " + expression.length() + " characters long; the limit is "
-                    + limits.maxLength());
+                    + limits.maxLength() + "; shorten it, or split the calculation into several calls");
         }
         long start = nanoTime.getAsLong();
         BigDecimal result;

@@ -28,6 +28,7 @@ import java.util.List;
  * before recursing, so the call stack stays bounded whatever the input.
  */
 final class Parser {
+    static final String EMPTY = "empty expression; give an arithmetic expression such as 2 + 3 * 4";
     private final Lexer lexer;
     private final int maxDepth;
     private Token current;
@@ -42,7 +43,7 @@ final class Parser {
         Parser parser = new Parser(text, maxDepth);
         parser.advance();
         if (parser.current.kind() == Kind.END) {
-            throw new CalculationException("empty expression");
+            throw new CalculationException(EMPTY);
         }
         Expr expression = parser.expression();
         if (parser.current.kind() != Kind.END) {

@@ -33,31 +33,31 @@ class CalculatorLimitsTest {
 
     @Test
     void towersOfPowersAreRefusedBeforeTheyAreComputed() {
-        assertRefused("9**9**9", "result would have about 369693100 digits; the limit is 1000");
-        assertRefused("10**10**10", "result would have about 10000000001 digits; the limit is 1000");
-        assertRefused("10**999**2", "result would have about 998002 digits; the limit is 1000");
-        assertRefused("(10**999)**(10**999)", "result would have about 9.99E+1001 digits; the limit is 1000");
+        assertRefused("9**9**9", "result would have about 369693100 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("10**10**10", "result would have about 10000000001 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("10**999**2", "result would have about 998002 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("(10**999)**(10**999)", "result would have about 9.99E+1001 digits; the limit is 1000; use smaller numbers or exponents");
     }
 
     @Test
     void resultsJustOverTheDigitLimit() {
-        assertRefused("10**1000", "result would have 1001 digits; the limit is 1000");
-        assertRefused("2**3322", "result would have 1001 digits; the limit is 1000");
-        assertRefused("10**999*10", "result would have 1001 digits; the limit is 1000");
-        assertRefused("10**999/0.1", "result would have about 1001 digits; the limit is 1000");
+        assertRefused("10**1000", "result would have 1001 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("2**3322", "result would have 1001 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("10**999*10", "result would have 1001 digits; the limit is 1000; use smaller numbers or exponents");
+        assertRefused("10**999/0.1", "result would have about 1001 digits; the limit is 1000; use smaller numbers or exponents");
     }
 
     @Test
     void exponentMagnitude() {
-        assertRefused("1.0001**20000", "exponent 20000 exceeds the limit of 10000");
-        assertRefused("1.0001**-20000", "exponent -20000 is below the limit of -10000");
-        assertRefused("1**(10**30)", "exponent 1E+30 exceeds the limit of 10000");
+        assertRefused("1.0001**20000", "exponent 20000 exceeds the limit of 10000; use an exponent between -10000 and 10000");
+        assertRefused("1.0001**-20000", "exponent -20000 is below the limit of -10000; use an exponent between -10000 and 10000");
+        assertRefused("1**(10**30)", "exponent 1E+30 exceeds the limit of 10000; use an exponent between -10000 and 10000");
     }
 
     @Test
     void valuesTooCloseToZero() {
         assertRefused("((0.1**10000)**10000)**10000",
-                "result is too close to zero to represent (about 10^-1000000000000)");
+                "result is too close to zero to represent (about 10^-1000000000000); use a smaller exponent, or take the result as 0");
     }
 
     @Test
@@ -79,13 +79,13 @@ class CalculatorLimitsTest {
     void longExpression() {
         String hundredKilobytes = "1+".repeat(49_999) + "10";
         assertThat(hundredKilobytes).hasSize(100_000);
-        assertRefused(hundredKilobytes, "expression is 100000 characters long; the limit is 1000");
+        assertRefused(hundredKilobytes, "expression is 100000 characters long; the limit is 1000; shorten it, or split the calculation into several calls");
     }
 
     @Test
     void tenThousandNestedParentheses() {
         String deep = "(".repeat(10_000) + "1" + ")".repeat(10_000);
-        assertRefused(deep, "expression is 20001 characters long; the limit is 1000");
+        assertRefused(deep, "expression is 20001 characters long; the limit is 1000; shorten it, or split the calculation into several calls");
         // With room for its length, the same expression is stopped by the depth check.
         assertRefused(roomy, deep, TOO_DEEP);
         assertRefused(roomy, "(".repeat(10_000), TOO_DEEP);
@@ -159,7 +159,7 @@ class CalculatorLimitsTest {
     void longNumbers() {
         Calculator longer = new Calculator(Calculator.Limits.DEFAULT.withMaxLength(2_000).withTimeLimit(TEST_TIME_LIMIT));
         assertRefused(longer, "2+1" + "0".repeat(1000),
-                "the number at position 3 has 1001 digits; the limit is 1000");
+                "the number at position 3 has 1001 digits; the limit is 1000; use numbers of at most 1000 digits");
     }
 
     @Test
@@ -193,11 +193,11 @@ class CalculatorLimitsTest {
     @Test
     void limitsAreConfigurable() throws CalculationException {
         Calculator tight = new Calculator(new Calculator.Limits(10, 2, 3, 3, Duration.ofSeconds(1)));
-        assertRefused(tight, "12345678901", "expression is 11 characters long; the limit is 10");
+        assertRefused(tight, "12345678901", "expression is 11 characters long; the limit is 10; shorten it, or split the calculation into several calls");
         assertRefused(tight, "((-1))", "nesting deeper than 2 levels (parentheses, signs and exponents"
                 + " each count one level); simplify the expression");
-        assertRefused(tight, "1.1**4", "exponent 4 exceeds the limit of 3");
-        assertRefused(tight, "999+1", "result would have 4 digits; the limit is 3");
+        assertRefused(tight, "1.1**4", "exponent 4 exceeds the limit of 3; use an exponent between -3 and 3");
+        assertRefused(tight, "999+1", "result would have 4 digits; the limit is 3; use smaller numbers or exponents");
         assertThat(tight.evaluateToString("9**3")).isEqualTo("729");
     }
 
@@ -206,12 +206,15 @@ class CalculatorLimitsTest {
         Duration second = Duration.ofSeconds(1);
         assertThatThrownBy(() -> new Calculator.Limits(0, 100, 10, 10, second))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("maxLength must be between 1 and 2147483647, was 0");
+                .hasMessage("Calculator.Limits maxLength must be between 1 and 2147483647, was 0: give a value in that range"
+                        + " (Limits.DEFAULT has 1000)");
         assertThatThrownBy(() -> new Calculator.Limits(10, 201, 10, 10, second))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("maxDepth must be between 1 and 200, was 201");
+                .hasMessage("Calculator.Limits maxDepth must be between 1 and 200, was 201: give a value in that range"
+                        + " (Limits.DEFAULT has 100)");
         assertThatThrownBy(() -> new Calculator.Limits(10, 10, 10, 10, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("timeLimit must be positive, was PT0S");
+                .hasMessage("Calculator.Limits timeLimit must be positive, was PT0S: give the longest one evaluation may take,"
+                        + " e.g. Duration.ofSeconds(1) (as Limits.DEFAULT)");
     }
 }

@@ -153,7 +153,7 @@ class CalculatorTest {
     @NullSource
     @ValueSource(strings = {"", "   ", "\t\n", "\u00A0"})
     void emptyExpression(String expression) {
-        assertRefused(expression, "empty expression");
+        assertRefused(expression, "empty expression; give an arithmetic expression such as 2 + 3 * 4");
     }
 
     @ParameterizedTest(name = "{0}")
