@@ -63,13 +63,24 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
         }
         double base = millis(initialDelay) * Math.pow(2, Math.max(0, retry - 1));
         double spread = base * jitter * (ThreadLocalRandom.current().nextDouble() * 2 - 1);
-        long millis = (long) Math.min(millis(maxDelay), Math.max(0, base + spread)); // the cast saturates
-        return Duration.ofMillis(millis);
+        return ofMillis(Math.min(millis(maxDelay), Math.max(0, base + spread)));
     }
 
-    /** {@code d} in milliseconds; a delay too long for a count of them (which a Duration can hold) is the longest that is. */
-    private static long millis(Duration d) {
-        return d.compareTo(LONGEST_MILLIS) >= 0 ? Long.MAX_VALUE : d.toMillis();
+    /**
+     * {@code d} in milliseconds, with their fraction: a delay configured below a millisecond (or between two) is
+     * waited as given, not truncated. A delay too long for a count of them (which a Duration can hold) is the longest that is.
+     */
+    private static double millis(Duration d) {
+        return d.compareTo(LONGEST_MILLIS) >= 0 ? Long.MAX_VALUE : d.getSeconds() * 1000.0 + d.getNano() / 1e6;
+    }
+
+    /** {@code millis} (at least 0) as a Duration, to the nanosecond; the longest millisecond count for one past it. */
+    private static Duration ofMillis(double millis) {
+        if (millis >= Long.MAX_VALUE) {
+            return LONGEST_MILLIS;
+        }
+        long whole = (long) millis;
+        return Duration.ofMillis(whole).plusNanos(Math.round((millis - whole) * 1e6));
     }
 
     /** Whether {@code hint} (null for none) asks for a longer wait than Rein makes, {@link #LONGEST_HINT}. */

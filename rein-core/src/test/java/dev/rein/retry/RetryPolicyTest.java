@@ -41,6 +41,24 @@ class RetryPolicyTest {
     }
 
     /**
+     * The backoff counted whole milliseconds: an initialDelay of 0.5 ms retried at once (0 ms), 1.5 ms
+     * doubled to 2 ms instead of 3 ms, and a maxDelay of 2.5 ms capped at 2 ms. The delays are what
+     * the policy configures, to the nanosecond.
+     */
+    @Test
+    void subMillisecondDelaysAreKeptNotTruncatedToWholeMilliseconds() {
+        RetryPolicy halfMilli = new RetryPolicy(3, Duration.ofNanos(500_000), Duration.ofSeconds(1), 0);
+        assertThat(halfMilli.delayBefore(1, null)).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(halfMilli.delayBefore(2, null)).isEqualTo(Duration.ofMillis(1));
+        assertThat(new RetryPolicy(3, Duration.ofNanos(1_500_000), Duration.ofSeconds(1), 0).delayBefore(2, null))
+                .isEqualTo(Duration.ofMillis(3));
+        assertThat(new RetryPolicy(5, Duration.ofMillis(1), Duration.ofNanos(2_500_000), 0).delayBefore(3, null))
+                .isEqualTo(Duration.ofNanos(2_500_000));
+        assertThat(new RetryPolicy(1, Duration.ofNanos(1), Duration.ofSeconds(1), 0).delayBefore(1, null))
+                .isEqualTo(Duration.ofNanos(1));
+    }
+
+    /**
      * A delay too long for a count of milliseconds (Duration.ofSeconds(Long.MAX_VALUE), which the
      * constructor takes) made the first retry throw ArithmeticException; it now counts as the longest
      * wait a millisecond count holds, which callers still cap at their deadline.
