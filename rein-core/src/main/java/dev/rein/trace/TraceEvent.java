@@ -81,7 +81,6 @@ public sealed interface TraceEvent {
     record ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,
                           BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) implements TraceEvent {}
 
-    /** The provider counted a request's input tokens ({@code -1}: it cannot), e.g. for a context policy's trigger. */
     /**
      * Said once per run, after the first response whose provider reported no token usage: that
      * call, and any later one without a report, is charged an estimate ({@code usage}, this call's)
@@ -90,8 +89,19 @@ public sealed interface TraceEvent {
     record UsageEstimated(String runId, int step, Instant time, String model, Usage usage, String message)
             implements TraceEvent {}
 
+    /**
+     * The provider counted a request's input tokens, e.g. for a context policy's trigger. A count that failed has
+     * {@code inputTokens} -1 and {@code error} why (the failure's kind, HTTP status and message); the run went on
+     * with its own estimate. {@code error} is null, and not written, for a count that succeeded.
+     */
     record TokensCounted(String runId, int step, Instant time, String purpose, String model, long inputTokens,
-                         long durationMillis) implements TraceEvent {}
+                         long durationMillis, @JsonInclude(JsonInclude.Include.NON_NULL) String error) implements TraceEvent {
+        /** A count that succeeded. */
+        public TokensCounted(String runId, int step, Instant time, String purpose, String model, long inputTokens,
+                             long durationMillis) {
+            this(runId, step, time, purpose, model, inputTokens, durationMillis, null);
+        }
+    }
 
     /**
      * A failed model call that will be retried after {@code delayMillis}; {@code requestId} is the

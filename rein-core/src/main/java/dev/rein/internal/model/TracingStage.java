@@ -114,17 +114,22 @@ public final class TracingStage implements ModelInterceptor {
         try {
             tokens = chain.proceedCount(call);
         } catch (ModelException e) {
-            // A failed count is traced as unknown (-1), as the run goes on with its estimate: a replay answers the
+            // A failed count is traced as unknown (-1) with why, as the run goes on with its estimate: a replay answers the
             // counts in order, and without it would answer this one with the next count the run made
             Instant now = tracer.now();
             tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
-                    -1, Duration.between(started, now).toMillis()));
+                    -1, Duration.between(started, now).toMillis(), failure(e)));
             throw e;
         }
         Instant now = tracer.now();
         tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
                 tokens, Duration.between(started, now).toMillis()));
         return tokens;
+    }
+
+    /** Why a count failed, for a trace reader: its kind, HTTP status (when any) and message. */
+    private static String failure(ModelException e) {
+        return e.kind() + (e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "") + ": " + e.getMessage();
     }
 
     @Override

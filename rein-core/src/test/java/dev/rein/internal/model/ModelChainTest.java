@@ -449,4 +449,28 @@ class ModelChainTest {
         assertThatThrownBy(() -> chain(tight, List.of()).count(call(counting, request("slow"), Duration.ofMillis(200))))
                 .isInstanceOf(ModelDeadlineException.class).hasMessageContaining("time limit");
     }
+
+    /** A failed count was traced as -1 and nothing else: a trace reader could not tell why the count is missing. */
+    @Test
+    void aFailedTokenCountIsTracedWithWhyItFailed() {
+        Model failing = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) throws ModelException {
+                throw new ModelException(ModelException.Kind.SERVER_ERROR, 503, "count_tokens is overloaded");
+            }
+        };
+        BudgetMeter roomy = meter(Duration.ofMinutes(1));
+        assertThatThrownBy(() -> chain(roomy, List.of()).count(call(failing, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(ModelException.class);
+        assertThat(events).singleElement().isInstanceOfSatisfying(TraceEvent.TokensCounted.class, e -> {
+            assertThat(e.inputTokens()).isEqualTo(-1);
+            assertThat(e.error()).isEqualTo("SERVER_ERROR (HTTP 503): count_tokens is overloaded");
+        });
+        assertThat(dev.rein.json.Json.write(events.get(0))).contains("\"error\":\"SERVER_ERROR (HTTP 503)");
+    }
 }
