@@ -81,6 +81,12 @@ final class Recorder implements StreamObserver {
         }
     }
 
+    /** The attempt's held-back text was released at its end (endOfStream), so a listener discards all of it. */
+    @Override
+    public synchronized void onRetry(int failedAttempt) {
+        listeners.forEach(l -> safely(() -> l.onRetry(failedAttempt)));
+    }
+
     /** The model call ended: what was held back (a possible start of a secret) is released, masked. */
     synchronized void endOfStream() {
         endOfText();

@@ -23,4 +23,14 @@ public interface StreamObserver {
 
     /** A fragment of the JSON arguments of the tool call {@code id}. */
     default void onToolInputDelta(String id, String partialJson) {}
+
+    /**
+     * Attempt {@code failedAttempt} (from 1) of the current model call failed after streaming, and the call is
+     * retried: everything streamed since the call began, or since the previous {@code onRetry}, belongs to the
+     * failed attempt and is not part of the response (text, thinking, tool call starts and their arguments);
+     * discard it. What follows is the next attempt's, from its start. Called after the failed attempt's last
+     * fragment, after the run traced its {@code model_retry}, and before the retry's wait; never for a call
+     * that is not retried.
+     */
+    default void onRetry(int failedAttempt) {}
 }

@@ -30,7 +30,7 @@ class StreamBufferTest {
             parts.add(switch (e) {
                 case RunEvent.TextDelta t -> "text:" + t.text();
                 case RunEvent.EventsDropped d -> "dropped:" + d.count();
-                case RunEvent.Trace t -> "call:" + ((TraceEvent.ToolCalled) t.event()).callId();
+                case RunEvent.Trace t -> t.event() instanceof TraceEvent.ToolCalled c ? "call:" + c.callId() : t.type();
                 case RunEvent.Finished f -> "result";
             });
         }
@@ -91,5 +91,21 @@ class StreamBufferTest {
         }
         assertThat(received.toString()).isEqualTo(text.toString());
         assertThat(dropped).isEqualTo(100);
+    }
+
+    /**
+     * A model_retry tells a consumer to drop the failed attempt's text; a full buffer left it out like any event, and
+     * the consumer showed the failed attempt's text and the retry's as one answer. It is never left out now.
+     */
+    @Test
+    void aModelRetryIsNeverLeftOutOfAFullBuffer() throws InterruptedException {
+        StreamBuffer buffer = new StreamBuffer(2);
+        buffer.offer(call("a"));
+        buffer.offer(new RunEvent.TextDelta("途中"));
+        buffer.offer(call("b")); // full: left out
+        buffer.offer(new RunEvent.Trace(new TraceEvent.ModelRetry("run-1", 1, Instant.EPOCH, 1, "CONNECTION", 0, "reset", 1)));
+        buffer.offer(new RunEvent.TextDelta("完全"));
+
+        assertThat(describe(drain(buffer))).isEqualTo("call:a text:途中 dropped:1 model_retry text:完全 result");
     }
 }

@@ -64,4 +64,30 @@ class StreamedRetryTextTest {
         assertThat(textAroundTheRetry(agent().secrets(Secrets.of(Map.of("api_key", "sk-live-0123456789")))))
                 .as("text held back for masking is released before the retry").isEqualTo("途中まで書いた | 完全な答え");
     }
+
+    /**
+     * A listener got the failed attempt's text and then the retry's, with nothing on the stream interface to say the
+     * first was void (only a trace event, on another callback). onRetry now comes between them, after the held-back
+     * text of the failed attempt and before the retry's first delta.
+     */
+    @Test
+    void aListenerIsToldToDiscardTheFailedAttemptsTextBeforeTheRetrysText() {
+        for (Agent.Builder builder : List.of(agent(), agent().secrets(Secrets.of(Map.of("api_key", "sk-live-0123456789"))))) {
+            StringBuilder seen = new StringBuilder();
+            dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
+                @Override
+                public void onTextDelta(String text) {
+                    seen.append(text);
+                }
+
+                @Override
+                public void onRetry(int failedAttempt) {
+                    seen.append(" [discard attempt ").append(failedAttempt).append("] ");
+                }
+            };
+            RunResult result = builder.listener(runId -> listener).build().run("答えて");
+            assertThat(result.answer()).isEqualTo("完全な答え");
+            assertThat(seen.toString()).isEqualTo("途中まで書いた [discard attempt 1] 完全な答え");
+        }
+    }
 }

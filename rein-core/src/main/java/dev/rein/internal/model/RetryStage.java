@@ -138,12 +138,22 @@ public final class RetryStage implements ModelInterceptor {
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
                         e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));
+                discardAttempt(call, attempt);
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
                 }
                 sleeper.sleep(delay);
                 stopIfCancelled();
             }
+        }
+    }
+
+    /** What the failed attempt streamed is void: the call's observer is told before the next attempt streams. */
+    private static void discardAttempt(ModelCall call, int attempt) {
+        try {
+            call.context().stream().onRetry(attempt);
+        } catch (RuntimeException e) {
+            // an observer's failure must not stop the retry: a live view is not worth the call
         }
     }
 
