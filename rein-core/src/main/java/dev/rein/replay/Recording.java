@@ -120,6 +120,46 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure) {}
 
     /**
+     * The part of the trace one process wrote since the run (or its last resumption or turn) began there: where its
+     * calls, counts and guards begin, the steps of its counts and its tool results.
+     */
+    private record Segment(int calls, int counts, int guards, List<Integer> countSteps, List<JsonNode> results) {
+        static Segment from(List<Call> calls, List<Long> counts, List<Guard> guards) {
+            return new Segment(calls.size(), counts.size(), guards.size(), new ArrayList<>(), new ArrayList<>());
+        }
+
+        /**
+         * Drops what this segment recorded after the step {@code resumedAt} its run was resumed from: a process that
+         * stopped after a model call was traced but before the step's checkpoint left that call in the trace, and the
+         * resumed run made it again. A replay answers calls in order, so it took the lost call for the one the run acted on.
+         */
+        void dropLost(int resumedAt, List<Call> allCalls, List<Long> allCounts, List<Guard> allGuards,
+                      Map<String, List<JsonNode>> allResults) {
+            for (int i = allCalls.size() - 1; i >= calls; i--) {
+                if (allCalls.get(i).step() > resumedAt) {
+                    allCalls.remove(i);
+                }
+            }
+            for (int i = allCounts.size() - 1; i >= counts; i--) {
+                if (countSteps.get(i - counts) > resumedAt) {
+                    allCounts.remove(i);
+                }
+            }
+            for (int i = allGuards.size() - 1; i >= guards; i--) {
+                if (allGuards.get(i).event().path("step").asInt() > resumedAt) {
+                    allGuards.remove(i);
+                }
+            }
+            for (JsonNode lost : results) {
+                if (lost.path("step").asInt() > resumedAt) {
+                    allResults.get(lost.path("call_id").asText()).remove(lost);
+                }
+            }
+            allResults.values().removeIf(List::isEmpty);
+        }
+    }
+
+    /**
      * A guard event (an intervention or a stall finding) and how many model calls the run had
      * completed before it, so a replay compares only the events that came before the call it is at.
      */
@@ -185,6 +225,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<Interruption> interruptions = new ArrayList<>();
         JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
         String modelInForce = null;
+        Segment segment = new Segment(0, 0, 0, new ArrayList<>(), new ArrayList<>());
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> {
@@ -217,10 +258,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         pendingRequest = null;
                     }
                 }
-                case "tokens_counted" -> counts.add(e.path("input_tokens").asLong(-1));
+                case "tokens_counted" -> {
+                    counts.add(e.path("input_tokens").asLong(-1));
+                    segment.countSteps().add(e.path("step").asInt());
+                }
                 // Every result of an id, in trace order: some servers give the calls of each response the
                 // same ids (call_0, ...), and a model may give two calls of one response the same id.
-                case "tool_result" -> results.computeIfAbsent(e.path("call_id").asText(), k -> new ArrayList<>()).add(e);
+                case "tool_result" -> {
+                    results.computeIfAbsent(e.path("call_id").asText(), k -> new ArrayList<>()).add(e);
+                    segment.results().add(e);
+                }
                 case "tool_call" -> {
                     java.time.Instant at = instant(e.path("time"));
                     if (at != null) {
@@ -233,6 +280,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "run_finished" -> finished = e;
                 case "turn_started" -> {
                     replies.add(e.path("text").asText());
+                    segment = Segment.from(calls, counts, guards);
                     // a reply's turn runs on the replying agent's limits: the replay's does too
                     if (e.path("limits").isObject()) {
                         resumes.add(e);
@@ -242,6 +290,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 }
                 case "run_resumed" -> {
                     resumed = true;
+                    if ("RUNNING".equals(e.path("from").asText())) {
+                        // the process stopped after its last checkpoint: what it did after it is done again, and traced again
+                        segment.dropLost(e.path("step").asInt(), calls, counts, guards, results);
+                        pendingRequest = null;
+                    }
+                    segment = Segment.from(calls, counts, guards);
                     // a resumption after a pause for approval runs on the resuming agent's limits: the replay's does too
                     if ("WAITING_APPROVAL".equals(e.path("from").asText()) && e.path("limits").isObject()) {
                         resumes.add(e);

@@ -1,0 +1,81 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.json.Json;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.run.RunStatus;
+import dev.rein.state.ForwardingRunStore;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.state.RunSnapshot;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A process that died after a model call was traced but before the step's checkpoint: the resumed run makes that call
+ * again, so the trace holds it twice. A replay answered the redone call with the first, lost one, which the run never
+ * acted on.
+ */
+class ReplayCrashBeforeCheckpointTest {
+    /** Dies at the checkpoint of the step whose model proposed the charge of 6: the call is traced, its checkpoint never saved. */
+    static final class DiesAtTheSecondChargesCheckpoint extends ForwardingRunStore {
+        final AtomicBoolean dead = new AtomicBoolean();
+
+        DiesAtTheSecondChargesCheckpoint() {
+            super(new InMemoryRunStore());
+        }
+
+        @Override
+        public void save(RunSnapshot snapshot) {
+            if (dead.get() || Json.write(snapshot.history()).contains("{\"amount\":6}")) {
+                dead.set(true);
+                throw new IllegalStateException("the process died");
+            }
+            super.save(snapshot);
+        }
+    }
+
+    private static Tool charge() {
+        return Tool.builder("charge").description("Charges the card.").risk(Risk.WRITE)
+                .handler((a, c) -> "charged " + a.path("amount").asInt()).build();
+    }
+
+    @Test
+    void aCallRedoneAfterTheProcessDiedBeforeItsCheckpointIsReplayedFromTheCallTheRunActedOn(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        DiesAtTheSecondChargesCheckpoint store = new DiesAtTheSecondChargesCheckpoint();
+        RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":5}")),
+                        toolCalls(call("charge", "{\"amount\":6}")), text("unused")))
+                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store)
+                .listener(JsonlTraceListener.to(trace)).build().run("charge the customer");
+        assertThat(store.delegate().load(crashed.runId()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(Json.write(store.delegate().load(crashed.runId()).orElseThrow().history())).doesNotContain("{\"amount\":6}");
+
+        // another process resumes after the first charge: the model, asked again, proposes another charge
+        RunResult done = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":7}")), text("Charged 5 and 7.")))
+                .tools(charge()).approvalPolicy(ApprovalPolicy.NEVER).store(store.delegate())
+                .listener(JsonlTraceListener.to(trace)).build().resume(crashed.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        String recorded = Files.readString(trace);
+        assertThat(recorded).contains("\"from\":\"RUNNING\"", "{\"amount\":6}", "{\"amount\":7}");
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(charge())
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.firstDivergence()).as(recorded).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().answer()).isEqualTo("Charged 5 and 7.");
+    }
+}
