@@ -27,6 +27,8 @@ import java.util.List;
 
 /** What {@link Agent.Builder#build()} checks and derives, and the builder copy behind {@link AgentConfig#toBuilder()}. */
 final class AgentValidation {
+    private static final String TOOL_TIMEOUT_TO_GIVE = ": give the longest one tool call may take, e.g. Duration.ofSeconds(30)"
+            + " (the default)";
     private AgentValidation() {}
 
     static AgentConfig.Validated validate(Agent.Builder b) {
@@ -41,7 +43,7 @@ final class AgentValidation {
             throw new ReinException("no model name set: call Agent.builder().modelName(...) (the model has no default)");
         }
         if (modelName.isBlank()) {
-            throw new ReinException("the model name is empty");
+            throw new ReinException("the model name is empty: give the name its provider knows the model by, as in modelName(...)");
         }
         PriceTable prices = pricesInUse(b);
         if (b.maxTokens < 1) {
@@ -50,11 +52,11 @@ final class AgentValidation {
         }
         // as Tool.Builder.timeout refuses it: a zero limit would answer every call "the run's deadline has passed"
         if (b.toolTimeout.isZero() || b.toolTimeout.isNegative()) {
-            throw new ReinException("toolTimeout must be positive, was " + b.toolTimeout);
+            throw new ReinException("toolTimeout must be positive, was " + b.toolTimeout + TOOL_TIMEOUT_TO_GIVE);
         }
         // the timeout stage and its message count milliseconds: less would time out every call "at 0 s"
         if (b.toolTimeout.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new ReinException("toolTimeout must be at least 1 ms, was " + b.toolTimeout);
+            throw new ReinException("toolTimeout must be at least 1 ms, was " + b.toolTimeout + TOOL_TIMEOUT_TO_GIVE);
         }
         // the upper bound is the provider's (1 on Anthropic, 2 on OpenAI); below 0 or not a number, no provider takes it
         if (b.temperature != null && !(b.temperature >= 0 && b.temperature < Double.POSITIVE_INFINITY)) {
@@ -62,7 +64,8 @@ final class AgentValidation {
                     + "; leave it unset (null) for the provider's default");
         }
         if (b.maxVerificationFailures < 0) {
-            throw new ReinException("maxVerificationFailures cannot be negative, was " + b.maxVerificationFailures);
+            throw new ReinException("maxVerificationFailures cannot be negative, was " + b.maxVerificationFailures
+                    + ": give after how many refused answers the run ends, e.g. 2 (the default; 0 and 1 end it at the first)");
         }
         List<Tool> all = new ArrayList<>(b.tools);
         if (b.finishTool) {

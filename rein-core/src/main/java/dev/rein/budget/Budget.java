@@ -29,19 +29,24 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
      */
     public static final Duration LONGEST_DURATION = Duration.ofMillis(Long.MAX_VALUE);
 
+    private static final String DURATION_TO_GIVE = ": give the longest a run may take, e.g. Duration.ofSeconds(300)"
+            + " (the default); for no time limit, set it to null";
+
     public Budget {
         if (maxSteps < 1) {
-            throw new ReinException("maxSteps must be at least 1, was " + maxSteps);
+            throw new ReinException("maxSteps must be at least 1, was " + maxSteps + ": give the most model calls a run"
+                    + " may make, e.g. " + DEFAULT_MAX_STEPS + " (the default)");
         }
         if (maxCostUsd != null && maxCostUsd.signum() <= 0) {
-            throw new ReinException("maxCostUsd must be positive, was " + maxCostUsd.toPlainString());
+            throw new ReinException("maxCostUsd must be positive, was " + maxCostUsd.toPlainString() + ": give the most a run"
+                    + " may spend in USD, e.g. 1.00 (the default); for no money limit, set it to null");
         }
         if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
-            throw new ReinException("maxDuration must be positive, was " + maxDuration);
+            throw new ReinException("maxDuration must be positive, was " + maxDuration + DURATION_TO_GIVE);
         }
         // under 1 ms a run could not start before its deadline passed, and messages would read "0 s"
         if (maxDuration != null && maxDuration.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new ReinException("maxDuration must be at least 1 ms, was " + maxDuration);
+            throw new ReinException("maxDuration must be at least 1 ms, was " + maxDuration + DURATION_TO_GIVE);
         }
         // Duration.ofSeconds(Long.MAX_VALUE) as "forever" would overflow the deadline when a run starts
         // (an ArithmeticException out of agent.run); refused here, where the other limits are checked

@@ -46,7 +46,8 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
                     + ": give the longest wait between attempts, e.g. Duration.ofSeconds(5)");
         }
         if (!(jitter >= 0 && jitter <= 1)) { // NaN too, which every comparison fails
-            throw new ReinException("jitter must be between 0 and 1, was " + jitter);
+            throw new ReinException("jitter must be between 0 and 1, was " + jitter + ": give the fraction of random spread"
+                    + " around each delay, e.g. 0.2 (RetryPolicy.DEFAULT's), or 0 for none");
         }
     }
 

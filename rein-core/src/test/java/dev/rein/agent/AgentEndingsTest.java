@@ -399,7 +399,8 @@ class AgentEndingsTest {
         // accepted before: every call of the run was then answered "The run's deadline has passed"
         for (Duration timeout : List.of(Duration.ZERO, Duration.ofSeconds(-5))) {
             assertThatThrownBy(() -> agent(ScriptedModel.of(text("x"))).toolTimeout(timeout).build())
-                    .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be positive, was " + timeout);
+                    .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be positive, was " + timeout
+                            + ": give the longest one tool call may take, e.g. Duration.ofSeconds(30) (the default)");
         }
         ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), text("ok"));
         RunResult result = agent(model).toolTimeout(Duration.ofMillis(1_500)).build().run("go");
@@ -446,7 +447,8 @@ class AgentEndingsTest {
         assertThat(result.reason()).isEqualTo("verification_failed");
         assertThat(model.requests()).hasSize(1);
         assertThatThrownBy(() -> agent(ScriptedModel.of()).maxVerificationFailures(-1).build()).isInstanceOf(ReinException.class)
-                .hasMessage("maxVerificationFailures cannot be negative, was -1");
+                .hasMessage("maxVerificationFailures cannot be negative, was -1: give after how many refused answers the run"
+                        + " ends, e.g. 2 (the default; 0 and 1 end it at the first)");
     }
 
     @Test

@@ -18,13 +18,13 @@ class BuilderEdgesTest {
         // ended "exceeded its timeout of 0 s", as 14eb724 found for the run's maxDuration
         assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).tools(TestTools.echo())
                 .toolTimeout(Duration.ofNanos(500)).build())
-                .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be at least 1 ms, was PT0.0000005S");
+                .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be at least 1 ms, was PT0.0000005S: give the longest one tool call may take, e.g. Duration.ofSeconds(30) (the default)");
         assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
                 .timeout(Duration.ofNanos(999_999)).build())
                 .isInstanceOf(ReinException.class).hasMessage("tool 'slow': timeout must be at least 1 ms, was PT0.000999999S");
         // zero and negative keep their messages
         assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).toolTimeout(Duration.ZERO).build())
-                .hasMessage("toolTimeout must be positive, was PT0S");
+                .hasMessage("toolTimeout must be positive, was PT0S: give the longest one tool call may take, e.g. Duration.ofSeconds(30) (the default)");
         assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
                 .timeout(Duration.ofSeconds(-1)).build()).hasMessage("tool 'slow': timeout must be positive, was PT-1S");
         Tool.builder("slow").description("Slow.").handler((a, c) -> "x").timeout(Duration.ofMillis(1)).build();
@@ -264,5 +264,13 @@ class BuilderEdgesTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("domain allowlist guard").hasMessageContaining("'fetch'")
                 .hasMessageContaining("its tools are: fetch_page");
         Agent.builder().model(ScriptedModel.of(text("x"))).tools(fetch).toolInterceptor(allowlist.guard("fetch_page", "url")).build();
+    }
+
+    /** 'the model name is empty' said what was wrong, not what to give. */
+    @Test
+    void anEmptyModelNameSaysWhatToGive() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).modelName(" ").build())
+                .isInstanceOf(ReinException.class).hasMessage("the model name is empty: give the name its provider knows the"
+                        + " model by, as in modelName(...)");
     }
 }

@@ -67,7 +67,8 @@ class BudgetTest {
     void aTimeLimitUnderAMillisecondIsRefusedRatherThanReportedAsZeroSeconds() {
         // it ran, stopped at once and said "the time limit of 0 s was reached" (and max_seconds 0 in the trace)
         assertThatThrownBy(() -> Budget.builder().maxDuration(Duration.ofNanos(1)).build()).isInstanceOf(ReinException.class)
-                .hasMessage("maxDuration must be at least 1 ms, was PT0.000000001S");
+                .hasMessage("maxDuration must be at least 1 ms, was PT0.000000001S: give the longest a run may take, e.g."
+                        + " Duration.ofSeconds(300) (the default); for no time limit, set it to null");
         assertThat(Budget.builder().maxDuration(Duration.ofMillis(1)).build().maxDuration()).isEqualTo(Duration.ofMillis(1));
     }
 
@@ -136,5 +137,18 @@ class BudgetTest {
         assertThatThrownBy(() -> ModelPrice.of("1.00", "-0.10", "5.00")).isInstanceOf(ReinException.class)
                 .hasMessage("model prices cannot be negative, was cache read -0.10");
         assertThat(ModelPrice.of(" 1.00 ", "0.10", "5.00").inputPerMTok()).isEqualByComparingTo("1.00");
+    }
+
+    /** Said what was wrong, not what to give (maxSteps, maxCostUsd, maxDuration). */
+    @Test
+    void aLimitOutOfRangeSaysWhatToGive() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Budget.builder().maxSteps(0).build())
+                .hasMessage("maxSteps must be at least 1, was 0: give the most model calls a run may make, e.g. 15 (the default)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Budget.builder().maxCostUsd(java.math.BigDecimal.ZERO).build())
+                .hasMessage("maxCostUsd must be positive, was 0: give the most a run may spend in USD, e.g. 1.00 (the default);"
+                        + " for no money limit, set it to null");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Budget.builder().maxDuration(java.time.Duration.ZERO).build())
+                .hasMessage("maxDuration must be positive, was PT0S: give the longest a run may take, e.g."
+                        + " Duration.ofSeconds(300) (the default); for no time limit, set it to null");
     }
 }

@@ -104,6 +104,7 @@ class RetryPolicyTest {
         assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(200), null, 0.2)).isInstanceOf(ReinException.class)
                 .hasMessage("the retry policy's maxDelay is missing (null): pass a Duration, e.g. Duration.ofSeconds(5)");
         assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), Double.NaN))
-                .isInstanceOf(ReinException.class).hasMessage("jitter must be between 0 and 1, was NaN");
+                .isInstanceOf(ReinException.class).hasMessage("jitter must be between 0 and 1, was NaN: give the fraction of random spread"
+                        + " around each delay, e.g. 0.2 (RetryPolicy.DEFAULT's), or 0 for none");
     }
 }
