@@ -134,7 +134,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
          * resumed run made it again. A replay answers calls in order, so it took the lost call for the one the run acted on.
          */
         void dropLost(int resumedAt, List<Call> allCalls, List<Long> allCounts, List<Guard> allGuards,
-                      Map<String, List<JsonNode>> allResults) {
+                      Map<String, List<JsonNode>> allResults, List<JsonNode> maybeRedone) {
             for (int i = allCalls.size() - 1; i >= calls; i--) {
                 if (allCalls.get(i).step() > resumedAt) {
                     allCalls.remove(i);
@@ -152,10 +152,48 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
             for (JsonNode lost : results) {
                 if (lost.path("step").asInt() > resumedAt) {
-                    allResults.get(lost.path("call_id").asText()).remove(lost);
+                    removeSame(allResults, lost);
+                } else if (lost.path("step").asInt() == resumedAt) {
+                    // the snapshot of that step may be from before its tools ran (then they ran again) or after
+                    maybeRedone.add(lost);
                 }
             }
             allResults.values().removeIf(List::isEmpty);
+        }
+
+        /**
+         * Drops each result of a stopped process, at the step its run resumed from, that the resumed run recorded again
+         * (the same call at the same step, later in the trace): the step's checkpoint was from before its tools ran, so
+         * they ran again, and a tool that reads live data may have answered otherwise.
+         */
+        static void dropRedone(List<JsonNode> maybeRedone, Map<String, List<JsonNode>> allResults) {
+            for (JsonNode first : maybeRedone) {
+                List<JsonNode> same = allResults.getOrDefault(first.path("call_id").asText(), List.of());
+                int at = indexOfSame(same, first);
+                boolean redone = at >= 0 && same.subList(at + 1, same.size()).stream()
+                        .anyMatch(later -> later.path("step").asInt() == first.path("step").asInt());
+                if (redone) {
+                    same.remove(at);
+                }
+            }
+        }
+
+        private static void removeSame(Map<String, List<JsonNode>> allResults, JsonNode node) {
+            List<JsonNode> same = allResults.get(node.path("call_id").asText());
+            int at = indexOfSame(same, node);
+            if (at >= 0) {
+                same.remove(at);
+            }
+        }
+
+        // by identity: two results can be equal JSON, and only this one is to go
+        private static int indexOfSame(List<JsonNode> nodes, JsonNode node) {
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) == node) {
+                    return i;
+                }
+            }
+            return -1;
         }
     }
 
@@ -226,6 +264,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
         String modelInForce = null;
         Segment segment = new Segment(0, 0, 0, new ArrayList<>(), new ArrayList<>());
+        List<JsonNode> maybeRedone = new ArrayList<>(); // tool results of a stopped process at the step its run resumed from
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> {
@@ -292,7 +331,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     resumed = true;
                     if ("RUNNING".equals(e.path("from").asText())) {
                         // the process stopped after its last checkpoint: what it did after it is done again, and traced again
-                        segment.dropLost(e.path("step").asInt(), calls, counts, guards, results);
+                        segment.dropLost(e.path("step").asInt(), calls, counts, guards, results, maybeRedone);
                         pendingRequest = null;
                     }
                     segment = Segment.from(calls, counts, guards);
@@ -312,6 +351,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 default -> { }
             }
         }
+        Segment.dropRedone(maybeRedone, results);
         if (started == null) {
             String turns = !replies.isEmpty() ? ": it holds only later turns of the run (turn_started), so the turns"
                     + " before them are missing; record the whole conversation into one trace ('rein reply RUN TEXT --trace"

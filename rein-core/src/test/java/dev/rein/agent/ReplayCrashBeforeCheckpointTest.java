@@ -78,4 +78,47 @@ class ReplayCrashBeforeCheckpointTest {
         assertThat(report.reproduced()).isTrue();
         assertThat(report.result().answer()).isEqualTo("Charged 5 and 7.");
     }
+
+    /**
+     * The process died after a step's tools ran but before the checkpoint that records their results: the resumed run
+     * ran them again, and a tool that reads live data answered otherwise. The trace holds both results of one call at
+     * one step; a replay answered the call with the lost first one.
+     */
+    @Test
+    void aToolCallRunAgainAfterTheProcessDiedBeforeItsCheckpointIsReplayedWithTheResultTheRunActedOn(@TempDir Path dir)
+            throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        Tool balance = Tool.builder("balance").description("Reads the balance.").risk(Risk.READ)
+                .handler((a, c) -> "balance " + (100 + reads.incrementAndGet())).build();
+        ForwardingRunStore store = new ForwardingRunStore(new InMemoryRunStore()) {
+            final AtomicBoolean dead = new AtomicBoolean();
+
+            @Override
+            public void save(RunSnapshot snapshot) {
+                if (dead.get() || Json.write(snapshot.history()).contains("balance 101")) {
+                    dead.set(true);
+                    throw new IllegalStateException("the process died");
+                }
+                super.save(snapshot);
+            }
+        };
+        RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("balance", "{}")), text("unused")))
+                .tools(balance).approvalPolicy(ApprovalPolicy.NEVER).store(store)
+                .listener(JsonlTraceListener.to(trace)).build().run("what is the balance?");
+        assertThat(store.delegate().load(crashed.runId()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+
+        RunResult done = Agent.builder().model(ScriptedModel.of(text("The balance is 102.")))
+                .tools(balance).approvalPolicy(ApprovalPolicy.NEVER).store(store.delegate())
+                .listener(JsonlTraceListener.to(trace)).build().resume(crashed.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        String recorded = Files.readString(trace);
+        assertThat(recorded).contains("\"from\":\"RUNNING\"", "balance 101", "balance 102");
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(balance)
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.firstDivergence()).as(recorded).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
 }
