@@ -183,6 +183,18 @@ final class CliTelemetry implements AutoCloseable {
             exportLog.close();
             throw OtelVariables.refusal(e, env);
         }
+        try {
+            return withSdk(sdk, cli, home, env, disabled, exportLog, flushBound.get(), provider);
+        } catch (RuntimeException | Error e) {
+            // a refusal after the SDK is built (the provider lookup, say): its threads and log handler go with it
+            new CliTelemetry(sdk, null, Context.root(), cli.err(), exportLog, flushBound.get(), OtlpSignals.of(env)).close();
+            throw e;
+        }
+    }
+
+    /** The command's telemetry over {@code sdk}, built: what may still refuse the command once the SDK runs. */
+    private static CliTelemetry withSdk(OpenTelemetrySdk sdk, CliEnvironment cli, CliHome home, Map<String, String> env,
+                                        boolean disabled, ExportLog exportLog, Duration flushBound, Supplier<String> provider) {
         String providerName = provider.get();
         // No server(...): each chat span names the server of the model its call goes to (ModelDefaults.serverUri(),
         // the provider's base URL as its model reads it), so a model that calls elsewhere is not misreported.
@@ -199,7 +211,7 @@ final class CliTelemetry implements AutoCloseable {
         // a command-line tool extracts the context its caller (a CI job, a script) put in TRACEPARENT etc.
         // at startup, with the configured propagators, so the run joins the caller's trace.
         Context parent = sdk.getPropagators().getTextMapPropagator().extract(Context.root(), env, ENVIRONMENT);
-        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog, flushBound.get(), OtlpSignals.of(env));
+        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog, flushBound, OtlpSignals.of(env));
     }
 
     /**

@@ -61,6 +61,27 @@ class CliTelemetryTest {
     }
 
     /**
+     * The SDK is built before the spans' provider is looked up; a lookup that refused the command (REIN_PROVIDER naming no
+     * provider) left that SDK open: its exporter threads running and its log handler installed for the rest of the JVM.
+     * Every refusal after the SDK is built closes it.
+     */
+    @Test
+    void aRefusalAfterTheSdkIsBuiltClosesIt() throws InterruptedException {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_TRACES_EXPORTER", "console", "OTEL_METRICS_EXPORTER", "none",
+                "REIN_PROVIDER", "nosuch")), home))
+                .isInstanceOf(UsageException.class).hasMessageContaining("nosuch");
+        assertThat(java.util.logging.Logger.getLogger("io.opentelemetry").getHandlers()).noneMatch(h -> h instanceof ExportLog);
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (!before.contains(thread) && thread.getName().startsWith("BatchSpanProcessor")) {
+                thread.join(Duration.ofSeconds(10)); // a shut-down processor's worker ends; a leaked one waits for spans for ever
+                assertThat(thread.isAlive()).as(thread.getName()).isFalse();
+            }
+        }
+    }
+
+    /**
      * An endpoint with no host (http://, say from an unset variable in http://${COLLECTOR}) was refused in
      * the SDK's words about another URL ("Invalid endpoint, must start with http:// or https://:
      * http:/v1/metrics"), and one with a port no TCP connection can have (99999, 0) was taken, every export
