@@ -27,11 +27,26 @@ import picocli.CommandLine.Spec;
 /** {@code rein mcp list FILE}: what Rein makes of the tools of an MCP servers file. */
 @Command(name = "mcp", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         header = "Inspect MCP servers files.",
-        description = {"MCP servers give the agent their tools with --mcp FILE on 'rein run' and 'rein resume'; see docs/mcp.md.", ""},
+        // the commands that take --mcp are named by describe(), from their options
+        description = {"MCP servers give the agent their tools with --mcp FILE; see docs/mcp.md.", ""},
         subcommands = McpCommand.ListCommand.class)
 final class McpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    /**
+     * Names in {@code rein mcp}'s help every command of {@code rein} that has the {@code --mcp} option, found from their
+     * options: written by hand the list named only run and resume, while reply, eval and example take it too.
+     */
+    static void describe(picocli.CommandLine rein) {
+        List<String> taking = rein.getSubcommands().values().stream().map(picocli.CommandLine::getCommandSpec)
+                .filter(command -> command.findOption("--mcp") != null).map(command -> "'rein " + command.name() + "'")
+                .distinct().toList();
+        String commands = taking.size() < 2 ? String.join("", taking)
+                : String.join(", ", taking.subList(0, taking.size() - 1)) + " and " + taking.getLast();
+        rein.getSubcommands().get("mcp").getCommandSpec().usageMessage().description(
+                "MCP servers give the agent their tools with --mcp FILE on " + commands + "; see docs/mcp.md.", "");
+    }
 
     @Override
     public Integer call() {

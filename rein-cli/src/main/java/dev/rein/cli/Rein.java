@@ -104,6 +104,7 @@ public final class Rein implements Callable<Integer> {
         CommandLine commandLine = new CommandLine(new Rein(), new Factory(env));
         // 'rein run --version' and the like print the same version as 'rein --version'.
         commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
+        McpCommand.describe(commandLine);
         commandLine.setOut(utf8Writer(env.out()));
         commandLine.setErr(utf8Writer(env.err()));
         // Every file or folder argument of every command: a name that is not UTF-8 is refused by option name.

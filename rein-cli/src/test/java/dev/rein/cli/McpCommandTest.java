@@ -25,6 +25,27 @@ class McpCommandTest {
         return file;
     }
 
+    /**
+     * 'rein mcp --help' named only run and resume as taking --mcp, though reply, eval and example take it too: the commands it
+     * names are those whose options include --mcp, so the sentence cannot fall behind a command that gains the option.
+     */
+    @Test
+    void helpNamesEveryCommandThatTakesMcp() {
+        InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "--help");
+        assertThat(outcome.exitCode()).isZero();
+        java.io.PrintStream sink = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        CliEnvironment env = new CliEnvironment(sink, sink, java.util.Map.of(), Terminal.NONE, (name, e) -> {
+            throw new AssertionError("no model");
+        }, false);
+        List<String> taking = Rein.commandLine(env).getSubcommands().values().stream()
+                .map(picocli.CommandLine::getCommandSpec).filter(spec -> spec.findOption("--mcp") != null)
+                .map(spec -> "'rein " + spec.name() + "'").distinct().toList();
+        assertThat(taking).contains("'rein run'", "'rein resume'", "'rein reply'", "'rein eval'", "'rein example'");
+        String help = outcome.stdout().replaceAll("\\s+", " ");
+        assertThat(help).contains(taking);
+        assertThat(help).contains("--mcp FILE on 'rein run', 'rein resume', 'rein reply', 'rein eval' and 'rein example'");
+    }
+
     @Test
     void listPrintsEveryServerItsToolsTheirRiskAndWhetherTheyNeedApproval() throws IOException {
         InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "list", servers().toString());
