@@ -55,6 +55,7 @@ final class CancelCommand implements Callable<Integer> {
         }
         if (trace != null) {
             TraceFile.checkWritable(trace);
+            TraceFile.requireOwnFile(trace, "--trace", home, java.util.Map.of(), "trace", "run.jsonl");
         }
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());

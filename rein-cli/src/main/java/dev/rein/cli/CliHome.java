@@ -311,6 +311,52 @@ final class CliHome {
         return sb.append('\'').toString();
     }
 
+    /** The folders of the home whose every file Rein keeps: the runs' settings, the index, the span links, tool outputs. */
+    private static final List<String> KEPT_FOLDERS = List.of("runs", "index", "otel-links", "outputs");
+
+    /**
+     * Whether {@code file} is one Rein keeps here: the run store (with SQLite's companions, rein.db-wal and the like), a
+     * file of a folder it keeps ({@link #KEPT_FOLDERS}) or the demo outbox. An output file named after one (--trace,
+     * --report) would destroy it: 'rein run --trace .rein/rein.db' emptied the store, every stored run lost.
+     */
+    boolean keeps(Path file) {
+        for (Path spelled : spellings(file)) {
+            for (Path home : spellings(directory)) {
+                if (!spelled.startsWith(home) || spelled.equals(home)) {
+                    continue;
+                }
+                Path inside = home.relativize(spelled);
+                String first = inside.getName(0).toString();
+                if (KEPT_FOLDERS.contains(first) || inside.getNameCount() == 1 && (first.equals(JdbcRunStore.SQLITE_FILE)
+                        || first.startsWith(JdbcRunStore.SQLITE_FILE + "-") || first.equals("outbox.jsonl"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code path} as written, made absolute, and through the links it goes through (the deepest folder of it that exists,
+     * resolved, with the rest added): two spellings of one file are found to be one.
+     */
+    static List<Path> spellings(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return List.of(absolute);
+        }
+        try {
+            Path real = existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+            return real.equals(absolute) ? List.of(absolute) : List.of(absolute, real);
+        } catch (IOException e) {
+            return List.of(absolute); // what cannot be resolved is compared as written
+        }
+    }
+
     private static boolean isCliRunId(String runId) {
         // also what keeps a settings file inside runs/: no separators, no '..'
         return runId.matches("[A-Za-z0-9_-]{1,100}");

@@ -42,6 +42,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() {
         Path file = trace != null ? trace : newTraceFile();
         TraceFile.checkWritable(file);
+        TraceFile.requireOwnFile(file, "--trace", CliHome.of(env.env()), java.util.Map.of(), "trace", "demo.jsonl");
         PrintStream out = env.out();
         out.println("Rein demo — a SCRIPTED model plays the LLM: no API key, no network, nothing billed.");
         out.println("The agent loop, the built-in tools and the trace file are the real ones; token counts and costs are simulated.");

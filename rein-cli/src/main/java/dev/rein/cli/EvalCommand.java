@@ -109,6 +109,9 @@ final class EvalCommand implements Callable<Integer> {
         }
         if (report != null) {
             TraceFile.checkWritable(report, "report file", "report.html");
+            // the suite file is EvalCommandSupport's to compare (as the library's callers' report)
+            TraceFile.requireOwnFile(report, "--report", CliHome.of(env.env()), java.util.Collections.singletonMap("--mcp", mcp),
+                    "report", "report.html");
         }
         if (traces != null) {
             checkTraceFolder(traces);

@@ -140,6 +140,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         if (report != null) {
             TraceFile.checkWritable(report, "report file", "report.html");
+            TraceFile.requireOwnFile(report, "--report", CliHome.of(env.env()), java.util.Map.of(), "report", "report.html");
         }
         if (traces != null) {
             EvalCommand.checkTraceFolder(traces);

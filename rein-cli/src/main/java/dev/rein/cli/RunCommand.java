@@ -203,6 +203,11 @@ final class RunCommand implements Callable<Integer> {
         requirePrice(modelName, provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
+            // LinkedHashMap: Map.of refuses the null of an option not given
+            java.util.Map<String, Path> read = new java.util.LinkedHashMap<>();
+            read.put("--output-schema", outputSchema);
+            read.put("--mcp", mcp.file);
+            TraceFile.requireOwnFile(trace, "--trace", home, read, "trace", "run.jsonl");
         }
         if (json && jsonStream) {
             throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");

@@ -82,6 +82,9 @@ final class StoredRunOptions {
                 throw new UsageException("run " + runId + " was started with --mcp " + serversFile + ", which no longer exists; put it"
                         + " back, or give the servers file to use with '" + command + " --mcp FILE'");
             }
+            if (trace != null) {
+                TraceFile.requireOwnFile(trace, "--trace", home, java.util.Collections.singletonMap("--mcp", serversFile), "trace", "run.jsonl");
+            }
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
             Map<String, String> modelEnv = provider.environment(env.env());
             Model client = env.models().create(settings.model(), modelEnv);

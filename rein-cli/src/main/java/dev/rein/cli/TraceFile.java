@@ -49,6 +49,40 @@ final class TraceFile {
         }
     }
 
+    /**
+     * Refuses an output file, {@code file} given with {@code option}, that is a file Rein keeps in {@code home} (the run
+     * store, the runs' settings, ...) or one of the files the same command reads ({@code read}: option to path, a null
+     * path skipped), before anything is written: writing there destroyed what was in it.
+     *
+     * @param what    what the file holds, for the message: "trace", "report"
+     * @param example a file name to give instead, such as run.jsonl
+     */
+    static void requireOwnFile(Path file, String option, CliHome home, java.util.Map<String, Path> read, String what, String example) {
+        String instead = "; give the " + what + " a file of its own, such as " + example;
+        if (home.keeps(file)) {
+            throw new UsageException(option + " " + file + " is a file rein keeps in " + home.directory().toAbsolutePath()
+                    + " (the run store and what goes with the stored runs): writing the " + what + " there would destroy it" + instead);
+        }
+        for (java.util.Map.Entry<String, Path> input : read.entrySet()) {
+            if (input.getValue() != null && sameFile(file, input.getValue())) {
+                throw new UsageException(option + " " + file + " is the " + input.getKey() + " file too: writing the " + what
+                        + " there would destroy it" + instead);
+            }
+        }
+    }
+
+    /** Whether {@code a} and {@code b} name one file: the same path, or the same file through a link. */
+    private static boolean sameFile(Path a, Path b) {
+        if (!java.util.Collections.disjoint(CliHome.spellings(a), CliHome.spellings(b))) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b); // a hard link too
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** Empties {@code file} (creating it), so it holds the trace of one run; called once nothing else can fail first. */
     static void startFresh(Path file) {
         Path parent = file.toAbsolutePath().getParent();
