@@ -65,6 +65,12 @@ final class ApproveCommand implements Callable<Integer> {
         // the reason reaches the model and the edit the tool: bytes the JVM replaced would arrive silently changed
         CommandLineArgs.requireUtf8("--reject", decision.reject);
         CommandLineArgs.requireUtf8("--edit", decision.edit);
+        if (decision.reject != null && decision.reject.isBlank()) {
+            // an unset shell variable (--reject "$WHY"): the rejection would be recorded for good with "no reason given"; no
+            // "leave it out" here, which would approve the action
+            throw new UsageException("--reject is empty: say why the action is rejected, which the model sees as the tool result,"
+                    + " e.g. --reject \"wrong recipient\"");
+        }
         if (decision.edit != null && decision.edit.isBlank()) {
             throw new UsageException("--edit is empty: give the new arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}'"
                     + " (see 'rein show " + runId + "' for the arguments as proposed)");

@@ -415,6 +415,26 @@ class ApprovalCommandsTest {
     }
 
     /**
+     * An empty --reject reason (--reject "$WHY" with WHY unset) recorded the rejection with "no reason given", for good: the
+     * reason meant for the model was lost, where an empty --edit, --action and cancel --reason are refused. It is refused
+     * too, and nothing is decided.
+     */
+    @Test
+    void anEmptyRejectReasonIsRefusedAndNothingIsDecided() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        for (String blank : new String[] {"", " "}) {
+            InProcessCli.Outcome empty = cli.run("approve", id, "--reject", blank);
+            assertThat(empty.exitCode()).as(empty.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(empty.stderrLines()).singleElement().asString().isEqualTo("rein approve: --reject is empty: say why the"
+                    + " action is rejected, which the model sees as the tool result, e.g. --reject \"wrong recipient\"");
+        }
+        assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
+    }
+
+    /**
      * show, approve, resume and reply word an unknown run id alike (one message, the library's): the id,
      * the store it is not in, and how to list the runs; exit 2, nothing on stdout.
      */
