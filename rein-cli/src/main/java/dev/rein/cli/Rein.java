@@ -112,7 +112,24 @@ public final class Rein implements Callable<Integer> {
         commandLine.setDefaultValueProvider(new CliDefaults());
         commandLine.setParameterExceptionHandler(Errors.parameterHandler(env));
         commandLine.setExecutionExceptionHandler(Errors.executionHandler(env));
+        commandLine.setExecutionStrategy(Rein::unknownWordsFirst);
         return commandLine;
+    }
+
+    /**
+     * Runs the command parsed, after refusing a word no command of a command with commands matched: picocli does not check
+     * those when --help is asked for, so 'rein rnu --help' printed rein's own help, exit 0, without a word that 'rnu' is
+     * no command. Thrown here, the error goes to the parameter handler, as for 'rein rnu'.
+     */
+    private static int unknownWordsFirst(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        if (!last.unmatched().isEmpty() && !last.commandSpec().subcommands().isEmpty()) {
+            throw new CommandLine.UnmatchedArgumentException(last.commandSpec().commandLine(), last.unmatched());
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static PrintWriter utf8Writer(PrintStream stream) {

@@ -40,6 +40,23 @@ class MisspelledCommandTest {
         assertThat(outcome.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
     }
 
+    /**
+     * picocli does not check the words it could not match when --help is asked for: 'rein rnu --help' printed rein's own
+     * help with exit 0, not a word that 'rnu' is no command. It is named as 'rein rnu' is.
+     */
+    @Test
+    void helpAskedOfAMisspelledCommandNamesItAsUnknown() {
+        InProcessCli.Outcome outcome = cli.run("rnu", "--help");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderr().strip()).isEqualTo("rein: unknown command 'rnu'; did you mean run? (see 'rein --help')");
+        InProcessCli.Outcome memory = cli.run("memory", "lsit", "-h");
+        assertThat(memory.exitCode()).isEqualTo(2);
+        assertThat(memory.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
+        assertThat(cli.run("run", "--help").exitCode()).isZero();
+        assertThat(cli.run("--help").exitCode()).isZero();
+    }
+
     @Test
     void helpForACommandThatDoesNotExistSuggestsTheLikelyOne() {
         InProcessCli.Outcome outcome = cli.run("help", "rnu");
