@@ -106,11 +106,12 @@ final class ErrorMapper {
         String apiText = error.path("message").asText("");
         // A 404 naming a model reached the API's endpoint: no doubled path to point at.
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
-        // A gateway's error object may hold no message, only the API's error nested in it: the body is read for that.
-        String wrapped = apiText.isEmpty() && body != null ? new String(body, StandardCharsets.UTF_8) : apiText;
+        // The API's words are looked for in the error's messages only, a gateway's relaying them included: other text
+        // (a guardrail's flagged_text) may quote the conversation.
+        java.util.List<Words> refusal = status == 400 ? refusals(root, body) : java.util.List.of();
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
                 + tooLarge(status, requestBytes)
-                + (status == 400 ? contextAdvice(wrapped) + settingAdvice(wrapped) + signatureAdvice(wrapped) : "")
+                + (status == 400 ? contextAdvice(refusal) + settingAdvice(refusal) + signatureAdvice(refusal) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -158,6 +159,106 @@ final class ErrorMapper {
             + " check the model name, --model for the rein command (modelName in the library); GET /v1/models lists the"
             + " models the key can use)";
 
+    /**
+     * A message's text from where the API's words would begin: its start, after a gateway's prefix
+     * ({@link #GATEWAY_PREFIX}) or after the {@code "message":"} of an error JSON nested in it.
+     */
+    private record Words(String text, int from) {
+        /** {@code words} matched from {@link #from} on, or null. */
+        java.util.regex.Matcher begin(java.util.regex.Pattern words) {
+            java.util.regex.Matcher matcher = words.matcher(text).region(from, text.length());
+            return matcher.lookingAt() ? matcher : null;
+        }
+    }
+
+    /**
+     * What a gateway puts before the API's words it relays in its own message: LiteLLM's exception names
+     * ({@code litellm.BadRequestError: AnthropicException - }, {@code litellm.BadRequestError:
+     * litellm.ContextWindowExceededError: AnthropicError - }, {@code BedrockException - }, {@code VertexAIException
+     * BadRequestError - }) and Amazon Bedrock's ({@code The model returned the following errors: }), in that order.
+     */
+    private static final java.util.regex.Pattern GATEWAY_PREFIX = java.util.regex.Pattern.compile(
+            "(?:litellm\\.\\w+: )*(?:\\w+(?:Exception|Error)(?: \\w+Error)? - )?(?:The model returned the following errors: )?");
+    /**
+     * Where the message of an error JSON nested in a message's text begins, its quotes escaped there (up to three times
+     * over) or not; the escapes are counted so a long run of backslashes is not searched again from each of them.
+     */
+    private static final java.util.regex.Pattern NESTED_MESSAGE =
+            java.util.regex.Pattern.compile("\\\\{0,7}\"message\\\\{0,7}\"\\s*:\\s*\\\\{0,7}\"");
+    /** How deep error JSON nested as a message's text is read (a gateway's, in a gateway's, in the API's). */
+    private static final int NESTED_JSON_LIMIT = 3;
+
+    /**
+     * Where the advice for a 400 looks for the API's words: the text of each {@code message} in the error body (or
+     * event) at any depth ({@code error.message}, a gateway's {@code upstream_error.error.message}, Bedrock's
+     * {@code message}), and an {@code error} given as text, each at its start or after a gateway's prefix; an error
+     * JSON given as such a text is read the same way, and the message of one that cannot be read as JSON (cut short,
+     * shown as Python bytes) is taken from its {@code "message":"} on. A body that is not JSON is one such text.
+     * Nothing else is read: a guardrail's {@code flagged_text}, an echoed prompt, and words further into a message may
+     * quote the conversation, which can hold the API's words without the request being refused for them.
+     */
+    private static java.util.List<Words> refusals(JsonNode root, byte[] body) {
+        java.util.List<Words> found = new java.util.ArrayList<>();
+        if (root.isContainerNode()) {
+            messages(root, found, 0);
+        } else if (root.isTextual()) {
+            words(root.asText(), found, 0);
+        } else if (root.isMissingNode() && body != null && body.length > 0) {
+            words(new String(body, StandardCharsets.UTF_8).strip(), found, 0);
+        }
+        return found;
+    }
+
+    private static void messages(JsonNode node, java.util.List<Words> found, int nested) {
+        if (node.isArray()) {
+            node.forEach(element -> messages(element, found, nested));
+            return;
+        }
+        for (java.util.Map.Entry<String, JsonNode> field : node.properties()) {
+            JsonNode value = field.getValue();
+            if (value.isTextual() && (field.getKey().equals("message") || field.getKey().equals("error"))) {
+                words(value.asText(), found, nested);
+            } else if (value.isContainerNode()) {
+                messages(value, found, nested);
+            }
+        }
+    }
+
+    private static void words(String text, java.util.List<Words> found, int nested) {
+        int from = afterPrefix(text, 0);
+        found.add(new Words(text, from));
+        if (nested < NESTED_JSON_LIMIT && text.startsWith("{", from)) {
+            try (com.fasterxml.jackson.core.JsonParser parser = Json.mapper().createParser(text.substring(from))) {
+                JsonNode json = Json.mapper().readTree(parser); // the first JSON value: a gateway may add text after it
+                if (json != null && json.isObject()) {
+                    messages(json, found, nested + 1);
+                }
+            } catch (IOException notJson) {
+                // its message is still found after its "message":" below
+            }
+        }
+        java.util.regex.Matcher message = NESTED_MESSAGE.matcher(text);
+        while (message.find()) {
+            found.add(new Words(text, afterPrefix(text, message.end())));
+        }
+    }
+
+    private static int afterPrefix(String text, int from) {
+        java.util.regex.Matcher prefix = GATEWAY_PREFIX.matcher(text).region(from, text.length());
+        return prefix.lookingAt() ? prefix.end() : from;
+    }
+
+    /** The first of {@code words} that begins with {@code pattern}'s words, matched, or null. */
+    private static java.util.regex.Matcher first(java.util.List<Words> words, java.util.regex.Pattern pattern) {
+        for (Words w : words) {
+            java.util.regex.Matcher matched = w.begin(pattern);
+            if (matched != null) {
+                return matched;
+            }
+        }
+        return null;
+    }
+
     /** The API's 400 when the conversation alone is beyond the context window: "prompt is too long: N tokens > M maximum". */
     private static final java.util.regex.Pattern PROMPT_TOO_LONG = java.util.regex.Pattern.compile("(?i)prompt is too long: \\d+ tokens > \\d+");
     /** The 400 when the conversation and max_tokens together are: "input length and `max_tokens` exceed context limit: ...". */
@@ -171,31 +272,29 @@ final class ErrorMapper {
      * For a 400 that says the request does not fit the model, what to change in Rein's terms: the
      * conversation grows with every step, so the same request fails at every later call, and the
      * API's words name neither Rein's context policy nor the setting its max_tokens comes from.
-     * The words are found anywhere in the message, as a gateway may wrap them in its own or nest the
-     * API's error JSON in its message. Empty for any other message.
+     * The words are looked for where {@link #refusals} says. Empty for any other refusal.
      */
-    static String contextAdvice(String apiMessage) {
-        if (PROMPT_TOO_LONG.matcher(apiMessage).find()) {
+    private static String contextAdvice(java.util.List<Words> refusal) {
+        if (first(refusal, PROMPT_TOO_LONG) != null) {
             return " (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
                     + " (tool result clearing or compaction, a lower toolOutputLimit), or leave large documents and images out of it)";
         }
-        if (INPUT_AND_OUTPUT_TOO_LONG.matcher(apiMessage).find()) {
+        if (first(refusal, INPUT_AND_OUTPUT_TOO_LONG) != null) {
             return " (max_tokens is the run's output limit: lower it with " + MAX_TOKENS_SETTINGS
                     + ", or make the conversation smaller with a ContextPolicy)";
         }
-        java.util.regex.Matcher limit = OUTPUT_LIMIT.matcher(apiMessage);
-        if (limit.find()) {
+        java.util.regex.Matcher limit = first(refusal, OUTPUT_LIMIT);
+        if (limit != null) {
             return " (max_tokens is the run's output limit: lower it to " + limit.group(1) + " or less with " + MAX_TOKENS_SETTINGS + ")";
         }
         return "";
     }
 
     /**
-     * A double quote of the API's words, also as a gateway that nests the API's error JSON in its message shows it
-     * (escaped: {@code \"}). The setting refusals below are found anywhere in the message, for such a gateway or one
-     * that wraps the API's words in its own; a field name is not taken for the end of a longer one ({@code metadata.top_p}).
+     * A double quote of the API's words, also as an error JSON nested in a gateway's message shows it when it is not
+     * read as JSON (escaped: {@code \"}).
      */
-    private static final String Q = "\\\\?\"";
+    private static final String Q = "\\\\{0,7}\"";
 
     /**
      * The 400 of a model that always thinks (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) to thinking off:
@@ -220,7 +319,7 @@ final class ErrorMapper {
             + " thinking before the first tool call)";
     /** The 400 of a model that refuses a forced tool choice: "tool_choice: type \"tool\" and \"any\" are not supported for this model.". */
     private static final java.util.regex.Pattern FORCED_TOOL_CHOICE_NOT_SUPPORTED =
-            java.util.regex.Pattern.compile("(?<![\\w.])tool_choice: type " + Q + "tool" + Q + " and " + Q + "any" + Q + " are not supported");
+            java.util.regex.Pattern.compile("tool_choice: type " + Q + "tool" + Q + " and " + Q + "any" + Q + " are not supported");
     /** What to do instead: let the model choose, and ask for a shape with structured output. */
     static final String NO_FORCED_TOOL_CHOICE_ADVICE = " (this model chooses its tools itself: leave the tool choice at"
             + " ToolChoice.auto() and say in the prompt when to use the tool; for an answer of a given shape use structured"
@@ -231,7 +330,7 @@ final class ErrorMapper {
      * "temperature: Extra inputs are not permitted" (or top_p, top_k).
      */
     private static final java.util.regex.Pattern SAMPLING_NOT_TAKEN =
-            java.util.regex.Pattern.compile("(?<![\\w.])(temperature|top_p|top_k): Extra inputs are not permitted");
+            java.util.regex.Pattern.compile("(temperature|top_p|top_k): Extra inputs are not permitted");
     /**
      * What to do instead, in Rein's terms: the API's words name a wire field, not the setting it came from, and every
      * step of the run would be refused the same way.
@@ -243,26 +342,27 @@ final class ErrorMapper {
 
     /**
      * For a 400 refusing a setting the model does not take (thinking off or with a budget, a forced tool choice), or
-     * that the API version Rein speaks does not take (a sampling parameter), what to use instead in Rein's terms; empty
-     * for any other message.
+     * that the API version Rein speaks does not take (a sampling parameter), what to use instead in Rein's terms; the
+     * words are looked for where {@link #refusals} says (so {@code metadata.top_p: ...} is not the sampling one). Empty
+     * for any other refusal.
      */
-    static String settingAdvice(String apiMessage) {
-        if (SAMPLING_NOT_TAKEN.matcher(apiMessage).find()) {
+    private static String settingAdvice(java.util.List<Words> refusal) {
+        if (first(refusal, SAMPLING_NOT_TAKEN) != null) {
             return NO_SAMPLING_ADVICE;
         }
-        if (THINKING_OFF_NOT_SUPPORTED.matcher(apiMessage).find()) {
+        if (first(refusal, THINKING_OFF_NOT_SUPPORTED) != null) {
             return ALWAYS_THINKS_ADVICE;
         }
-        if (BUDGET_NOT_SUPPORTED.matcher(apiMessage).find()) {
+        if (first(refusal, BUDGET_NOT_SUPPORTED) != null) {
             return NO_BUDGET_ADVICE;
         }
-        return FORCED_TOOL_CHOICE_NOT_SUPPORTED.matcher(apiMessage).find() ? NO_FORCED_TOOL_CHOICE_ADVICE : "";
+        return first(refusal, FORCED_TOOL_CHOICE_NOT_SUPPORTED) != null ? NO_FORCED_TOOL_CHOICE_ADVICE : "";
     }
 
     /**
      * The API's 400 for a thinking block whose signature it cannot verify: "messages.1.content.0: Invalid `signature` in
-     * `thinking` block", found anywhere in the message, since a gateway may wrap the API's words in its own or nest the
-     * API's error JSON in its message (Vertex AI behind a proxy).
+     * `thinking` block", looked for where {@link #refusals} says (Vertex AI behind a proxy nests the API's error JSON in
+     * its message).
      */
     private static final java.util.regex.Pattern UNVERIFIED_SIGNATURE = java.util.regex.Pattern.compile(
             "messages\\.(\\d+)\\.content\\.(\\d+): Invalid `signature` in `(redacted_thinking|thinking)` block");
@@ -277,12 +377,19 @@ final class ErrorMapper {
      * so every later request of the run is refused the same way. A block another Claude model made is dropped without
      * an error by a model with preserved thinking (its docs), but may be refused by an older one (the Python SDK's
      * maintainers, anthropics/anthropic-sdk-python#1598); an unsigned one goes only to a model without "claude" in its
-     * name ({@link RequestMapper#forModel}). Empty for any other message.
+     * name ({@link RequestMapper#forModel}). Empty for any other refusal.
      */
-    static String signatureAdvice(String apiMessage) {
-        java.util.regex.Matcher refused = UNVERIFIED_SIGNATURE.matcher(apiMessage);
-        // Checked first: the binding refusal holds the same words, wrapped or not.
-        if (apiMessage.contains(BOUND_TO_ANOTHER_CONVERSATION) || !refused.find()) {
+    private static String signatureAdvice(java.util.List<Words> refusal) {
+        java.util.regex.Matcher refused = null;
+        for (Words w : refusal) {
+            java.util.regex.Matcher matched = w.begin(UNVERIFIED_SIGNATURE);
+            // The binding refusal begins with the same words and goes on with its own.
+            if (matched != null && !w.text().substring(matched.end()).contains(BOUND_TO_ANOTHER_CONVERSATION)) {
+                refused = matched;
+                break;
+            }
+        }
+        if (refused == null) {
             return "";
         }
         return " (the " + refused.group(3).replace('_', ' ') + " block at messages[" + refused.group(1) + "].content["
@@ -364,8 +471,8 @@ final class ErrorMapper {
                 : event.path("error").size() > (typeNode == null ? 0 : 1) ? summary(event.toString()) : "no message";
         // A gateway relaying the API's 400 after its own 200: the same request meets it at every later step, so the
         // same advice as for the 400.
-        String advice = kind == Kind.INVALID_REQUEST
-                ? contextAdvice(apiMessage) + settingAdvice(apiMessage) + signatureAdvice(apiMessage) : "";
+        java.util.List<Words> refusal = kind == Kind.INVALID_REQUEST ? refusals(event, null) : java.util.List.of();
+        String advice = contextAdvice(refusal) + settingAdvice(refusal) + signatureAdvice(refusal);
         String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage + advice;
         // The header names the request; the error object names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;

@@ -401,9 +401,9 @@ class ErrorMappingTest extends FakeApi {
         ModelException upstream = new ErrorMapper(java.time.Clock.systemUTC()).httpError(400, none, null,
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertThat(upstream.getMessage()).contains(advice).contains("leave that thinking out of the history");
-        // Relayed after HTTP 200 in a wrapping of its own
+        // Relayed after HTTP 200 with Amazon Bedrock's words before the API's
         JsonNode event = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
-                .put("type", "invalid_request_error").put("message", "upstream said: " + words + "."));
+                .put("type", "invalid_request_error").put("message", "The model returned the following errors: " + words));
         assertThat(new ErrorMapper(java.time.Clock.systemUTC()).streamError(event, none, null).getMessage()).contains(advice);
         // The preserved-thinking refusal, wrapped the same ways, still keeps its own words alone
         String bound = words + ". The block is bound to a different conversation. Remove the block, or set"
@@ -411,8 +411,8 @@ class ErrorMappingTest extends FakeApi {
         String boundNested = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + bound
                 + "\"},\"request_id\":\"req_vrtx_1\"}";
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, boundNested)).getMessage()).isEqualTo(boundNested);
-        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "upstream: " + bound)).getMessage())
-                .isEqualTo("upstream: " + bound);
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "The model returned the following errors: " + bound))
+                .getMessage()).isEqualTo("The model returned the following errors: " + bound);
         // Other words about a signature are not this refusal
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "messages.1.content.0.thinking.signature: Field required"))
                 .getMessage()).isEqualTo("messages.1.content.0.thinking.signature: Field required");
@@ -431,13 +431,14 @@ class ErrorMappingTest extends FakeApi {
         String prefixed = "litellm.BadRequestError: AnthropicException - " + nested;
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, prefixed)).getMessage())
                 .startsWith(prefixed + " (the conversation no longer fits the model's context window");
-        String output = "upstream: max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens for"
-                + " claude-sonnet-4-5-20250929";
+        // Amazon Bedrock puts its own words before the API's
+        String output = "The model returned the following errors: max_tokens: 100000 > 64000, which is the maximum allowed"
+                + " number of output tokens for claude-sonnet-4-5-20250929";
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, output)).getMessage())
                 .isEqualTo(output + " (max_tokens is the run's output limit: lower it to 64000 or less with --max-tokens"
                         + " (maxTokens in the library, max_tokens in a suite file))");
-        String both = "upstream: input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input"
-                + " length or `max_tokens` and try again";
+        String both = "The model returned the following errors: input length and `max_tokens` exceed context limit: 195000 +"
+                + " 8192 > 200000, decrease input length or `max_tokens` and try again";
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, both)).getMessage())
                 .startsWith(both + " (max_tokens is the run's output limit: lower it with --max-tokens");
         // A gateway's error object without a message of its own, the API's nested in it
@@ -449,9 +450,10 @@ class ErrorMappingTest extends FakeApi {
                 .endsWith(" (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
                         + " (tool result clearing or compaction, a lower toolOutputLimit), or leave large documents and images out"
                         + " of it)");
-        // Relayed after HTTP 200, wrapped
+        // Relayed after HTTP 200 with LiteLLM's words before the API's
         JsonNode event = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
-                .put("type", "invalid_request_error").put("message", "upstream said: " + tooLong));
+                .put("type", "invalid_request_error")
+                .put("message", "litellm.ContextWindowExceededError: AnthropicError - " + tooLong));
         assertThat(new ErrorMapper(java.time.Clock.systemUTC()).streamError(event, none, null).getMessage())
                 .contains("(the conversation no longer fits the model's context window");
     }
@@ -467,8 +469,8 @@ class ErrorMappingTest extends FakeApi {
                 .isEqualTo(nested.apply(off) + ErrorMapper.ALWAYS_THINKS_ADVICE);
         String budget = "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
                 + " \"output_config.effort\" to control thinking behavior.";
-        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "upstream: " + budget)).getMessage())
-                .isEqualTo("upstream: " + budget + ErrorMapper.NO_BUDGET_ADVICE);
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "The model returned the following errors: " + budget))
+                .getMessage()).isEqualTo("The model returned the following errors: " + budget + ErrorMapper.NO_BUDGET_ADVICE);
         String forced = "tool_choice: type \"tool\" and \"any\" are not supported for this model.";
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested.apply(forced))).getMessage())
                 .isEqualTo(nested.apply(forced) + ErrorMapper.NO_FORCED_TOOL_CHOICE_ADVICE);
@@ -478,6 +480,61 @@ class ErrorMappingTest extends FakeApi {
         // A field of that name elsewhere in the request is another refusal
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "metadata.top_p: Extra inputs are not permitted"))
                 .getMessage()).isEqualTo("metadata.top_p: Extra inputs are not permitted");
+    }
+
+    @Test
+    void theApisWordsAGatewayQuotesFromTheConversationGetNoAdvice() {
+        // A guardrail gateway quotes the text it flagged: a conversation about a failed run holds the API's words, which
+        // are not this request's refusal (the reviewer's bodies)
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        String flagged = "{\"error\":{\"type\":\"guardrail_violation\",\"flagged_text\":\"Why did my run fail with 'prompt is too"
+                + " long: 208310 tokens > 200000 maximum' \u2026 messages.1.content.0: Invalid `signature` in `thinking` block\"}}";
+        ModelException guarded = new ErrorMapper(Clock.systemUTC()).httpError(400, none, null,
+                flagged.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(guarded.getMessage()).isEqualTo(flagged);
+        String blocked = "Request blocked by content policy: input contained \"temperature: Extra inputs are not permitted\"";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, blocked)).getMessage()).isEqualTo(blocked);
+        // The same after HTTP 200, and the API's words further into a gateway's message or in a field it echoes
+        JsonNode event = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
+                .put("type", "invalid_request_error").put("message", blocked));
+        assertThat(new ErrorMapper(Clock.systemUTC()).streamError(event, none, null).getMessage())
+                .isEqualTo("error event in the response stream (invalid_request_error): " + blocked);
+        String quoted = "Blocked: the prompt repeats \"prompt is too long: 208310 tokens > 200000 maximum\" and"
+                + " \"tool_choice: type \\\"tool\\\" and \\\"any\\\" are not supported for this model.\"";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, quoted)).getMessage()).isEqualTo(quoted);
+        String echoed = "{\"error\":{\"type\":\"guardrail_violation\",\"message\":\"Request blocked\",\"input\":\"max_tokens:"
+                + " 100000 > 64000, which is the maximum allowed number of output tokens\",\"prompt\":\"top_k: Extra inputs are"
+                + " not permitted\"}}";
+        assertThat(new ErrorMapper(Clock.systemUTC()).httpError(400, none, null,
+                echoed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage()).isEqualTo("Request blocked");
+    }
+
+    @Test
+    void theApisWordsRelayedInTheShapesGatewaysUseGetTheAdvice() {
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        java.util.function.Function<String, String> mapped = body -> new ErrorMapper(Clock.systemUTC()).httpError(400, none,
+                null, body.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage();
+        String fits = " (the conversation no longer fits the model's context window";
+        // Vertex AI behind a proxy (Antigravity): the API's error JSON as the text of a Google error's message
+        String vertex = "{\"error\":{\"code\":400,\"message\":\"{\\\"type\\\":\\\"error\\\",\\\"error\\\":{\\\"type\\\":"
+                + "\\\"invalid_request_error\\\",\\\"message\\\":\\\"prompt is too long: 208310 tokens > 200000 maximum\\\"}}\","
+                + "\"status\":\"INVALID_ARGUMENT\"}}";
+        assertThat(mapped.apply(vertex)).contains(fits);
+        // LiteLLM's proxy: its exception's words, the API's JSON, then its own text after it
+        String litellm = "{\"error\":{\"message\":\"litellm.BadRequestError: litellm.ContextWindowExceededError: AnthropicError"
+                + " - {\\\"type\\\":\\\"error\\\",\\\"error\\\":{\\\"type\\\":\\\"invalid_request_error\\\",\\\"message\\\":"
+                + "\\\"prompt is too long: 209303 tokens > 200000 maximum\\\"}}\\nReceived Model Group=claude\",\"type\":null,"
+                + "\"code\":\"400\"}}";
+        assertThat(mapped.apply(litellm)).contains(fits);
+        // Amazon Bedrock's own body, and a relay that prints the upstream's JSON as Python bytes (not JSON as it stands)
+        assertThat(mapped.apply("{\"message\":\"The model returned the following errors: top_k: Extra inputs are not"
+                + " permitted\"}")).endsWith(ErrorMapper.NO_SAMPLING_ADVICE);
+        String bytes = "{\"error\":{\"type\":\"upstream_error\",\"message\":\"b'{\\\\n  \\\"error\\\": {\\\\n    \\\"message\\\":"
+                + " \\\"prompt is too long: 208310 tokens > 200000 maximum\\\"\\\\n  }\\\\n}'\"}}";
+        assertThat(mapped.apply(bytes)).contains(fits);
+        // A body that is not JSON is the gateway's message
+        assertThat(mapped.apply("litellm.BadRequestError: AnthropicException - prompt is too long: 208310 tokens > 200000"
+                + " maximum")).contains(fits);
     }
 
     @Test
