@@ -12,9 +12,9 @@ import java.util.Set;
  * 회의실은, "the meeting room" and a particle) is split into overlapping two-character terms. An
  * entry's text also has each such character as a term of its own, so a one-character word (青, 猫)
  * given alone as a query finds the entries that hold it; a query's longer runs are looked for by
- * their two-character terms only, so a shared particle (の, は) does not match every entry. A Korean
- * word is a term as a whole too, as it was before Korean was split, so entries a store indexed then
- * are still found by their words.
+ * their two-character terms only, so a shared particle (の, は) does not match every entry. A word
+ * with Korean in it (회의실은, 3층) is a term as a whole too, as it was before Korean was split, so
+ * entries a store indexed then are still found by their words.
  */
 public final class MemoryTerms {
     /** The most terms of a query that a recall looks for: the first ones, in the query's order. */
@@ -42,7 +42,15 @@ public final class MemoryTerms {
         Set<String> terms = new LinkedHashSet<>();
         StringBuilder word = new StringBuilder();
         StringBuilder cjk = new StringBuilder();
+        StringBuilder korean = new StringBuilder();
         normal.codePoints().forEach(cp -> {
+            // Before Korean was split, a run of letters and digits with Hangul in it was one term (3층, api를, 회의실은):
+            // it still is, so the entries a store indexed then are found by the words they were found by.
+            if (Character.isLetterOrDigit(cp) && !isJapaneseOrChinese(cp)) {
+                korean.appendCodePoint(cp);
+            } else {
+                flushKorean(korean, terms);
+            }
             if (isCjk(cp)) {
                 flushWord(word, terms);
                 cjk.appendCodePoint(cp);
@@ -56,7 +64,22 @@ public final class MemoryTerms {
         });
         flushWord(word, terms);
         flushCjk(cjk, terms, singles);
+        flushKorean(korean, terms);
         return terms;
+    }
+
+    private static boolean isJapaneseOrChinese(int cp) {
+        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
+                || script == Character.UnicodeScript.KATAKANA || cp == 'ー';
+    }
+
+    /** The run as one term when it holds Hangul (see {@link #terms}). */
+    private static void flushKorean(StringBuilder run, Set<String> terms) {
+        if (!run.isEmpty() && run.codePoints().anyMatch(cp -> Character.UnicodeScript.of(cp) == Character.UnicodeScript.HANGUL)) {
+            terms.add(run.toString());
+        }
+        run.setLength(0);
     }
 
     /**
@@ -71,16 +94,6 @@ public final class MemoryTerms {
         };
     }
 
-    /** Korean is written with spaces between words, so a run of it is a word (its particle included). */
-    private static boolean isHangul(int[] cps) {
-        for (int cp : cps) {
-            if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HANGUL) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static void flushWord(StringBuilder word, Set<String> terms) {
         if (!word.isEmpty()) {
             terms.add(word.toString());
@@ -90,7 +103,7 @@ public final class MemoryTerms {
 
     private static void flushCjk(StringBuilder cjk, Set<String> terms, boolean singles) {
         int[] cps = cjk.codePoints().toArray();
-        if (cps.length == 1 || (cps.length > 2 && isHangul(cps))) {
+        if (cps.length == 1) {
             terms.add(cjk.toString());
         }
         for (int i = 0; i + 1 < cps.length; i++) {

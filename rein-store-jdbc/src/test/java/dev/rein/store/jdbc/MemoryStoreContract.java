@@ -6,6 +6,7 @@ import dev.rein.memory.MemoryEntry;
 import dev.rein.memory.MemoryScope;
 import dev.rein.memory.MemorySource;
 import dev.rein.memory.MemoryStore;
+import dev.rein.memory.MemoryTerms;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -313,6 +314,10 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "회의실은 어디?", 5, NOW)).extracting(MemoryEntry::id).containsExactly(room);
         assertThat(store().recall(ACME, "ห้องประชุม", 5, NOW)).extracting(MemoryEntry::id).containsExactly(thai);
         assertThat(store().recall(ACME, "주차장", 5, NOW)).isEmpty();
+        // a Korean word written on digits or Latin letters (3층, "third floor") is a term as a whole, as it was
+        assertThat(MemoryTerms.of("회의실은 3층")).contains("회의실은", "3층");
+        assertThat(MemoryTerms.ofQuery("3층")).contains("3층");
+        assertThat(MemoryTerms.ofQuery("api를 쓰다")).contains("api를", "쓰다");
     }
 
     @Test
