@@ -1027,10 +1027,10 @@ class HttpProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {405, 400, 403, 500, 503})
+    @ValueSource(ints = {405, 400, 403})
     void aCallWhoseStreamTheServerRefusesToResumeEndsAtOnceSayingTheAnswerWasLostAndTheSessionIsKept(int status) throws Exception {
-        // Transports spec: a server that offers no SSE stream at the endpoint answers the GET 405; 400, 403 and 5xx refuse it
-        // too. Either way the rest of the call's stream will not come: the call ends now, saying its answer was lost (and
+        // Transports spec: a server that offers no SSE stream at the endpoint answers the GET 405; 400 and 403 refuse it
+        // too (5xx, 429 and 408 are passing: retried, below). Either way the rest of the call's stream will not come: the call ends now, saying its answer was lost (and
         // is cancelled on the server, which may still be running it), not at its timeout; the server answered, so the
         // session is kept. Before, the call waited its whole timeout and said only that the server did not answer in time.
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
@@ -1056,6 +1056,84 @@ class HttpProtocolTest {
             assertThat(invoke(mcp, "echo", "k-after-" + status, Duration.ofSeconds(10)).content()).isEqualTo("done");
             assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(1);
             assertThat(server.received).noneMatch(r -> "DELETE".equals(r.httpMethod()));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {500, 502, 503, 504, 429, 408})
+    void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {
+        // A proxy restarting or a redeploy answers 502/503/504 for a moment; 429 and 408 say to come back later. As the
+        // TypeScript SDK's client (which stops only on 405), Rein tries the GET again, backing off, and the answer the
+        // server kept arrives. Before, the first such answer ended the call, saying the answer was lost.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(status);
+            server.refuseResumeTimes.set(1);
+            ToolOutput output = invoke(mcp, "polled", "k-passing-" + status, Duration.ofSeconds(25));
+            assertThat(output.content()).as(server.received.toString()).isEqualTo("polled");
+            assertThat(output.isError()).isFalse();
+            List<ScriptedHttpServer.Received> gets = server.received.stream().filter(r -> r.lastEventId() != null).toList();
+            assertThat(gets.get(1).lastEventId()).as("the refused GET is sent again").isEqualTo(gets.get(0).lastEventId());
+            assertThat(server.rpc("initialize")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aResumingGetAnswered503EveryTimeEndsTheCallAfterThreeAttemptsSayingTheLastStatus() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(503);
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-503-always", Duration.ofSeconds(25));
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(15)); // not the 20 s timeout
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and could not resume it after 3 attempts (last: HTTP 503 to the GET with Last-Event-ID that asks for"
+                    + " the rest), so the answer was lost. Try again, or use another tool.");
+            assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).hasSize(3);
+            server.refuseResumeWith.set(0);
+            assertThat(invoke(mcp, "echo", "k-after-503", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as("the server answered: its session is kept").hasSize(1);
+        }
+    }
+
+    @Test
+    void aResumingGetAnswered503WithRetryAfterIsTriedAgainNoSoonerThanItSays() throws Exception {
+        // RFC 9110 Retry-After: how long to wait before the next request (here 2 s, well past the 0.3 s retry the server set).
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(503);
+            server.refuseResumeTimes.set(1);
+            server.refuseResumeRetryAfter.set("2");
+            assertThat(invoke(mcp, "polled", "k-retry-after", Duration.ofSeconds(25)).content()).isEqualTo("polled");
+            List<ScriptedHttpServer.Received> gets = server.received.stream().filter(r -> r.lastEventId() != null).toList();
+            assertThat(gets.get(1).lastEventId()).as("the refused GET is sent again").isEqualTo(gets.get(0).lastEventId());
+            assertThat(Duration.between(gets.get(0).at(), gets.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+        }
+    }
+
+    @Test
+    void aResumingGetAnswered503WithARetryAfterBeyondTheCallsTimeoutEndsTheCallAtOnce() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("3600");
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-retry-after-long", Duration.ofSeconds(25));
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(10)); // not the 20 s timeout
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and could not resume it after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that asks for"
+                    + " the rest; it asked to be tried again only after 3600 s, past the call's timeout), so the answer was lost."
+                    + " Try again, or use another tool.");
+        }
+    }
+
+    @Test
+    void aResumingGetAnswered401EndsTheCallAtOnceSayingHowToSendCredentials() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(401);
+            ToolOutput output = invoke(mcp, "polled", "k-401", Duration.ofSeconds(25));
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and refused to resume it: it answered HTTP 401 to the GET with Last-Event-ID that asks for the rest,"
+                    + " so the answer was lost (it answered HTTP 401 Unauthorized: it needs credentials, and Rein sends only the"
+                    + " server's \"headers\" (e.g. \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}); it does not run MCP's"
+                    + " OAuth authorization flow). Try again, or use another tool.");
+            assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).hasSize(1);
         }
     }
 

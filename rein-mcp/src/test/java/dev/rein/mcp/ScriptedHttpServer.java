@@ -71,6 +71,10 @@ final class ScriptedHttpServer implements AutoCloseable {
      * server that offers no SSE stream at the endpoint), the session kept.
      */
     final AtomicInteger refuseResumeWith = new AtomicInteger();
+    /** When above 0, how many GETs resuming a stream {@link #refuseResumeWith} refuses; those after them are served. */
+    final AtomicInteger refuseResumeTimes = new AtomicInteger();
+    /** When set, the Retry-After header of those refusals. */
+    final java.util.concurrent.atomic.AtomicReference<String> refuseResumeRetryAfter = new java.util.concurrent.atomic.AtomicReference<>();
     /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
     final java.util.concurrent.atomic.AtomicBoolean dropResumes = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
@@ -152,7 +156,12 @@ final class ScriptedHttpServer implements AutoCloseable {
                     exchange.close(); // no status line: the client's GET fails as on a dropped connection
                     return;
                 }
-                if (last != null && refuseResumeWith.get() != 0) {
+                int times = refuseResumeTimes.get(); // 0: every one; -1: as many as asked were refused
+                if (last != null && refuseResumeWith.get() != 0
+                        && (times == 0 || times > 0 && refuseResumeTimes.compareAndSet(times, times == 1 ? -1 : times - 1))) {
+                    if (refuseResumeRetryAfter.get() != null) {
+                        exchange.getResponseHeaders().set("Retry-After", refuseResumeRetryAfter.get());
+                    }
                     send(exchange, refuseResumeWith.get(), null, null);
                     return;
                 }

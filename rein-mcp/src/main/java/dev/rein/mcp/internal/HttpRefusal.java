@@ -94,7 +94,8 @@ final class HttpRefusal {
         }
     }
 
-    private static String describe(int status, boolean connecting) {
+    /** What {@code status} says of a refused request; {@code connecting}: the request was one that starts the session. */
+    static String describe(int status, boolean connecting) {
         return switch (status) {
             case 401 -> "it answered HTTP 401 Unauthorized: it needs credentials, and Rein sends only the server's \"headers\""
                     + " (e.g. \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}); it does not run MCP's OAuth authorization flow";

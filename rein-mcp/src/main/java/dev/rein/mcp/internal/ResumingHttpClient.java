@@ -729,14 +729,21 @@ final class ResumingHttpClient extends HttpClient {
         Long retry = retryMillis;
         boolean[] answered = {false};
         int failures = 0;
+        int passing = 0; // the status of the last GET answered with a passing error (5xx, 429, 408); 0 when the last was not
+        long retryAfter = 0; // the Retry-After of that answer, in milliseconds
         while (!closed && !answered[0] && failures < MAX_FAILURES) {
             try {
                 // The protocol makes waiting the server's retry time a MUST; past the limit, the call has given up.
                 // After failed reconnections it doubles (a server being redeployed, a proxy restarting), as the
                 // TypeScript SDK's client backs off, so a short outage is outlasted and a down server not polled each second.
                 long base = retry == null ? DEFAULT_RETRY_MILLIS : retry;
-                Duration wait = Duration.ofMillis(failures == 0 ? base : Math.max(base, Math.min(MAX_BACKOFF_MILLIS, base << failures)));
+                long backoff = failures == 0 ? base : Math.max(base, Math.min(MAX_BACKOFF_MILLIS, base << failures));
+                Duration wait = Duration.ofMillis(Math.max(backoff, retryAfter));
                 if (awaitsAnswer && Instant.now().plus(wait).isAfter(until)) {
+                    if (passing != 0 && !closed) {
+                        // The answer cannot come before the call gives up: it ends now, not at its timeout.
+                        notResumed(original, passing, false, failures, retryAfter > backoff ? retryAfter : 0);
+                    }
                     return;
                 }
                 Thread.sleep(wait);
@@ -763,13 +770,24 @@ final class ResumingHttpClient extends HttpClient {
                                 + " stream, as a server answers for a session it ended or forgot, e.g. after a restart)");
                         return;
                     }
+                    int status = response.statusCode();
+                    if (status / 100 == 5 || status == 429 || status == 408) {
+                        // Passing, usually (a proxy restarting, a redeploy, a server asking to come back later): tried again,
+                        // backing off, as a dropped connection is and as the TypeScript SDK's client retries every status but 405.
+                        failures++;
+                        passing = status;
+                        retryAfter = retryAfterMillis(response);
+                        continue;
+                    }
+                    passing = 0;
+                    retryAfter = 0;
                     if (response.statusCode() / 100 != 2
                             || !response.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream")) {
                         // The server will not resume it (405: it offers no SSE stream at the endpoint; a POST-only route's
-                        // 404; 400, 403, 5xx): nothing else can bring the answer, so the request ends now, not at its timeout.
+                        // 404; 400, 401, 403): nothing else can bring the answer, so the request ends now, not at its timeout.
                         if (awaitsAnswer && !closed) {
                             notResumed(original, response.statusCode(), response.statusCode() == 404 && session != null
-                                    && withoutGet.contains(session));
+                                    && withoutGet.contains(session), 0, 0);
                         }
                         return;
                     }
@@ -806,10 +824,34 @@ final class ResumingHttpClient extends HttpClient {
                 return;
             } catch (IOException | java.util.concurrent.ExecutionException | RuntimeException e) {
                 failures++; // a dropped connection: poll again, a few times
+                passing = 0;
+                retryAfter = 0;
             }
         }
         if (awaitsAnswer && !closed && !answered[0] && failures >= MAX_FAILURES) {
-            notResumed(original, 0, false); // given up on: the answer can no longer come
+            notResumed(original, passing, false, failures, 0); // given up on: the answer can no longer come
+        }
+    }
+
+    /**
+     * The wait a {@code Retry-After} header of {@code response} asks for (RFC 9110 section 10.2.3:
+     * seconds, or an HTTP date), in milliseconds; 0 when there is none or it cannot be read.
+     */
+    static long retryAfterMillis(HttpResponse<?> response) {
+        String value = response.headers().firstValue("Retry-After").orElse("").strip();
+        if (value.isEmpty()) {
+            return 0;
+        }
+        try {
+            if (value.chars().allMatch(Character::isDigit)) {
+                return Math.multiplyExact(Long.parseLong(value), 1000L);
+            }
+            Instant at = java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return Math.max(0, Duration.between(Instant.now(), at).toMillis());
+        } catch (ArithmeticException | NumberFormatException e) {
+            return Long.MAX_VALUE / 2; // a number too large to hold: later than any call waits
+        } catch (java.time.format.DateTimeParseException e) {
+            return 0; // not a date the RFC allows: the usual backoff
         }
     }
 
@@ -821,19 +863,29 @@ final class ResumingHttpClient extends HttpClient {
     static final String NOT_RESUMED = "dev.rein/not-resumed";
     /** The key in that error's {@code data}, true when the refusal was a 404 from a route that answers every {@code GET} so. */
     static final String NO_GET = "dev.rein/no-get";
+    /**
+     * The key in that error's {@code data}: how many {@code GET}s were tried when the status was a
+     * passing error (5xx, 429, 408), tried again until the limit or the call's time ran out; else 0.
+     */
+    static final String ATTEMPTS = "dev.rein/attempts";
+    /** The key in that error's {@code data}: the seconds a Retry-After asked to wait past the call's time; else 0. */
+    static final String RETRY_AFTER = "dev.rein/retry-after";
 
     /**
      * Ends {@code request}, whose stream the server closed before the answer, now: the {@code GET}
-     * resuming it was refused with {@code status} (0: it failed {@link #MAX_FAILURES} times in a row),
-     * so the answer is lost. The transports spec makes resumption the only way to the rest of a
+     * resuming it was refused with {@code status} (0: it failed {@link #MAX_FAILURES} times in a row;
+     * with {@code attempts} above 0, the status of the last of that many tries, each answered with a
+     * passing error, and {@code retryAfterMillis} the wait past the call's time that ended them), so
+     * the answer is lost. The transports spec makes resumption the only way to the rest of a
      * stream; without it the call would wait for its whole timeout for an answer that cannot come.
      */
-    private void notResumed(HttpRequest request, int status, boolean routeWithoutGet) {
+    private void notResumed(HttpRequest request, int status, boolean routeWithoutGet, int attempts, long retryAfterMillis) {
         JsonNode id = requestId(request);
         if (id != null) {
             ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
             error.putObject("error").put("code", -32603).put("message", "the response stream could not be resumed")
-                    .putObject("data").put(UNANSWERED, true).put(NOT_RESUMED, status).put(NO_GET, routeWithoutGet);
+                    .putObject("data").put(UNANSWERED, true).put(NOT_RESUMED, status).put(NO_GET, routeWithoutGet)
+                    .put(ATTEMPTS, status == 0 ? 0 : attempts).put(RETRY_AFTER, (retryAfterMillis + 999) / 1000);
             messages.accept(Json.write(error));
         }
     }

@@ -975,11 +975,20 @@ public final class ServerConnection implements AutoCloseable {
     private static String notResumedText(McpError e, String what) {
         int status = notResumed(e);
         boolean routeWithoutGet = Boolean.TRUE.equals(data(e, ResumingHttpClient.NO_GET));
+        int attempts = data(e, ResumingHttpClient.ATTEMPTS) instanceof Number n ? n.intValue() : 0;
+        long retryAfter = data(e, ResumingHttpClient.RETRY_AFTER) instanceof Number n ? n.longValue() : 0;
         String get = "the GET with Last-Event-ID that asks for the rest";
+        if (attempts > 0) {
+            // A passing error (5xx, 429, 408), tried again until the limit or the call's time ran out.
+            return "ended its response to " + what + " before the answer, and could not resume it after " + attempts + " attempt"
+                    + (attempts == 1 ? "" : "s") + " (last: HTTP " + status + " to " + get + (retryAfter > 0 ? "; it asked to be tried"
+                    + " again only after " + retryAfter + " s, past the call's timeout" : "") + "), so the answer was lost";
+        }
         return "ended its response to " + what + " before the answer, and " + (status == 0 ? "it could not be resumed: " + get
                 + " failed 3 times in a row (the connection dropped or could not be made)" : "refused to resume it: it answered HTTP "
                 + status + (status / 100 == 2 ? " without an event stream" : "") + " to " + get
-                + (routeWithoutGet ? " (as it answers every GET: a route without GET)" : "")) + ", so the answer was lost";
+                + (routeWithoutGet ? " (as it answers every GET: a route without GET)" : "")) + ", so the answer was lost"
+                + (status == 401 ? " (" + HttpRefusal.describe(401, false) + ")" : "");
     }
 
     /**
