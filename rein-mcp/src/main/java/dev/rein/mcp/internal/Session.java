@@ -68,7 +68,10 @@ final class Session {
                         reason + exitCode(process)), line -> LOG.warn("MCP server '{}' wrote a line to its stdout that is not an MCP"
                         + " message, which Rein skips (a stdio server may write only MCP messages there, its logs to stderr; further"
                         + " such lines are skipped without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
-                        line));
+                        line), (kind, dropped) -> warnings.once("not UTF-8 " + kind, () -> "MCP server '"
+                        + dev.rein.internal.text.Controls.visible(config.name(), false) + "' " + dev.rein.internal.text.Controls.visible(
+                        dropped, false) + " (the connection stays; further such " + (kind.equals("request") || kind.equals("message")
+                        ? kind + "s" : kind + " notifications") + " of this server are dropped without a warning)"));
                 Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion(),
                         iconLeftOut(config, warnings)),
                         sdkTimeout, process, transport);

@@ -51,6 +51,7 @@ final class StdioTransport implements McpClientTransport {
     private final StderrTail stderr;
     private final Consumer<String> onBroken;
     private final Consumer<String> onSkipped;
+    private final java.util.function.BiConsumer<String, String> onDropped;
     private final Object writeLock = new Object();
     /** Writes the messages to the server's input one at a time, in order (see {@link #sendMessage}). */
     private final java.util.concurrent.ExecutorService writer =
@@ -64,14 +65,18 @@ final class StdioTransport implements McpClientTransport {
      * @param onBroken  told why, once, when the connection can no longer be used
      * @param onSkipped told the first line (of this server, see {@link StderrTail#addStdout}) skipped as not
      *                  JSON-RPC, masked, cut short and with its control characters escaped
+     * @param onDropped told of each message dropped as not UTF-8: its kind (a notification's method, or
+     *                  "request", or "message") and what was dropped and why ("sent a ... so Rein dropped it: '...'"),
+     *                  masked and cut short, for a warning said once per kind
      */
     StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken,
-                   Consumer<String> onSkipped) {
+                   Consumer<String> onSkipped, java.util.function.BiConsumer<String, String> onDropped) {
         this.process = process;
         this.mapper = mapper;
         this.stderr = stderr;
         this.onBroken = onBroken;
         this.onSkipped = onSkipped;
+        this.onDropped = onDropped;
     }
 
     @Override
@@ -96,7 +101,8 @@ final class StdioTransport implements McpClientTransport {
                 }
                 if (decoded.firstInvalid() >= 0) {
                     // MCP's stdio messages are UTF-8 JSON-RPC: decoded leniently, a byte that is none became U+FFFD without a
-                    // word and a tool's output reached the model altered. A log line stays a log line; a message is refused.
+                    // word and a tool's output reached the model altered. A log line stays a log line; a message is refused
+                    // alone (an answer ends its call), not with the connection and every call in flight.
                     String lenient = decoded.lenient();
                     if (!unterminated && notJsonRpc(lenient)) {
                         if (stderr.addStdout(line)) {
@@ -112,6 +118,9 @@ final class StdioTransport implements McpClientTransport {
                         // An answer: its request ends now saying so, and the server, which answered, is kept.
                         handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
                         continue;
+                    }
+                    if (!unterminated && notUtf8(lenient, invalid, where, line, handler)) {
+                        continue; // a notification dropped, a request answered Parse error: one message, not the connection
                     }
                     why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
                             : "it sent a message that is " + invalid + " (" + where + "): '" + abbreviate(stderr.mask(line)) + "'";
@@ -338,6 +347,58 @@ final class StdioTransport implements McpClientTransport {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Deals with a message (or batch) that is not valid UTF-8 ({@code lenient}: decoded with U+FFFD),
+     * one element at a time: an answer ends its request saying so; a server's request is answered
+     * {@code -32700} (JSON-RPC's Parse error), or dropped when its id cannot be read; a notification is
+     * dropped. The spec requires UTF-8, but one bad byte in a log notification must not cost every
+     * call in flight and the answers behind it. False when {@code lenient} is no JSON object or batch.
+     */
+    private boolean notUtf8(String lenient, String invalid, String where, String line,
+                            Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+        com.fasterxml.jackson.databind.JsonNode node;
+        try {
+            node = dev.rein.json.Json.mapper().readTree(lenient);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        if (node == null || !(node.isObject() || node.isArray() && !node.isEmpty())
+                || node.isObject() && !node.has("method") && node.has("error") && !(node.path("id").isTextual() || node.path("id").isIntegralNumber())) {
+            return false; // an error without an id answers a request the server could not read: which one is not known, as when it is UTF-8
+        }
+        String quoted = "'" + abbreviate(stderr.mask(line)) + "'";
+        for (com.fasterxml.jackson.databind.JsonNode element : node.isArray() ? node : List.of(node)) {
+            com.fasterxml.jackson.databind.JsonNode id = element.path("id");
+            boolean readableId = id.isTextual() || id.isIntegralNumber();
+            String method = element.path("method").isTextual() ? stderr.mask(element.path("method").asText()) : null;
+            try {
+                if (method == null && readableId && (element.has("result") || element.has("error"))) {
+                    McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(
+                            MalformedAnswer.standIn(id, "it is " + invalid + ": " + where, line)));
+                    handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
+                } else if (method != null && readableId) {
+                    com.fasterxml.jackson.databind.node.ObjectNode error = dev.rein.json.Json.object().put("jsonrpc", "2.0");
+                    error.set("id", id);
+                    error.putObject("error").put("code", -32700).put("message", "Parse error: the request is " + invalid + " (" + where + ")");
+                    sendMessage(McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(error))).subscribe(ignored -> {}, e -> {});
+                } else if (method != null && element.has("id")) {
+                    onDropped.accept("request", "sent a " + abbreviate(method) + " request that is " + invalid + " (" + where
+                            + "), and whose id Rein cannot read to answer it, so Rein dropped it: " + quoted);
+                } else if (method != null) {
+                    onDropped.accept(abbreviate(method), "sent a " + abbreviate(method) + " notification that is " + invalid + " ("
+                            + where + "), so Rein dropped it: " + quoted);
+                } else {
+                    onDropped.accept("message", "sent a message that is " + invalid + " (" + where + "), and is neither a request,"
+                            + " a notification nor an answer Rein can read, so Rein dropped it: " + quoted);
+                }
+            } catch (IOException | RuntimeException e) {
+                onDropped.accept("message", "sent a message that is " + invalid + " (" + where + "), which Rein could not read"
+                        + " either way, so Rein dropped it: " + quoted);
+            }
+        }
+        return true;
     }
 
     /**

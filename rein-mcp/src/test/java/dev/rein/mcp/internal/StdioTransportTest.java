@@ -69,10 +69,10 @@ class StdioTransportTest {
     }
 
     /** A server whose whole output is {@code output}, already written. */
-    private record Scripted(byte[] output) implements ServerProcess {
+    private record Scripted(byte[] output, ByteArrayOutputStream input) implements ServerProcess {
         @Override
         public OutputStream stdin() {
-            return new ByteArrayOutputStream();
+            return input;
         }
 
         @Override
@@ -95,7 +95,9 @@ class StdioTransportTest {
         }
     }
 
-    private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause, List<String> said, StderrTail tail) {}
+    /** {@code dropped}: the warnings of messages dropped as not UTF-8, by kind; {@code input}: what Rein wrote to the server. */
+    private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause, List<String> said, StderrTail tail,
+                        Map<String, String> dropped, ByteArrayOutputStream input) {}
 
     private static Read read(String stdout, int expectedMessages) throws Exception {
         return read(stdout.getBytes(StandardCharsets.UTF_8), expectedMessages);
@@ -106,7 +108,10 @@ class StdioTransportTest {
         CompletableFuture<String> broken = new CompletableFuture<>();
         List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
         StderrTail tail = new StderrTail(Map.of("TOKEN", "tok-secret-1"));
-        StdioTransport transport = new StdioTransport(new Scripted(stdout), McpJsonDefaults.getMapper(), tail, broken::complete, said::add);
+        Map<String, String> dropped = new java.util.concurrent.ConcurrentHashMap<>();
+        ByteArrayOutputStream input = new ByteArrayOutputStream();
+        StdioTransport transport = new StdioTransport(new Scripted(stdout, input), McpJsonDefaults.getMapper(), tail, broken::complete,
+                said::add, (kind, text) -> dropped.merge(kind, text, (a, b) -> a + " | " + b));
         transport.connect(message -> message.doOnNext(received::add).then(Mono.empty())).block();
         String why = broken.get(10, TimeUnit.SECONDS); // the output ends after the script
         List<McpSchema.JSONRPCMessage> messages = new ArrayList<>();
@@ -117,7 +122,7 @@ class StdioTransportTest {
             }
             messages.add(next);
         }
-        return new Read(messages, why, said, tail);
+        return new Read(messages, why, said, tail, dropped, input);
     }
 
     @Test
@@ -222,16 +227,71 @@ class StdioTransportTest {
     }
 
     @Test
-    void anotherMessageThatIsNotValidUtf8EndsTheConnectionSayingSoAndALogLineIsStillSkipped() throws Exception {
-        // A notification or a server's request cannot be refused alone: it is a protocol error, as a message that is no
-        // JSON-RPC is. A log line (no JSON-RPC at all) in another encoding is still skipped.
+    void aNotificationThatIsNotValidUtf8IsDroppedWithAWarningAndTheAnswersAfterItAreRead() throws Exception {
+        // One bad byte in a log notification (a Latin-1 file name) ended the connection: every call in flight was lost,
+        // answers already behind it in the pipe too, and the server restarted. The notification is dropped, said once per
+        // kind; the connection stays. A log line (no JSON-RPC at all) in another encoding is still skipped.
         Read read = read(withInvalidByte("Caf\u0000 server ready\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\","
-                + "\"params\":{\"level\":\"info\",\"data\":\"caf\u0000\"}}\n"), 0);
-        assertThat(read.messages()).isEmpty();
+                + "\"params\":{\"level\":\"info\",\"data\":\"caf\u0000\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"\u0000\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 1);
+        assertThat(read.messages()).singleElement().isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
         assertThat(read.said()).hasSize(1);
-        assertThat(read.brokenBecause()).isEqualTo("it sent a message that is not valid UTF-8, which every message of MCP's stdio"
-                + " transport is (byte 0xFF at offset 86): '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":"
-                + "{\"level\":\"info\",\"data\":\"caf\\xff\"}}'");
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+        assertThat(read.dropped()).containsOnlyKeys("notifications/message");
+        assertThat(read.dropped().get("notifications/message")).startsWith("sent a notifications/message notification that is not"
+                + " valid UTF-8, which every message of MCP's stdio transport is (byte 0xFF at offset 86), so Rein dropped it: '{");
+    }
+
+    @Test
+    void aServerRequestThatIsNotValidUtf8IsAnsweredParseErrorAndOneWhoseIdCannotBeReadIsDropped() throws Exception {
+        // JSON-RPC 2.0: -32700 Parse error is the answer to a request that is not valid JSON; the server is told, and waits
+        // no longer for an answer. One without an id Rein can read (an object, null) is dropped, said once.
+        Read read = read(withInvalidByte("{\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"method\":\"sampling/createMessage\",\"params\":"
+                + "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"caf\u0000\"}}]}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":{\"n\":1},\"method\":\"roots/list\",\"params\":{\"x\":\"\u0000\"}}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 1);
+        assertThat(read.messages()).singleElement().isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+        String written = awaitWritten(read.input());
+        com.fasterxml.jackson.databind.JsonNode answer = dev.rein.json.Json.mapper().readTree(written);
+        assertThat(answer.path("id").asText()).isEqualTo("s-1");
+        assertThat(answer.at("/error/code").asInt()).isEqualTo(-32700);
+        assertThat(answer.at("/error/message").asText()).isEqualTo("Parse error: the request is not valid UTF-8, which every"
+                + " message of MCP's stdio transport is (byte 0xFF at offset 135)");
+        assertThat(written.strip()).doesNotContain("\n");
+        assertThat(read.dropped()).containsOnlyKeys("request");
+        assertThat(read.dropped().get("request")).startsWith("sent a roots/list request that is not valid UTF-8, which every"
+                + " message of MCP's stdio transport is (byte 0xFF at offset 67), and whose id Rein cannot read to answer it,"
+                + " so Rein dropped it: '{");
+    }
+
+    @Test
+    void aBatchThatIsNotValidUtf8EndsItsAnswersRequestsAndDropsItsNotifications() throws Exception {
+        Read read = read(withInvalidByte("[{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{\"content\":[]}},"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"message\":\"\u0000\"}}]\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 2);
+        assertThat(read.messages()).hasSize(2);
+        assertThat(read.messages().get(0)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response -> {
+            assertThat(response.id()).isEqualTo("c-1");
+            assertThat(response.result()).isNull();
+            assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()), text -> text))
+                    .contains("(it is not valid UTF-8, which every message of MCP's stdio transport is: byte 0xFF at offset 126)");
+        });
+        assertThat(read.messages().get(1)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+        assertThat(read.dropped()).containsOnlyKeys("notifications/progress");
+    }
+
+    /** What Rein wrote to the server, once it wrote something (its writes are made on a thread of their own). */
+    private static String awaitWritten(ByteArrayOutputStream input) throws InterruptedException {
+        for (int i = 0; i < 500 && input.size() == 0; i++) {
+            Thread.sleep(10);
+        }
+        return input.toString(StandardCharsets.UTF_8);
     }
 
     @Test
