@@ -378,7 +378,7 @@ public final class LuceneRetriever implements Retriever {
         }
         List<String> atRisk;
         try (var entries = Files.list(index)) {
-            atRisk = entries.map(f -> f.getFileName().toString()).filter(LuceneRetriever::lucenesName).sorted().toList();
+            atRisk = entries.map(f -> f.getFileName().toString()).filter(LuceneRetriever::atRisk).sorted().toList();
         } catch (IOException e) {
             return; // the writer says what is wrong with the folder
         }
@@ -391,6 +391,39 @@ public final class LuceneRetriever implements Retriever {
                 + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
                 + " a folder of its own, new or empty (such as .rein/index), or, if those files are what an indexing cut short"
                 + " left there, delete them and index again");
+    }
+
+    /**
+     * The extensions Lucene 10's codecs give their files (the file formats of the default codec, Lucene103, and the
+     * formats it builds on: segment info, compound file, field infos, stored fields, block-tree terms, postings, norms,
+     * doc values, term vectors, live docs, points, vectors) and {@code tmp}, of the temporary files a writer sorts in
+     * (Directory.createTempOutput). Read from lucene-core's *_EXTENSION constants.
+     */
+    private static final Set<String> LUCENES_EXTENSIONS = Set.of("si", "cfs", "cfe", "fnm", "fdt", "fdx", "fdm", "tim", "tip",
+            "tmd", "doc", "pos", "pay", "psm", "nvd", "nvm", "dvd", "dvm", "tvd", "tvx", "tvm", "liv", "kdd", "kdi", "kdm", "vec",
+            "vem", "veq", "vex", "vemf", "vemq", "veb", "vemb", "tmp");
+
+    /** A segment's file as Lucene names it: _ and the segment's base-36 name, an optional _suffix, one of its extensions. */
+    private static final java.util.regex.Pattern LUCENES_SEGMENT_FILE = java.util.regex.Pattern.compile("_[a-z0-9]+(_[^.]*)?\\.([a-z]+)");
+
+    /** A commit or a commit being written: segments_ or pending_segments_ and a base-36 generation. */
+    private static final java.util.regex.Pattern LUCENES_COMMIT_FILE = java.util.regex.Pattern.compile("(pending_)?segments_[a-z0-9]+");
+
+    /**
+     * A file Lucene's writer would delete that is not one of Lucene's own: a file of the user's. Lucene's own files left
+     * by an indexing cut short (no commit yet) are cleaned up by the writer, as they should be.
+     */
+    private static boolean atRisk(String name) {
+        return lucenesName(name) && !lucenesOwn(name);
+    }
+
+    /** A name Lucene gives its own files: a segment's file with one of its codecs' extensions, a commit, the lock. */
+    private static boolean lucenesOwn(String name) {
+        if (name.equals(IndexWriter.WRITE_LOCK_NAME) || LUCENES_COMMIT_FILE.matcher(name).matches()) {
+            return true;
+        }
+        java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
+        return m.matches() && LUCENES_EXTENSIONS.contains(m.group(2));
     }
 
     /** A name Lucene's writer takes for one of its files, and deletes when no index needs it (its lock file aside). */

@@ -561,6 +561,30 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: the check for a folder of the user's took the files an interrupted first indexing leaves (Lucene's own
+     * segment files and lock, no segments_N yet) for the user's and refused the folder, where the writer cleans them
+     * up. Now names Lucene's codecs give their files are leftovers: such a folder is indexed into as before.
+     */
+    @Test
+    void aFolderLeftByAnInterruptedFirstIndexingIsIndexedIntoAsBefore() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        for (String leftover : List.of("_0.cfs", "_0.cfe", "_0.si", "_1.fdt", "_1.fdx", "_1.fdm", "_1.fnm", "_1_Lucene103_0.doc",
+                "_1_Lucene103_0.tim", "_1_Lucene90_0.dvd", "_1_Lucene90FieldsIndex-doc_ids_0.tmp", "pending_segments_1")) {
+            Files.write(index.resolve(leftover), new byte[] {1, 2, 3});
+        }
+        Files.createFile(index.resolve("write.lock")); // Lucene's lock file is empty
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
+        assertThat(index.resolve("_1_Lucene90FieldsIndex-doc_ids_0.tmp")).doesNotExist();
+        assertThat(index.resolve("pending_segments_1")).doesNotExist();
+        // only the user's files are named, not the leftovers beside them
+        Files.write(other.resolve("_0.si"), new byte[] {1, 2, 3});
+        Files.writeString(other.resolve("_index.md"), "# Handbook", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(other.toAbsolutePath() + " holds files but no document index (_index.md)");
+    }
+
+    /**
      * Before: a search after the index folder was deleted (as the damaged-index message says to do before indexing
      * again) while an agent had it open failed with Lucene's internals ('no segments* file found in
      * MMapDirectory@... lockFactory=org.apache.lucene.store.NativeFSLockFactory@...; files: []'), in the tool's
