@@ -368,12 +368,13 @@ public final class LuceneRetriever implements Retriever {
     }
 
     /**
-     * Refuses a folder that holds no index but files whose names Lucene takes for its own ({@code _index.md},
+     * Refuses a folder that holds files whose names Lucene takes for its own but are not ({@code _index.md},
      * {@code _config.yml}, {@code segments_notes.txt}): a writer opened on it deletes every such file no index needs, so an
-     * index written into a folder of the user's (the documents folder itself) would delete them. Nothing is changed.
+     * index written into a folder of the user's (the documents folder itself) would delete them, also when an index is
+     * already there (one an older Rein wrote in the documents folder). Nothing is changed.
      */
     static void requireOwnFolder(Path index) {
-        if (!Files.isDirectory(index) || exists(index)) {
+        if (!Files.isDirectory(index)) {
             return;
         }
         List<String> atRisk;
@@ -387,6 +388,12 @@ public final class LuceneRetriever implements Retriever {
         }
         String named = String.join(", ", atRisk.subList(0, Math.min(5, atRisk.size())))
                 + (atRisk.size() > 5 ? " and " + (atRisk.size() - 5) + " more" : "");
+        if (exists(index)) {
+            throw new RetrievalException(index.toAbsolutePath() + " holds a document index and files of other names (" + named
+                    + "): Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
+                    + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move"
+                    + " those files out of " + index.toAbsolutePath());
+        }
         throw new RetrievalException(index.toAbsolutePath() + " holds files but no document index (" + named + "): Lucene"
                 + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
                 + " a folder of its own, new or empty (such as .rein/index), or, if those files are what an indexing cut short"

@@ -585,6 +585,28 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: the check for a folder of the user's was skipped when the folder already held an index (one an older Rein
+     * built in the documents folder), so the writer still deleted the user's files there whose names Lucene takes for its
+     * own. Now such a folder is refused too, naming them, before anything is written; Lucene's own files do not count.
+     */
+    @Test
+    void aFolderHoldingAnIndexAndFilesOfTheUsersIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        Files.writeString(index.resolve("_index.md"), "# Handbook", StandardCharsets.UTF_8);
+        Files.writeString(index.resolve("_config.yml"), "title: handbook", StandardCharsets.UTF_8);
+        Files.writeString(index.resolve("_2_Lucene90FieldsIndex-doc_ids_0.tmp"), "left by a cut-short indexing", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and files of other names (_config.yml, _index.md)")
+                .hasMessageContaining("give the index a folder of its own");
+        assertThat(index.resolve("_index.md")).hasContent("# Handbook");
+        assertThat(index.resolve("_config.yml")).hasContent("title: handbook");
+        assertThat(LuceneRetriever.open(index).search("shipping", 5)).isEmpty();
+        assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
+    }
+
+    /**
      * Before: a search after the index folder was deleted (as the damaged-index message says to do before indexing
      * again) while an agent had it open failed with Lucene's internals ('no segments* file found in
      * MMapDirectory@... lockFactory=org.apache.lucene.store.NativeFSLockFactory@...; files: []'), in the tool's
