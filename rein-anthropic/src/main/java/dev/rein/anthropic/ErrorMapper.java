@@ -191,7 +191,8 @@ final class ErrorMapper {
     /**
      * Where the advice for a 400 looks for the API's words: the text of each {@code message} in the error body (or
      * event) at any depth ({@code error.message}, a gateway's {@code upstream_error.error.message}, Bedrock's
-     * {@code message}), and an {@code error} given as text, each at its start or after a gateway's prefix; an error
+     * {@code message}, a FastAPI proxy's {@code detail}), and an {@code error} given as text, each at its start or after a
+     * gateway's prefix; an error
      * JSON given as such a text is read the same way, and the message of one that cannot be read as JSON (cut short,
      * shown as Python bytes) is taken from its {@code "message":"} on. A body that is not JSON is one such text.
      * Nothing else is read: a guardrail's {@code flagged_text}, an echoed prompt, and words further into a message may
@@ -216,7 +217,8 @@ final class ErrorMapper {
         }
         for (java.util.Map.Entry<String, JsonNode> field : node.properties()) {
             JsonNode value = field.getValue();
-            if (value.isTextual() && (field.getKey().equals("message") || field.getKey().equals("error"))) {
+            if (value.isTextual() && (field.getKey().equals("message") || field.getKey().equals("error")
+                    || field.getKey().equals("detail"))) { // a FastAPI proxy's error is its 'detail'
                 words(value.asText(), found, nested);
             } else if (value.isContainerNode()) {
                 messages(value, found, nested);
@@ -237,9 +239,13 @@ final class ErrorMapper {
                 // its message is still found after its "message":" below
             }
         }
-        java.util.regex.Matcher message = NESTED_MESSAGE.matcher(text);
-        while (message.find()) {
-            found.add(new Words(text, afterPrefix(text, message.end())));
+        // Only a message that is an error JSON (or one printed as Python bytes) is searched for its nested message: in a
+        // gateway's own words, such JSON may be quoted from the conversation.
+        if (text.startsWith("{", from) || text.startsWith("b'", from) || text.startsWith("b\"", from)) {
+            java.util.regex.Matcher message = NESTED_MESSAGE.matcher(text);
+            while (message.find()) {
+                found.add(new Words(text, afterPrefix(text, message.end())));
+            }
         }
     }
 

@@ -390,9 +390,10 @@ class ErrorMappingTest extends FakeApi {
         String nested = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + words
                 + "\"},\"request_id\":\"req_vrtx_011CWjiGZLBLG94VPEzcPYbk\"}";
         assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, nested)).getMessage()).startsWith(nested + advice);
-        // A gateway that prefixes its own words and appends the upstream's
+        // A gateway that puts words of its own (no known prefix) before the API's, and the upstream's JSON after them:
+        // only a message that is such JSON is read for it, as JSON further into a message may be quoted (rev20)
         String wrapped = "400: invalid_request_error: " + words + " | Upstream: " + nested;
-        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, wrapped)).getMessage()).startsWith(wrapped + advice);
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, wrapped)).getMessage()).isEqualTo(wrapped);
         // A gateway whose error object has no message of its own, only the upstream's error nested in it
         java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
         String body = "{\"type\":\"error\",\"error\":{\"type\":\"request_fail\",\"upstream_error\":{\"type\":\"error\",\"error\":"
@@ -507,6 +508,10 @@ class ErrorMappingTest extends FakeApi {
                 + " not permitted\"}}";
         assertThat(new ErrorMapper(Clock.systemUTC()).httpError(400, none, null,
                 echoed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage()).isEqualTo("Request blocked");
+        // An error JSON the conversation holds, quoted inside a gateway's own words, is no relayed error (rev20)
+        String pasted = "Request blocked by content policy: input contained 'why did my run fail with {\"message\":\"prompt"
+                + " is too long: 208310 tokens > 200000 maximum\"}'";
+        assertThat(failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, pasted)).getMessage()).isEqualTo(pasted);
     }
 
     @Test
@@ -532,6 +537,8 @@ class ErrorMappingTest extends FakeApi {
         String bytes = "{\"error\":{\"type\":\"upstream_error\",\"message\":\"b'{\\\\n  \\\"error\\\": {\\\\n    \\\"message\\\":"
                 + " \\\"prompt is too long: 208310 tokens > 200000 maximum\\\"\\\\n  }\\\\n}'\"}}";
         assertThat(mapped.apply(bytes)).contains(fits);
+        // A proxy built on FastAPI relays the upstream's words as its 'detail' (rev20: they got the advice before 6471dfcc)
+        assertThat(mapped.apply("{\"detail\":\"prompt is too long: 208310 tokens > 200000 maximum\"}")).contains(fits);
         // A body that is not JSON is the gateway's message
         assertThat(mapped.apply("litellm.BadRequestError: AnthropicException - prompt is too long: 208310 tokens > 200000"
                 + " maximum")).contains(fits);
