@@ -315,25 +315,77 @@ final class CliHome {
     private static final List<String> KEPT_FOLDERS = List.of("runs", "index", "otel-links", "outputs");
 
     /**
-     * Whether {@code file} is one Rein keeps here: the run store (with SQLite's companions, rein.db-wal and the like), a
-     * file of a folder it keeps ({@link #KEPT_FOLDERS}) or the demo outbox. An output file named after one (--trace,
+     * Whether {@code file} is one Rein keeps here, and how to say so: the run store (with SQLite's companions, rein.db-wal
+     * and the like), a file of a folder it keeps ({@link #KEPT_FOLDERS}) or the demo outbox, by any path or link to it, a
+     * hard link too (on a file system that ignores case, REIN.DB is rein.db). An output file named after one (--trace,
      * --report) would destroy it: 'rein run --trace .rein/rein.db' emptied the store, every stored run lost.
+     *
+     * @return null when Rein does not keep it; else what it is, "a file rein keeps in HOME" or, for a name not yet taken
+     *     in a kept folder, "inside runs, a folder rein keeps in HOME"
      */
-    boolean keeps(Path file) {
+    String kept(Path file) {
+        String home = " rein keeps in " + directory.toAbsolutePath();
         for (Path spelled : spellings(file)) {
-            for (Path home : spellings(directory)) {
-                if (!spelled.startsWith(home) || spelled.equals(home)) {
+            for (Path root : spellings(directory)) {
+                if (!spelled.startsWith(root) || spelled.equals(root)) {
                     continue;
                 }
-                Path inside = home.relativize(spelled);
+                Path inside = root.relativize(spelled);
                 String first = inside.getName(0).toString();
-                if (KEPT_FOLDERS.contains(first) || inside.getNameCount() == 1 && (first.equals(JdbcRunStore.SQLITE_FILE)
-                        || first.startsWith(JdbcRunStore.SQLITE_FILE + "-") || first.equals("outbox.jsonl"))) {
-                    return true;
+                if (KEPT_FOLDERS.contains(first)) {
+                    return inside.getNameCount() > 1 && !Files.exists(spelled) ? "inside " + first + ", a folder" + home : "a file" + home;
+                }
+                if (inside.getNameCount() == 1 && keptAtTop(first)) {
+                    return "a file" + home;
                 }
             }
         }
+        return Files.isRegularFile(file) && hardLinked(file) ? "a file" + home : null;
+    }
+
+    private static boolean keptAtTop(String name) {
+        return name.equals(JdbcRunStore.SQLITE_FILE) || name.startsWith(JdbcRunStore.SQLITE_FILE + "-") || name.equals("outbox.jsonl");
+    }
+
+    /** Whether existing {@code file}, named outside the home, is one of the home's files under another name (a hard link). */
+    private boolean hardLinked(Path file) {
+        List<Path> candidates = new java.util.ArrayList<>();
+        try (var top = Files.list(directory)) {
+            top.filter(p -> keptAtTop(p.getFileName().toString())).forEach(candidates::add);
+        } catch (IOException | RuntimeException e) {
+            return false; // no home yet: nothing of Rein's to destroy
+        }
+        if (linkCount(file) != 1) { // a file with one name is none of the kept folders' (walked only when it may be)
+            for (String folder : KEPT_FOLDERS) {
+                Path kept = directory.resolve(folder);
+                if (Files.isDirectory(kept)) {
+                    try (var files = Files.walk(kept)) {
+                        files.filter(Files::isRegularFile).forEach(candidates::add);
+                    } catch (IOException | RuntimeException e) {
+                        // a folder that cannot be read is compared no further
+                    }
+                }
+            }
+        }
+        for (Path candidate : candidates) {
+            try {
+                if (Files.isSameFile(file, candidate)) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // gone meanwhile, or unreadable: not this one
+            }
+        }
         return false;
+    }
+
+    /** The number of names {@code file} has, or -1 where the file system does not say. */
+    private static int linkCount(Path file) {
+        try {
+            return ((Number) Files.getAttribute(file, "unix:nlink")).intValue();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /**

@@ -59,9 +59,12 @@ final class TraceFile {
      */
     static void requireOwnFile(Path file, String option, CliHome home, java.util.Map<String, Path> read, String what, String example) {
         String instead = "; give the " + what + " a file of its own, such as " + example;
-        if (home.keeps(file)) {
-            throw new UsageException(option + " " + file + " is a file rein keeps in " + home.directory().toAbsolutePath()
-                    + " (the run store and what goes with the stored runs): writing the " + what + " there would destroy it" + instead);
+        String kept = home.kept(file);
+        if (kept != null) {
+            // a name not yet taken in a kept folder destroys nothing yet, but the folder's files are Rein's to name and write
+            throw new UsageException(option + " " + file + " is " + kept + " (the run store and what goes with the stored runs)"
+                    + (kept.startsWith("inside") ? ", where rein names and writes files of its own" : ": writing the " + what
+                    + " there would destroy it") + instead);
         }
         for (java.util.Map.Entry<String, Path> input : read.entrySet()) {
             if (input.getValue() != null && sameFile(file, input.getValue())) {

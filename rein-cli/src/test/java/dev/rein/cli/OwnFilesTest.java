@@ -55,6 +55,38 @@ class OwnFilesTest {
     }
 
     @Test
+    void aTraceThatIsAHardLinkToTheRunStoreIsRefusedAndTheStoredRunsAreKept() throws IOException {
+        String id = firstRun();
+        Path store = cli.home().resolve("rein.db");
+        byte[] before = Files.readAllBytes(store);
+        Path link = Files.createLink(dir.resolve("db-hard.jsonl"), store);
+        InProcessCli.Outcome outcome = cli.run("run", "--trace", link.toString(), "second goal");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).startsWith("rein run: --trace " + link + " is a file rein keeps in " + cli.home())
+                .contains("give the trace a file of its own, such as run.jsonl");
+        Path settings = cli.home().resolve("runs").resolve(id + ".json");
+        Path settingsLink = Files.createLink(dir.resolve("settings-hard.jsonl"), settings);
+        outcome = cli.run("run", "--trace", settingsLink.toString(), "third goal");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).startsWith("rein run: --trace " + settingsLink + " is a file rein keeps in " + cli.home());
+        assertThat(Files.readAllBytes(store)).isEqualTo(before);
+        InProcessCli.Outcome runs = cli.run("runs");
+        assertThat(runs.exitCode()).as(runs.stderr()).isZero();
+        assertThat(runs.stdout()).contains(id);
+    }
+
+    @Test
+    void aNewNameInAFolderReinKeepsIsRefusedAsInsideThatFolder() {
+        firstRun();
+        Path named = cli.home().resolve("runs").resolve("mytrace.jsonl");
+        InProcessCli.Outcome outcome = cli.run("run", "--trace", named.toString(), "goal");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).startsWith("rein run: --trace " + named + " is inside runs, a folder rein keeps in " + cli.home())
+                .contains("give the trace a file of its own, such as run.jsonl");
+        assertThat(named).doesNotExist();
+    }
+
+    @Test
     void aTraceNamedAfterAFileTheCommandReadsIsRefusedAndTheFileKept() throws IOException {
         Path schema = Files.writeString(dir.resolve("s.json"), "{\"type\": \"object\"}");
         InProcessCli.Outcome outcome = cli.run("run", "--output-schema", schema.toString(), "--trace", schema.toString(), "goal");
