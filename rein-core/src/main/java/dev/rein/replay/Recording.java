@@ -121,41 +121,66 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /**
      * The part of the trace one process wrote since the run (or its last resumption or turn) began there: where its
-     * calls, counts and guards begin, the steps of its counts and its tool results.
+     * calls, counts and guards begin, its tool results, and where each of its events came in the trace.
      */
-    private record Segment(int calls, int counts, int guards, List<Integer> countSteps, List<JsonNode> results) {
+    private record Segment(int calls, int counts, int guards, List<Mark> marks, List<JsonNode> results) {
         static Segment from(List<Call> calls, List<Long> counts, List<Guard> guards) {
             return new Segment(calls.size(), counts.size(), guards.size(), new ArrayList<>(), new ArrayList<>());
         }
 
         /**
-         * Drops what this segment recorded after the step {@code resumedAt} its run was resumed from: a process that
-         * stopped after a model call was traced but before the step's checkpoint left that call in the trace, and the
-         * resumed run made it again. A replay answers calls in order, so it took the lost call for the one the run acted on.
+         * Where an event of this segment came: its step, whether it is work done for the step after it (see
+         * {@link #forTheNextStep}), and how many calls, counts, guards and tool results had been read before it.
+         */
+        private record Mark(int step, boolean forTheNextStep, int calls, int counts, int guards, int results) {}
+
+        /** Notes where {@code e} comes, before it is read into the lists (of the sizes given). */
+        void mark(JsonNode e, int callsBefore, int countsBefore, int guardsBefore) {
+            marks.add(new Mark(e.path("step").asInt(), forTheNextStep(e), callsBefore, countsBefore, guardsBefore,
+                    results.size()));
+        }
+
+        /**
+         * Whether {@code e} is work the run did after the checkpoint of its step, for the step after it: the context
+         * work before a step's call (its token counts, a compaction call, context_edited) and the final summary are
+         * numbered with the steps made so far, as the step is counted only when its call is made.
+         */
+        private static boolean forTheNextStep(JsonNode e) {
+            return switch (e.path("type").asText()) {
+                case "tokens_counted", "context_edited" -> true;
+                case "model_request" -> switch (e.path("purpose").asText()) {
+                    case "compaction", "final_summary" -> true;
+                    default -> false;
+                };
+                default -> false;
+            };
+        }
+
+        /**
+         * Drops what this segment recorded after the checkpoint of the step {@code resumedAt} its run was resumed from:
+         * a process that stopped after a model call or token count was traced but before the next checkpoint left it in
+         * the trace, and the resumed run made it again. A replay answers calls and counts in order, so it took the lost
+         * one for the one the run acted on. The cut is by position: the first event of a later step, or of the work for
+         * the next step that carries {@code resumedAt} (a count, a compaction call, a context edit before the next call),
+         * and everything the segment recorded after it, is lost.
          */
         void dropLost(int resumedAt, List<Call> allCalls, List<Long> allCounts, List<Guard> allGuards,
                       Map<String, List<JsonNode>> allResults, List<JsonNode> maybeRedone) {
-            for (int i = allCalls.size() - 1; i >= calls; i--) {
-                if (allCalls.get(i).step() > resumedAt) {
-                    allCalls.remove(i);
-                }
-            }
-            for (int i = allCounts.size() - 1; i >= counts; i--) {
-                if (countSteps.get(i - counts) > resumedAt) {
-                    allCounts.remove(i);
-                }
-            }
-            for (int i = allGuards.size() - 1; i >= guards; i--) {
-                if (allGuards.get(i).event().path("step").asInt() > resumedAt) {
-                    allGuards.remove(i);
-                }
-            }
-            for (JsonNode lost : results) {
-                if (lost.path("step").asInt() > resumedAt) {
+            Mark cut = marks.stream().filter(m -> m.step() > resumedAt || m.step() == resumedAt && m.forTheNextStep())
+                    .findFirst().orElse(null);
+            int keptResults = cut == null ? results.size() : cut.results();
+            if (cut != null) {
+                allCalls.subList(Math.max(calls, cut.calls()), allCalls.size()).clear();
+                allCounts.subList(Math.max(counts, cut.counts()), allCounts.size()).clear();
+                allGuards.subList(Math.max(guards, cut.guards()), allGuards.size()).clear();
+                for (JsonNode lost : results.subList(keptResults, results.size())) {
                     removeSame(allResults, lost);
-                } else if (lost.path("step").asInt() == resumedAt) {
+                }
+            }
+            for (JsonNode kept : results.subList(0, keptResults)) {
+                if (kept.path("step").asInt() == resumedAt) {
                     // the snapshot of that step may be from before its tools ran (then they ran again) or after
-                    maybeRedone.add(lost);
+                    maybeRedone.add(kept);
                 }
             }
             allResults.values().removeIf(List::isEmpty);
@@ -263,9 +288,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<Interruption> interruptions = new ArrayList<>();
         JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
         String modelInForce = null;
-        Segment segment = new Segment(0, 0, 0, new ArrayList<>(), new ArrayList<>());
+        Segment segment = Segment.from(calls, counts, guards);
         List<JsonNode> maybeRedone = new ArrayList<>(); // tool results of a stopped process at the step its run resumed from
         for (JsonNode e : events) {
+            if (!"run_resumed".equals(e.path("type").asText()) && !"turn_started".equals(e.path("type").asText())) {
+                segment.mark(e, calls.size(), counts.size(), guards.size());
+            }
             switch (e.path("type").asText()) {
                 case "run_started" -> {
                     if (started == null) {
@@ -297,10 +325,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         pendingRequest = null;
                     }
                 }
-                case "tokens_counted" -> {
-                    counts.add(e.path("input_tokens").asLong(-1));
-                    segment.countSteps().add(e.path("step").asInt());
-                }
+                case "tokens_counted" -> counts.add(e.path("input_tokens").asLong(-1));
                 // Every result of an id, in trace order: some servers give the calls of each response the
                 // same ids (call_0, ...), and a model may give two calls of one response the same id.
                 case "tool_result" -> {
