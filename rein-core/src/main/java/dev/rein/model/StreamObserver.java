@@ -25,12 +25,19 @@ public interface StreamObserver {
     default void onToolInputDelta(String id, String partialJson) {}
 
     /**
-     * Attempt {@code failedAttempt} (from 1) of the current model call failed after streaming, and the call is
-     * retried: everything streamed since the call began, or since the previous {@code onRetry}, belongs to the
-     * failed attempt and is not part of the response (text, thinking, tool call starts and their arguments);
-     * discard it. What follows is the next attempt's, from its start. Called after the failed attempt's last
-     * fragment, after the run traced its {@code model_retry}, and before the retry's wait; never for a call
-     * that is not retried.
+     * Attempt {@code failedAttempt} (from 1) of the current model call failed, and the call is retried:
+     * everything streamed since the call began, or since the previous {@code onRetry}, belongs to the failed
+     * attempt and is not part of the response (text, thinking, tool call starts and their arguments); discard it.
+     * What follows is the next attempt's, from its start. Called for every retried attempt, whether it streamed
+     * part of a response before failing or nothing at all (a 429 or 503 refused before any output: then there is
+     * nothing to discard). Called after the failed attempt's last fragment, after the run traced its
+     * {@code model_retry}, and before the retry's wait; never for a call that is not retried.
+     *
+     * <p>The retry stage calls it on the observer of the call it got, below the application's model interceptors:
+     * an interceptor that passes the call on with its own observer wrapped around {@code call.context().stream()}
+     * must forward {@code onRetry} to the wrapped observer, as it forwards the deltas; this default does nothing, so
+     * a wrapper that does not override it swallows the signal and the live view shows the failed attempt's text
+     * joined to the retry's.
      */
     default void onRetry(int failedAttempt) {}
 }

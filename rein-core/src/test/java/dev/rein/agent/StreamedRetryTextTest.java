@@ -90,4 +90,35 @@ class StreamedRetryTextTest {
             assertThat(seen.toString()).isEqualTo("途中まで書いた [discard attempt 1] 完全な答え");
         }
     }
+
+    /** onRetry is said of an attempt that streamed nothing too (a 429 refused before any output), as its Javadoc says. */
+    @Test
+    void anAttemptThatStreamedNothingIsAnnouncedToo() {
+        AtomicInteger calls = new AtomicInteger();
+        Model refusedOnce = (request, context) -> {
+            if (calls.getAndIncrement() == 0) {
+                throw new ModelException(ModelException.Kind.RATE_LIMITED, 429, "rate limited");
+            }
+            context.stream().onTextDelta("答え");
+            return new ModelResponse("m1", "m", List.of(new TextBlock("答え")), StopReason.END_TURN, null, Usage.NOT_REPORTED);
+        };
+        StringBuilder seen = new StringBuilder();
+        dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
+            @Override
+            public void onTextDelta(String text) {
+                seen.append(text);
+            }
+
+            @Override
+            public void onRetry(int failedAttempt) {
+                seen.append("[discard attempt ").append(failedAttempt).append("] ");
+            }
+        };
+        RunResult result = Agent.builder().model(refusedOnce).modelName("m")
+                .budget(Budget.builder().maxCostUsd((BigDecimal) null).build())
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0))
+                .listener(runId -> listener).build().run("答えて");
+        assertThat(result.answer()).isEqualTo("答え");
+        assertThat(seen.toString()).isEqualTo("[discard attempt 1] 答え");
+    }
 }
