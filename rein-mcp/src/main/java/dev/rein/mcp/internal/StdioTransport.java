@@ -340,7 +340,7 @@ final class StdioTransport implements McpClientTransport {
         try {
             com.fasterxml.jackson.databind.JsonNode node = dev.rein.json.Json.mapper().readTree(lenient);
             if (node == null || !node.isObject() || node.has("method") || !(node.has("result") || node.has("error"))
-                    || !(node.path("id").isTextual() || node.path("id").isIntegralNumber())) {
+                    || !readableId(node.path("id"))) {
                 return null;
             }
             return McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(MalformedAnswer.standIn(node.get("id"), why, quoted)));
@@ -350,11 +350,21 @@ final class StdioTransport implements McpClientTransport {
     }
 
     /**
+     * Whether {@code id} is a request id Rein can echo: a string or an integer, and, in a message that
+     * is not valid UTF-8 (decoded with U+FFFD for each bad byte), a string without U+FFFD, which would
+     * be an id the server never sent.
+     */
+    private static boolean readableId(com.fasterxml.jackson.databind.JsonNode id) {
+        return id.isIntegralNumber() || id.isTextual() && id.asText().indexOf('\uFFFD') < 0;
+    }
+
+    /**
      * Deals with a message (or batch) that is not valid UTF-8 ({@code lenient}: decoded with U+FFFD),
      * one element at a time: an answer ends its request saying so; a server's request is answered
-     * {@code -32700} (JSON-RPC's Parse error), or dropped when its id cannot be read; a notification is
+     * {@code -32700} (JSON-RPC's Parse error; with a null id when its id cannot be read); a notification is
      * dropped. The spec requires UTF-8, but one bad byte in a log notification must not cost every
-     * call in flight and the answers behind it. False when {@code lenient} is no JSON object or batch.
+     * call in flight and the answers behind it. False when {@code lenient} is no JSON object or batch,
+     * or holds an answer whose id cannot be read: the connection ends, as for such an answer in UTF-8.
      */
     private boolean notUtf8(String lenient, String invalid, String where, String line,
                             Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -364,28 +374,43 @@ final class StdioTransport implements McpClientTransport {
         } catch (IOException | RuntimeException e) {
             return false;
         }
-        if (node == null || !(node.isObject() || node.isArray() && !node.isEmpty())
-                || node.isObject() && !node.has("method") && node.has("error") && !(node.path("id").isTextual() || node.path("id").isIntegralNumber())) {
-            return false; // an error without an id answers a request the server could not read: which one is not known, as when it is UTF-8
+        if (node == null || !(node.isObject() || node.isArray() && !node.isEmpty())) {
+            return false;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode element : node.isArray() ? node : List.of(node)) {
+            if (!element.has("method") && (element.has("result") || element.has("error")) && !readableId(element.path("id"))) {
+                // An answer whose request is not known (no id, or one the bad byte is in): a stand-in would match no call and
+                // its call would wait its whole timeout; the connection ends instead, so every call in flight ends now saying why.
+                return false;
+            }
         }
         String quoted = "'" + abbreviate(stderr.mask(line)) + "'";
         for (com.fasterxml.jackson.databind.JsonNode element : node.isArray() ? node : List.of(node)) {
             com.fasterxml.jackson.databind.JsonNode id = element.path("id");
-            boolean readableId = id.isTextual() || id.isIntegralNumber();
+            boolean readableId = readableId(id);
             String method = element.path("method").isTextual() ? stderr.mask(element.path("method").asText()) : null;
             try {
                 if (method == null && readableId && (element.has("result") || element.has("error"))) {
                     McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(
                             MalformedAnswer.standIn(id, "it is " + invalid + ": " + where, line)));
                     handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
-                } else if (method != null && readableId) {
-                    com.fasterxml.jackson.databind.node.ObjectNode error = dev.rein.json.Json.object().put("jsonrpc", "2.0");
-                    error.set("id", id);
-                    error.putObject("error").put("code", -32700).put("message", "Parse error: the request is " + invalid + " (" + where + ")");
-                    sendMessage(McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(error))).subscribe(ignored -> {}, e -> {});
                 } else if (method != null && element.has("id")) {
-                    onDropped.accept("request", "sent a " + abbreviate(method) + " request that is " + invalid + " (" + where
-                            + "), and whose id Rein cannot read to answer it, so Rein dropped it: " + quoted);
+                    // JSON-RPC 2.0 (5. Response object): the id of an answer to a request whose id could not be detected
+                    // (a Parse error) MUST be null; echoed with U+FFFD in it, it would be an id the server never sent.
+                    com.fasterxml.jackson.databind.node.ObjectNode error = dev.rein.json.Json.object().put("jsonrpc", "2.0");
+                    if (readableId) {
+                        error.set("id", id);
+                    } else {
+                        error.putNull("id");
+                    }
+                    error.putObject("error").put("code", -32700).put("message", "Parse error: the request is " + invalid + " (" + where + ")");
+                    // Written as it is: the SDK's message type leaves out a null id, which JSON-RPC requires present.
+                    writeLine(dev.rein.json.Json.write(error)).subscribe(ignored -> {}, e -> {});
+                    if (!readableId) {
+                        onDropped.accept("request", "sent a " + abbreviate(method) + " request that is " + invalid + " (" + where
+                                + ") and whose id Rein cannot read, so Rein answered it Parse error with a null id, as JSON-RPC says: "
+                                + quoted);
+                    }
                 } else if (method != null) {
                     onDropped.accept(abbreviate(method), "sent a " + abbreviate(method) + " notification that is " + invalid + " ("
                             + where + "), so Rein dropped it: " + quoted);
@@ -498,10 +523,15 @@ final class StdioTransport implements McpClientTransport {
      */
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+        return Mono.fromCallable(() -> mapper.writeValueAsString(message)).flatMap(this::writeLine);
+    }
+
+    /** Writes {@code json} (one JSON-RPC message, serialised) to the server's input as one line. */
+    private Mono<Void> writeLine(String json) {
         return Mono.fromFuture(() -> java.util.concurrent.CompletableFuture.runAsync(() -> {
             try {
                 // A JSON-RPC message on stdio is one line: the serialised form has no raw newline.
-                byte[] bytes = (mapper.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
+                byte[] bytes = (json + "\n").getBytes(StandardCharsets.UTF_8);
                 synchronized (writeLock) {
                     OutputStream in = process.stdin();
                     in.write(bytes);

@@ -261,11 +261,45 @@ class StdioTransportTest {
         assertThat(answer.at("/error/code").asInt()).isEqualTo(-32700);
         assertThat(answer.at("/error/message").asText()).isEqualTo("Parse error: the request is not valid UTF-8, which every"
                 + " message of MCP's stdio transport is (byte 0xFF at offset 135)");
-        assertThat(written.strip()).doesNotContain("\n");
         assertThat(read.dropped()).containsOnlyKeys("request");
         assertThat(read.dropped().get("request")).startsWith("sent a roots/list request that is not valid UTF-8, which every"
-                + " message of MCP's stdio transport is (byte 0xFF at offset 67), and whose id Rein cannot read to answer it,"
-                + " so Rein dropped it: '{");
+                + " message of MCP's stdio transport is (byte 0xFF at offset 67) and whose id Rein cannot read, so Rein answered"
+                + " it Parse error with a null id, as JSON-RPC says: '{");
+    }
+
+    @Test
+    void aServerRequestWhoseIdHoldsTheByteThatIsNotUtf8IsAnsweredParseErrorWithANullIdNotAnAlteredOne() throws Exception {
+        // Echoed from the leniently decoded text, the id "s-\xFF" came back as "s-\uFFFD", an id the server never sent and
+        // cannot match. JSON-RPC 2.0 (5. Response object): when the id could not be detected (Parse error) it MUST be null.
+        Read read = read(withInvalidByte("{\"jsonrpc\":\"2.0\",\"id\":\"s-\u0000\",\"method\":\"roots/list\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 1);
+        assertThat(read.messages()).singleElement().isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+        String written = awaitWritten(read.input());
+        assertThat(written).doesNotContain("\uFFFD");
+        com.fasterxml.jackson.databind.JsonNode answer = dev.rein.json.Json.mapper().readTree(written);
+        assertThat(answer.has("id")).isTrue();
+        assertThat(answer.get("id").isNull()).isTrue();
+        assertThat(answer.at("/error/code").asInt()).isEqualTo(-32700);
+        assertThat(written.strip()).doesNotContain("\n");
+        assertThat(read.dropped()).containsOnlyKeys("request");
+    }
+
+    @Test
+    void anAnswerWhoseIdHoldsTheByteThatIsNotUtf8EndsTheConnectionSoNoCallWaitsItsTimeout() throws Exception {
+        // A stand-in for it carried the id "c-\uFFFD", which no call has: the call it answered waited its whole timeout. Its
+        // request is not known, so the connection ends, as for an answer whose id cannot be read in UTF-8: every call in flight
+        // ends at once saying why. The same for such an answer in a batch.
+        for (String script : List.of("{\"jsonrpc\":\"2.0\",\"id\":\"c-\u0000\",\"result\":{}}\n",
+                "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":\"c-\u0000\",\"error\":{\"code\":-1,\"message\":\"x\"}}]\n")) {
+            Read read = read(withInvalidByte(script + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 0);
+            assertThat(read.messages()).isEmpty();
+            assertThat(read.brokenBecause()).startsWith("it sent a message that is not valid UTF-8, which every message of MCP's stdio"
+                    + " transport is (byte 0xFF at offset ").contains("c-\\xff");
+            assertThat(read.dropped()).isEmpty();
+        }
     }
 
     @Test
