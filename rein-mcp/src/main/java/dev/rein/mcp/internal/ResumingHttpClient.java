@@ -64,6 +64,10 @@ final class ResumingHttpClient extends HttpClient {
     private volatile Runnable onOversized = () -> {};
     private final java.util.concurrent.atomic.AtomicBoolean oversizedSaid = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
+    /** Opened when the session ends, so a resumption waiting before its next GET ends at once, not after its wait. */
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+    /** The resumptions running (each a virtual thread), for tests: none once the session ended. */
+    private final java.util.concurrent.atomic.AtomicInteger resumptions = new java.util.concurrent.atomic.AtomicInteger();
     private final Set<InputStream> resuming = ConcurrentHashMap.newKeySet();
 
     private ResumingHttpClient(HttpClient delegate, Duration limit) {
@@ -134,6 +138,7 @@ final class ResumingHttpClient extends HttpClient {
     /** Stops every resumption (the session ended). */
     void stopResuming() {
         closed = true;
+        stopped.countDown();
         for (InputStream stream : resuming) {
             try {
                 stream.close();
@@ -723,6 +728,31 @@ final class ResumingHttpClient extends HttpClient {
      * request at once ({@link #notResumed}).
      */
     private void resume(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
+        resumptions.incrementAndGet();
+        try {
+            resumeUntilDone(original, lastEventId, retryMillis, awaitsAnswer);
+        } finally {
+            resumptions.decrementAndGet();
+        }
+    }
+
+    /** How many resumptions are running (or waiting before their next {@code GET}). */
+    int resumptions() {
+        return resumptions.get();
+    }
+
+    /**
+     * The wait before the next {@code GET}: the backoff, or longer when a {@code Retry-After} asks so.
+     * A request's stream is bounded by the call's time (checked by the caller); the stream for the
+     * server's own messages has none, so there a Retry-After counts only up to {@link #MAX_BACKOFF_MILLIS}:
+     * a 503 with {@code Retry-After: 86400} must not hold a thread and the session's client for a day.
+     */
+    static Duration nextWait(long backoffMillis, long retryAfterMillis, boolean awaitsAnswer) {
+        long wait = Math.max(backoffMillis, retryAfterMillis);
+        return Duration.ofMillis(awaitsAnswer ? wait : Math.min(wait, Math.max(backoffMillis, MAX_BACKOFF_MILLIS)));
+    }
+
+    private void resumeUntilDone(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
         Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
         JsonNode awaited = awaitsAnswer ? requestId(original) : null;
         String last = lastEventId;
@@ -738,7 +768,7 @@ final class ResumingHttpClient extends HttpClient {
                 // TypeScript SDK's client backs off, so a short outage is outlasted and a down server not polled each second.
                 long base = retry == null ? DEFAULT_RETRY_MILLIS : retry;
                 long backoff = failures == 0 ? base : Math.max(base, Math.min(MAX_BACKOFF_MILLIS, base << failures));
-                Duration wait = Duration.ofMillis(Math.max(backoff, retryAfter));
+                Duration wait = nextWait(backoff, retryAfter, awaitsAnswer);
                 if (awaitsAnswer && Instant.now().plus(wait).isAfter(until)) {
                     if (passing != 0 && !closed) {
                         // The answer cannot come before the call gives up: it ends now, not at its timeout.
@@ -746,8 +776,8 @@ final class ResumingHttpClient extends HttpClient {
                     }
                     return;
                 }
-                Thread.sleep(wait);
-                if (closed) {
+                // Not a bare sleep: the session's end opens the latch, so this ends at once rather than after the wait.
+                if (stopped.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || closed) {
                     return; // the session ended while this waited
                 }
                 HttpRequest.Builder builder = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")

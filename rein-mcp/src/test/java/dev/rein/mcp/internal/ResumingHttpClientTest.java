@@ -97,6 +97,53 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void aSessionClosedWhileTheStreamForTheServersOwnMessagesWaitsOutARetryAfterLeavesNoThreadWaiting() throws Exception {
+        // The GET for the server's own messages answered 503 with Retry-After: 86400 (or a value too large to hold) waited in
+        // a bare sleep the close did not end: a virtual thread and the session's client were kept for a day, or forever.
+        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        String notification = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+        for (String retryAfter : java.util.List.of("86400", "99999999999999999999")) {
+            connections.set(0);
+            try (RawServer server = new RawServer(body -> {
+                if (connections.incrementAndGet() == 1) {
+                    String events = "retry: 50\nid: e1\ndata: " + notification + "\n\n";
+                    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\nContent-Length: "
+                            + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
+                }
+                return "HTTP/1.1 503 Service Unavailable\r\nRetry-After: " + retryAfter + "\r\nConnection: close\r\n"
+                        + "Content-Length: 0\r\n\r\n";
+            })) {
+                ResumingHttpClient client = client();
+                client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
+                        .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
+                for (int tries = 0; connections.get() < 2 && tries < 200; tries++) {
+                    Thread.sleep(50);
+                }
+                assertThat(connections.get()).as("the stream resumed and answered 503").isEqualTo(2);
+                Thread.sleep(300); // now waiting out the Retry-After
+                assertThat(client.resumptions()).isEqualTo(1);
+                client.close();
+                for (int tries = 0; client.resumptions() > 0 && tries < 200; tries++) { // up to 10 s, not a day
+                    Thread.sleep(50);
+                }
+                assertThat(client.resumptions()).as("no resumption left waiting after the close").isZero();
+                assertThat(connections.get()).as("no GET after the close").isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void aRetryAfterOnTheStreamForTheServersOwnMessagesIsWaitedOnlyUpToTheLongestBackoff() {
+        // A request's stream is bounded by its call's time; the stream for the server's own messages has none.
+        assertThat(ResumingHttpClient.nextWait(1000, 86_400_000, false)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ResumingHttpClient.nextWait(1000, Long.MAX_VALUE / 2, false)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ResumingHttpClient.nextWait(1000, 5000, false)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(ResumingHttpClient.nextWait(1000, 0, false)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(ResumingHttpClient.nextWait(1000, 86_400_000, true)).as("checked against the call's time instead")
+                .isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
     void eventsPassedOverAreSaidOnceTheFirstOfTheSessionAndTheAnswerAfterThemIsRead() throws Exception {
         // An event that is JSON but no JSON-RPC message ({}, a log line) was passed over without a word, where stdio says the
         // first line it skips: a server whose every answer came so would have timed out with nothing in the log.
