@@ -23,7 +23,8 @@ public record ClearToolResults(Side side, int triggerTokens, int keep, List<Stri
     public ClearToolResults {
         Objects.requireNonNull(side, "side");
         if (triggerTokens < 1) {
-            throw new ReinException("the tool result clearing trigger must be positive, was " + triggerTokens);
+            throw new ReinException("the tool result clearing trigger must be positive, was " + triggerTokens
+                    + ": give the input tokens at which to clear old tool results (the default is " + DEFAULT_TRIGGER_TOKENS + ")");
         }
         if (keep < 0) {
             throw new ReinException("the number of tool results to keep cannot be negative, was " + keep);

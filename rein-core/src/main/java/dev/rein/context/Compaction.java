@@ -21,7 +21,8 @@ public record Compaction(Side side, int triggerTokens, int keepMessages, String 
     public Compaction {
         Objects.requireNonNull(side, "side");
         if (triggerTokens < 1) {
-            throw new ReinException("the compaction trigger must be positive, was " + triggerTokens);
+            throw new ReinException("the compaction trigger must be positive, was " + triggerTokens
+                    + ": give the input tokens at which to compact the conversation (the default is " + DEFAULT_TRIGGER_TOKENS + ")");
         }
         if (keepMessages < 1) {
             throw new ReinException("compaction must keep at least the newest message, was " + keepMessages);

@@ -25,7 +25,9 @@ public final class Alternation implements StallDetector {
 
     public Alternation(int minCycles) {
         if (minCycles < 2) {
-            throw new ReinException("alternation needs at least 2 cycles to be a cycle, was " + minCycles);
+            throw new ReinException("alternation needs at least 2 cycles to be a cycle, was " + minCycles
+                    + ": give after how many rounds of a cycle to block (the default is " + DEFAULT_MIN_CYCLES
+                    + "), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         this.minCycles = minCycles;
     }

@@ -24,7 +24,9 @@ public final class ConsecutiveErrors implements StallDetector {
 
     public ConsecutiveErrors(int count) {
         if (count < 2) {
-            throw new ReinException("consecutive-errors count must be at least 2, was " + count);
+            throw new ReinException("consecutive-errors count must be at least 2, was " + count
+                    + ": give how many tool errors in a row make a stall (the default is " + DEFAULT_COUNT
+                    + "), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         this.count = count;
     }

@@ -34,7 +34,9 @@ public final class EditRevert implements StallDetector {
 
     public EditRevert(ResourceState states, int minReverts) {
         if (minReverts < 1) {
-            throw new ReinException("edit-revert minReverts must be at least 1, was " + minReverts);
+            throw new ReinException("edit-revert minReverts must be at least 1, was " + minReverts
+                    + ": give after how many reverts of one resource to warn (the default is " + DEFAULT_MIN_REVERTS
+                    + "), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         requireStates(states, "new EditRevert(...)");
         this.states = states;

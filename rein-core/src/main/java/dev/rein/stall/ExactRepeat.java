@@ -32,11 +32,14 @@ public final class ExactRepeat implements StallDetector {
 
     public ExactRepeat(int threshold, int pollingThreshold) {
         if (threshold < 2) {
-            throw new ReinException("exact repeat threshold must be at least 2, was " + threshold);
+            throw new ReinException("exact repeat threshold must be at least 2, was " + threshold
+                    + ": give which identical call to block (the default is " + DEFAULT_THRESHOLD
+                    + ", the third), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         if (pollingThreshold != 0 && pollingThreshold < 2) {
             throw new ReinException("exact repeat threshold for polling tools must be 0 (exempt) or at least 2, was "
-                    + pollingThreshold);
+                    + pollingThreshold + ": give 0 to let polling tools repeat a call (the default), or which identical"
+                    + " call of one to block");
         }
         this.threshold = threshold;
         this.pollingThreshold = pollingThreshold;

@@ -45,10 +45,14 @@ public final class NearDuplicate implements StallDetector {
 
     public NearDuplicate(double similarity, int count) {
         if (!(similarity > 0 && similarity <= 1)) {
-            throw new ReinException("near-duplicate similarity must be in (0, 1], was " + similarity);
+            throw new ReinException("near-duplicate similarity must be in (0, 1], was " + similarity
+                    + ": give how alike two queries must be to count as rewordings, 1 for identical (the default is "
+                    + DEFAULT_SIMILARITY + ")");
         }
         if (count < 2) {
-            throw new ReinException("near-duplicate count must be at least 2, was " + count);
+            throw new ReinException("near-duplicate count must be at least 2, was " + count
+                    + ": give at which rewording of one read query to intervene (the default is " + DEFAULT_COUNT
+                    + "), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         this.similarity = similarity;
         this.count = count;

@@ -70,7 +70,9 @@ public final class NoProgress implements StallDetector {
 
     public NoProgress(int steps) {
         if (steps < 2) {
-            throw new ReinException("no-progress steps must be at least 2, was " + steps);
+            throw new ReinException("no-progress steps must be at least 2, was " + steps
+                    + ": give how many tool steps without a new observation make a stall (the default is " + DEFAULT_STEPS
+                    + "), or turn the detector off with StallPolicy.Builder.without(\"" + NAME + "\")");
         }
         this.steps = steps;
     }

@@ -318,11 +318,13 @@ public final class Tool {
                 throw new ReinException("tool '" + name + "' needs a handler");
             }
             if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
-                throw new ReinException("tool '" + name + "': timeout must be positive, was " + timeout);
+                throw new ReinException("tool '" + name + "': timeout must be positive, was " + timeout
+                        + ": give a Duration of at least 1 ms, or leave it unset for the agent's toolTimeout (30 s by default)");
             }
             // the timeout stage and its message count milliseconds: less would time out every call "at 0 s"
             if (timeout != null && timeout.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new ReinException("tool '" + name + "': timeout must be at least 1 ms, was " + timeout);
+                throw new ReinException("tool '" + name + "': timeout must be at least 1 ms, was " + timeout
+                        + ": give a Duration of at least 1 ms, or leave it unset for the agent's toolTimeout (30 s by default)");
             }
             if (maxCalls != null && maxCalls < 1) {
                 throw new ReinException("tool '" + name + "': maxCalls must be at least 1, was " + maxCalls

@@ -21,12 +21,14 @@ class BuilderEdgesTest {
                 .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be at least 1 ms, was PT0.0000005S: give the longest one tool call may take, e.g. Duration.ofSeconds(30) (the default)");
         assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
                 .timeout(Duration.ofNanos(999_999)).build())
-                .isInstanceOf(ReinException.class).hasMessage("tool 'slow': timeout must be at least 1 ms, was PT0.000999999S");
+                .isInstanceOf(ReinException.class).hasMessage("tool 'slow': timeout must be at least 1 ms, was PT0.000999999S: give a Duration of at least 1 ms, or"
+                        + " leave it unset for the agent's toolTimeout (30 s by default)");
         // zero and negative keep their messages
         assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).toolTimeout(Duration.ZERO).build())
                 .hasMessage("toolTimeout must be positive, was PT0S: give the longest one tool call may take, e.g. Duration.ofSeconds(30) (the default)");
         assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
-                .timeout(Duration.ofSeconds(-1)).build()).hasMessage("tool 'slow': timeout must be positive, was PT-1S");
+                .timeout(Duration.ofSeconds(-1)).build()).hasMessage("tool 'slow': timeout must be positive, was PT-1S: give a Duration of at least 1 ms, or leave it unset"
+                        + " for the agent's toolTimeout (30 s by default)");
         Tool.builder("slow").description("Slow.").handler((a, c) -> "x").timeout(Duration.ofMillis(1)).build();
     }
 
