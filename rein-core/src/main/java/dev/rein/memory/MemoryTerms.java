@@ -43,40 +43,47 @@ public final class MemoryTerms {
         StringBuilder word = new StringBuilder();
         StringBuilder cjk = new StringBuilder();
         StringBuilder korean = new StringBuilder();
-        normal.codePoints().forEach(cp -> {
+        boolean koreanHasHangul = false;
+        for (int i = 0; i < normal.length(); ) {
+            int cp = normal.codePointAt(i);
+            i += Character.charCount(cp);
+            // one script lookup per character: the three tests below all need it
+            Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+            boolean letterOrDigit = Character.isLetterOrDigit(cp);
             // Before Korean was split, a run of letters and digits with Hangul in it was one term (3층, api를, 회의실은):
             // it still is, so the entries a store indexed then are found by the words they were found by.
-            if (Character.isLetterOrDigit(cp) && !isJapaneseOrChinese(cp)) {
+            if (letterOrDigit && !isJapaneseOrChinese(script, cp)) {
                 korean.appendCodePoint(cp);
+                koreanHasHangul |= script == Character.UnicodeScript.HANGUL;
             } else {
-                flushKorean(korean, terms);
+                flushKorean(korean, koreanHasHangul, terms);
+                koreanHasHangul = false;
             }
-            if (isCjk(cp)) {
+            if (isCjk(script, cp)) {
                 flushWord(word, terms);
                 cjk.appendCodePoint(cp);
-            } else if (Character.isLetterOrDigit(cp)) {
+            } else if (letterOrDigit) {
                 flushCjk(cjk, terms, singles);
                 word.appendCodePoint(cp);
             } else {
                 flushWord(word, terms);
                 flushCjk(cjk, terms, singles);
             }
-        });
+        }
         flushWord(word, terms);
         flushCjk(cjk, terms, singles);
-        flushKorean(korean, terms);
+        flushKorean(korean, koreanHasHangul, terms);
         return terms;
     }
 
-    private static boolean isJapaneseOrChinese(int cp) {
-        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+    private static boolean isJapaneseOrChinese(Character.UnicodeScript script, int cp) {
         return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                 || script == Character.UnicodeScript.KATAKANA || cp == 'ー';
     }
 
     /** The run as one term when it holds Hangul (see {@link #terms}). */
-    private static void flushKorean(StringBuilder run, Set<String> terms) {
-        if (!run.isEmpty() && run.codePoints().anyMatch(cp -> Character.UnicodeScript.of(cp) == Character.UnicodeScript.HANGUL)) {
+    private static void flushKorean(StringBuilder run, boolean hasHangul, Set<String> terms) {
+        if (hasHangul && !run.isEmpty()) {
             terms.add(run.toString());
         }
         run.setLength(0);
@@ -86,8 +93,7 @@ public final class MemoryTerms {
      * A character of a script split into two-character terms. By script, not by {@link Character#isLetterOrDigit}:
      * Thai's vowel and tone marks are not letters, and would otherwise cut its words apart.
      */
-    private static boolean isCjk(int cp) {
-        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+    private static boolean isCjk(Character.UnicodeScript script, int cp) {
         return switch (script) {
             case HAN, HIRAGANA, KATAKANA, HANGUL, THAI, LAO, KHMER, MYANMAR -> true;
             default -> cp == 'ー';
