@@ -57,7 +57,7 @@ final class ChatContextPropagation implements ModelInterceptor {
         }
         Context chat = handoff.chat();
         if (handoff.run().replay()) {
-            // a replay sends no request, and compares the one it is given with the recorded one, which has no headers
+            // a replay sends no request, so there is no HTTP request for the headers to go on
             try (Scope ignored = chat.makeCurrent()) {
                 return chain.proceed(call);
             }
