@@ -8,6 +8,7 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.internal.model.TracingStage;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -320,6 +321,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     if (TracingStage.STAGE_FAILED.equals(e.path("error_kind").asText())) {
                         pendingRequest = null;
                     } else if (pendingRequest != null) {
+                        reportedUsage(e, trace); // read now: a replay fails the call with it
                         calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
                                 pendingRequest.get("request"), null, e));
                         pendingRequest = null;
@@ -592,6 +594,27 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     + " that cannot be read back: " + reason + ". A trace written by another Rein version can hold a field,"
                     + " block or stop reason this version does not know: replay it with the version that wrote it, or"
                     + " record the run again");
+        }
+    }
+
+    /**
+     * The usage the server reported for a failed call ({@code reported_usage} of its {@code model_failed}), null when
+     * none was recorded (a trace written before it was, or a server that reported none).
+     *
+     * @param trace the trace's path, for the message when the usage cannot be read; null once it was read at load
+     */
+    static Usage reportedUsage(JsonNode failed, Path trace) {
+        JsonNode usage = failed.get("reported_usage");
+        if (usage == null || usage.isNull()) {
+            return null;
+        }
+        try {
+            return Json.storedMapper().treeToValue(usage, Usage.class);
+        } catch (IOException | IllegalArgumentException e) {
+            String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+            throw new ReinException("the trace " + trace + " has a model_failed at step " + failed.path("step").asInt()
+                    + " whose reported_usage cannot be read back: " + reason + ". A trace written by another Rein version can"
+                    + " hold a field this version does not know: replay it with the version that wrote it, or record the run again");
         }
     }
 

@@ -85,7 +85,8 @@ final class ReplayModel implements Model {
     }
 
     /**
-     * The recorded failure of a call, not retryable: its retries are in the recording already. The
+     * The recorded failure of a call, with the usage its server reported when it did, not retryable: its retries are
+     * in the recording already. The
      * run's own message adds why it was not retried ("; gave up after 3 attempts"), so for the call
      * that ended the run the message is taken from there, and the replay ends with the same answer.
      */
@@ -104,7 +105,7 @@ final class ReplayModel implements Model {
             message = at < 0 ? message : ended.substring(at + 2);
         }
         return new ModelException(kind, failed.path("http_status").asInt(), message, false, null,
-                failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, null);
+                failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, Recording.reportedUsage(failed, null), null);
     }
 
     private boolean recordingCancelled() {

@@ -47,7 +47,8 @@ final class TraceSummary {
                 case "run_finished" -> j.path("status").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_resumed" -> "from " + j.path("from").asText();
                 case "turn_started" -> "turn " + j.path("turn").asInt() + ": " + j.path("text").asText();
-                case "model_retry", "model_failed" -> j.path("error_kind").asText() + ": " + j.path("message").asText();
+                case "model_retry", "model_failed" -> j.path("error_kind").asText() + reported(j.path("reported_usage")) + ": "
+                        + j.path("message").asText();
                 default -> "";
             };
             lines.add(prefix(e) + oneLine(detail));
@@ -75,6 +76,14 @@ final class TraceSummary {
         long reasoning = usage.path("reasoning_output_tokens").asLong();
         return ", " + (usage.path("estimated").asBoolean() ? "estimated " : "") + "tokens in " + usage.path("input_tokens").asLong()
                 + " / out " + usage.path("output_tokens").asLong() + (reasoning > 0 ? " (reasoning " + reasoning + ")" : "");
+    }
+
+    /**
+     * " (reported, not charged: tokens in X / out Y)" for a failed call whose server reported usage, ahead of the
+     * message, which the line may cut; "" without one.
+     */
+    private static String reported(JsonNode usage) {
+        return usage.isObject() ? " (reported, not charged: " + tokens(usage).substring(2) + ")" : "";
     }
 
     private static String prefix(StoredEvent e) {

@@ -106,26 +106,45 @@ public sealed interface TraceEvent {
     /**
      * A failed model call that will be retried after {@code delayMillis}; {@code requestId} is the
      * provider's id of the failed request (what its support asks for), null when it gave none.
+     * {@code reportedUsage} is the usage the server reported for the attempt before it failed
+     * ({@link dev.rein.model.ModelException#reportedUsage()}): charged to no budget, as a failed call
+     * charges nothing; null, and not written, when it reported none (and in traces written before it was recorded).
      */
     record ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
                       String message, long delayMillis,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Usage reportedUsage) implements TraceEvent {
+        /** Without reported usage (the server reported none). */
+        public ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
+                          String message, long delayMillis, String requestId) {
+            this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, requestId, null);
+        }
+
         /** Without a request id (the shape before it was recorded). */
         public ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
                           String message, long delayMillis) {
-            this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, null);
+            this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, null, null);
         }
     }
 
     /**
      * A model call that failed for good; {@code requestId} is the provider's id of the failed
-     * request, null when it gave none.
+     * request, null when it gave none. {@code reportedUsage} is the usage the server reported for the
+     * last attempt before it failed, as on {@link ModelRetry}: charged to no budget; null, and not
+     * written, when it reported none.
      */
     record ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message,
-                       @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) Usage reportedUsage) implements TraceEvent {
+        /** Without reported usage (the server reported none). */
+        public ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message,
+                           String requestId) {
+            this(runId, step, time, errorKind, httpStatus, message, requestId, null);
+        }
+
         /** Without a request id (the shape before it was recorded). */
         public ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message) {
-            this(runId, step, time, errorKind, httpStatus, message, null);
+            this(runId, step, time, errorKind, httpStatus, message, null, null);
         }
     }
 

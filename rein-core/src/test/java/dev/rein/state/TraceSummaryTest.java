@@ -45,6 +45,26 @@ class TraceSummaryTest {
         assertThat(lines.get(5)).contains("RUNNING -> WAITING_APPROVAL (approval_required)");
     }
 
+    /**
+     * A failed call's reported usage leads the line, ahead of the message the 120 characters may cut: the message says
+     * it last. A failure without one reads as before.
+     */
+    @Test
+    void aFailedCallShowsTheUsageItsServerReportedBeforeTheMessage() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        String message = "error event in the response stream (overloaded_error): Overloaded; the Anthropic API reported usage"
+                + " for it (2720 input tokens, 1000 of them read from the cache and 300 written to it; no output count came)";
+        List<String> lines = TraceSummary.lines(List.of(
+                stored(1, "model_retry", new TraceEvent.ModelRetry("r", 1, t, 1, "OVERLOADED", 0, message, 500, null,
+                        Usage.of(1420, 0, 1000, 300))),
+                stored(2, "model_failed", new TraceEvent.ModelFailed("r", 1, t, "OVERLOADED", 0, message, null,
+                        new Usage(1420, 12, 0, 0, java.util.Map.of(), true, java.util.Map.of()))),
+                stored(3, "model_failed", new TraceEvent.ModelFailed("r", 2, t, "INVALID_REQUEST", 400, "bad"))));
+        assertThat(lines.get(0)).contains("OVERLOADED (reported, not charged: tokens in 1420 / out 0): error event");
+        assertThat(lines.get(1)).contains("OVERLOADED (reported, not charged: estimated tokens in 1420 / out 12): error event");
+        assertThat(lines.get(2)).endsWith("INVALID_REQUEST: bad");
+    }
+
     /** The provider's own stop reason follows Rein's when it says something else (what UNKNOWN was, say); not when the same. */
     @Test
     void aModelResponseShowsTheProvidersOwnStopReasonWhenItDiffers() {

@@ -45,6 +45,33 @@ class TraceEventFieldsTest {
                 failed -> assertThat(failed.requestId()).isEqualTo("req_1"));
     }
 
+    /** A trace written before a failed call's reported usage was recorded reads as it did: no reported usage. */
+    @Test
+    void oldModelRetryAndModelFailedLinesWithoutReportedUsageStillRead() throws Exception {
+        String failed = "{\"type\":\"model_failed\",\"run_id\":\"run_1\",\"step\":2,\"time\":\"2026-12-02T00:00:00Z\","
+                + "\"error_kind\":\"OVERLOADED\",\"http_status\":0,\"message\":\"Overloaded\",\"request_id\":\"req_1\"}";
+        String retry = "{\"type\":\"model_retry\",\"run_id\":\"run_1\",\"step\":2,\"time\":\"2026-12-02T00:00:00Z\","
+                + "\"attempt\":1,\"error_kind\":\"OVERLOADED\",\"http_status\":529,\"message\":\"Overloaded\",\"delay_millis\":500}";
+
+        assertThat(Json.mapper().readValue(failed, TraceEvent.class))
+                .isEqualTo(new TraceEvent.ModelFailed("run_1", 2, T, "OVERLOADED", 0, "Overloaded", "req_1", null));
+        assertThat(Json.mapper().readValue(retry, TraceEvent.class))
+                .isEqualTo(new TraceEvent.ModelRetry("run_1", 2, T, 1, "OVERLOADED", 529, "Overloaded", 500, null, null));
+        // and an event without it is written as before
+        assertThat(Json.write(new TraceEvent.ModelFailed("run_1", 2, T, "OVERLOADED", 0, "Overloaded", "req_1")))
+                .doesNotContain("reported_usage");
+    }
+
+    @Test
+    void aFailedCallsReportedUsageIsWrittenAndReadBack() throws Exception {
+        dev.rein.model.Usage usage = new dev.rein.model.Usage(1420, 7, 1000, 300, Map.of(), true, Map.of());
+        String line = Json.write(new TraceEvent.ModelRetry("run_1", 2, T, 1, "OVERLOADED", 0, "Overloaded", 500, null, usage));
+        assertThat(Json.parse(line).path("reported_usage").path("input_tokens").asLong()).isEqualTo(1420);
+        assertThat(Json.parse(line).path("reported_usage").path("estimated").asBoolean()).isTrue();
+        assertThat(Json.mapper().readValue(line, TraceEvent.class)).isInstanceOfSatisfying(TraceEvent.ModelRetry.class,
+                retry -> assertThat(retry.reportedUsage()).isEqualTo(usage));
+    }
+
     /** The called model's provider is for listeners only: a model_request line is as before and reads back without it. */
     @Test
     void aModelRequestsProviderIsNotWrittenAndALineReadsBackWithoutIt() throws Exception {

@@ -66,7 +66,7 @@ public final class ModelChain {
             String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
             ModelException named = new ModelException(e.kind(), e.httpStatus(), "the model client " + client(call)
                     + " failed with a ModelException of kind " + e.kind() + status + " and no message", e.retryable(),
-                    e.retryAfter(), e.requestId(), e);
+                    e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null), e);
             return named;
         }
 
@@ -178,7 +178,7 @@ public final class ModelChain {
         String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
         return new ModelException(e.kind(), e.httpStatus(), "model-call stage " + name(stage) + " failed the call with a"
                 + " ModelException of kind " + e.kind() + status + " and no message", e.retryable(), e.retryAfter(),
-                e.requestId(), e);
+                e.requestId(), e.reportedUsage().orElse(null), e);
     }
 
     private static boolean sameConversation(ModelRequest a, ModelRequest b) {

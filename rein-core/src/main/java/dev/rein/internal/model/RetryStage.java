@@ -31,7 +31,7 @@ public final class RetryStage implements ModelInterceptor {
 
         public GaveUp(ModelException last, String why) {
             super(last.kind(), last.httpStatus(), last.getMessage() + why, last.retryable(), last.retryAfter(),
-                    last.requestId(), last);
+                    last.requestId(), last.reportedUsage().orElse(null), last);
             this.providerMessage = last.getMessage();
         }
 
@@ -50,7 +50,8 @@ public final class RetryStage implements ModelInterceptor {
         private final Duration delay;
 
         RetryLater(ModelException last, int attempt, Duration delay) {
-            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last);
+            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(),
+                    last.reportedUsage().orElse(null), last);
             this.attempt = attempt;
             this.delay = delay;
         }
@@ -137,7 +138,7 @@ public final class RetryStage implements ModelInterceptor {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));
+                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId(), e.reportedUsage().orElse(null)));
                 discardAttempt(call, attempt);
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);

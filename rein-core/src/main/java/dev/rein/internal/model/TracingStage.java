@@ -72,7 +72,7 @@ public final class TracingStage implements ModelInterceptor {
         } catch (ModelException e) {
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
-                    e.requestId()));
+                    e.requestId(), e.reportedUsage().orElse(null)));
             throw e;
         } catch (ReinException e) {
             // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
