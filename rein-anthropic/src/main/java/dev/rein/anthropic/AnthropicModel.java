@@ -181,10 +181,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 return ResponseMapper.response(assembler.message());
             } catch (IOException e) {
                 throw ErrorMapper.withUsage(ErrorMapper.withRequestId(failure(e), exchange.requestId()),
-                        assembler.usageNote(errors.server()));
+                        assembler.usageNote(errors.server()), assembler.reportedUsage());
             } catch (ModelException e) {
                 throw ErrorMapper.withUsage(ErrorMapper.withRequestId(e, exchange.requestId()),
-                        assembler.usageNote(errors.server()));
+                        assembler.usageNote(errors.server()), assembler.reportedUsage());
             }
         } catch (IOException e) {
             throw failure(e);
@@ -214,7 +214,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         requests.lowerMaxBreakpoints(Integer.parseInt(found.group(1)) - added);
         return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + sent + ", so a gateway or proxy"
                 + " at the base URL added " + added + " of its own: Rein now places at most " + requests.maxBreakpoints()
-                + " per request)", true, e.retryAfter(), e.requestId(), e.getCause());
+                + " per request)", true, e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null), e.getCause());
     }
 
     /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.model.Usage;
 import dev.rein.retry.RetryAfter;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -491,21 +492,22 @@ final class ErrorMapper {
             return e;
         }
         ModelException named = new ModelException(e.kind(), e.httpStatus(), e.getMessage(), e.retryable(), e.retryAfter(), requestId,
-                e.getCause());
+                e.reportedUsage().orElse(null), e.getCause());
         named.setStackTrace(e.getStackTrace());
         return named;
     }
 
     /**
      * {@code e} with {@code usageNote} (what the stream reported of its usage, {@link StreamAssembler#usageNote}) after
-     * its message; {@code e} itself when the note is empty.
+     * its message, for a person, and carrying {@code usage} ({@link StreamAssembler#reportedUsage}), as data for the
+     * trace and telemetry; {@code e} itself when the stream reported none (the note is empty).
      */
-    static ModelException withUsage(ModelException e, String usageNote) {
-        if (usageNote.isEmpty()) {
+    static ModelException withUsage(ModelException e, String usageNote, Usage usage) {
+        if (usageNote.isEmpty() || usage == null) {
             return e;
         }
         ModelException said = new ModelException(e.kind(), e.httpStatus(), e.getMessage() + usageNote, e.retryable(),
-                e.retryAfter(), e.requestId(), e.getCause());
+                e.retryAfter(), e.requestId(), usage, e.getCause());
         said.setStackTrace(e.getStackTrace());
         return said;
     }

@@ -108,9 +108,14 @@ final class ResponseMapper {
      * content}, and the usage is marked estimated, so the output and money limits still bind.
      */
     static Usage usage(JsonNode usage, List<ContentBlock> content) {
+        return usage(usage, () -> TokenEstimator.estimate(content));
+    }
+
+    /** As {@link #usage(JsonNode, List)}, the output, when not reported, estimated by {@code outputEstimate}. */
+    static Usage usage(JsonNode usage, java.util.function.LongSupplier outputEstimate) {
         long input = count(usage, "input_tokens");
         boolean outputReported = usage.path("output_tokens").canConvertToLong();
-        long output = outputReported ? count(usage, "output_tokens") : TokenEstimator.estimate(content);
+        long output = outputReported ? count(usage, "output_tokens") : outputEstimate.getAsLong();
         long cacheRead = count(usage, "cache_read_input_tokens");
         long cacheWrite = count(usage, "cache_creation_input_tokens");
         JsonNode split = usage.path("cache_creation");

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.context.TokenEstimator;
 import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.StreamObserver;
+import dev.rein.model.Usage;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -71,9 +73,10 @@ final class StreamAssembler {
     /**
      * What the stream reported of its usage, said after the message of a failure that came after {@code
      * message_start} (an {@code error} event, a stream cut before {@code message_stop}): a failed call's usage reaches
-     * no budget (a {@link ModelException} carries none), though {@code message_start} already reported the input, so
-     * the message keeps it from being lost unsaid. The output counts only once {@code message_delta} carried an output
-     * count (its counts are cumulative; message_start's output_tokens is a placeholder). Empty before message_start.
+     * no budget, though {@code message_start} already reported the input, so the message says it for a person to read
+     * (and the failure carries it as data, {@link #reportedUsage()}). The output counts only once {@code message_delta}
+     * carried an output count (its counts are cumulative; message_start's output_tokens is a placeholder). Empty before
+     * message_start.
      *
      * @param server how the message names the server ({@link ErrorMapper#server()})
      */
@@ -92,6 +95,39 @@ final class StreamAssembler {
                 : "; no output count came before the failure";
         return "; " + server + " reported usage for it (" + input + " input tokens" + cache + output + "), which the run's"
                 + " token and money budgets do not count, as a failed call charges nothing";
+    }
+
+    /**
+     * The usage the stream reported, for a failure that came after {@code message_start} to carry ({@link
+     * ModelException#reportedUsage()}); null before message_start. As for a response whose {@code message_delta}
+     * carried no output count, the output is then Rein's estimate from what the stream delivered, and the usage is
+     * marked estimated: message_start's output_tokens is a placeholder.
+     */
+    Usage reportedUsage() {
+        if (message == null || !(message.get("usage") instanceof ObjectNode usage)) {
+            return null;
+        }
+        ObjectNode counted = usage;
+        if (!finalUsage) {
+            counted = usage.deepCopy();
+            counted.remove("output_tokens");
+        }
+        return ResponseMapper.usage(counted, this::streamedOutput);
+    }
+
+    /** An estimate of the output tokens the stream delivered so far: its blocks' text, thinking and tool inputs. */
+    private long streamedOutput() {
+        long tokens = 0;
+        for (Map.Entry<Integer, ObjectNode> open : blocks.entrySet()) {
+            ObjectNode block = open.getValue();
+            StringBuilder text = texts.get(open.getKey());
+            StringBuilder input = inputs.get(open.getKey());
+            tokens += TokenEstimator.text(text != null ? text.toString() : textOf(block, "text") + textOf(block, "thinking"));
+            JsonNode whole = block.path("input");
+            tokens += TokenEstimator.text(input != null ? input.toString()
+                    : whole.isObject() && !whole.isEmpty() ? whole.toString() : "");
+        }
+        return tokens;
     }
 
     private static long count(JsonNode usage, String field) {

@@ -8,6 +8,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.model.Usage;
 import dev.rein.testkit.ApiErrorType;
 import dev.rein.testkit.FakeReply;
 import dev.rein.testkit.Interrupting;
@@ -723,6 +724,15 @@ class ErrorMappingTest extends FakeApi {
                         + server.baseUrl().replaceAll("/$", "") + " reported usage for it (1420 input tokens, 1000 of them read"
                         + " from the cache and 300 written to it; no output count came before the failure), which the run's"
                         + " token and money budgets do not count, as a failed call charges nothing");
+        // and as data, for the trace and telemetry: the counts as reported, the output (never reported) an estimate
+        assertThat(e.reportedUsage()).hasValueSatisfying(usage -> {
+            assertThat(usage.inputTokens()).isEqualTo(120);
+            assertThat(usage.cacheReadInputTokens()).isEqualTo(1000);
+            assertThat(usage.cacheWriteInputTokens()).isEqualTo(300);
+            assertThat(usage.totalInputTokens()).isEqualTo(1420);
+            assertThat(usage.outputTokens()).as("the text that came, estimated").isPositive();
+            assertThat(usage.estimated()).isTrue();
+        });
     }
 
     @Test
@@ -740,6 +750,7 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.getMessage()).contains("ended before message_stop")
                 .contains("reported usage for it (50 input tokens and 42 output tokens), which the run's token and money"
                         + " budgets do not count");
+        assertThat(e.reportedUsage()).contains(Usage.of(50, 42, 0, 0));
     }
 
     @Test
@@ -748,6 +759,7 @@ class ErrorMappingTest extends FakeApi {
                 + "\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"));
         assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(e.getMessage()).isEqualTo("error event in the response stream (overloaded_error): Overloaded");
+        assertThat(e.reportedUsage()).isEmpty();
     }
 
     @Test
@@ -784,6 +796,9 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
         assertThat(e.retryable()).isTrue();
         assertThat(e.requestId()).as("the request-id header came with the 200").startsWith("req_fake_");
+        // message_start came before the cut: the input it reported is on the failure, its output an estimate
+        assertThat(e.getMessage()).contains("reported usage for it");
+        assertThat(e.reportedUsage()).hasValueSatisfying(usage -> assertThat(usage.estimated()).isTrue());
     }
 
     @Test
