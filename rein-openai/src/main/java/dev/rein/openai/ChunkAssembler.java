@@ -125,9 +125,9 @@ final class ChunkAssembler {
     }
 
     /**
-     * What the usage chunk reported, said after a failure's message: a failed call's usage reaches no budget (a {@link
-     * ModelException} carries none), though the server billed the request, so the message keeps it from being lost
-     * unsaid. Empty when no usage came.
+     * What the usage chunk reported, said after a failure's message: a failed call's usage reaches no budget, though the
+     * server billed the request, so the message says it for a person to read (and the failure carries it as data,
+     * {@link #reportedUsage}). Empty when no usage came.
      */
     String usageNote() {
         if (usage == null) {
@@ -138,6 +138,14 @@ final class ChunkAssembler {
         return "; it reported usage for it (" + input + " input tokens" + (reported.cacheReadInputTokens() > 0
                 ? ", " + reported.cacheReadInputTokens() + " of them cached," : "") + " and " + reported.outputTokens()
                 + " output tokens), which the run's token and money budgets do not count, as a failed call charges nothing";
+    }
+
+    /**
+     * What the usage chunk reported, for a failure to carry ({@link ModelException#reportedUsage()}); null when no usage
+     * came (then no message says any).
+     */
+    Usage reportedUsage() {
+        return usage == null ? null : usage();
     }
 
     /** The {@code finish_reason} that arrived so far, or null. */
@@ -450,7 +458,7 @@ final class ChunkAssembler {
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason error:"
                     + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")")
                     + usageNote(),
-                    true, null, requestId, null);
+                    true, null, requestId, reportedUsage(), null);
         }
         if ("abort".equals(finishReason) || "insufficient_system_resource".equals(finishReason)) {
             // vLLM's generation its engine aborted (a shutdown, a pause, an abort request), ended with [DONE] as if whole
@@ -458,7 +466,7 @@ final class ChunkAssembler {
             // may be served.
             throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason "
                     + finishReason + ": the server stopped generating it before the end" + usageNote(), true, null, requestId,
-                    null);
+                    reportedUsage(), null);
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             // A call the server sent without an id runs as call_N: the listeners hear it under that id (announce

@@ -10,6 +10,7 @@ import com.openai.errors.OpenAIServiceException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.Usage;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -67,6 +68,21 @@ final class ErrorMapper {
         String what = failure instanceof OpenAIException ? "the OpenAI SDK failed" : "the call to " + server + " failed";
         return new ModelException(Kind.OTHER, 0, what + " with " + failure.getClass().getSimpleName() + ": "
                 + failure.getMessage(), false, null, requestId, failure);
+    }
+
+    /**
+     * {@code e} carrying {@code usage}, what the stream reported before it failed ({@link ChunkAssembler#reportedUsage}),
+     * as data for the trace and telemetry (its message says it for a person, {@link ChunkAssembler#usageNote}); {@code
+     * e} itself when the stream reported none.
+     */
+    static ModelException withUsage(ModelException e, Usage usage) {
+        if (usage == null) {
+            return e;
+        }
+        ModelException carrying = new ModelException(e.kind(), e.httpStatus(), e.getMessage(), e.retryable(), e.retryAfter(),
+                e.requestId(), usage, e.getCause());
+        carrying.setStackTrace(e.getStackTrace());
+        return carrying;
     }
 
     /** A read failure while the stream was open: the connection broke mid-way, which a retry may fix. */

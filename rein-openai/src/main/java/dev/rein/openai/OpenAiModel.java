@@ -16,6 +16,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
+import dev.rein.model.Usage;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.provider.ModelDefaults;
 import java.io.BufferedInputStream;
@@ -249,7 +250,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 assembler.accept(asChunk(completion));
                 if (!assembler.choiceSeen()) {
                     // read as an empty answer, the run would blame the model
-                    throw errors.noChoice(-1, assembler.usageNote(), requestId);
+                    throw ErrorMapper.withUsage(errors.noChoice(-1, assembler.usageNote(), requestId), assembler.reportedUsage());
                 }
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
@@ -277,7 +278,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 if (!assembler.choiceSeen()) {
                     // Only usage, or Azure's prompt filter results: no completion either.
-                    throw errors.noChoice(assembler.chunks(), assembler.usageNote(), requestId);
+                    throw ErrorMapper.withUsage(errors.noChoice(assembler.chunks(), assembler.usageNote(), requestId),
+                            assembler.reportedUsage());
                 }
                 return;
             }
@@ -296,9 +298,9 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         String finished = assembler.finishReason() == null ? "" : "; finish_reason " + assembler.finishReason() + " had arrived"
                 + ": if the server never ends its streams with data: [DONE], as OpenAI-compatible streaming does,"
                 + " every call fails so";
-        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks()
+        throw ErrorMapper.withUsage(errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks()
                 + (assembler.chunks() == 1 ? " chunk" : " chunks") + finished,
-                assembler.usageNote(), requestId);
+                assembler.usageNote(), requestId), assembler.reportedUsage());
     }
 
     /**
@@ -338,23 +340,24 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             assembler.usageOf(body);
         }
         String usageNote = assembler == null ? "" : assembler.usageNote();
+        Usage reported = assembler == null ? null : assembler.reportedUsage();
         if (error != null && !error.isNull()) {
             ObjectNode text = Json.object().put("message", error.asText());
             if (body.path("error_type").isTextual()) {
                 // A text error may name its kind beside it (Hugging Face TGI: "error_type": "validation").
                 text.put("type", body.path("error_type").asText());
             }
-            throw errors.streamError(error.isObject() ? error : text, usageNote, requestId);
+            throw ErrorMapper.withUsage(errors.streamError(error.isObject() ? error : text, usageNote, requestId), reported);
         }
         if (stopped.isTextual() && !stopped.asText().isBlank()) {
             // Groq's chunk schema: "an error string indicating why a stream was stopped early" (over_capacity), on a
             // chunk that may carry a finish_reason and is followed by data: [DONE]: what came before it is cut.
-            throw errors.stoppedEarly("x_groq.error: " + stopped.asText(), stopped.asText().contains("capacity"), usageNote,
-                    requestId);
+            throw ErrorMapper.withUsage(errors.stoppedEarly("x_groq.error: " + stopped.asText(),
+                    stopped.asText().contains("capacity"), usageNote, requestId), reported);
         }
         if (stopped.isObject() && !stopped.isEmpty()) {
             // Not the documented string but an error object: its message, type and status, as an error chunk's.
-            throw errors.streamError(stopped, usageNote, requestId);
+            throw ErrorMapper.withUsage(errors.streamError(stopped, usageNote, requestId), reported);
         }
         for (JsonNode choice : body.path("choices")) {
             // OpenRouter puts a failed generation's error in the choice itself (error: {code, message, metadata}),
@@ -364,7 +367,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 if (assembler != null) {
                     assembler.usageOf(body);
                 }
-                throw errors.streamError(failed, assembler == null ? "" : assembler.usageNote(), requestId);
+                throw ErrorMapper.withUsage(errors.streamError(failed, assembler == null ? "" : assembler.usageNote(), requestId),
+                        assembler == null ? null : assembler.reportedUsage());
             }
         }
     }

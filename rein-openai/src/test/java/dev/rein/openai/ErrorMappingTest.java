@@ -12,6 +12,7 @@ import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StopReason;
+import dev.rein.model.Usage;
 import dev.rein.testkit.openai.ChatReply;
 import java.time.Duration;
 import java.time.Instant;
@@ -402,13 +403,17 @@ class ErrorMappingTest extends FakeChat {
                 + " was stopped early (x_groq.error: over_capacity): what came is no answer; it reported usage for it (120"
                 + " input tokens and 7 output tokens), which the run's token and money budgets do not count, as a failed"
                 + " call charges nothing");
+        // and as data, for the trace and telemetry
+        assertThat(stopped.reportedUsage()).contains(Usage.of(120, 7, 0, 0));
 
         // The same for an error chunk that carries usage.
         server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"internal error\",\"type\":\"server_error\"},"
                 + "\"x_groq\":{\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":3,\"total_tokens\":53}}}")));
-        assertThat(failure().getMessage()).endsWith("(server_error): internal error; it reported usage for it (50 input"
+        ModelException errorChunk = failure();
+        assertThat(errorChunk.getMessage()).endsWith("(server_error): internal error; it reported usage for it (50 input"
                 + " tokens and 3 output tokens), which the run's token and money budgets do not count, as a failed call"
                 + " charges nothing");
+        assertThat(errorChunk.reportedUsage()).contains(Usage.of(50, 3, 0, 0));
 
         // An error sent after HTTP 200 may carry its HTTP status as status_code (Groq's, beside a code that is no status):
         // it was read by its type alone, a 404 retried as a server error.
@@ -529,6 +534,7 @@ class ErrorMappingTest extends FakeChat {
                 + " streams with data: [DONE], as OpenAI-compatible streaming does, every call fails so); it reported usage"
                 + " for it (300 input tokens and 20 output tokens), which the run's token and money budgets do not count, as"
                 + " a failed call charges nothing");
+        assertThat(cut.reportedUsage()).contains(Usage.of(300, 20, 0, 0));
     }
 
     @Test
@@ -1068,6 +1074,8 @@ class ErrorMappingTest extends FakeChat {
                 + " answered with a chat.completion without a choice: the server sent no completion; it reported usage for it"
                 + " (12 input tokens and 0 output tokens), which the run's token and money budgets do not count, as a failed"
                 + " call charges nothing");
+        assertThat(streamed.reportedUsage()).contains(Usage.of(12, 0, 0, 0));
+        assertThat(whole.reportedUsage()).contains(Usage.of(12, 0, 0, 0));
     }
 
     @Test
@@ -1086,6 +1094,7 @@ class ErrorMappingTest extends FakeChat {
                 + " ended with data: [DONE] after 1 chunk without a choice: the server sent no completion; it reported"
                 + " usage for it (1200 input tokens, 1024 of them cached, and 3 output tokens), which the run's token and"
                 + " money budgets do not count, as a failed call charges nothing");
+        assertThat(streamed.reportedUsage()).contains(Usage.of(176, 3, 1024, 0));
 
         // A generation that failed mid-way (finish_reason error), then the usage chunk: its tokens are said too.
         String chunk = "{\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":";
@@ -1094,15 +1103,19 @@ class ErrorMappingTest extends FakeChat {
                 chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\"}]}",
                 chunk + "[],\"usage\":{\"prompt_tokens\":40,\"completion_tokens\":2,\"total_tokens\":42}}",
                 "[DONE]")));
-        assertThat(failure().getMessage()).isEqualTo("the response ended with finish_reason error: the server failed while"
+        ModelException generation = failure();
+        assertThat(generation.getMessage()).isEqualTo("the response ended with finish_reason error: the server failed while"
                 + " generating it; it reported usage for it (40 input tokens and 2 output tokens), which the run's token"
                 + " and money budgets do not count, as a failed call charges nothing");
+        assertThat(generation.reportedUsage()).contains(Usage.of(40, 2, 0, 0));
 
         // Without a usage chunk nothing more is said.
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"\",\"object\":\"\",\"created\":0,\"model\":\"\",\"choices\":[],\"prompt_filter_results\":[]}",
                 "[DONE]")));
-        assertThat(failure().getMessage()).endsWith("without a choice: the server sent no completion");
+        ModelException unreported = failure();
+        assertThat(unreported.getMessage()).endsWith("without a choice: the server sent no completion");
+        assertThat(unreported.reportedUsage()).isEmpty();
     }
 
     @Test
