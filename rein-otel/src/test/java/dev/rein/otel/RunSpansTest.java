@@ -583,4 +583,78 @@ class RunSpansTest {
         SpanData run = named("invoke_agent").getFirst();
         assertThat(run.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isTrue();
     }
+
+    /** The usage a failed call's server reported: the failure says it (ModelException.reportedUsage()), and so does its span. */
+    private static ModelException failedAfter(boolean retryable, dev.rein.model.Usage usage) {
+        return new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason error", retryable,
+                null, null, usage, null);
+    }
+
+    private static List<io.opentelemetry.sdk.metrics.data.HistogramPointData> tokenPoints(String type) {
+        return OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_TOKEN_USAGE))
+                .flatMap(m -> m.getHistogramData().getPoints().stream())
+                .filter(p -> type.equals(p.getAttributes().get(GenAiConventions.TOKEN_TYPE))).toList();
+    }
+
+    @Test
+    void aCallThatFailedAfterItsServerReportedUsageHasThatUsageOnItsChatSpanAndInTheTokenMetric() {
+        dev.rein.model.Usage reported = dev.rein.model.Usage.of(120, 42, 1000, 300).withReasoningOutputTokens(30);
+        RunResult result = agent(ScriptedModel.of(ScriptedModel.fail(failedAfter(false, reported)))).build().run("say hello");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("server_error");
+        // as an answered call's span has them: input with the cached part, the cache counts, the reasoning part
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(1420L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(42L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS)).isEqualTo(1000L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS)).isEqualTo(300L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_REASONING_OUTPUT_TOKENS)).isEqualTo(30L);
+        assertThat(chat.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isNull();
+        // a failed call charges nothing: no cost on its span, nothing in the run's sum
+        assertThat(chat.getAttributes().get(ReinConventions.MODEL_COST_USD)).isNull();
+        assertThat(one("invoke_agent rein").getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isZero();
+        // the tokens the server reported it used are in gen_ai.client.token.usage
+        assertThat(tokenPoints("input")).singleElement().satisfies(p -> assertThat(p.getSum()).isEqualTo(1420.0));
+        assertThat(tokenPoints("output")).singleElement().satisfies(p -> assertThat(p.getSum()).isEqualTo(42.0));
+    }
+
+    @Test
+    void aRetriedAttemptsReportedUsageIsOnItsRetryEventAndTheAnswersOnTheSpan() {
+        RunResult result = agent(ScriptedModel.of(ScriptedModel.fail(failedAfter(true, dev.rein.model.Usage.of(500, 7, 0, 0))),
+                ScriptedModel.withUsage(dev.rein.model.Usage.of(510, 20, 0, 0), text("Hello.")))).build().run("say hello");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = one("chat test-model");
+        EventData retry = chat.getEvents().get(0);
+        assertThat(retry.getName()).isEqualTo(ReinConventions.EVENT_MODEL_RETRY);
+        assertThat(retry.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(500L);
+        assertThat(retry.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(7L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(510L);
+        // both attempts' tokens, the failed one's without a response model (no response named one)
+        assertThat(tokenPoints("input")).extracting(p -> p.getSum()).containsExactlyInAnyOrder(500.0, 510.0);
+        assertThat(tokenPoints("input")).filteredOn(p -> p.getAttributes().get(GenAiConventions.RESPONSE_MODEL) == null)
+                .singleElement().satisfies(p -> assertThat(p.getSum()).isEqualTo(500.0));
+    }
+
+    @Test
+    void aFailedCallsEstimatedUsageIsMarkedOnItsSpanAndLeftOutOfTheTokenMetric() {
+        dev.rein.model.Usage estimated = new dev.rein.model.Usage(1420, 3, 0, 0, Map.of(), true, Map.of());
+        agent(ScriptedModel.of(ScriptedModel.fail(failedAfter(false, estimated)))).build().run("say hello");
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(1420L);
+        assertThat(chat.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isTrue();
+        assertThat(tokenPoints("input")).isEmpty();
+    }
+
+    @Test
+    void aFailedCallWithoutReportedUsageHasNoUsageOnItsSpan() {
+        agent(ScriptedModel.of(ScriptedModel.fail(failedAfter(false, null)))).build().run("say hello");
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isNull();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isNull();
+        assertThat(tokenPoints("input")).isEmpty();
+    }
 }

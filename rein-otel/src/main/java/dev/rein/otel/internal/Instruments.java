@@ -74,11 +74,17 @@ final class Instruments {
     void modelCall(String provider, Server server, String requestModel, String responseModel, long inputTokens, long outputTokens,
                    boolean usageReported, double seconds) {
         if (usageReported) {
-            AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
-            tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
-            tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+            tokensUsed(provider, server, requestModel, responseModel, inputTokens, outputTokens);
         }
         duration.record(seconds, chatAttributes(provider, server, requestModel, responseModel).build());
+    }
+
+    /** The tokens a provider reported for a model call: an answer's, or a failed attempt's (its response model then null). */
+    void tokensUsed(String provider, Server server, String requestModel, String responseModel, long inputTokens,
+                    long outputTokens) {
+        AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
+        tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
+        tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
     }
 
     /** The response model is not known yet at the first chunk, so the point goes without it. */

@@ -247,6 +247,10 @@ final class ModelSpans {
         if (e.httpStatus() > 0) {
             a.put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
         }
+        if (e.reportedUsage() != null) { // the failed attempt's: the span's own are the answer's, or the last failure's
+            a.putAll(usage(e.reportedUsage()));
+            reportedTokens(e.reportedUsage());
+        }
         open.addEvent(ReinConventions.EVENT_MODEL_RETRY, a.build(), e.time());
     }
 
@@ -270,16 +274,7 @@ final class ModelSpans {
         if (AGENT_STEP.equals(openPurpose) || FINAL_SUMMARY.equals(openPurpose)) {
             run.agentAnswered(finishReasons);
         }
-        open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
-        open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
-        open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
-        open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
-        if (u.reasoningOutputTokens() > 0) { // only a provider that reports them apart (OpenAI's reasoning_tokens) has them
-            open.setAttribute(GenAiConventions.USAGE_REASONING_OUTPUT_TOKENS, u.reasoningOutputTokens());
-        }
-        if (u.estimated()) {
-            open.setAttribute(ReinConventions.USAGE_ESTIMATED, true);
-        }
+        open.setAllAttributes(usage(u));
         if (e.costUsd() != null) {
             open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
         }
@@ -293,9 +288,43 @@ final class ModelSpans {
         open = null;
     }
 
+    /**
+     * A call's {@code gen_ai.usage.*} (input with the cached part, as the conventions ask; the reasoning part only when a
+     * provider reports it apart, as OpenAI's reasoning_tokens) and {@code rein.usage.estimated} when they are an estimate.
+     */
+    private static Attributes usage(Usage u) {
+        AttributesBuilder a = Attributes.builder()
+                .put(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens())
+                .put(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens())
+                .put(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens())
+                .put(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
+        if (u.reasoningOutputTokens() > 0) {
+            a.put(GenAiConventions.USAGE_REASONING_OUTPUT_TOKENS, u.reasoningOutputTokens());
+        }
+        if (u.estimated()) {
+            a.put(ReinConventions.USAGE_ESTIMATED, true);
+        }
+        return a.build();
+    }
+
+    /**
+     * The tokens a failed attempt's server reported it used, into {@code gen_ai.client.token.usage} (the conventions ask
+     * for it when the usage is "readily available", as in a streamed response), but not an estimate, as for an answer.
+     */
+    private void reportedTokens(Usage u) {
+        if (!u.estimated()) {
+            run.instruments().tokensUsed(openProvider, openServer, openModel, null, u.totalInputTokens(), u.outputTokens());
+        }
+    }
+
     synchronized void failed(TraceEvent.ModelFailed e) {
         if (e.httpStatus() > 0 && open != null) {
             open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
+        }
+        if (e.reportedUsage() != null && open != null) {
+            // what the server reported before the call failed: no cost (a failed call charges nothing), nor in the run's sum
+            open.setAllAttributes(usage(e.reportedUsage()));
+            reportedTokens(e.reportedUsage());
         }
         // The provider's message only with the opt-in; without it the description would repeat error.type.
         endOpen(e.time(), errorType(e.errorKind(), e.httpStatus()), run.capture() ? e.message() : null);
