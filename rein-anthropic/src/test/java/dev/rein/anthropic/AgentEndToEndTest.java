@@ -158,7 +158,12 @@ class AgentEndToEndTest extends FakeApi {
         assertThat(retries).singleElement().satisfies(retry -> {
             assertThat(retry.errorKind()).isEqualTo("OVERLOADED");
             assertThat(retry.httpStatus()).as("the HTTP exchange itself succeeded").isZero();
+            // message_start had reported the input: the retry event carries it as data, not only in its message
+            assertThat(retry.reportedUsage()).isNotNull();
+            assertThat(retry.reportedUsage().totalInputTokens()).isPositive();
         });
+        // and no budget counts it: the run's usage is the answer's alone
+        assertThat(result.usage()).isEqualTo(trace.events(TraceEvent.ModelResponded.class).getFirst().usage());
         assertThat(server.requests().get(1).body().at("/messages/0/content/0/text").asText())
                 .as("the retry asks the same question, nothing of the cut answer in it").isEqualTo("東京の天気は？");
         assertThat(server.requests().get(1).body().get("messages")).hasSize(1);
