@@ -89,4 +89,19 @@ class FailedCallUsageTest {
         assertThat(replayed.events(TraceEvent.ModelFailed.class)).singleElement()
                 .satisfies(failed -> assertThat(failed.reportedUsage()).isEqualTo(REPORTED));
     }
+
+    @Test
+    void aRecordedReportedUsageThatCannotBeReadStopsTheReplaySayingWhere(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "failed", false, null,
+                null, REPORTED, null)))).listener(JsonlTraceListener.to(file)).build().run("go");
+        Files.writeString(file, Files.readString(file).replace("\"input_tokens\":1420", "\"input_tokens\":-5"));
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> Replay.from(file)
+                .replay(Agent.builder().model(ScriptedModel.of()).build()));
+
+        assertThat(refused).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("model_failed at step 1 whose reported_usage cannot be read back")
+                .hasMessageContaining("input_tokens");
+    }
 }
