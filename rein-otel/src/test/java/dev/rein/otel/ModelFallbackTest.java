@@ -143,6 +143,37 @@ class ModelFallbackTest {
     }
 
     /**
+     * A failed attempt whose server reported usage, that a stage moved on from: no retry or failure event of the run
+     * says that usage, so its fallback event does (as a retry's event does), and the token metric counts it once.
+     */
+    @Test
+    void theUsageAFailedAttemptsServerReportedIsOnTheFallbackEventThatLeftIt() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
+                "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai");
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        assertThat(events(onlyChat(), ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event -> {
+            assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L);
+            assertThat(event.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(5L);
+        });
+        List<io.opentelemetry.sdk.metrics.data.HistogramPointData> input = OTEL.getMetrics().stream()
+                .filter(m -> m.getName().equals(GenAiConventions.METRIC_TOKEN_USAGE))
+                .flatMap(m -> m.getHistogramData().getPoints().stream())
+                .filter(p -> "input".equals(p.getAttributes().get(GenAiConventions.TOKEN_TYPE))).toList();
+        assertThat(input).filteredOn(p -> "acme".equals(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)))
+                .singleElement().satisfies(p -> {
+                    assertThat(p.getSum()).isEqualTo(800.0);
+                    assertThat(p.getCount()).isEqualTo(1);
+                });
+    }
+
+    /**
      * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
      * each move is its event, in order, and the span's own error.type is the last attempt's failure.
      */

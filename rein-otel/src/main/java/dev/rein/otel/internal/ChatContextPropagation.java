@@ -196,16 +196,16 @@ final class ChatContextPropagation implements ModelInterceptor {
             try (Scope ignored = context.makeCurrent()) {
                 response = wrapped().call(request, observed);
             } catch (ModelException e) {
-                run.attemptFailed(chat, attempt, e.kind().name(), e.httpStatus());
+                run.attemptFailed(chat, attempt, e.kind().name(), e.httpStatus(), e.reportedUsage().orElse(null));
                 throw e;
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception | Error e) {
-                run.attemptFailed(chat, attempt, ModelException.Kind.OTHER.name(), 0);
+                run.attemptFailed(chat, attempt, ModelException.Kind.OTHER.name(), 0, null);
                 throw e;
             }
             if (response == null) {
-                run.attemptFailed(chat, attempt, ModelException.Kind.MALFORMED_RESPONSE.name(), 0);
+                run.attemptFailed(chat, attempt, ModelException.Kind.MALFORMED_RESPONSE.name(), 0, null);
             }
             return response;
         }

@@ -55,6 +55,11 @@ final class ModelSpans {
     /** How the latest attempt failed (its error.type and HTTP status, 0 for none); null while it runs or when it answered. */
     private String attemptError;
     private int attemptStatus;
+    /**
+     * The usage the latest failed attempt's server reported, until an event says it: its retry's or the call's failure
+     * (from the trace), else the fallback event of the attempt a stage moved on to; null when none is left to say.
+     */
+    private Usage attemptUsage;
     /** Counts the open call's attempts, so a late failure of one the deadline stage abandoned is not taken for a later one's. */
     private int attempts;
 
@@ -109,6 +114,7 @@ final class ModelSpans {
         attemptModel = null;
         attemptProvider = null;
         attemptError = null;
+        attemptUsage = null;
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
             if (!r.system().isEmpty()) {
@@ -182,12 +188,20 @@ final class ModelSpans {
             if (attemptStatus > 0) {
                 a.put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) attemptStatus);
             }
+            if (attemptUsage != null) { // a stage moved on from it: no trace event of the run says this usage
+                a.putAll(usage(attemptUsage));
+                if (!attemptUsage.estimated()) {
+                    run.instruments().tokensUsed(attemptProvider, openServer, attemptModel, null,
+                            attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
+                }
+            }
             open.addEvent(ReinConventions.EVENT_MODEL_FALLBACK, a.build());
         }
         attemptModel = requestModel;
         attemptProvider = provider;
         attemptError = null;
         attemptStatus = 0;
+        attemptUsage = null;
         if (!requestModel.equals(openModel)) {
             open.updateName(GenAiConventions.OPERATION_CHAT + " " + requestModel);
             open.setAttribute(REQUEST_MODEL, requestModel);
@@ -198,12 +212,14 @@ final class ModelSpans {
 
     /**
      * Attempt {@code attempt} of the open call failed with {@code kind} (a {@link dev.rein.model.ModelException.Kind}'s
-     * name) and {@code httpStatus} (0: none), kept for the fallback event of the attempt that may follow.
+     * name), {@code httpStatus} (0: none) and the usage its server reported ({@code reportedUsage}, null: none), kept
+     * for the fallback event of the attempt that may follow.
      */
-    synchronized void attemptFailed(Span chat, int attempt, String kind, int httpStatus) {
+    synchronized void attemptFailed(Span chat, int attempt, String kind, int httpStatus, Usage reportedUsage) {
         if (open == chat && attempt == attempts) {
             attemptError = errorType(kind, httpStatus);
             attemptStatus = httpStatus;
+            attemptUsage = reportedUsage;
         }
     }
 
@@ -251,6 +267,7 @@ final class ModelSpans {
             a.putAll(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
         }
+        attemptUsage = null; // said here, when there was any: not again on a fallback event
         open.addEvent(ReinConventions.EVENT_MODEL_RETRY, a.build(), e.time());
     }
 
@@ -326,6 +343,7 @@ final class ModelSpans {
             open.setAllAttributes(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
         }
+        attemptUsage = null;
         // The provider's message only with the opt-in; without it the description would repeat error.type.
         endOpen(e.time(), errorType(e.errorKind(), e.httpStatus()), run.capture() ? e.message() : null);
     }

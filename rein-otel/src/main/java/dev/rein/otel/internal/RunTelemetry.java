@@ -178,8 +178,8 @@ final class RunTelemetry implements RunListener {
     }
 
     /** An attempt of the call whose span is {@code chat} failed (see {@link ModelSpans#attemptFailed}). */
-    void attemptFailed(Span chat, int attempt, String kind, int httpStatus) {
-        model.attemptFailed(chat, attempt, kind, httpStatus);
+    void attemptFailed(Span chat, int attempt, String kind, int httpStatus, dev.rein.model.Usage reportedUsage) {
+        model.attemptFailed(chat, attempt, kind, httpStatus, reportedUsage);
     }
 
     /**
