@@ -54,6 +54,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private final String password;
     private final Dialect dialect;
     private Connection connection;
+    /** Whether the user closed the store (not the store its connection, after a failure): see {@link #close()}. */
+    private boolean closed;
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
     /** Whether SQLite's log may still hold what a forget deleted, as a reader kept it from being emptied. */
@@ -133,7 +135,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         } catch (SQLException ex) {
             if (duplicateKey(ex) && holds(e.id())) {
                 // the database's words name a constraint; the caller needs to hear which id, and what to do
-                close();
+                drop();
                 throw new StoreException("cannot remember " + e.id() + " in the memory store at " + shown + ": memory entry " + e.id()
                         + " already exists (an entry's id is unique in the store, whatever its tenant and user); give each new"
                         + " entry a new id, such as MemoryStore.newId()", ex);
@@ -331,8 +333,19 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
+    /**
+     * Closes the store's connection. The store cannot be used after this: each call then fails with a
+     * {@link StoreException} saying it was closed (rather than open a connection nothing would close).
+     * Closing it again does nothing.
+     */
     @Override
     public synchronized void close() {
+        closed = true;
+        drop();
+    }
+
+    /** Closes the kept connection (after a failure, or a lost connection): the next call opens a new one. */
+    private void drop() {
         if (connection != null && logToEmpty) {
             truncateLog(connection); // the last forget's log was kept busy by a reader: try once more before leaving
         }
@@ -446,7 +459,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     /** {@link ConnectionLoss#retrying}, as {@link JdbcRunStore} does. */
     private <T> T retrying(ConnectionLoss.Work<T> work) throws SQLException {
         return ConnectionLoss.retrying(work, () -> {
-            close();
+            drop();
             reconnected = true;
         });
     }
@@ -474,11 +487,11 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private void migrate() {
         try {
-            dialect.prepare(this::connection, this::createSchema, this::close);
+            dialect.prepare(this::connection, this::createSchema, this::drop);
         } catch (SQLException e) {
             throw failure("prepare its tables", e);
         } catch (StoreException e) {
-            close(); // a refused store is not kept open
+            drop(); // a refused store is not kept open
             throw e;
         }
     }
@@ -518,6 +531,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     }
 
     private Connection connection() throws SQLException {
+        if (closed) {
+            // a new connection now would be one nothing closes: the caller has let go of the store
+            throw new Closed();
+        }
         if (connection == null || connection.isClosed()) {
             connection = user == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, user, password);
             connection.setAutoCommit(true);
@@ -530,8 +547,19 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         return connection;
     }
 
+    /** What {@link #connection()} throws once the store was closed, which {@link #failure} words as it is. */
+    private static final class Closed extends SQLException {
+        Closed() {
+            super("the store was closed (its close() was called); open it again (JdbcMemoryStore.sqlite(directory) or JdbcMemoryStore.connect(url,"
+                    + " user, password)) to use it");
+        }
+    }
+
     private StoreException failure(String what, SQLException e) {
-        close();
+        drop();
+        if (e instanceof Closed) {
+            return new StoreException("cannot " + what + " in the memory store at " + shown + ": " + e.getMessage(), e);
+        }
         if (Dialect.noDriver(e)) {
             return new StoreException("cannot " + what + " in the memory store at " + shown + ": no JDBC driver for it"
                     + Dialect.NO_DRIVER, e);

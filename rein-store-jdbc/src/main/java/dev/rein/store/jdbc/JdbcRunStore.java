@@ -59,6 +59,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private final String password;
     private final Dialect dialect;
     private Connection connection;
+    /** Whether the user closed the store (not the store its connection, after a failure): see {@link #close()}. */
+    private boolean closed;
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
     /**
@@ -380,8 +382,19 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
     }
 
+    /**
+     * Closes the store's connection. The store cannot be used after this: each call then fails with a
+     * {@link StoreException} saying it was closed (rather than open a connection nothing would close).
+     * Closing it again does nothing.
+     */
     @Override
     public synchronized void close() {
+        closed = true;
+        drop();
+    }
+
+    /** Closes the kept connection (after a failure, or a lost connection): the next call opens a new one. */
+    private void drop() {
         if (connection != null) {
             try {
                 connection.close();
@@ -399,11 +412,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     private void migrate() {
         try {
-            dialect.prepare(this::connection, this::createSchema, this::close);
+            dialect.prepare(this::connection, this::createSchema, this::drop);
         } catch (SQLException e) {
             throw failure("prepare the run store", e);
         } catch (StoreException e) {
-            close(); // a refused store is not kept open
+            drop(); // a refused store is not kept open
             throw e;
         }
     }
@@ -463,6 +476,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     }
 
     private Connection connection() throws SQLException {
+        if (closed) {
+            // a new connection now would be one nothing closes: the caller has let go of the store
+            throw new Closed();
+        }
         if (connection == null || connection.isClosed()) {
             connection = user == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, user, password);
             connection.setAutoCommit(true);
@@ -489,7 +506,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /** {@link ConnectionLoss#retrying}: a run must not stop because the database ended the kept connection. */
     private <T> T retrying(ConnectionLoss.Work<T> work) throws SQLException {
         return ConnectionLoss.retrying(work, () -> {
-            close();
+            drop();
             reconnected = true;
         });
     }
@@ -512,8 +529,19 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
     }
 
+    /** What {@link #connection()} throws once the store was closed, which {@link #failure} words as it is. */
+    private static final class Closed extends SQLException {
+        Closed() {
+            super("the store was closed (its close() was called); open it again (JdbcRunStore.sqlite(directory) or JdbcRunStore.connect(url,"
+                    + " user, password)) to use it");
+        }
+    }
+
     private StoreException failure(String what, SQLException e) {
-        close();
+        drop();
+        if (e instanceof Closed) {
+            return new StoreException("cannot " + what + " in " + shown + ": " + e.getMessage(), e);
+        }
         if (Dialect.noDriver(e)) {
             return new StoreException("cannot " + what + ": no JDBC driver for " + shown + Dialect.NO_DRIVER, e);
         }

@@ -46,6 +46,35 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
     }
 
     /**
+     * Before: a store used after its close() opened a new connection for the call, which nothing then closed. It now
+     * refuses every call saying the store was closed and what to do; a connection the store itself closed after a
+     * failure (a duplicate id) is not such a close.
+     */
+    @Test
+    void aStoreUsedAfterItsCloseSaysSoAndOpensNoConnection() throws Exception {
+        String id = MemoryStore.newId();
+        store.remember(entry(id, ACME, "配送先は大阪", null));
+        assertThatThrownBy(() -> store.remember(entry(id, ACME, "配送先は東京", null))).hasMessageContaining("already exists");
+        assertThat(store.list(ACME)).as("a connection the store closed after a failure is opened again").hasSize(1);
+
+        store.close();
+        store.close(); // a second close is no failure
+        String closed = "the store was closed (its close() was called); open it again (JdbcMemoryStore.sqlite(directory) or"
+                + " JdbcMemoryStore.connect(url, user, password)) to use it";
+        assertThatThrownBy(() -> store.list(ACME)).isInstanceOf(StoreException.class)
+                .hasMessage("cannot list the memory of alice in the memory store at jdbc:sqlite:"
+                        + dir.resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath() + ": " + closed);
+        assertThatThrownBy(() -> store.recall(ACME, "大阪", 5, NOW)).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.remember(entry(MemoryStore.newId(), ACME, "配送先は名古屋", null)))
+                .isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.forget(ACME, id)).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.termCount(id)).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        java.lang.reflect.Field connection = JdbcMemoryStore.class.getDeclaredField("connection");
+        connection.setAccessible(true);
+        assertThat(connection.get(store)).as("no connection was opened after the close").isNull();
+    }
+
+    /**
      * Before: a row an earlier Rein stored on SQLite (an id longer than 64 characters, which entries now refuse) was left out
      * with a warning saying it "was edited outside Rein", which it was not.
      */

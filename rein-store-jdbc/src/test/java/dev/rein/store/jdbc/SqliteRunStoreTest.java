@@ -48,6 +48,38 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a store used after its close() opened a new connection for the call, which nothing then closed (a
+     * SQLite file kept open, a PostgreSQL session held until the process ended). It now refuses every call saying the
+     * store was closed and what to do; a connection the store itself closed after a failure is not such a close.
+     */
+    @Test
+    void aStoreUsedAfterItsCloseSaysSoAndOpensNoConnection() throws Exception {
+        store().save(snapshot(1, RunStatus.RUNNING));
+        try (var c = otherConnection(); var st = c.createStatement()) {
+            st.execute("DROP TABLE rein_events");
+        }
+        assertThatThrownBy(() -> store().events(runId)).isInstanceOf(StoreException.class).hasMessageContaining("rein_events is missing");
+        assertThat(store().load(runId)).as("a connection the store closed after a failure is opened again").isPresent();
+
+        store.close();
+        store.close(); // a second close is no failure
+        String closed = "the store was closed (its close() was called); open it again (JdbcRunStore.sqlite(directory) or"
+                + " JdbcRunStore.connect(url, user, password)) to use it";
+        assertThatThrownBy(() -> store.load(runId)).isInstanceOf(StoreException.class)
+                .hasMessage("cannot load run " + runId + " in " + url() + ": " + closed);
+        assertThatThrownBy(() -> store.list()).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.save(snapshot(2, RunStatus.SUCCEEDED))).isInstanceOf(StoreException.class)
+                .hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.events(runId)).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.idempotency(runId + ":1")).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.checkWritable()).hasMessageContaining(closed);
+        java.lang.reflect.Field connection = JdbcRunStore.class.getDeclaredField("connection");
+        connection.setAccessible(true);
+        assertThat(connection.get(store)).as("no connection was opened after the close").isNull();
+        store = null;
+    }
+
+    /**
      * Before: a table dropped while the store was open (a database tool, a cleanup script) failed the next use with
      * SQLite's words alone, "[SQLITE_ERROR] SQL error or missing database (no such table: rein_runs)"; it now names the
      * table and says that opening the store creates the tables it lacks, for the run store and the memory store alike.
