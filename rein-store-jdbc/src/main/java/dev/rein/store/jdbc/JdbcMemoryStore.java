@@ -43,6 +43,13 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private static final String COLUMNS = "id, tenant, principal, text, source_run, source_observation, source, created_by,"
             + " created_at, expires_at";
 
+    /**
+     * The most bytes of UTF-8 a tenant, and a user, may have in this store, on every database: PostgreSQL cannot index
+     * an entry much over 2,700 bytes, and the terms' index holds the tenant, the user and a term of up to 200
+     * characters (800 bytes).
+     */
+    public static final int LONGEST_SCOPE_BYTES = 800;
+
     private static final int MAX_TERM_CHARS = 200;
     /** How long emptying SQLite's log after a forget waits for readers to move on (see truncateLog). */
     private static final int CHECKPOINT_WAIT_MS = 200;
@@ -96,6 +103,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     @Override
     public synchronized void remember(MemoryEntry e) {
         MemoryStore.requireArgument(e, "remember", "entry");
+        requireIndexable(e, "tenant", e.scope().tenant());
+        requireIndexable(e, "user", e.scope().user());
         Instant expires = e.expiresAt();
         Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
                 e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
@@ -141,6 +150,21 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                         + " entry a new id, such as MemoryStore.newId()", ex);
             }
             throw failure("remember " + e.id(), ex);
+        }
+    }
+
+    /**
+     * Refuses a tenant or user longer than {@link #LONGEST_SCOPE_BYTES} before anything is written, on every database:
+     * PostgreSQL would refuse the entry in its index's words, SQLite store it, and a store moved between them then fail.
+     */
+    private void requireIndexable(MemoryEntry e, String part, String value) {
+        int bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > LONGEST_SCOPE_BYTES) {
+            String start = value.codePointCount(0, value.length()) <= 40 ? value : value.substring(0, value.offsetByCodePoints(0, 40)) + "…";
+            throw new StoreException("cannot remember " + e.id() + " in the memory store at " + shown + ": the " + part + " has " + bytes
+                    + " bytes of UTF-8, more than the " + LONGEST_SCOPE_BYTES + " a tenant or user may have in this store (PostgreSQL"
+                    + " cannot index a longer one): '" + dev.rein.internal.text.RunIds.shown(start) + "'; give the " + part
+                    + " a shorter name, such as an id that stands for it");
         }
     }
 

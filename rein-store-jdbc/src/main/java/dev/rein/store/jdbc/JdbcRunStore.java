@@ -49,6 +49,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /** The directory of the default SQLite store: {@code $REIN_HOME}, or {@code .rein} in the working directory. */
     public static final String HOME_VARIABLE = "REIN_HOME";
 
+    /**
+     * The most bytes of UTF-8 a run id may have in this store, on every database: PostgreSQL cannot index a key
+     * much over 2,700 bytes, and an idempotency key is the run id and the call's position. The same as Temporal's
+     * longest id, so a run id fits every store Rein has.
+     */
+    public static final int LONGEST_RUN_ID_BYTES = 1_000;
+
     /** The schema version this Rein writes and reads, for the run store's tables and the memory store's alike. */
     static final int SCHEMA_VERSION = 1;
 
@@ -128,6 +135,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized void save(RunSnapshot s) {
+        requireIndexable(s.runId(), null, "save run " + shortened(s.runId()));
         String json = HalfPairs.escaped(SnapshotCodec.write(s));
         try {
             reconnected = false;
@@ -165,6 +173,39 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      */
     private static String listed(String goal) {
         return goal == null ? null : dev.rein.provider.WireText.wellFormed(goal.replace('\u0000', '\uFFFD'));
+    }
+
+    /**
+     * Refuses a run id (and an idempotency key) longer than {@link #LONGEST_RUN_ID_BYTES} before anything is written,
+     * on every database: PostgreSQL would refuse it in its index's words, SQLite store it, and a run moved between them
+     * then fail.
+     */
+    private void requireIndexable(String runId, String key, String what) {
+        int bytes = utf8Bytes(runId);
+        if (bytes > LONGEST_RUN_ID_BYTES) {
+            throw new StoreException("cannot " + what + " in " + shown + ": the run id has " + bytes + " bytes of UTF-8, more than the "
+                    + LONGEST_RUN_ID_BYTES + " a run id may have in this store (PostgreSQL cannot index a longer one); give runs"
+                    + " shorter ids (Agent.Builder.runIds)");
+        }
+        int keyBytes = key == null ? 0 : utf8Bytes(key);
+        if (keyBytes > LONGEST_KEY_BYTES) {
+            throw new StoreException("cannot " + what + " in " + shown + ": the key has " + keyBytes + " bytes of UTF-8, more than the "
+                    + LONGEST_KEY_BYTES + " an idempotency key may have in this store (a run id's " + LONGEST_RUN_ID_BYTES
+                    + " and the call's position; PostgreSQL cannot index a longer one); give a shorter key");
+        }
+    }
+
+    /** The most bytes of an idempotency key: a run id's, and the call's position (":step:index", two ints). */
+    private static final int LONGEST_KEY_BYTES = LONGEST_RUN_ID_BYTES + 24;
+
+    private static int utf8Bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
+    /** An id as a message quotes it: its first 40 characters when longer, which is what tells it apart. */
+    private static String shortened(String id) {
+        String shown = dev.rein.internal.text.RunIds.shown(id);
+        return shown.codePointCount(0, shown.length()) <= 40 ? shown : shown.substring(0, shown.offsetByCodePoints(0, 40)) + "…";
     }
 
     @Override
@@ -294,6 +335,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized void putIdempotency(IdempotencyRecord r) {
+        requireIndexable(r.runId(), r.key(), "record idempotency key " + shortened(r.key()));
         try {
             update("INSERT INTO rein_idempotency (idempotency_key, run_id, status, record, updated_at) VALUES (?, ?, ?, ?, ?)"
                     + " ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, record = excluded.record,"
@@ -306,6 +348,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized void appendEvent(String runId, TraceEvent event) {
+        requireIndexable(runId, null, "append an event of run " + shortened(runId));
         StoredEvent e = SnapshotCodec.event(0, event);
         // A key of this append alone: when the server committed the insert but its answer was lost with the connection,
         // the insert made again on a new connection finds the key taken and adds nothing, so the event is stored once.

@@ -56,6 +56,39 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
     }
 
     /**
+     * Before: a tenant or user long enough that an index entry (the tenant, the user and a search term) was more than
+     * PostgreSQL's index holds failed remember on PostgreSQL with its own words ('index row size ... exceeds btree version 4 maximum
+     * 2704'), while SQLite stored it. Both now store a tenant and a user of up to 800 bytes of UTF-8 each and refuse a
+     * longer one before anything is written, saying which, how long and what to do; reads of such a scope find nothing.
+     */
+    @Test
+    void aTenantOrUserOfTheMostBytesIsStoredEverywhereAndALongerOneIsRefusedSayingWhy() {
+        String longest = ACME.tenant() + "-" + "組".repeat((JdbcMemoryStore.LONGEST_SCOPE_BYTES - ACME.tenant().length() - 1) / 3);
+        longest += "x".repeat(JdbcMemoryStore.LONGEST_SCOPE_BYTES - longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        var widest = new dev.rein.memory.MemoryScope(longest, longest);
+        // a term of the most characters, of 4-byte characters: the widest entry the terms' index holds
+        String text = "配送先は大阪 " + "🙂".repeat(200);
+        String id = MemoryStore.newId();
+        store().remember(entry(id, widest, text, null));
+        assertThat(store().recall(widest, "大阪", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+        assertThat(store().forget(widest, id)).isTrue();
+
+        for (var tooLong : List.of(new dev.rein.memory.MemoryScope(longest + "x", "alice"),
+                new dev.rein.memory.MemoryScope(ACME.tenant(), "利用者".repeat(1_000)))) {
+            boolean tenant = tooLong.tenant().length() > ACME.tenant().length() + 10;
+            String value = tenant ? tooLong.tenant() : tooLong.user();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(MemoryStore.newId(), tooLong, text, null)))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("the " + (tenant ? "tenant" : "user") + " has "
+                            + value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + " bytes of UTF-8, more than the 800"
+                            + " a tenant or user may have in this store (PostgreSQL cannot index a longer one)")
+                    .hasMessageNotContaining(value);
+            assertThat(store().list(tooLong)).isEmpty();
+            assertThat(store().recall(tooLong, "大阪", 5, NOW)).isEmpty();
+        }
+    }
+
+    /**
      * Before: recall's SQL limit counted the rows it then left out as unreadable, so a recall of 2 whose two
      * best (or newest) rows had been edited outside Rein returned nothing, though readable entries matched,
      * and each recall warned once per such row however often they were read.

@@ -69,6 +69,48 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     }
 
     /**
+     * Before: a run id over about 2,700 bytes (more than a PostgreSQL index entry holds) failed every write on PostgreSQL
+     * with its own words ('index row size 3012 exceeds btree version 4 maximum 2704 for index "rein_runs_pkey"'), while
+     * SQLite stored it. Both now store an id of up to 1,000 bytes of UTF-8 (the longest Temporal takes too) and refuse a
+     * longer one, before any row is written, saying how long it is and what to do.
+     */
+    @Test
+    void aRunIdOfTheMostBytesIsStoredEverywhereAndALongerOneIsRefusedSayingWhy() {
+        String longest = runId + "_" + "長".repeat((JdbcRunStore.LONGEST_RUN_ID_BYTES - runId.length() - 1) / 3);
+        longest += "x".repeat(JdbcRunStore.LONGEST_RUN_ID_BYTES - longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        JdbcRunStore store = (JdbcRunStore) store();
+        store.save(snapshotOf(longest, RunStatus.RUNNING));
+        assertThat(store.load(longest)).isPresent();
+        store.appendEvent(longest, new dev.rein.trace.TraceEvent.Audit(longest, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "長い"));
+        assertThat(store.events(longest)).hasSize(1);
+        var intent = new dev.rein.state.IdempotencyRecord(longest + ":1:0", longest, 1, "toolu_1", "send_message", "h",
+                dev.rein.json.Json.object(), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH);
+        store.putIdempotency(intent);
+        assertThat(store.idempotency(longest + ":1:0")).contains(intent);
+
+        for (String tooLong : List.of(longest + "x", runId + "_" + "値".repeat(1_000))) {
+            int bytes = tooLong.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            String why = "the run id has " + bytes + " bytes of UTF-8, more than the 1000 a run id may have in this store (PostgreSQL"
+                    + " cannot index a longer one); give runs shorter ids (Agent.Builder.runIds)";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.save(snapshotOf(tooLong, RunStatus.RUNNING)))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageStartingWith("cannot save run " + tooLong.substring(0, 40) + "…")
+                    .hasMessageEndingWith(why);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendEvent(tooLong,
+                            new dev.rein.trace.TraceEvent.Audit(tooLong, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "長い")))
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageEndingWith(why);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.putIdempotency(new dev.rein.state.IdempotencyRecord(
+                            tooLong + ":1:0", tooLong, 1, "toolu_1", "send_message", "h", dev.rein.json.Json.object(),
+                            dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH)))
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageEndingWith(why);
+            assertThat(store.load(tooLong)).as("nothing was written").isEmpty();
+            assertThat(store.events(tooLong)).isEmpty();
+        }
+        assertThat(store.load(longest)).as("the store is still usable").isPresent();
+    }
+
+    /**
      * Before: SQLite stored a model name longer than 200 characters (a vLLM server names its model by the path
      * it was served from) and PostgreSQL refused every save of such a run ('value too long for type character
      * varying(200)'), so it ended FAILED/store_error at its first checkpoint there alone.
