@@ -75,7 +75,7 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
      * longer one, before any row is written, saying how long it is and what to do.
      */
     @Test
-    void aRunIdOfTheMostBytesIsStoredEverywhereAndALongerOneIsRefusedSayingWhy() {
+    void aRunIdOfTheMostBytesIsStoredEverywhereAndALongerOneIsRefusedSayingWhy() throws SQLException {
         String longest = runId + "_" + "長".repeat((JdbcRunStore.LONGEST_RUN_ID_BYTES - runId.length() - 1) / 3);
         longest += "x".repeat(JdbcRunStore.LONGEST_RUN_ID_BYTES - longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         JdbcRunStore store = (JdbcRunStore) store();
@@ -108,6 +108,11 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
             assertThat(store.events(tooLong)).isEmpty();
         }
         assertThat(store.load(longest)).as("the store is still usable").isPresent();
+        // a server's store is shared by the class's tests: one that narrows the columns as an earlier Rein made them
+        // could not while these rows are there
+        for (String table : List.of("rein_runs", "rein_events", "rein_idempotency")) {
+            edit("DELETE FROM " + table + " WHERE run_id = '" + longest + "'");
+        }
     }
 
     /**
