@@ -422,6 +422,49 @@ enum Dialect {
         }
     }
 
+    /**
+     * The columns each of Rein's tables has had since it was first made (a column added later, such as the events'
+     * append_key, is added when missing instead): a table of that name without them is another program's.
+     */
+    private static final java.util.Map<String, List<String>> REIN_COLUMNS = java.util.Map.of(
+            "rein_schema", List.of("version"),
+            "rein_runs", List.of("run_id", "version", "status", "reason", "goal", "model", "steps", "cost_usd",
+                    "pending_approvals", "created_at", "updated_at", "snapshot"),
+            "rein_idempotency", List.of("idempotency_key", "run_id", "status", "record", "updated_at"),
+            "rein_events", List.of("id", "run_id", "step", "type", "time_ms", "event"),
+            "rein_memory", List.of("id", "tenant", "principal", "text", "source_run", "source_observation", "source",
+                    "created_by", "created_at", "expires_at"),
+            "rein_memory_terms", List.of("entry_id", "tenant", "principal", "term"));
+
+    /**
+     * Refuses the table a {@code CREATE TABLE IF NOT EXISTS name} statement names when it was there already without
+     * the columns Rein's has: another program's table of that name, which the statement left as it is, would else
+     * fail the next statement in the database's words alone ("no such column: tenant"), naming neither the table nor
+     * a remedy. Nothing of it is changed. {@code failing} starts the message: "cannot prepare ... at URL".
+     */
+    void requireReinTable(java.sql.Statement st, String ddl, String failing) throws java.sql.SQLException {
+        java.util.regex.Matcher name = java.util.regex.Pattern.compile("^CREATE TABLE IF NOT EXISTS (\\w+)").matcher(ddl);
+        if (!name.find() || !REIN_COLUMNS.containsKey(name.group(1))) {
+            return;
+        }
+        String table = name.group(1);
+        List<String> missing = new java.util.ArrayList<>(REIN_COLUMNS.get(table));
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            java.sql.ResultSetMetaData columns = rs.getMetaData();
+            for (int i = 1; i <= columns.getColumnCount(); i++) {
+                String column = columns.getColumnName(i);
+                missing.removeIf(column::equalsIgnoreCase);
+            }
+        }
+        if (!missing.isEmpty()) {
+            String store = table.startsWith("rein_memory") ? "memory store" : "run store";
+            throw new dev.rein.state.StoreException(failing + ": the table " + table + " there is not Rein's (it has no column "
+                    + String.join(", ", missing) + "): another program's table has the name Rein's " + store + " uses; rename"
+                    + " that table, or keep Rein's tables in a database of their own (on PostgreSQL, a schema of their own:"
+                    + " currentSchema=rein in the URL)");
+        }
+    }
+
     private static boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
         try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
             java.sql.ResultSetMetaData columns = rs.getMetaData();

@@ -525,6 +525,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             // The memory tables are part of the run store's schema: a database a later Rein gave a newer version is
             // refused before any table is made or changed in it, as JdbcRunStore refuses it.
             st.execute(dialect.schema().get(0));
+            String failing = "cannot prepare its tables in the memory store at " + shown;
+            dialect.requireReinTable(st, dialect.schema().get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
                 version = rs.next() ? rs.getInt(1) : 0;
@@ -533,12 +535,17 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                             + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
                 }
             }
-            dialect.createIfMissing(st, "CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant TEXT NOT NULL,"
+            String entries = "CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant TEXT NOT NULL,"
                     + " principal TEXT NOT NULL, text TEXT NOT NULL, source_run TEXT, source_observation TEXT,"
-                    + " source TEXT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
+                    + " source TEXT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)";
+            String terms = "CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant TEXT NOT NULL,"
+                    + " principal TEXT NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))";
+            // both tables are checked before an index is made on a column another program's table of the name lacks
+            for (String ddl : List.of(entries, terms)) {
+                dialect.createIfMissing(st, ddl);
+                dialect.requireReinTable(st, ddl, failing);
+            }
             dialect.createIfMissing(st, "CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
-            dialect.createIfMissing(st, "CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant TEXT NOT NULL,"
-                    + " principal TEXT NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
             dialect.createIfMissing(st, "CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
             // Tenants and users are the application's (an OpenID Connect subject may have 255 characters), an observation
             // id the provider's, a source whatever its tool said: stores an earlier Rein created with VARCHAR columns

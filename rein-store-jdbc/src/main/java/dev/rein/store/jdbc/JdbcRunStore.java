@@ -468,6 +468,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         try (Statement st = connection().createStatement()) {
             List<String> schema = dialect.schema();
             st.execute(schema.get(0)); // rein_schema: the version is read before anything else is created
+            String failing = "cannot prepare the run store in " + shown;
+            dialect.requireReinTable(st, schema.get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
                 version = rs.next() ? rs.getInt(1) : 0;
@@ -479,6 +481,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             }
             for (String ddl : schema.subList(1, schema.size())) {
                 dialect.createIfMissing(st, ddl);
+                dialect.requireReinTable(st, ddl, failing); // before an index is made on a column it may not have
             }
             // a model's name is the provider's (a vLLM server's is its path), a run id the application's (Agent.Builder.runIds),
             // a cost's digits the prices' (a per-use price given as a double is multiplied by its uses unrounded)

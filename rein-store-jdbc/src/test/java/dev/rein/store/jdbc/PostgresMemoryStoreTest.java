@@ -65,6 +65,36 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
         }
     }
 
+    /**
+     * Before: a schema holding another program's table named rein_memory failed the store's opening with PostgreSQL's
+     * words alone, 'column "tenant" does not exist'; it now says the table is not Rein's and what to do, as on SQLite,
+     * and so does the run store for its tables.
+     */
+    @Test
+    void aTableOfAnotherProgramWithTheNameOfReinsIsNamedWithWhatToDo() throws SQLException {
+        String foreign = schema + "_foreign";
+        String foreignUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + foreign;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + foreign);
+            st.execute("CREATE TABLE " + foreign + ".rein_memory (id SERIAL PRIMARY KEY, title TEXT)");
+            st.execute("CREATE TABLE " + foreign + ".rein_events (id SERIAL PRIMARY KEY, payload TEXT)");
+        }
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(foreignUrl, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("the table rein_memory there is not Rein's (it has no column tenant, principal, text,")
+                    .hasMessageContaining("rename that table, or keep Rein's tables in a database of their own");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(foreignUrl, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("the table rein_events there is not Rein's (it has no column run_id, step, type, time_ms,"
+                            + " event): another program's table has the name Rein's run store uses");
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + foreign + " CASCADE");
+            }
+        }
+    }
+
     private static Connection open(String jdbcUrl) throws SQLException {
         Properties props = new Properties();
         if (user != null) {

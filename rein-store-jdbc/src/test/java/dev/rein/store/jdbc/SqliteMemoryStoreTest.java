@@ -46,6 +46,34 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
     }
 
     /**
+     * Before: a database holding a table of its own named rein_memory (another program's, other columns) failed the
+     * store's opening with SQLite's words alone, "no such column: tenant", which says nothing of whose table it is or
+     * what to do. It now says a table of that name is there and is not Rein's, and what to do; the table is left as it was.
+     */
+    @Test
+    void aTableOfAnotherProgramWithTheNameOfReinsIsNamedWithWhatToDoAndLeftAsItWas() throws Exception {
+        Path other = dir.resolve("other");
+        Files.createDirectories(other);
+        String url = "jdbc:sqlite:" + other.resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath();
+        try (var c = DriverManager.getConnection(url); var st = c.createStatement()) {
+            st.execute("CREATE TABLE rein_memory (id INTEGER PRIMARY KEY, title TEXT)");
+            st.execute("INSERT INTO rein_memory (title) VALUES ('買い物リスト')");
+        }
+        assertThatThrownBy(() -> JdbcMemoryStore.sqlite(other)).isInstanceOf(StoreException.class)
+                .hasMessage("cannot prepare its tables in the memory store at " + url + ": the table rein_memory there is not"
+                        + " Rein's (it has no column tenant, principal, text, source_run, source_observation, source, created_by,"
+                        + " created_at, expires_at): another program's table has the name Rein's memory store uses; rename that"
+                        + " table, or keep Rein's tables in a database of their own (on PostgreSQL, a schema of their own:"
+                        + " currentSchema=rein in the URL)");
+        try (var c = DriverManager.getConnection(url); var st = c.createStatement();
+             var rs = st.executeQuery("SELECT title FROM rein_memory")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).as("the other program's row is as it was").isEqualTo("買い物リスト");
+            assertThat(rs.next()).isFalse();
+        }
+    }
+
+    /**
      * Before: a store used after its close() opened a new connection for the call, which nothing then closed. It now
      * refuses every call saying the store was closed and what to do; a connection the store itself closed after a
      * failure (a duplicate id) is not such a close.
