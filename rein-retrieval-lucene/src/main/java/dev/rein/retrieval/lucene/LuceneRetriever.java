@@ -26,6 +26,7 @@ import org.apache.lucene.analysis.ja.JapaneseKatakanaStemFilter;
 import org.apache.lucene.analysis.ja.JapaneseTokenizer;
 import org.apache.lucene.analysis.ja.tokenattributes.PartOfSpeechAttribute;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.codecs.CodecUtil;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;
@@ -379,7 +380,7 @@ public final class LuceneRetriever implements Retriever {
         }
         List<String> atRisk;
         try (var entries = Files.list(index)) {
-            atRisk = entries.map(f -> f.getFileName().toString()).filter(LuceneRetriever::atRisk).sorted().toList();
+            atRisk = entries.filter(LuceneRetriever::atRisk).map(f -> f.getFileName().toString()).sorted().toList();
         } catch (IOException e) {
             return; // the writer says what is wrong with the folder
         }
@@ -420,17 +421,34 @@ public final class LuceneRetriever implements Retriever {
      * A file Lucene's writer would delete that is not one of Lucene's own: a file of the user's. Lucene's own files left
      * by an indexing cut short (no commit yet) are cleaned up by the writer, as they should be.
      */
-    private static boolean atRisk(String name) {
-        return lucenesName(name) && !lucenesOwn(name);
+    private static boolean atRisk(Path file) {
+        String name = file.getFileName().toString();
+        return lucenesName(name) && !lucenesOwn(file);
     }
 
-    /** A name Lucene gives its own files: a segment's file with one of its codecs' extensions, a commit, the lock. */
-    private static boolean lucenesOwn(String name) {
+    /**
+     * One of Lucene's own files: a name Lucene gives them (a commit, the lock, a segment's file with one of its codecs'
+     * extensions) and, for a segment's file, as the name alone does not tell a user's {@code _draft.doc} from a segment's
+     * postings, Lucene's header at its start ({@link CodecUtil#CODEC_MAGIC}, which each file of a segment begins with), or
+     * nothing yet (a file an indexing cut short had just made). A file that cannot be read is taken for the user's.
+     */
+    private static boolean lucenesOwn(Path file) {
+        String name = file.getFileName().toString();
         if (name.equals(IndexWriter.WRITE_LOCK_NAME) || LUCENES_COMMIT_FILE.matcher(name).matches()) {
+            // segments_2 is no name a person gives a file: one that is not Lucene's is a damaged commit, which the
+            // indexing names as such
             return true;
         }
         java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
-        return m.matches() && LUCENES_EXTENSIONS.contains(m.group(2));
+        if (!m.matches() || !LUCENES_EXTENSIONS.contains(m.group(2))) {
+            return false;
+        }
+        try (var in = Files.newInputStream(file)) {
+            byte[] start = in.readNBytes(4);
+            return start.length == 0 || start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A name Lucene's writer takes for one of its files, and deletes when no index needs it (its lock file aside). */

@@ -23,6 +23,9 @@ class IndexerEdgesTest {
     @TempDir
     Path index;
 
+    /** The start of each file Lucene writes (CodecUtil.CODEC_MAGIC) and a few bytes: a leftover of an indexing cut short. */
+    private static final byte[] LUCENES_HEADER = {0x3f, (byte) 0xd7, 0x6c, 0x17, 1, 2, 3};
+
     @Test
     void aFileDeletedFromTheFolderIsNoLongerFoundAfterReindexing() throws Exception {
         Files.writeString(docs.resolve("old-policy.md"), "Refunds take 90 days.", StandardCharsets.UTF_8);
@@ -570,18 +573,47 @@ class IndexerEdgesTest {
         Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
         for (String leftover : List.of("_0.cfs", "_0.cfe", "_0.si", "_1.fdt", "_1.fdx", "_1.fdm", "_1.fnm", "_1_Lucene103_0.doc",
                 "_1_Lucene103_0.tim", "_1_Lucene90_0.dvd", "_1_Lucene90FieldsIndex-doc_ids_0.tmp", "pending_segments_1")) {
-            Files.write(index.resolve(leftover), new byte[] {1, 2, 3});
+            Files.write(index.resolve(leftover), LUCENES_HEADER); // each of Lucene's files begins with its header
         }
+        Files.createFile(index.resolve("_2.si")); // one made but not yet written
         Files.createFile(index.resolve("write.lock")); // Lucene's lock file is empty
         LuceneIndexer.indexDirectory(docs, index);
         assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
         assertThat(index.resolve("_1_Lucene90FieldsIndex-doc_ids_0.tmp")).doesNotExist();
         assertThat(index.resolve("pending_segments_1")).doesNotExist();
         // only the user's files are named, not the leftovers beside them
-        Files.write(other.resolve("_0.si"), new byte[] {1, 2, 3});
+        Files.write(other.resolve("_0.si"), LUCENES_HEADER);
         Files.writeString(other.resolve("_index.md"), "# Handbook", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith(other.toAbsolutePath() + " holds files but no document index (_index.md)");
+    }
+
+    /**
+     * Before: a file of the user's whose name is also one Lucene gives its own files (a Word document _draft.doc, a
+     * _notes.pos: '_', a name of letters and digits, one of its codecs' extensions) was taken for a leftover of an
+     * indexing cut short, so the folder was indexed into and Lucene's writer deleted it, whether the folder held an index
+     * or not. Lucene writes a header at the start of each of its files: a file of such a name without it is the user's
+     * now, and the folder is refused naming it, with nothing in it changed.
+     */
+    @Test
+    void aFileOfTheUsersWithANameLikeLucenesOwnIsNotDeleted() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        byte[] word = {(byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1, 1, 2};
+        Files.write(docs.resolve("_draft.doc"), word);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, docs)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(docs.toAbsolutePath() + " holds files but no document index (_draft.doc)")
+                .hasMessageContaining("give the index a folder of its own");
+        assertThat(docs.resolve("_draft.doc")).hasBinaryContent(word);
+
+        LuceneIndexer.indexDirectory(docs, index);
+        Files.write(index.resolve("_draft.doc"), word);
+        Files.writeString(index.resolve("_notes.pos"), "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and files of other names (_draft.doc,"
+                        + " _notes.pos)");
+        assertThat(index.resolve("_draft.doc")).hasBinaryContent(word);
+        assertThat(index.resolve("_notes.pos")).hasContent("my notes");
+        assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
     }
 
     /**
@@ -595,7 +627,7 @@ class IndexerEdgesTest {
         LuceneIndexer.indexDirectory(docs, index);
         Files.writeString(index.resolve("_index.md"), "# Handbook", StandardCharsets.UTF_8);
         Files.writeString(index.resolve("_config.yml"), "title: handbook", StandardCharsets.UTF_8);
-        Files.writeString(index.resolve("_2_Lucene90FieldsIndex-doc_ids_0.tmp"), "left by a cut-short indexing", StandardCharsets.UTF_8);
+        Files.write(index.resolve("_2_Lucene90FieldsIndex-doc_ids_0.tmp"), LUCENES_HEADER); // left by a cut-short indexing
         Files.writeString(docs.resolve("shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and files of other names (_config.yml, _index.md)")
