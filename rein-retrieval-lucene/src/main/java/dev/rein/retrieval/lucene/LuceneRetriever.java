@@ -337,7 +337,9 @@ public final class LuceneRetriever implements Retriever {
                     + " 'rein index' of this index, or LuceneIndexer in another process): " + e.getMessage()
                     + "; try again when it is done", e);
         }
-        return new RetrievalException(what + " the document index in " + index + ": " + e.getMessage(), e);
+        // some of Java's exceptions carry no message, others the path alone
+        String why = dev.rein.internal.text.FileProblems.why(e);
+        return new RetrievalException(what + " the document index in " + index + ": " + (why == null ? e.toString() : why), e);
     }
 
     /** Whether there is an index in {@code index}. */
@@ -463,7 +465,10 @@ public final class LuceneRetriever implements Retriever {
     static IndexWriter writer(Path index) throws IOException {
         Files.createDirectories(index);
         // forceMergeDeletes rewrites every segment holding a deleted passage, not only those past 10 % deleted (see LuceneIndexer)
+        // commitOnClose off: an indexing that fails part way (an interrupt, a full disk) is rolled back when its writer is
+        // closed, not committed with some files' passages deleted and others not yet added
         IndexWriterConfig config = new IndexWriterConfig(analyzer()).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setCommitOnClose(false)
                 .setMergePolicy(new org.apache.lucene.index.TieredMergePolicy().setForceMergeDeletesPctAllowed(0));
         Directory folder = FSDirectory.open(index);
         try {

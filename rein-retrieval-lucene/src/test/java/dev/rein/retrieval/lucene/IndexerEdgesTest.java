@@ -342,6 +342,35 @@ class IndexerEdgesTest {
         assertThat(LuceneIndexer.indexDirectory(docs, index).files()).as("indexed once the other is done").isEqualTo(1);
     }
 
+    /**
+     * Before: an indexing whose thread was interrupted (an application cancelling it, a server shutting down) failed with
+     * "cannot write the document index in DIR: null", the message of Java's ClosedByInterruptException. It now says the
+     * indexing was interrupted, that the index is as the last indexing left it, and to index again; the thread stays
+     * interrupted, and nothing of the cut-short indexing is committed.
+     */
+    @Test
+    void anInterruptedIndexingSaysSoAndLeavesTheIndexAsItWas() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        Files.delete(docs.resolve("faq.md"));
+        Files.writeString(docs.resolve("shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                    .hasMessage("cannot write the document index in " + index + ": the indexing was interrupted (its thread's"
+                            + " interrupt: the work was cancelled) before it was done, so nothing of it was written and the index"
+                            + " is as the last indexing left it; index the folder again");
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept for the caller").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+        assertThat(retriever.search("shipping", 5)).isEmpty();
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(LuceneRetriever.open(index).search("shipping", 5)).extracting(RetrievedDocument::source).containsExactly("shipping.md#1");
+    }
+
     @Test
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
