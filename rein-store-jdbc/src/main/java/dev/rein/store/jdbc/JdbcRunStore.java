@@ -181,6 +181,14 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      * then fail.
      */
     private void requireIndexable(String runId, String key, String what) {
+        for (String id : key == null ? List.of(runId) : List.of(runId, key)) {
+            String unstorable = dev.rein.internal.text.RunIds.unstorable(id);
+            if (unstorable != null) {
+                // the driver would write '?' in its place: the row, or the event, of another run
+                throw new StoreException("cannot " + what + " in " + shown + ": the " + (id == runId ? "run id " : "key ") + unstorable
+                        + "; give the run an id of whole characters");
+            }
+        }
         int bytes = utf8Bytes(runId);
         if (bytes > LONGEST_RUN_ID_BYTES) {
             throw new StoreException("cannot " + what + " in " + shown + ": the run id has " + bytes + " bytes of UTF-8, more than the "
@@ -193,6 +201,15 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                     + LONGEST_KEY_BYTES + " an idempotency key may have in this store (a run id's " + LONGEST_RUN_ID_BYTES
                     + " and the call's position; PostgreSQL cannot index a longer one); give a shorter key");
         }
+    }
+
+    /**
+     * Whether no row can hold {@code id}, so a read finds nothing: half a surrogate pair (the drivers would send '?' in its
+     * place, and read another run's rows), or on PostgreSQL a NUL, which its text cannot hold (and refuses in its own
+     * words). SQLite is asked for a NUL: an older Rein saved runs under ids with control characters there.
+     */
+    private boolean noRowHolds(String id) {
+        return id != null && (dev.rein.internal.text.RunIds.unstorable(id) != null || dialect == Dialect.POSTGRES && id.indexOf('\u0000') >= 0);
     }
 
     /** The most bytes of an idempotency key: a run id's, and the call's position (":step:index", two ints). */
@@ -210,6 +227,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<RunSnapshot> load(String runId) {
+        if (noRowHolds(runId)) {
+            return Optional.empty();
+        }
         try {
             String json = retrying(() -> storedSnapshot(runId));
             return json == null ? Optional.empty() : Optional.of(SnapshotCodec.readSnapshot(json));
@@ -318,6 +338,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<IdempotencyRecord> idempotency(String key) {
+        if (noRowHolds(key)) {
+            return Optional.empty();
+        }
         try {
             String record = retrying(() -> {
                 try (PreparedStatement st = connection().prepareStatement("SELECT record FROM rein_idempotency WHERE idempotency_key = ?")) {
@@ -374,6 +397,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized List<StoredEvent> events(String runId) {
+        if (noRowHolds(runId)) {
+            return List.of();
+        }
         String sql = "SELECT id, step, type, time_ms, event FROM rein_events WHERE run_id = ? ORDER BY id";
         try {
             return retrying(() -> {

@@ -69,6 +69,38 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     }
 
     /**
+     * Before: a run id holding half a UTF-16 surrogate pair (text cut inside an emoji), which no run can have, reached the
+     * JDBC driver, which sends it with '?' in its place: load, events and idempotency of "run_x\ud83d" read run "run_x?",
+     * another run, and appendEvent added an event to it. Such an id now finds nothing, and a write under it is refused
+     * saying why, on every database (as the memory store does a scope). On PostgreSQL an id with NUL, which its text
+     * cannot hold, finds nothing too, rather than fail with PostgreSQL's own words.
+     */
+    @Test
+    void aRunIdWithHalfASurrogatePairNeverReadsOrWritesTheRunWhoseIdHasAQuestionMarkThere() {
+        JdbcRunStore store = (JdbcRunStore) store();
+        String other = runId + "_?";
+        store.save(snapshotOf(other, RunStatus.RUNNING));
+        store.appendEvent(other, new dev.rein.trace.TraceEvent.Audit(other, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "他の実行"));
+        var intent = new dev.rein.state.IdempotencyRecord(other + ":1:0", other, 1, "toolu_1", "send_message", "h",
+                dev.rein.json.Json.object(), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH,
+                java.time.Instant.EPOCH);
+        store.putIdempotency(intent);
+
+        String half = runId + "_\ud83d";
+        assertThat(store.load(half)).isEmpty();
+        assertThat(store.events(half)).isEmpty();
+        assertThat(store.idempotency(half + ":1:0")).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendEvent(half,
+                        new dev.rein.trace.TraceEvent.Audit(half, 2, java.time.Instant.now(), "a", "t", "c", "u", "t", "紛れ込み")))
+                .isInstanceOf(dev.rein.state.StoreException.class)
+                .hasMessageContaining("cannot append an event of run " + runId + "_\\ud83d")
+                .hasMessageContaining("half a UTF-16 surrogate pair (U+D83D alone");
+        assertThat(store.events(other)).as("the other run's events are its own").hasSize(1);
+        assertThat(store.load(runId + "_\u0000")).isEmpty();
+        assertThat(store.events(runId + "_\u0000")).isEmpty();
+    }
+
+    /**
      * Before: a run id over about 2,700 bytes (more than a PostgreSQL index entry holds) failed every write on PostgreSQL
      * with its own words ('index row size 3012 exceeds btree version 4 maximum 2704 for index "rein_runs_pkey"'), while
      * SQLite stored it. Both now store an id of up to 1,000 bytes of UTF-8 (the longest Temporal takes too) and refuse a
