@@ -92,7 +92,7 @@ public final class LuceneIndexer {
         try {
             walk(folder, files, passedOver);
         } catch (IOException e) {
-            throw new RetrievalException("cannot read the folder " + folder + ": " + e.getMessage(), e);
+            throw new RetrievalException("cannot read the folder " + folder + ": " + why(e), e);
         }
         files.sort(null);
         passedOver.sort(null);
@@ -133,7 +133,7 @@ public final class LuceneIndexer {
                     continue;
                 } catch (IOException e) {
                     // One unreadable file (permissions, a file removed meanwhile) does not stop the others.
-                    skipped.add(relative + " (cannot read: " + e + ")");
+                    skipped.add(relative + " (cannot read: " + why(e) + ")");
                     continue;
                 }
                 if (text.indexOf('\0') >= 0) {
@@ -203,7 +203,7 @@ public final class LuceneIndexer {
                             throw e;
                         }
                         passedOver.add(relative(folder, file) + (e instanceof java.nio.file.FileSystemLoopException
-                                ? " (a link to a folder it is in: not followed)" : " (cannot read: " + e + ")"));
+                                ? " (a link to a folder it is in: not followed)" : " (cannot read: " + why(e) + ")"));
                         return java.nio.file.FileVisitResult.CONTINUE;
                     }
 
@@ -211,11 +211,17 @@ public final class LuceneIndexer {
                     public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
                         if (e != null) {
                             // a folder whose listing broke off: the files found before are indexed
-                            passedOver.add(relative(folder, dir) + "/ (cannot read all of the folder: " + e + ")");
+                            passedOver.add(relative(folder, dir) + "/ (cannot read all of the folder: " + why(e) + ")");
                         }
                         return java.nio.file.FileVisitResult.CONTINUE;
                     }
                 });
+    }
+
+    /** Why a file or folder could not be read, in words: not Java's exception class, which 'rein index' would print. */
+    private static String why(IOException e) {
+        String why = dev.rein.internal.text.FileProblems.why(e);
+        return why == null ? e.getClass().getSimpleName() : why;
     }
 
     private static String target(Path link) {
