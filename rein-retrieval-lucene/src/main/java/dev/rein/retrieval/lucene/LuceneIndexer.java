@@ -163,10 +163,7 @@ public final class LuceneIndexer {
             }
             writer.commit();
         } catch (IOException | org.apache.lucene.util.ThreadInterruptedException e) {
-            if (e instanceof java.nio.channels.ClosedByInterruptException || e instanceof org.apache.lucene.util.ThreadInterruptedException
-                    || Thread.currentThread().isInterrupted()) {
-                // the file channels close on an interrupt and say no more than "null"; the writer commits only at the end
-                Thread.currentThread().interrupt(); // kept for the caller, whose cancelling it was
+            if (LuceneRetriever.interrupted(e)) { // the writer commits only at the end: nothing of this indexing is in the index
                 throw new RetrievalException("cannot write the document index in " + index + ": the indexing was interrupted"
                         + " (its thread's interrupt: the work was cancelled) before it was done, so nothing of it was written and"
                         + " the index is as the last indexing left it; index the folder again", e);

@@ -293,13 +293,31 @@ public final class LuceneRetriever implements Retriever {
                 results.add(new RetrievedDocument(doc.get(SOURCE), doc.get(TEXT), hit.score));
             }
             return results;
-        } catch (IOException e) {
+        } catch (IOException | org.apache.lucene.util.ThreadInterruptedException e) {
+            if (interrupted(e)) {
+                throw new RetrievalException("cannot search the document index in " + index + ": the search was interrupted (its"
+                        + " thread's interrupt: the work was cancelled) before it was done; search again", e);
+            }
             if (!exists(index)) { // Lucene would name its directory object and lock factory, not what happened
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", e);
             }
-            throw failure("cannot search", index, e);
+            throw failure("cannot search", index, (IOException) e);
         }
+    }
+
+    /**
+     * Whether {@code e} ended the work because its thread was interrupted (the file channels close on an interrupt and say
+     * no more than null; Lucene wraps an InterruptedException); the interrupt is set again for the caller, whose
+     * cancelling it was.
+     */
+    static boolean interrupted(Exception e) {
+        if (e instanceof java.nio.channels.ClosedByInterruptException || e instanceof org.apache.lucene.util.ThreadInterruptedException
+                || Thread.currentThread().isInterrupted()) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+        return false;
     }
 
     /** The words of {@code text} as the index holds them, in order. */

@@ -371,6 +371,28 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("shipping", 5)).extracting(RetrievedDocument::source).containsExactly("shipping.md#1");
     }
 
+    /**
+     * Before: a search whose thread was interrupted (a tool call cancelled at its timeout) failed with "cannot search the
+     * document index in DIR: null" (Java's ClosedByInterruptException). It now says the search was interrupted; the
+     * thread stays interrupted, and the next search finds as before.
+     */
+    @Test
+    void anInterruptedSearchSaysSo() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                    .hasMessage("cannot search the document index in " + index + ": the search was interrupted (its thread's"
+                            + " interrupt: the work was cancelled) before it was done; search again");
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept for the caller").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(retriever.search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+    }
+
     @Test
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
