@@ -230,8 +230,13 @@ public final class LuceneIndexer {
         }
     }
 
+    /**
+     * {@code file}'s path below {@code folder}, its names joined by '/' whatever the system's separator: a '\\' in a name
+     * (which Linux and macOS allow) stays one, so {@code a\\b.md} is not the file {@code b.md} in folder {@code a}.
+     */
     private static String relative(Path folder, Path file) {
-        return folder.relativize(file).toString().replace('\\', '/');
+        return java.util.stream.StreamSupport.stream(folder.relativize(file).spliterator(), false).map(Path::toString)
+                .collect(java.util.stream.Collectors.joining("/"));
     }
 
     /** The paths of the files indexed from the folder {@code root} (indexes written before the root was kept have none). */

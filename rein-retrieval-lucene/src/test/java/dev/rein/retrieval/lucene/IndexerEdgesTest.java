@@ -393,6 +393,25 @@ class IndexerEdgesTest {
         assertThat(retriever.search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
 
+    /**
+     * Before: a file whose name holds a backslash (which Linux and macOS allow; an archive made on Windows unpacks so)
+     * was cited with a slash there, so 'a\\b.md' and the file b.md in folder a were one path: indexing the second deleted
+     * the first's passages, though the report counted both. A backslash in a name now stays one, and each is found.
+     */
+    @Test
+    void aFileWhoseNameHoldsABackslashIsNotTakenForTheFileInASubfolder() throws Exception {
+        assumeTrue(java.io.File.separatorChar == '/', "a file name can hold a backslash on this system");
+        Files.writeString(docs.resolve("a\\b.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        Files.createDirectories(docs.resolve("a"));
+        Files.writeString(docs.resolve("a").resolve("b.md"), "Shipping is free.", StandardCharsets.UTF_8);
+        assertThat(LuceneIndexer.indexDirectory(docs, index).files()).isEqualTo(2);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("a\\b.md#1");
+        assertThat(retriever.search("shipping", 5)).extracting(RetrievedDocument::source).containsExactly("a/b.md#1");
+        assertThat(LuceneIndexer.indexDirectory(docs, index).removed()).as("indexed again, nothing is taken for removed").isEmpty();
+        assertThat(retriever.search("refunds", 5)).hasSize(1);
+    }
+
     @Test
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
