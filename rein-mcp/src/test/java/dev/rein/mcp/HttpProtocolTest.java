@@ -1124,6 +1124,24 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aRetryAfterPastTheCallsDeadlineEndsTheCallAtOnceThoughTheStreamEndedLate() throws Exception {
+        // The call's deadline bounds every wait of the call: a stream that ended after the call used most of its time
+        // (here 2.5 s of 4) is not resumed after a Retry-After (3 s) that lands past it. Before, the resumption counted
+        // its time from the stream's end, slept the 3 s, and the call ended with a plain timeout instead of saying why.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 4")) {
+            server.polledWorksMillis.set(2500);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("3");
+            ToolOutput output = invoke(mcp, "polled", "k-retry-after-late", Duration.ofSeconds(4));
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' ended its response to the call of tool 'polled' before the"
+                    + " answer, and could not resume it after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that asks for"
+                    + " the rest; it asked to be tried again only after 3 s, past the call's timeout), so the answer was lost."
+                    + " Try again, or use another tool.");
+            assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).as("not tried again past the deadline").hasSize(1);
+        }
+    }
+
+    @Test
     void aResumingGetAnswered401EndsTheCallAtOnceSayingHowToSendCredentials() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
             server.refuseResumeWith.set(401);

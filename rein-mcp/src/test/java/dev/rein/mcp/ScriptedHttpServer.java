@@ -75,6 +75,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final AtomicInteger refuseResumeTimes = new AtomicInteger();
     /** When set, the Retry-After header of those refusals. */
     final java.util.concurrent.atomic.AtomicReference<String> refuseResumeRetryAfter = new java.util.concurrent.atomic.AtomicReference<>();
+    /** When above 0, how long a call of {@code polled} works before its POST's stream is primed and closed (a call using its time). */
+    final AtomicInteger polledWorksMillis = new AtomicInteger();
     /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
     final java.util.concurrent.atomic.AtomicBoolean dropResumes = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
@@ -256,6 +258,7 @@ final class ScriptedHttpServer implements AutoCloseable {
                             // SSE polling (2025-11-25): prime the stream with an event id and a retry
                             // time, close the connection, and give the answer to a GET resuming from it.
                             String event = "e" + id.asText();
+                            sleep(polledWorksMillis.get());
                             pollAgain.add(event);
                             String instead = polledAnswer.get();
                             parked.put(event + "-2", instead != null ? instead : Json.write(Json.mapper().valueToTree(Map.of("jsonrpc",

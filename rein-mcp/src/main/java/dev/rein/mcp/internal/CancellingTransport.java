@@ -97,6 +97,9 @@ final class CancellingTransport implements McpClientTransport {
                     new McpSchema.CallToolRequest(params.name(), params.arguments(), meta));
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
             String gaveUp = call.sent(request.id(), lost);
+            if (gaveUp == null && call.deadline != null) {
+                sentCalls.put(idKey(request.id()), call);
+            }
             version.sent(toSend);
             // The SDK's transport raises this only for a 404 (or 400) to a request that carried a session id.
             Mono<Void> sent = delegate.sendMessage(toSend)
@@ -230,12 +233,38 @@ final class CancellingTransport implements McpClientTransport {
      * {@link Call#request request}, and the call handed to {@link #ended} when it ends.
      */
     Call began() {
-        return new Call();
+        return began(null);
+    }
+
+    /** As {@link #began()}, for a call that gives up at {@code deadline} (null: no deadline known here). */
+    Call began(java.time.Instant deadline) {
+        return new Call(deadline);
     }
 
     /** Notes that {@code call} ended: its request, if the SDK sends it only now, is cancelled once sent. */
     void ended(Call call) {
         call.giveUp("the call was given up before its request was sent");
+        sentCalls.values().removeIf(sent -> sent == call); // each request sent for it (another after a 404)
+    }
+
+    /**
+     * The call of each {@code tools/call} request sent that has a deadline and is under way, by the
+     * request's id as JSON text: a resumption of its stream ({@link ResumingHttpClient}) must not wait
+     * past that deadline.
+     */
+    private final Map<String, Call> sentCalls = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The instant the call whose request has {@code id} (JSON text) gives up at; null when no call
+     * under way sent it (a listing, a call already ended) or its deadline is not known here.
+     */
+    java.time.Instant deadlineOf(String id) {
+        Call call = sentCalls.get(id);
+        return call == null ? null : call.deadline;
+    }
+
+    private static String idKey(Object id) {
+        return dev.rein.json.Json.write(dev.rein.json.Json.mapper().valueToTree(id));
     }
 
     /**
@@ -245,9 +274,14 @@ final class CancellingTransport implements McpClientTransport {
      * sent the request. Guarded by itself.
      */
     static final class Call {
+        private final java.time.Instant deadline;
         private Object id;
         private CompletableFuture<Boolean> lost;
         private String givenUp;
+
+        private Call(java.time.Instant deadline) {
+            this.deadline = deadline;
+        }
 
         /** The request to hand to the SDK for a call of {@code tool} with {@code arguments} and {@code meta}. */
         McpSchema.CallToolRequest request(String tool, Map<String, Object> arguments, Map<String, Object> meta) {

@@ -130,6 +130,17 @@ final class ResumingHttpClient extends HttpClient {
         this.onSessionGone = told;
     }
 
+    /**
+     * The instant the caller of the request with a given id (JSON text) gives up at, null when not
+     * known; a resumption of that request's stream waits past neither it nor {@link #limit}.
+     */
+    private volatile java.util.function.Function<String, Instant> deadlines = id -> null;
+
+    /** Where the deadline of a request's caller is looked up (see {@link #deadlines}). */
+    void deadlinesFrom(java.util.function.Function<String, Instant> deadlines) {
+        this.deadlines = deadlines;
+    }
+
     /** Where the messages of resumed streams go, as JSON text. */
     void deliverTo(Consumer<String> messages) {
         this.messages = messages;
@@ -769,7 +780,11 @@ final class ResumingHttpClient extends HttpClient {
                 long base = retry == null ? DEFAULT_RETRY_MILLIS : retry;
                 long backoff = failures == 0 ? base : Math.max(base, Math.min(MAX_BACKOFF_MILLIS, base << failures));
                 Duration wait = nextWait(backoff, retryAfter, awaitsAnswer);
-                if (awaitsAnswer && Instant.now().plus(wait).isAfter(until)) {
+                // The call's own deadline bounds every wait too: the stream may have ended when the call had used most of
+                // its time, and a wait past it ended the call with a plain timeout, not saying what the server asked.
+                Instant callEnds = awaited == null ? null : deadlines.apply(Json.write(awaited));
+                Instant bound = callEnds != null && callEnds.isBefore(until) ? callEnds : until;
+                if (awaitsAnswer && Instant.now().plus(wait).isAfter(bound)) {
                     if (passing != 0 && !closed) {
                         // The answer cannot come before the call gives up: it ends now, not at its timeout.
                         notResumed(original, passing, false, failures, retryAfter > backoff ? retryAfter : 0);

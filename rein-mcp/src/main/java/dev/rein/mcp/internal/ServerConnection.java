@@ -575,7 +575,7 @@ public final class ServerConnection implements AutoCloseable {
                     + "; it is tried again at the first call in " + seconds + " s or later. Tool '" + tool + "' was not called."
                     + " Try again later or use another tool.");
         }
-        CancellingTransport.Call call = current.transport.began();
+        CancellingTransport.Call call = current.transport.began(deadline);
         McpSchema.CallToolRequest request = call.request(tool, arguments, meta);
         CompletableFuture<McpSchema.CallToolResult> future;
         try {

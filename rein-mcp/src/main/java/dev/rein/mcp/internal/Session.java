@@ -94,6 +94,7 @@ final class Session {
                 CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version, iconLeftOut(config, warnings));
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
+                session.resuming.deadlinesFrom(cancelling::deadlineOf);
                 // Once per server, not per session: a server that opens a new session sends the same again.
                 session.resuming.onOversized(() -> warnings.once("oversized", () -> "MCP server '"
                         + dev.rein.internal.text.Controls.visible(config.name(), false) + "' sent a message larger than "
