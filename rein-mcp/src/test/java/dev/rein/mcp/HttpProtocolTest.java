@@ -1109,6 +1109,42 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aResumingGetAnswered503WithRetryAfterAsAnHttpDateIsTriedAgainNoSoonerThanThatDate() throws Exception {
+        // RFC 9110 section 10.2.3: Retry-After may be an HTTP-date. The date's own seconds are whole, so the wait is at least 2 s.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(503);
+            server.refuseResumeTimes.set(1);
+            java.time.ZonedDateTime at = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(3).withNano(0);
+            server.refuseResumeRetryAfter.set(java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(at));
+            assertThat(invoke(mcp, "polled", "k-retry-after-date", Duration.ofSeconds(25)).content()).isEqualTo("polled");
+            List<ScriptedHttpServer.Received> gets = server.received.stream().filter(r -> r.lastEventId() != null).toList();
+            assertThat(gets.get(1).lastEventId()).as("the refused GET is sent again").isEqualTo(gets.get(0).lastEventId());
+            assertThat(gets.get(1).at()).isAfterOrEqualTo(at.toInstant());
+        }
+    }
+
+    @Test
+    void aResumingGetAnswered503WithRetryAfterAsADateInThePastIsTriedAgainAtOnceAndAnOldFormDateFarAheadEndsTheCall() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
+            server.refuseResumeWith.set(503);
+            server.refuseResumeTimes.set(1);
+            server.refuseResumeRetryAfter.set("Sun, 06 Nov 1994 08:49:37 GMT");
+            assertThat(invoke(mcp, "polled", "k-retry-after-past", Duration.ofSeconds(25)).content()).isEqualTo("polled");
+            // The asctime form (RFC 9110 section 5.6.7: a recipient accepts all three), a day ahead: past the call's timeout.
+            server.refuseResumeWith.set(503);
+            server.refuseResumeTimes.set(0);
+            server.refuseResumeRetryAfter.set(java.time.format.DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", java.util.Locale.US)
+                    .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusDays(1)));
+            Instant began = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-retry-after-asctime", Duration.ofSeconds(25));
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(10)); // not the 20 s timeout
+            assertThat(output.content()).startsWith("MCP server 'scripted' ended its response to the call of tool 'polled' before"
+                    + " the answer, and could not resume it after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that asks"
+                    + " for the rest; it asked to be tried again only after 86");
+        }
+    }
+
+    @Test
     void aResumingGetAnswered503WithARetryAfterBeyondTheCallsTimeoutEndsTheCallAtOnce() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
             server.refuseResumeWith.set(503);

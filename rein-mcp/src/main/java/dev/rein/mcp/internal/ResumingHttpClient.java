@@ -883,7 +883,12 @@ final class ResumingHttpClient extends HttpClient {
      * seconds, or an HTTP date), in milliseconds; 0 when there is none or it cannot be read.
      */
     static long retryAfterMillis(HttpResponse<?> response) {
-        String value = response.headers().firstValue("Retry-After").orElse("").strip();
+        return retryAfterMillis(response.headers().firstValue("Retry-After").orElse(""), Instant.now());
+    }
+
+    /** The wait {@code header}, a {@code Retry-After} value, asks for at {@code now}, in milliseconds (see above). */
+    static long retryAfterMillis(String header, Instant now) {
+        String value = header.strip();
         if (value.isEmpty()) {
             return 0;
         }
@@ -891,12 +896,44 @@ final class ResumingHttpClient extends HttpClient {
             if (value.chars().allMatch(Character::isDigit)) {
                 return Math.multiplyExact(Long.parseLong(value), 1000L);
             }
-            Instant at = java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-            return Math.max(0, Duration.between(Instant.now(), at).toMillis());
+            Instant at = httpDate(value, now);
+            // A date in the past asks for no wait: the usual backoff.
+            return at == null ? 0 : Math.max(0, Duration.between(now, at).toMillis());
         } catch (ArithmeticException | NumberFormatException e) {
             return Long.MAX_VALUE / 2; // a number too large to hold: later than any call waits
+        }
+    }
+
+    /** RFC 9110's obsolete RFC 850 form of an HTTP-date: {@code Sunday, 06-Nov-94 08:49:37 GMT}. */
+    private static final String RFC_850 = "EEEE, dd-MMM-";
+    /** RFC 9110's obsolete asctime form of an HTTP-date: {@code Sun Nov  6 08:49:37 1994} (in GMT). */
+    private static final java.time.format.DateTimeFormatter ASCTIME =
+            java.time.format.DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
+
+    /**
+     * {@code value} read as an HTTP-date at {@code now}, null when it is none. RFC 9110 section
+     * 5.6.7 has a recipient accept all three forms: IMF-fixdate and the obsolete RFC 850 and asctime
+     * ones; a two-digit year more than 50 years ahead is the most recent past year so written.
+     */
+    private static Instant httpDate(String value, Instant now) {
+        try {
+            return java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
         } catch (java.time.format.DateTimeParseException e) {
-            return 0; // not a date the RFC allows: the usual backoff
+            // one of the obsolete forms, or no date
+        }
+        try {
+            int year = now.atZone(java.time.ZoneOffset.UTC).getYear();
+            java.time.format.DateTimeFormatter rfc850 = new java.time.format.DateTimeFormatterBuilder().appendPattern(RFC_850)
+                    .appendValueReduced(java.time.temporal.ChronoField.YEAR, 2, 2, year - 49).appendPattern(" HH:mm:ss 'GMT'")
+                    .toFormatter(java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
+            return java.time.ZonedDateTime.parse(value, rfc850).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            // the asctime form, or no date
+        }
+        try {
+            return java.time.ZonedDateTime.parse(value, ASCTIME).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null; // not a date the RFC allows: the usual backoff
         }
     }
 

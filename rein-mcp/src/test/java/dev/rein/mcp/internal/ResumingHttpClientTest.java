@@ -133,6 +133,24 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void aRetryAfterGivenAsAnHttpDateInAnyOfItsThreeFormsIsTheWaitUntilThenAndOneInThePastIsNoWait() {
+        // RFC 9110 section 10.2.3: Retry-After is delay-seconds or an HTTP-date, and section 5.6.7 has a recipient accept all
+        // three HTTP-date forms (IMF-fixdate and the obsolete RFC 850 and asctime forms). Before, only IMF-fixdate was read:
+        // the other two counted as no Retry-After, so a server asking to wait was asked again after the usual backoff.
+        java.time.Instant now = java.time.Instant.parse("2026-12-06T15:00:00Z");
+        assertThat(ResumingHttpClient.retryAfterMillis("Sun, 06 Dec 2026 15:00:30 GMT", now)).isEqualTo(30_000);
+        assertThat(ResumingHttpClient.retryAfterMillis("Sunday, 06-Dec-26 15:00:30 GMT", now)).isEqualTo(30_000);
+        assertThat(ResumingHttpClient.retryAfterMillis("Sun Dec  6 15:00:30 2026", now)).isEqualTo(30_000);
+        assertThat(ResumingHttpClient.retryAfterMillis("Thu, 17 Dec 2026 15:00:00 GMT", now)).isEqualTo(11 * 86_400_000L);
+        assertThat(ResumingHttpClient.retryAfterMillis("Sun, 06 Nov 1994 08:49:37 GMT", now)).as("in the past: now").isZero();
+        assertThat(ResumingHttpClient.retryAfterMillis("Sunday, 06-Nov-94 08:49:37 GMT", now)).as("in the past: now").isZero();
+        assertThat(ResumingHttpClient.retryAfterMillis("Sun Nov  6 08:49:37 1994", now)).as("in the past: now").isZero();
+        assertThat(ResumingHttpClient.retryAfterMillis("120", now)).isEqualTo(120_000);
+        assertThat(ResumingHttpClient.retryAfterMillis("", now)).isZero();
+        assertThat(ResumingHttpClient.retryAfterMillis("soon", now)).as("not a form the RFC allows: the usual backoff").isZero();
+    }
+
+    @Test
     void aRetryAfterOnTheStreamForTheServersOwnMessagesIsWaitedOnlyUpToTheLongestBackoff() {
         // A request's stream is bounded by its call's time; the stream for the server's own messages has none.
         assertThat(ResumingHttpClient.nextWait(1000, 86_400_000, false)).isEqualTo(Duration.ofSeconds(30));
