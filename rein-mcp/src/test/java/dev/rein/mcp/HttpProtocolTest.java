@@ -1059,6 +1059,25 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aToolsListWhoseStreamTheServerRefusesToResumeIsCancelledOnTheServerAsACallIs() throws Exception {
+        // Transports: a disconnection is no cancellation, and the server may still be working on the request; a client
+        // that stops waiting says so with notifications/cancelled. A call did; a listing ended without a word.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollLists.set(true);
+            server.refuseResumeWith.set(405);
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("before the answer, and refused to resume it: it answered HTTP 405 to the GET with"
+                            + " Last-Event-ID that asks for the rest, so the answer was lost");
+            Object listId = server.messages.stream().filter(m -> "tools/list".equals(m.path("method").asText())).findFirst()
+                    .orElseThrow().get("id");
+            assertThat(server.messages).as("the listing is cancelled on the server").anySatisfy(m -> {
+                assertThat(m.path("method").asText()).isEqualTo("notifications/cancelled");
+                assertThat(m.at("/params/requestId")).isEqualTo(listId);
+            });
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

@@ -75,6 +75,11 @@ final class ScriptedHttpServer implements AutoCloseable {
     final AtomicInteger refuseResumeTimes = new AtomicInteger();
     /** When set, the Retry-After header of those refusals. */
     final java.util.concurrent.atomic.AtomicReference<String> refuseResumeRetryAfter = new java.util.concurrent.atomic.AtomicReference<>();
+    /**
+     * True: tools/list is answered by SSE polling as {@code polled} is: its stream is primed with
+     * event id {@code l<id>} and closed, and a GET resuming from it gets the answer.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean pollLists = new java.util.concurrent.atomic.AtomicBoolean();
     /** When above 0, how long a call of {@code polled} works before its POST's stream is primed and closed (a call using its time). */
     final AtomicInteger polledWorksMillis = new AtomicInteger();
     /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
@@ -225,7 +230,11 @@ final class ScriptedHttpServer implements AutoCloseable {
                             return;
                         }
                         Map<String, Object> result = Map.of("tools", List.of(tool("echo"), tool("slow"), tool("polled")));
-                        if (startByEvents.get()) {
+                        if (pollLists.get()) {
+                            String event = "l" + id.asText();
+                            parked.put(event, Json.write(Json.mapper().valueToTree(Map.of("jsonrpc", "2.0", "id", id, "result", result))));
+                            events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+                        } else if (startByEvents.get()) {
                             answerByEvents(exchange, method, id, result);
                         } else {
                             send(exchange, 200, id, result);

@@ -330,6 +330,11 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 throw e;
             } catch (McpError e) {
+                if (notResumed(e) != null) {
+                    // The answer is lost, but the server may still be working on it (transports: a disconnection is no
+                    // cancellation): it is told to stop, as a call is.
+                    current.transport.cancelRequest(id, "its response stream could not be resumed");
+                }
                 tooLargeListing(e);
                 String malformed = MalformedAnswer.described(e, this::mask);
                 if (malformed != null) {
