@@ -1078,6 +1078,22 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aToolsListWhoseStreamCouldNotBeResumedFailsTheStartNamingTheListingNotTheUrl() throws Exception {
+        // Before: 'it ended its response to the request before the answer, ... Check that the URL is reachable and the
+        // headers are right.', though the server had answered initialize at that URL with those headers.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollLists.set(true);
+            server.refuseResumeWith.set(405);
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'scripted' could not be started: it ended its response to the tools/list request before"
+                            + " the answer, and refused to resume it: it answered HTTP 405 to the GET with Last-Event-ID that asks for"
+                            + " the rest, so the answer was lost. The server runs (it answered initialize): check what it needs (its"
+                            + " own configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave"
+                            + " it out.");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

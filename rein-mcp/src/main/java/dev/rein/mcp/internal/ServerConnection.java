@@ -344,6 +344,11 @@ public final class ServerConnection implements AutoCloseable {
                 if (broken != null) {
                     throw broken;
                 }
+                if (unanswered(e) && (noBody(e) != null || otherId(e) != null || notResumed(e) != null)) {
+                    // It answered initialize at that URL with those headers, then lost this request's answer: said so, naming
+                    // the request, not as a server that cannot be reached.
+                    throw new RefusedListing(unansweredText(e, "the tools/list request"));
+                }
                 if (e.getJsonRpcError() == null || unanswered(e) || tooLarge(e) != null) {
                     throw e;
                 }
