@@ -119,7 +119,7 @@ final class StdioTransport implements McpClientTransport {
                         handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
                         continue;
                     }
-                    if (!unterminated && notUtf8(lenient, invalid, where, line, handler)) {
+                    if (!unterminated && notUtf8(lenient, decoded, invalid, where, line, handler)) {
                         continue; // a notification dropped, a request answered Parse error: one message, not the connection
                     }
                     why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
@@ -366,7 +366,7 @@ final class StdioTransport implements McpClientTransport {
      * call in flight and the answers behind it. False when {@code lenient} is no JSON object or batch,
      * or holds an answer whose id cannot be read: the connection ends, as for such an answer in UTF-8.
      */
-    private boolean notUtf8(String lenient, String invalid, String where, String line,
+    private boolean notUtf8(String lenient, Decoded decoded, String invalid, String lineWhere, String line,
                             Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         com.fasterxml.jackson.databind.JsonNode node;
         try {
@@ -377,22 +377,56 @@ final class StdioTransport implements McpClientTransport {
         if (node == null || !(node.isObject() || node.isArray() && !node.isEmpty())) {
             return false;
         }
-        for (com.fasterxml.jackson.databind.JsonNode element : node.isArray() ? node : List.of(node)) {
-            if (!element.has("method") && (element.has("result") || element.has("error")) && !readableId(element.path("id"))) {
+        List<com.fasterxml.jackson.databind.JsonNode> elements = new ArrayList<>();
+        (node.isArray() ? node : List.of(node)).forEach(elements::add);
+        // Each message of a batch is judged by its own bytes: one bad byte in a log notification must not cost the
+        // answer beside it. Null for each message that is valid UTF-8; else where its first bad byte is.
+        String[] where = new String[elements.size()];
+        Decoded[] intact = new Decoded[elements.size()];
+        List<int[]> ranges = node.isArray() ? elementRanges(decoded.bytes(), decoded.length()) : null;
+        for (int i = 0; i < where.length; i++) {
+            where[i] = lineWhere;
+            if (ranges != null && ranges.size() == where.length) {
+                int[] range = ranges.get(i);
+                Decoded part = decode(java.util.Arrays.copyOfRange(decoded.bytes(), range[0], range[1]), range[1] - range[0]);
+                if (part.firstInvalid() < 0) {
+                    where[i] = null;
+                    intact[i] = part;
+                } else {
+                    where[i] = "byte 0x" + String.format(java.util.Locale.ROOT, "%02X", part.invalidByte()) + " at offset "
+                            + (range[0] + part.firstInvalid());
+                }
+            }
+        }
+        for (int i = 0; i < where.length; i++) {
+            com.fasterxml.jackson.databind.JsonNode element = elements.get(i);
+            if (where[i] != null && !element.has("method") && (element.has("result") || element.has("error"))
+                    && !readableId(element.path("id"))) {
                 // An answer whose request is not known (no id, or one the bad byte is in): a stand-in would match no call and
                 // its call would wait its whole timeout; the connection ends instead, so every call in flight ends now saying why.
                 return false;
             }
         }
         String quoted = "'" + abbreviate(stderr.mask(line)) + "'";
-        for (com.fasterxml.jackson.databind.JsonNode element : node.isArray() ? node : List.of(node)) {
+        for (int i = 0; i < where.length; i++) {
+            if (intact[i] != null) {
+                try {
+                    handler.apply(Mono.just(message(intact[i].text()))).subscribe(ignored -> {}, error -> {});
+                } catch (IOException | RuntimeException e) {
+                    onDropped.accept("message", "sent a batch with a message that is " + invalid + " and one that is no JSON-RPC"
+                            + " message Rein can read, so Rein dropped it: " + quoted);
+                }
+                continue;
+            }
+            com.fasterxml.jackson.databind.JsonNode element = elements.get(i);
+            String spot = where[i]; // where this message's first bad byte is
             com.fasterxml.jackson.databind.JsonNode id = element.path("id");
             boolean readableId = readableId(id);
             String method = element.path("method").isTextual() ? stderr.mask(element.path("method").asText()) : null;
             try {
                 if (method == null && readableId && (element.has("result") || element.has("error"))) {
                     McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(
-                            MalformedAnswer.standIn(id, "it is " + invalid + ": " + where, line)));
+                            MalformedAnswer.standIn(id, "it is " + invalid + ": " + spot, line)));
                     handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
                 } else if (method != null && element.has("id")) {
                     // JSON-RPC 2.0 (5. Response object): the id of an answer to a request whose id could not be detected
@@ -403,27 +437,92 @@ final class StdioTransport implements McpClientTransport {
                     } else {
                         error.putNull("id");
                     }
-                    error.putObject("error").put("code", -32700).put("message", "Parse error: the request is " + invalid + " (" + where + ")");
+                    error.putObject("error").put("code", -32700).put("message", "Parse error: the request is " + invalid + " (" + spot + ")");
                     // Written as it is: the SDK's message type leaves out a null id, which JSON-RPC requires present.
                     writeLine(dev.rein.json.Json.write(error)).subscribe(ignored -> {}, e -> {});
                     if (!readableId) {
-                        onDropped.accept("request", "sent a " + abbreviate(method) + " request that is " + invalid + " (" + where
+                        onDropped.accept("request", "sent a " + abbreviate(method) + " request that is " + invalid + " (" + spot
                                 + ") and whose id Rein cannot read, so Rein answered it Parse error with a null id, as JSON-RPC says: "
                                 + quoted);
                     }
                 } else if (method != null) {
                     onDropped.accept(abbreviate(method), "sent a " + abbreviate(method) + " notification that is " + invalid + " ("
-                            + where + "), so Rein dropped it: " + quoted);
+                            + spot + "), so Rein dropped it: " + quoted);
                 } else {
-                    onDropped.accept("message", "sent a message that is " + invalid + " (" + where + "), and is neither a request,"
+                    onDropped.accept("message", "sent a message that is " + invalid + " (" + spot + "), and is neither a request,"
                             + " a notification nor an answer Rein can read, so Rein dropped it: " + quoted);
                 }
             } catch (IOException | RuntimeException e) {
-                onDropped.accept("message", "sent a message that is " + invalid + " (" + where + "), which Rein could not read"
+                onDropped.accept("message", "sent a message that is " + invalid + " (" + spot + "), which Rein could not read"
                         + " either way, so Rein dropped it: " + quoted);
             }
         }
         return true;
+    }
+
+    /**
+     * The byte ranges (start inclusive, end exclusive) of the messages of the JSON-RPC batch in the
+     * first {@code length} bytes of {@code bytes}; null when they are no array. JSON's structural
+     * characters are ASCII, which no byte of a multi-byte UTF-8 sequence (nor a stray byte that is
+     * none) can be taken for, so the bytes are split before they are decoded.
+     */
+    static List<int[]> elementRanges(byte[] bytes, int length) {
+        int i = 0;
+        while (i < length && whitespace(bytes[i])) {
+            i++;
+        }
+        if (i == length || bytes[i] != '[') {
+            return null;
+        }
+        List<int[]> ranges = new ArrayList<>();
+        int depth = 0;
+        int start = -1;
+        int end = -1;
+        boolean inString = false;
+        boolean escaped = false;
+        for (i++; i < length; i++) {
+            byte b = bytes[i];
+            if (inString) {
+                end = i + 1;
+                if (escaped) {
+                    escaped = false;
+                } else if (b == '\\') {
+                    escaped = true;
+                } else if (b == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            if (whitespace(b)) {
+                continue;
+            }
+            if (depth == 0 && (b == ',' || b == ']')) {
+                if (start >= 0) {
+                    ranges.add(new int[] {start, end});
+                }
+                start = -1;
+                if (b == ']') {
+                    return ranges;
+                }
+                continue;
+            }
+            if (start < 0) {
+                start = i;
+            }
+            end = i + 1;
+            if (b == '"') {
+                inString = true;
+            } else if (b == '{' || b == '[') {
+                depth++;
+            } else if (b == '}' || b == ']') {
+                depth--;
+            }
+        }
+        return null; // not closed
+    }
+
+    private static boolean whitespace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     /**

@@ -303,21 +303,35 @@ class StdioTransportTest {
     }
 
     @Test
-    void aBatchThatIsNotValidUtf8EndsItsAnswersRequestsAndDropsItsNotifications() throws Exception {
+    void onlyTheMessagesOfABatchThatAreNotValidUtf8AreRefusedTheOthersAreReadAsTheyCame() throws Exception {
+        // One byte that is no UTF-8 in one message of a batch (a progress notification quoting a Latin-1 file name) made
+        // every message of it unreadable: the answer beside it ended its call with an error, though it came intact.
+        // Each message of a batch is judged by its own bytes now: only the one holding the byte is refused.
         Read read = read(withInvalidByte("[{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{\"content\":[]}},"
-                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"message\":\"\u0000\"}}]\n"
-                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 2);
-        assertThat(read.messages()).hasSize(2);
-        assertThat(read.messages().get(0)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response -> {
-            assertThat(response.id()).isEqualTo("c-1");
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"message\":\"\u0000\"}},"
+                + " {\"jsonrpc\":\"2.0\",\"id\":\"c-3\",\"result\":{\"text\":\"[\\\"}\u0000\"}},"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"caf\u00e9 ]}\"}}]\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n"), 4);
+        assertThat(read.messages()).hasSize(4);
+        assertThat(read.messages().get(0)).as("intact: read as it came").isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> {
+                    assertThat(response.id()).isEqualTo("c-1");
+                    assertThat(response.error()).isNull();
+                    assertThat(response.result()).isNotNull();
+                });
+        assertThat(read.messages().get(1)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response -> {
+            assertThat(response.id()).isEqualTo("c-3");
             assertThat(response.result()).isNull();
             assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()), text -> text))
-                    .contains("(it is not valid UTF-8, which every message of MCP's stdio transport is: byte 0xFF at offset 126)");
+                    .contains("(it is not valid UTF-8, which every message of MCP's stdio transport is: byte 0xFF at offset 182)");
         });
-        assertThat(read.messages().get(1)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+        assertThat(read.messages().get(2)).as("intact: read as it came").isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class,
+                notification -> assertThat(notification.params()).isEqualTo(Map.of("data", "caf\u00e9 ]}")));
+        assertThat(read.messages().get(3)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
                 response -> assertThat(response.id()).isEqualTo("c-2"));
         assertThat(read.brokenBecause()).isEqualTo("it closed its output");
         assertThat(read.dropped()).containsOnlyKeys("notifications/progress");
+        assertThat(read.dropped().get("notifications/progress")).contains("byte 0xFF at offset 126");
     }
 
     /** What Rein wrote to the server, once it wrote something (its writes are made on a thread of their own). */
