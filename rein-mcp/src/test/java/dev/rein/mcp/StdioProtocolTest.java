@@ -419,6 +419,35 @@ class StdioProtocolTest {
     }
 
     @Test
+    void controlCharactersOfAStdoutLineQuotedInACallsErrorResultAreEscaped() throws Exception {
+        // A malformed answer and a broken line naming "jsonrpc" are quoted in the call's error result, which a caller prints
+        // or logs as it is: an escape sequence in them (ESC ] 0 retitles the terminal, ESC [ 2 J clears it) arrived raw,
+        // where the stderr tail shows it escaped (\x1b).
+        for (boolean malformed : List.of(true, false)) {
+            // JSON has no raw C0 control in a string, so the malformed (but JSON) answer carries C1's CSI and a bidi override.
+            String hostile = malformed ? "\u009b2J\u202e" : "\u001b]0;pwned\u0007\u001b[2J\u202e";
+            String shown = malformed ? "\\x9b2J\\u202e" : "\\x1b]0;pwned\\x07\\x1b[2J\\u202e";
+            try (McpToolset mcp = start((server, message) -> {
+                switch (message.path("method").asText()) {
+                    case "initialize" -> server.initialized(message, "2025-11-25");
+                    case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("t"))));
+                    case "tools/call" -> server.raw(malformed
+                            ? "{\"id\":" + Json.write(message.get("id")) + ",\"error\":\"boom " + hostile + "\"}"
+                            : "{\"jsonrpc\":\"2.0\",\"id\":" + Json.write(message.get("id")) + ",\"result\": boom " + hostile);
+                    default -> { }
+                }
+            })) {
+                ToolOutput output = handle(mcp.tools().getFirst(), ToolContext.standalone("k").withDeadline(
+                        java.time.Instant.now().plusSeconds(20)));
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).as(output.content()).contains("boom " + shown)
+                        .doesNotContain("\u001b", "\u0007", "\u009b", "\u202e");
+            }
+            started.clear();
+        }
+    }
+
+    @Test
     void aMalformedErrorAnsweringInitializeOrToolsListFailsTheStartAtOnceSayingSo() {
         for (String method : List.of("initialize", "tools/list")) {
             java.time.Instant before = java.time.Instant.now();

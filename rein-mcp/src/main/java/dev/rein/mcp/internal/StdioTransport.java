@@ -659,8 +659,11 @@ final class StdioTransport implements McpClientTransport {
         return mapper.convertValue(data, typeRef);
     }
 
+    /** {@code text} on one line, cut at 200 characters, its control characters escaped: for quoting what a server sent. */
     static String abbreviate(String text) {
-        return first(text.replaceAll("\\s+", " ").strip(), 200);
+        // Its control characters escaped (\x1b): what a server sent is quoted in error results and exceptions a caller prints
+        // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
+        return dev.rein.internal.text.Controls.visible(first(text.replaceAll("\\s+", " ").strip(), 200), false);
     }
 
     /**
