@@ -96,9 +96,13 @@ final class CancellingTransport implements McpClientTransport {
             McpSchema.JSONRPCRequest toSend = new McpSchema.JSONRPCRequest(request.jsonrpc(), request.method(), request.id(),
                     new McpSchema.CallToolRequest(params.name(), params.arguments(), meta));
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
-            String gaveUp = call.sent(request.id(), lost);
-            if (gaveUp == null && call.deadline != null) {
+            // Noted before the call learns its id, so an end of the call racing this (ended) cannot come between and leave it.
+            if (call.deadline != null) {
                 sentCalls.put(idKey(request.id()), call);
+            }
+            String gaveUp = call.sent(request.id(), lost);
+            if (gaveUp != null) {
+                sentCalls.remove(idKey(request.id()));
             }
             version.sent(toSend);
             // The SDK's transport raises this only for a 404 (or 400) to a request that carried a session id.
