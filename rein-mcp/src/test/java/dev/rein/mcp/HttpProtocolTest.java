@@ -1094,6 +1094,22 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aToolsListsStreamIsResumedForAsLongAsTheListingWaitsNotOnlyACallsTimeout() throws Exception {
+        // A page of the tool list is waited for 30 s (or the timeout, when longer); its stream was resumed only for the
+        // call's timeout and 5 s (here 7 s), so a server asking to be tried again after 8 s failed the start, where the
+        // listing would have waited.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollLists.set(true);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeTimes.set(1);
+            server.refuseResumeRetryAfter.set("8");
+            try (McpToolset mcp = start(server, ", \"timeout_seconds\": 2")) {
+                assertThat(mcp.tools()).extracting(Tool::name).contains("echo", "slow", "polled");
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

@@ -54,7 +54,6 @@ final class Session {
      */
     static Session open(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper, StderrTail stderr,
                         ServerWarnings warnings, Runnable onToolsChanged) throws IOException {
-        Duration requestTimeout = config.timeout().plusSeconds(5);
         // The SDK's own limit of a request, initialize included, must not come before Rein's (at least 30 s to
         // start and list, the call's timeout for a call; Rein waits for each itself): a server slower to start
         // than one call's timeout would fail after that timeout + 5 s.
@@ -80,7 +79,9 @@ final class Session {
             }
             case McpServerConfig.Http http -> {
                 NegotiatedVersion version = new NegotiatedVersion();
-                ResumingHttpClient.Builder clients = new ResumingHttpClient.Builder(requestTimeout);
+                // A stream is resumed for as long as its request is waited for: a start request (initialize, a page of the
+                // tool list) as long as the SDK waits; a call no longer than its own deadline, which the client looks up.
+                ResumingHttpClient.Builder clients = new ResumingHttpClient.Builder(sdkTimeout);
                 HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base(http.url()))
                         .endpoint(endpoint(http.url()))
                         .jsonMapper(mapper)
