@@ -1110,6 +1110,22 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aToolsListWhoseServerAsksToBeTriedAgainTooLateFailsTheStartSayingSoInFull() throws Exception {
+        // Before: cut at 200 characters ('... it asked to be tried ag…'), and it spoke of a call's timeout.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollLists.set(true);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("3600");
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'scripted' could not be started: it ended its response to the tools/list request before"
+                            + " the answer, and could not resume it after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that"
+                            + " asks for the rest; it asked to be tried again only after 3600 s, past the time Rein waits for it), so"
+                            + " the answer was lost. The server runs (it answered initialize): check what it needs (its own"
+                            + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

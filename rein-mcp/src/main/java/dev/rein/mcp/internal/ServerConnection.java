@@ -347,7 +347,7 @@ public final class ServerConnection implements AutoCloseable {
                 if (unanswered(e) && (noBody(e) != null || otherId(e) != null || notResumed(e) != null)) {
                     // It answered initialize at that URL with those headers, then lost this request's answer: said so, naming
                     // the request, not as a server that cannot be reached.
-                    throw new RefusedListing(unansweredText(e, "the tools/list request"));
+                    throw new RefusedListing(unansweredText(e, "the tools/list request"), true);
                 }
                 if (e.getJsonRpcError() == null || unanswered(e) || tooLarge(e) != null) {
                     throw e;
@@ -409,8 +409,16 @@ public final class ServerConnection implements AutoCloseable {
         static final String ADVICE = " The server runs (it answered initialize): check what it needs (its own configuration, a key,"
                 + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
 
+        /** True: the message is Rein's own words, quoting nothing of the server's, and is shown whole (not cut short). */
+        final boolean ownWords;
+
         RefusedListing(String message) {
+            this(message, false);
+        }
+
+        RefusedListing(String message, boolean ownWords) {
             super(message);
+            this.ownWords = ownWords;
         }
     }
 
@@ -992,7 +1000,8 @@ public final class ServerConnection implements AutoCloseable {
             // A passing error (5xx, 429, 408), tried again until the limit or the call's time ran out.
             return "ended its response to " + what + " before the answer, and could not resume it after " + attempts + " attempt"
                     + (attempts == 1 ? "" : "s") + " (last: HTTP " + status + " to " + get + (retryAfter > 0 ? "; it asked to be tried"
-                    + " again only after " + retryAfter + " s, past the call's timeout" : "") + "), so the answer was lost";
+                    + " again only after " + retryAfter + " s, past " + (what.startsWith("the call") ? "the call's timeout"
+                    : "the time Rein waits for it") : "") + "), so the answer was lost";
         }
         return "ended its response to " + what + " before the answer, and " + (status == 0 ? "it could not be resumed: " + get
                 + " failed 3 times in a row (the connection dropped or could not be made)" : "refused to resume it: it answered HTTP "
@@ -1200,6 +1209,9 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private String describe(Throwable e) {
+        if (e instanceof RefusedListing listing && listing.ownWords) {
+            return e.getMessage();
+        }
         String tooLarge = tooLarge(e);
         if (tooLarge != null) {
             return "it sent an answer of " + tooLarge + " (ask the tool for less: a narrower query, a smaller range or page)";
