@@ -269,14 +269,32 @@ final class Errors {
 
     /**
      * For an argument that starts with '-' and names none of the command's options ({@code rein runs --limit 5}): "unknown
-     * option '--limit'", with the options one or two edits from it ({@link NearNames}), else the command's options, in place
-     * of picocli's "Unknown options: '--limit', '5'", which took the option's value for another option.
+     * option '--limit'", with the options it is the start of or that are the start of it ({@code --max-cost-usd} for
+     * {@code --max-cost}), else those one or two edits from it ({@link NearNames}), else picocli's suggestions (the options
+     * that begin as it does), else the command's options, in place of picocli's "Unknown options: '--limit', '5'", which took
+     * the option's value for another option.
      */
     static String unknownOption(CommandLine.Model.CommandSpec spec, String arg) {
         java.util.List<String> names = spec.options().stream().filter(option -> !option.hidden())
                 .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
-        return NearNames.unknown("option", optionName(arg), names, "the options of " + spec.qualifiedName() + " are: "
-                + String.join(", ", names));
+        String name = optionName(arg);
+        // picocli's suggestions: the visible options that begin with the same two letters (abbreviations are not turned
+        // on, so a script's --max-cost does not come to mean another option when one is added)
+        java.util.List<String> suggested = new CommandLine.UnmatchedArgumentException(spec.commandLine(), java.util.List.of(name))
+                .getSuggestions().stream().map(suggestion -> {
+                    CommandLine.Model.OptionSpec option = spec.findOption(suggestion);
+                    return option == null ? suggestion : option.longestName();
+                }).distinct().toList();
+        // one the word is the start of (--max-cost of --max-cost-usd), or the start of the word (--trace of --trace-file),
+        // is what was meant rather than one a few edits away (--max is two from --mcp)
+        java.util.List<String> started = suggested.stream()
+                .filter(option -> option.startsWith(name) || name.startsWith(option + "-")).toList();
+        if (!started.isEmpty()) {
+            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
+        }
+        return NearNames.unknown("option", name, names, suggested.isEmpty()
+                ? "the options of " + spec.qualifiedName() + " are: " + String.join(", ", names)
+                : "did you mean " + String.join(" or ", suggested) + "?");
     }
 
     /**

@@ -33,6 +33,31 @@ class UnknownOptionTest {
                 + " '--jsno'; did you mean --json? (see 'rein memory list --help')");
     }
 
+    /**
+     * An option more than two edits from the one meant ({@code --max-cost} for {@code --max-cost-usd}) is suggested by
+     * picocli's own rule (options that begin as it does), narrowed to those it is the start of, or that are the start of
+     * it. Before: the list of all 26 options of rein run, --max-cost-usd lost among them.
+     */
+    @Test
+    void anOptionThatIsTheStartOfAnotherSuggestsIt() {
+        InProcessCli.Outcome outcome = cli.run("run", "--max-cost", "1", "hi");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein run: unknown option '--max-cost'; did you mean --max-cost-usd?"
+                + " (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--max", "1").stderrLines()).containsExactly("rein run: unknown option '--max'; did you"
+                + " mean --max-steps or --max-cost-usd or --max-seconds or --max-tokens? (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--trace-file", "t.jsonl").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--trace-file'; did you mean --trace? (see 'rein run --help')");
+        // none begins or ends there: those that begin as it does
+        assertThat(cli.run("run", "hi", "--max-time", "5").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--max-time'; did you mean --max-steps or --max-cost-usd or --max-seconds or --max-tokens? (see 'rein run"
+                + " --help')");
+        assertThat(cli.run("run", "--max-cost").stderrLines()).containsExactly("rein run: unknown option '--max-cost'; did you"
+                + " mean --max-cost-usd? Or, if '--max-cost' is the GOAL, put -- before it: rein run -- --max-cost (see 'rein run"
+                + " --help')");
+    }
+
     @Test
     void anUnknownShortOptionIsNamedToo() {
         InProcessCli.Outcome outcome = cli.run("show", "run_1", "-z");
