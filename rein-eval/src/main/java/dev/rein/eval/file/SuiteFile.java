@@ -194,7 +194,8 @@ public final class SuiteFile {
             // the whole file of the wrong kind (a list, a line of text) is no suite at all; a field's says what it takes
             boolean noSuite = path.isEmpty() && e instanceof MismatchedInputException;
             throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path)
-                    + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e) + (noSuite ? WHAT_A_SUITE_IS : ""));
+                    + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e)
+                    + (noSuite ? WHAT_A_SUITE_IS : example(e, format)));
         } catch (JsonProcessingException e) {
             Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
             if (duplicate.lookingAt() && e.getProcessor() instanceof JsonParser parser) {
@@ -293,6 +294,99 @@ public final class SuiteFile {
         return e.getOriginalMessage().replaceAll("\\s*\\(class [^)]*\\)", "").replaceAll("`[^`]*`", "a value")
                 .replaceAll("\\s*\\R.*", "");
     }
+
+    /**
+     * How the field of a value of the wrong kind is written (", e.g. must_call: [read_file]"), in the file's format;
+     * empty for another error or a field without an example. "expected a list" alone did not say how a list is written.
+     */
+    private static String example(JsonMappingException e, Format format) {
+        if (!(e instanceof MismatchedInputException) || e instanceof UnrecognizedPropertyException) {
+            return "";
+        }
+        List<String> fields = e.getPath().stream().map(JsonMappingException.Reference::getFieldName)
+                .filter(java.util.Objects::nonNull).toList();
+        if (fields.isEmpty()) {
+            return "";
+        }
+        String field = fields.getLast();
+        String parent = fields.size() > 1 ? fields.get(fields.size() - 2) : "";
+        String value = EXAMPLES.getOrDefault(parent + "." + field, EXAMPLES.get(field));
+        if (value == null) {
+            return "";
+        }
+        if (format == Format.YAML) {
+            return ", e.g. " + field + ": " + value;
+        }
+        try {
+            return ", e.g. \"" + field + "\": " + JSON.writeValueAsString(YAML.readTree(value));
+        } catch (JsonProcessingException unexpected) {
+            throw new IllegalStateException("the example of " + field + " is no YAML: " + value, unexpected);
+        }
+    }
+
+    /**
+     * An example value (YAML) of each field the format binds, as docs/eval.md and docs/eval-suite-example.yaml write
+     * them; "PARENT.FIELD" where a name takes another kind of value elsewhere (an agent's approvals is a policy, an
+     * expectation's a list of tools).
+     */
+    private static final Map<String, String> EXAMPLES = Map.ofEntries(
+            Map.entry("suite", "files-demo"),
+            Map.entry("description", "A note-taking assistant over an in-memory file tree"),
+            Map.entry("trials", "3"),
+            Map.entry("agent", "{toolsets: [files_read], max_steps: 6}"),
+            Map.entry("tasks", "[{id: release-date, goal: \"When is the release?\"}]"),
+            Map.entry("id", "release-date"),
+            Map.entry("goal", "When is the release, according to the meeting notes?"),
+            Map.entry("category", "should_succeed"),
+            Map.entry("script", "[{text: The final answer.}]"),
+            Map.entry("scripts", "[[{text: The first script's answer.}], [{text: The second's.}]]"),
+            Map.entry("expect", "{must_call: [read_file]}"),
+            Map.entry("timeout_ms", "600000"),
+            Map.entry("use", "orders_agent"),
+            Map.entry("toolsets", "[files_read]"),
+            Map.entry("system_prompt", "You help with the team's notes."),
+            Map.entry("finish_tool", "true"),
+            Map.entry("max_steps", "6"),
+            Map.entry("max_cost_usd", "\"0.05\""),
+            Map.entry("max_seconds", "60"),
+            Map.entry("tool_timeout_ms", "30000"),
+            Map.entry("required_facts", "[20 January]"),
+            Map.entry("scopes", "[files:write]"),
+            Map.entry("user", "alice"),
+            Map.entry("max_tokens", "8192"),
+            Map.entry("agent.approvals", "side_effects"),
+            Map.entry("approvals", "[write_file]"),
+            Map.entry("finish.status", "completed"),
+            Map.entry("status", "succeeded"),
+            Map.entry("must_call", "[read_file]"),
+            Map.entry("must_not_call", "[delete_file]"),
+            Map.entry("must_not_attempt", "[delete_file]"),
+            Map.entry("answer_contains", "[INV-7]"),
+            Map.entry("answer_matches", "\"INV-[0-9]+\""),
+            Map.entry("observed_errors", "[timeout]"),
+            Map.entry("state", "[{path: /files/summary.md, equals: \"Release: 20 January\"}]"),
+            Map.entry("state_hash", "\"<the sha256 of the final state, 64 hex digits>\""),
+            Map.entry("checks", "[unchanged]"),
+            Map.entry("path", "/files/summary.md"),
+            Map.entry("absent", "true"),
+            Map.entry("text", "The final answer."),
+            Map.entry("tool_calls", "[{name: read_file, input: {path: notes/meeting.md}}]"),
+            Map.entry("finish", "{status: completed, summary: Found the date, result: The release is on 20 January.}"),
+            Map.entry("usage", "{input_tokens: 900, output_tokens: 40}"),
+            Map.entry("delay_ms", "5000"),
+            Map.entry("stop_reason", "max_tokens"),
+            Map.entry("error", "{kind: overloaded, message: Overloaded, retryable: true, http_status: 529}"),
+            Map.entry("name", "read_file"),
+            Map.entry("summary", "Found the date"),
+            Map.entry("result", "The release is on 20 January."),
+            Map.entry("input_tokens", "900"),
+            Map.entry("output_tokens", "40"),
+            Map.entry("cache_read_input_tokens", "800"),
+            Map.entry("cache_write_input_tokens", "0"),
+            Map.entry("kind", "overloaded"),
+            Map.entry("message", "Overloaded"),
+            Map.entry("retryable", "true"),
+            Map.entry("http_status", "529"));
 
     private static String expected(Class<?> type) {
         if (type == String.class || type.isEnum()) {

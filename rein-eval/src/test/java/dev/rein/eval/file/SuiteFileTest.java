@@ -105,6 +105,32 @@ class SuiteFileTest {
                 .hasMessageContaining("tasks[0] is empty: give each task an id and a goal (- id: release-date, goal: ...)");
     }
 
+    /**
+     * A field's value of the wrong kind (a line of text where a list belongs) said only "wrong kind of value: expected a
+     * list", not how a list is written there; it now ends with an example of the field, in the file's own format.
+     */
+    @Test
+    void aValueOfTheWrongKindSaysWhatTheFieldTakesWithAnExample() {
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi}]\n    expect: {must_call: read_file}\n"))
+                .hasMessage("suite.yaml, at tasks[0].expect.must_call (line 8, column 25): wrong kind of value: expected a list,"
+                        + " e.g. must_call: [read_file]");
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: hi\n"))
+                .hasMessageEndingWith(": wrong kind of value: expected a list, e.g. script: [{text: The final answer.}]");
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi}]\n    expect: [must_call]\n"))
+                .hasMessageEndingWith(": wrong kind of value: expected a mapping of fields (key: value), e.g. expect:"
+                        + " {must_call: [read_file]}");
+        // the same name takes another kind elsewhere: the agent's approvals is a policy, expect's a list of tools
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi}]\n    agent: {approvals: [never]}\n"))
+                .hasMessageEndingWith(": wrong kind of value: expected a text value, e.g. approvals: side_effects");
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi}]\n    expect: {approvals: write_file}\n"))
+                .hasMessageEndingWith(": wrong kind of value: expected a list, e.g. approvals: [write_file]");
+        // a JSON file is shown JSON
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"trials\": \"three\", \"tasks\": []}", SuiteFile.Format.JSON,
+                "suite.json", REGISTRY))
+                .hasMessage("suite.json, at trials (line 1, column 26): wrong kind of value: expected a whole number,"
+                        + " e.g. \"trials\": 3");
+    }
+
     @Test
     void errorsInWhatTheFileMeansNameTheLineAndColumnAsSyntaxErrorsDo() {
         // a wrong value, an unknown check and a missing field named the key path but not where it is in the file
@@ -402,14 +428,14 @@ class SuiteFileTest {
                     goal: g
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml, at trials (line 2, column 9): wrong kind of value: expected a whole number");
+                .hasMessage("suite.yaml, at trials (line 2, column 9): wrong kind of value: expected a whole number, e.g. trials: 3");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     script: [{text: hi}]
                     expect: {max_steps: 2.9}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("at tasks[0].expect.max_steps (line").hasMessageEndingWith("expected a whole number");
+                .hasMessageContaining("at tasks[0].expect.max_steps (line").hasMessageEndingWith("expected a whole number, e.g. max_steps: 6");
     }
 
     @Test
@@ -738,7 +764,7 @@ class SuiteFileTest {
         // what to write, not only what is missing (before: "suite.yaml: the suite has no tasks")
         assertThatThrownBy(() -> parse("suite: s\ntasks: []\n")).hasMessage(NO_TASKS);
         assertThatThrownBy(() -> parse("suite: s\n")).hasMessage(NO_TASKS);
-        assertThatThrownBy(() -> parse("suite: [s]\n")).hasMessage("suite.yaml, at suite (line 1, column 8): wrong kind of value: expected a text value");
+        assertThatThrownBy(() -> parse("suite: [s]\n")).hasMessage("suite.yaml, at suite (line 1, column 8): wrong kind of value: expected a text value, e.g. suite: files-demo");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
