@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -327,11 +328,11 @@ final class CliHome {
         String home = " rein keeps in " + directory.toAbsolutePath();
         for (Path spelled : spellings(file)) {
             for (Path root : spellings(directory)) {
-                if (!spelled.startsWith(root) || spelled.equals(root)) {
+                Path inside = insideIgnoringCase(root, spelled);
+                if (inside == null) {
                     continue;
                 }
-                Path inside = root.relativize(spelled);
-                String first = inside.getName(0).toString();
+                String first = inside.getName(0).toString().toLowerCase(Locale.ROOT);
                 if (KEPT_FOLDERS.contains(first)) {
                     return inside.getNameCount() > 1 && !Files.exists(spelled) ? "inside " + first + ", a folder" + home : "a file" + home;
                 }
@@ -344,7 +345,27 @@ final class CliHome {
     }
 
     private static boolean keptAtTop(String name) {
-        return name.equals(JdbcRunStore.SQLITE_FILE) || name.startsWith(JdbcRunStore.SQLITE_FILE + "-") || name.equals("outbox.jsonl");
+        String lower = name.toLowerCase(Locale.ROOT);
+        return lower.equals(JdbcRunStore.SQLITE_FILE) || lower.startsWith(JdbcRunStore.SQLITE_FILE + "-") || lower.equals("outbox.jsonl");
+    }
+
+    /**
+     * {@code path} relative to {@code root} when it lies below it, names compared ignoring case; else null. On a file
+     * system that ignores case (macOS, Windows) a name not yet taken is not resolved to the spelling on disk, so
+     * '--trace .rein/REIN.DB' before the store existed made the file the store then opened as its database; on one that
+     * keeps case apart such a name is refused too, which costs nothing: the home is Rein's.
+     */
+    private static Path insideIgnoringCase(Path root, Path path) {
+        int depth = root.getNameCount();
+        if (path.getNameCount() <= depth || !String.valueOf(root.getRoot()).equalsIgnoreCase(String.valueOf(path.getRoot()))) {
+            return null;
+        }
+        for (int i = 0; i < depth; i++) {
+            if (!root.getName(i).toString().equalsIgnoreCase(path.getName(i).toString())) {
+                return null;
+            }
+        }
+        return path.subpath(depth, path.getNameCount());
     }
 
     /** Whether existing {@code file}, named outside the home, is one of the home's files under another name (a hard link). */

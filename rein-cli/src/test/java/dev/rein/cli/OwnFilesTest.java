@@ -75,6 +75,24 @@ class OwnFilesTest {
         assertThat(runs.stdout()).contains(id);
     }
 
+    /**
+     * On a file system that ignores case (macOS, Windows), 'REIN.DB' is 'rein.db': a trace named so before the store
+     * existed was written, and the store then opened the trace as its database. The names are compared ignoring case
+     * (the comparison itself: this file system keeps case apart). Before: null, the name passed.
+     */
+    @Test
+    void aNameThatDiffersFromAKeptOneOnlyInCaseIsRefusedBeforeTheFileExists() {
+        CliHome home = CliHome.of(java.util.Map.of("REIN_HOME", dir.resolve("home").toString()));
+        assertThat(home.kept(dir.resolve("home").resolve("REIN.DB"))).startsWith("a file rein keeps in ");
+        assertThat(home.kept(dir.resolve("home").resolve("Rein.db-WAL"))).startsWith("a file rein keeps in ");
+        assertThat(home.kept(dir.resolve("home").resolve("OUTBOX.jsonl"))).startsWith("a file rein keeps in ");
+        assertThat(home.kept(dir.resolve("home").resolve("RUNS").resolve("run_1.json"))).startsWith("inside runs, a folder");
+        // the home itself spelled in another case, before it exists
+        assertThat(home.kept(dir.resolve("HOME").resolve("rein.db"))).startsWith("a file rein keeps in ");
+        assertThat(home.kept(dir.resolve("home").resolve("trace.jsonl"))).isNull();
+        assertThat(home.kept(dir.resolve("homework").resolve("rein.db"))).isNull();
+    }
+
     @Test
     void aNewNameInAFolderReinKeepsIsRefusedAsInsideThatFolder() {
         firstRun();
