@@ -165,6 +165,11 @@ final class MemoryCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            if (id.isBlank()) {
+                // "there is no memory entry  for ..." hid the empty id in a double space
+                throw new UsageException("the ID is " + (id.isEmpty() ? "empty" : "blank") + ": give the id of the entry to forget,"
+                        + " e.g. rein memory forget mem_8d2e4f6a1b3c5d7e9f0a (see 'rein memory list' for the ids)");
+            }
             MemoryScope memoryScope = scope.scope();
             if (!using(env, () -> open(env).forget(memoryScope, id))) {
                 throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant

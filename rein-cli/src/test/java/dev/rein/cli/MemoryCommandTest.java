@@ -52,6 +52,25 @@ class MemoryCommandTest {
                 + " is blank: give the user's name, e.g. --user alice, or leave --user out for user 'anonymous'");
     }
 
+    /**
+     * An empty or blank ID is named as such, with what to give, before the store is looked at. Before: "there is no memory
+     * entry  for anonymous in tenant default" (the empty id an unseen double space), or "no run store" where none was.
+     */
+    @Test
+    void anEmptyIdIsNamedWithWhatToGive(@TempDir Path dir) {
+        for (InProcessCli any : new InProcessCli[] {cli, new InProcessCli().env("REIN_HOME", dir.resolve("none").toString())}) {
+            for (String id : new String[] {"", "  "}) {
+                InProcessCli.Outcome outcome = any.run("memory", "forget", id);
+                assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+                assertThat(outcome.stdout()).isEmpty();
+                assertThat(outcome.stderrLines()).containsExactly("rein memory forget: the ID is " + (id.isEmpty() ? "empty" : "blank")
+                        + ": give the id of the entry to forget, e.g. rein memory forget mem_8d2e4f6a1b3c5d7e9f0a (see 'rein"
+                        + " memory list' for the ids)");
+            }
+        }
+        assertThat(dir.resolve("none")).doesNotExist();
+    }
+
     /** Like 'rein runs': listing where no run was ever stored is an empty list (exit 0), and creates nothing. */
     @Test
     void listOnAMissingStoreIsAnEmptyListAndCreatesNothing(@TempDir Path dir) {
