@@ -185,6 +185,10 @@ public final class SuiteFile {
             if (duplicate.lookingAt()) {
                 throw duplicateField(duplicate.group(1), e.getPath(), e.getLocation(), text, format, source);
             }
+            String tooLarge = numberOutOfRange(e, e.getPath(), format);
+            if (tooLarge != null) {
+                throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + location(e.getLocation()) + ": " + tooLarge);
+            }
             String syntax = syntaxProblem(e, format);
             if (syntax != null) {
                 throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + syntax + WHAT_A_SUITE_IS);
@@ -280,6 +284,29 @@ public final class SuiteFile {
         return found;
     }
 
+    private static final Pattern OUT_OF_RANGE = Pattern.compile("Numeric value \\(([^)]*)\\) out of range");
+
+    /**
+     * For a whole number too large for its field (trials: 99999999999999): that, the most the field takes and an example,
+     * in place of Jackson's "Numeric value (...) out of range of int (-2147483648 - 2147483647)", which names a Java type
+     * and a range of negative numbers no field takes. Null for another error.
+     */
+    private static String numberOutOfRange(Throwable e, List<JsonMappingException.Reference> path, Format format) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof com.fasterxml.jackson.core.exc.InputCoercionException coercion) {
+                Matcher number = OUT_OF_RANGE.matcher(String.valueOf(coercion.getOriginalMessage()));
+                Class<?> type = coercion.getTargetType();
+                if (!number.lookingAt() || type == null) {
+                    return null;
+                }
+                long most = type == Integer.class || type == int.class ? Integer.MAX_VALUE : Long.MAX_VALUE;
+                return "the number " + number.group(1) + (number.group(1).startsWith("-") ? " is out of range" : " is too large")
+                        + ": give a whole number of at most " + most + example(path, format);
+            }
+        }
+        return null;
+    }
+
     /** What is wrong, in the suite file's terms: Jackson's own messages name Java classes, which mean nothing to its author. */
     private static String mappingProblem(JsonMappingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
@@ -303,7 +330,12 @@ public final class SuiteFile {
         if (!(e instanceof MismatchedInputException) || e instanceof UnrecognizedPropertyException) {
             return "";
         }
-        List<String> fields = e.getPath().stream().map(JsonMappingException.Reference::getFieldName)
+        return example(e.getPath(), format);
+    }
+
+    /** How the field at {@code path} is written, as {@link #example(JsonMappingException, Format)} says it. */
+    private static String example(List<JsonMappingException.Reference> path, Format format) {
+        List<String> fields = path.stream().map(JsonMappingException.Reference::getFieldName)
                 .filter(java.util.Objects::nonNull).toList();
         if (fields.isEmpty()) {
             return "";

@@ -131,6 +131,29 @@ class SuiteFileTest {
                         + " e.g. \"trials\": 3");
     }
 
+    /**
+     * A whole number too large for its field said Jackson's "Numeric value (99999999999999) out of range of int
+     * (-2147483648 - 2147483647)", Java's type and a range of negative numbers the field does not take; in a JSON file it
+     * was "not valid JSON", though the file was. It now says the number is too large, the most the field takes, and an
+     * example.
+     */
+    @Test
+    void aNumberTooLargeForItsFieldSaysTheMostItTakesWithAnExample() {
+        assertThatThrownBy(() -> parse(HEADER.replace("suite: s\n", "suite: s\ntrials: 99999999999999\n") + "  - id: t\n    goal: g\n"
+                + "    script: [{text: hi}]\n"))
+                .hasMessageStartingWith("suite.yaml, at trials (line 2, column ")
+                .hasMessageEndingWith("): the number 99999999999999 is too large: give a whole number of at most 2147483647,"
+                        + " e.g. trials: 3");
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    timeout_ms: 99999999999999999999999\n    script: [{text: hi}]\n"))
+                .hasMessageEndingWith(": the number 99999999999999999999999 is too large: give a whole number of at most"
+                        + " 9223372036854775807, e.g. timeout_ms: 600000");
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"trials\": 99999999999999, \"tasks\": []}", SuiteFile.Format.JSON,
+                "suite.json", REGISTRY))
+                .hasMessageStartingWith("suite.json, at trials (line 1, column ")
+                .hasMessageEndingWith(": the number 99999999999999 is too large: give a whole number of at most 2147483647,"
+                        + " e.g. \"trials\": 3");
+    }
+
     @Test
     void errorsInWhatTheFileMeansNameTheLineAndColumnAsSyntaxErrorsDo() {
         // a wrong value, an unknown check and a missing field named the key path but not where it is in the file
