@@ -520,7 +520,9 @@ public final class SuiteFile {
     private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where, String source) {
         JsonNode envRef = spec.environment() != null ? spec.environment() : suite.environment();
         if (envRef == null) {
-            throw new ReinException(where + " has no environment: set environment on the task or the suite");
+            throw new ReinException(where + " has no environment: set environment on the task or the suite, e.g. environment:"
+                    + " {name: file_tree, options: {files: {notes.md: ...}}}; the environments are: "
+                    + (registry.names().isEmpty() ? "(none registered)" : String.join(", ", registry.names())));
         }
         String name = envName(envRef, where);
         EnvironmentType<?> type;

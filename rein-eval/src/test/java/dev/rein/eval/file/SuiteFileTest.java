@@ -154,6 +154,18 @@ class SuiteFileTest {
                         + " e.g. \"trials\": 3");
     }
 
+    /**
+     * A task without an environment (none on it or the suite) said "set environment on the task or the suite", not how it
+     * is written nor which there are; it now gives an example and the known environments.
+     */
+    @Test
+    void aTaskWithoutAnEnvironmentSaysHowToSetOneAndWhichThereAre() {
+        assertThatThrownBy(() -> parse("suite: s\ntasks:\n  - id: t\n    goal: g\n    script: [{text: hi}]\n"))
+                .hasMessage("suite.yaml (line 3, column 5): tasks[0] (t) has no environment: set environment on the task or the"
+                        + " suite, e.g. environment: {name: file_tree, options: {files: {notes.md: ...}}}; the environments are:"
+                        + " " + String.join(", ", REGISTRY.names()));
+    }
+
     @Test
     void errorsInWhatTheFileMeansNameTheLineAndColumnAsSyntaxErrorsDo() {
         // a wrong value, an unknown check and a missing field named the key path but not where it is in the file
