@@ -54,7 +54,14 @@ final class InlineAgent {
     static <E extends Environment> AgentFactory<E> of(EnvironmentType<E> type, SuiteSpec.AgentSpec spec, String where,
                                                       boolean scriptCallsFinish) {
         if (spec == null) {
-            throw new ReinException(where + " has no agent: set agent.use to a registered agent, or agent.toolsets");
+            // how it is written, and what there is to write: the environment's toolsets and agents
+            List<String> toolsets = type.toolsetNames();
+            List<String> agents = type.agentNames();
+            throw new ReinException(where + " has no agent: declare one with the toolsets it gets, e.g. agent: {toolsets: ["
+                    + (toolsets.isEmpty() ? "NAME" : toolsets.getFirst()) + "]} (the toolsets of " + type.name() + ": "
+                    + known(toolsets) + "), or name a registered agent with agent: {use: "
+                    + (agents.isEmpty() ? "NAME} (" + type.name() + " has none)" : agents.getFirst() + "} (the agents of "
+                    + type.name() + ": " + known(agents) + ")"));
         }
         if (spec.use() != null) {
             if (spec.toolsets() != null || spec.systemPrompt() != null) {

@@ -166,6 +166,18 @@ class SuiteFileTest {
                         + " " + String.join(", ", REGISTRY.names()));
     }
 
+    /**
+     * A task without an agent said "set agent.use to a registered agent, or agent.toolsets", neither how that is written
+     * nor which toolsets or agents its environment has; it now gives an example and both lists.
+     */
+    @Test
+    void aTaskWithoutAnAgentSaysHowToDeclareOneAndWhatItsEnvironmentOffers() {
+        assertThatThrownBy(() -> parse("suite: s\nenvironment: file_tree\ntasks:\n  - id: t\n    goal: g\n    script: [{text: hi}]\n"))
+                .hasMessageEndingWith("tasks[0] (t) has no agent: declare one with the toolsets it gets, e.g. agent: {toolsets:"
+                        + " [files]} (the toolsets of file_tree: files, files_read, files_write), or name a registered agent"
+                        + " with agent: {use: NAME} (file_tree has none)");
+    }
+
     @Test
     void errorsInWhatTheFileMeansNameTheLineAndColumnAsSyntaxErrorsDo() {
         // a wrong value, an unknown check and a missing field named the key path but not where it is in the file
