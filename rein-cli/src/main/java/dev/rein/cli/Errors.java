@@ -278,6 +278,15 @@ final class Errors {
         java.util.List<String> names = spec.options().stream().filter(option -> !option.hidden())
                 .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
         String name = optionName(arg);
+        String options = "the options of " + spec.qualifiedName() + " are: " + String.join(", ", names);
+        CommandLine run = spec.root().subcommands().get("run");
+        if (CONTINUING.contains(spec.name()) && spec.parent() == spec.root() && run != null
+                && run.getCommandSpec().findOption(name) != null) {
+            // not a typo: 'did you mean --max-tokens?' for --max-steps offered another option with another meaning
+            return "unknown option '" + name + "': it is an option of "
+                    + run.getCommandSpec().qualifiedName() + ", and a run keeps the budgets, tools and prompt it started with, so "
+                    + spec.qualifiedName() + " has none; " + options;
+        }
         // picocli's suggestions: the visible options that begin with the same two letters (abbreviations are not turned
         // on, so a script's --max-cost does not come to mean another option when one is added)
         java.util.List<String> suggested = new CommandLine.UnmatchedArgumentException(spec.commandLine(), java.util.List.of(name))
@@ -292,10 +301,12 @@ final class Errors {
         if (!started.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
         }
-        return NearNames.unknown("option", name, names, suggested.isEmpty()
-                ? "the options of " + spec.qualifiedName() + " are: " + String.join(", ", names)
+        return NearNames.unknown("option", name, names, suggested.isEmpty() ? options
                 : "did you mean " + String.join(" or ", suggested) + "?");
     }
+
+    /** The commands that continue a stored run with the settings it started with. */
+    private static final java.util.Set<String> CONTINUING = java.util.Set.of("resume", "reply");
 
     /**
      * For a command line without a required parameter ({@code rein approve}) or without an option's value

@@ -58,6 +58,26 @@ class UnknownOptionTest {
                 + " --help')");
     }
 
+    /**
+     * One of rein run's options given to a command that continues a run ({@code rein resume RUN --max-steps 30}) is not a
+     * typo: the run keeps what it started with. Said so, with the command's options. Before: "did you mean --max-tokens?",
+     * another option with another meaning.
+     */
+    @Test
+    void anOptionOfRunGivenToACommandThatContinuesARunSaysTheRunKeepsWhatItStartedWith() {
+        InProcessCli.Outcome outcome = cli.run("resume", "run_1", "--max-steps", "30");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein resume: unknown option '--max-steps': it is an option of rein run, and a run keeps the"
+                        + " budgets, tools and prompt it started with, so rein resume has none; the options of rein resume are:"
+                        + " --trace, ")
+                .endsWith(" (see 'rein resume --help')").doesNotContain("did you mean");
+        assertThat(cli.run("reply", "run_1", "more", "--tools", "calculate").stderrLines()).singleElement().asString()
+                .startsWith("rein reply: unknown option '--tools': it is an option of rein run, and a run keeps the budgets,"
+                        + " tools and prompt it started with, so rein reply has none; the options of rein reply are: ");
+    }
+
     @Test
     void anUnknownShortOptionIsNamedToo() {
         InProcessCli.Outcome outcome = cli.run("show", "run_1", "-z");
