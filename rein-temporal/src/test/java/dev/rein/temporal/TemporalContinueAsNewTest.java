@@ -77,6 +77,34 @@ class TemporalContinueAsNewTest {
     }
 
     /**
+     * A continued execution's input carries the run's state, not its goal: the goal is in the run's snapshot once the run
+     * has begun, and a goal near the 2 MB that start takes (Temporal's limit.blobSize.error) carried again with that
+     * state made the ContinueAsNew command's input larger than Temporal takes, so such a run could not continue as new.
+     */
+    @Test
+    void aContinuedExecutionsInputDoesNotCarryTheGoalAgain() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(lookupsThenRefundThenAnswer(3), new RecordingListener(), Orders.lookup(),
+                Orders.refund(ledger, key -> {})).budget(Budget.builder().maxSteps(20).maxDuration(Duration.ofMinutes(10)).build()));
+        // 1,620,011 bytes of UTF-8: under the 2 MB start refuses past, so start takes it
+        String goal = "A-1 を返金して。" + "配達状況を調べて。".repeat(60_000);
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withHistoryLimit(40).start(goal, "run-long-goal");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 を返金しました。");
+            assertThat(result.history().get(0).text()).isEqualTo(goal);
+            HistoryEvent first = server.client().fetchHistory("run-long-goal").getEvents().get(0);
+            assertThat(first.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
+            assertThat(first.getWorkflowExecutionStartedEventAttributes().getInput().getSerializedSize())
+                    .as("the continued execution's input, in bytes").isLessThan(64 * 1024);
+        }
+    }
+
+    /**
      * A pause whose history grows long while it waits (a sender repeating refused decisions, each a signal and a
      * workflow task in the history) continues as new within the pause: the run still waits, lists its pending action
      * and its refusals, and goes on with the decision sent to the new execution; the pause is traced once.

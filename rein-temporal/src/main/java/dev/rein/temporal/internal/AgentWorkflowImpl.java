@@ -212,7 +212,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private void continueAsNew(ToolUses paused) {
         Payloads.Carried carried = new Payloads.Carried(ref, edits, decisions, startedMillis, waitedMillis, criticRounds,
                 refused, paused);
-        Workflow.continueAsNew(new RunInput(input.goal(), input.modelName(), input.budget(), input.prices(),
+        // the goal is in the run's snapshot since ReinBegin: carried again, a goal near the 2 MB start takes would make
+        // this command's input (goal and state) larger than Temporal takes, and the run could not go on
+        Workflow.continueAsNew(new RunInput("", input.modelName(), input.budget(), input.prices(),
                 input.maxTokens(), input.maxVerificationFailures(), input.maxEmptyNudges(), input.attempt(), input.retries(),
                 input.initialBackoff(), input.maxBackoff(), input.historyLimit(), carried));
     }

@@ -10,6 +10,7 @@ import java.util.Map;
  * What a workflow needs to decide deterministically, taken from the agent definition when the run
  * starts (so a worker with a changed agent does not change the decisions of runs in flight).
  *
+ * @param goal        the run's goal; empty in a continued execution's input, whose run has its goal in its snapshot
  * @param prices      the agent's price table, for the money budget checked in the workflow
  * @param attempt     the heartbeat timeout of every activity: a worker silent this long is taken for
  *                    dead and the activity retried elsewhere (an attempt itself may run until the deadline)
