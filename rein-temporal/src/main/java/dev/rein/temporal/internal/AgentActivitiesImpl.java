@@ -177,7 +177,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     private RunRef ref(RunSnapshot s) {
         return new RunRef(blobs.put(s), s.steps(), s.usage(), s.costUsd(), s.approvals().requests(), s.approvals().decisions(),
-                s.toolCallCounts());
+                s.toolCallCounts(), s.verificationFailures());
     }
 
     /**

@@ -630,6 +630,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         }
         ref = decisions.size() == next.decisions().size() ? next : next.withDecisions(decisions);
         edits.clear();
+        // a finish call its schema refused was counted by ReinPlanTools (locally it counts with the answer's refusals),
+        // which each activity is given from here: not taken up, every refusal started again from the same count and the
+        // model could repeat it until the step limit. The count only grows, and a payload written before it has 0
+        if (next.verificationFailures() > this.decisions.verificationFailures()) {
+            this.decisions = new Step.State(this.decisions.rules(), this.decisions.emptyAnswers(), next.verificationFailures());
+        }
     }
 
     private long activeMillis() {

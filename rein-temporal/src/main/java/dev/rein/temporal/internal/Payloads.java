@@ -48,10 +48,12 @@ public final class Payloads {
 
     /**
      * The run after an activity: its stored snapshot by hash, and what the workflow decides with
-     * (the budget's counters, the approval requests and decisions of a paused step, call counts).
+     * (the budget's counters, the approval requests and decisions of a paused step, call counts, and the refused answers
+     * counted so far: ReinPlanTools counts a finish call its schema refuses; 0 in a payload written before it).
      */
     public record RunRef(String snapshot, int steps, Usage usage, BigDecimal costUsd, List<ApprovalRequest> requests,
-                         Map<String, ApprovalDecision> decisions, Map<String, Integer> toolCallCounts) {
+                         Map<String, ApprovalDecision> decisions, Map<String, Integer> toolCallCounts,
+                         int verificationFailures) {
         public RunRef {
             requests = List.copyOf(requests);
             decisions = Map.copyOf(decisions);
@@ -59,7 +61,7 @@ public final class Payloads {
         }
 
         RunRef withDecisions(Map<String, ApprovalDecision> next) {
-            return new RunRef(snapshot, steps, usage, costUsd, requests, next, toolCallCounts);
+            return new RunRef(snapshot, steps, usage, costUsd, requests, next, toolCallCounts, verificationFailures);
         }
 
         ApprovalState approvals() {
