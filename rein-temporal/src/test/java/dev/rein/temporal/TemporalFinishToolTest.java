@@ -75,6 +75,42 @@ class TemporalFinishToolTest {
         aFinishCallEndsTheRunAsLocally("invalid");
     }
 
+    /**
+     * A finish report a verifier refuses goes back to the model as the finish call's result, and a refusal of the finish
+     * arguments and one of a verifier count together toward maxVerificationFailures, as locally (probe).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"refusedOnceThenAccepted", "schemaThenVerifier"})
+    void aFinishReportAVerifierRefusesGoesOnAsLocally(String script) {
+        String good = "{\"status\":\"completed\",\"summary\":\"A-1 を調べた\",\"result\":\"A-1 は配達済みです。\"}";
+        String bad = "{\"status\":\"completed\"}";
+        Supplier<ScriptedModel> model = () -> ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", script.equals("schemaThenVerifier") ? bad : good)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", good)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", good)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", good)));
+        Supplier<dev.rein.run.Verifier> verifier = () -> {
+            java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+            return answer -> checks.incrementAndGet() == 1 ? dev.rein.run.Verdict.fail("配達日を書くこと")
+                    : dev.rein.run.Verdict.pass();
+        };
+        RunResult local = Orders.agent(model.get(), new RecordingListener(), Orders.lookup()).finishTool(true)
+                .verifier(verifier.get()).build().run("A-1 の状況は?");
+
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(model.get(), trace, Orders.lookup()).finishTool(true).verifier(verifier.get()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult remote = server.start(agent).start("A-1 の状況は?", "run-finish-verified-" + script).result();
+
+            assertThat(remote.status()).as("status").isEqualTo(local.status());
+            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
+            assertThat(remote.message()).as("message").isEqualTo(local.message());
+            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
+            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
+            assertThat(remote.history()).as("history").isEqualTo(local.history());
+        }
+    }
+
     /** A completed, failed or needs_user_input report ends the run as locally (probe). */
     @ParameterizedTest
     @ValueSource(strings = {"completed", "failed", "needs_user_input"})
