@@ -233,10 +233,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             throws ModelException, InterruptedException {
         // Read once the headers are in: every failure after that carries it, as HTTP errors do.
         String requestId = null;
+        ChunkAssembler assembler = null;
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
+            assembler = new ChunkAssembler(observer, requestId, origin, request.model(), thinkTags);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {
@@ -256,13 +257,31 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
             }
             return assembler.response(request.model());
+        } catch (ModelException e) {
+            throw afterUsage(e, assembler);
         } catch (IOException e) {
             interruptedCheck();
-            throw errors.broken(e, requestId);
+            throw afterUsage(errors.broken(e, requestId), assembler);
         } catch (RuntimeException e) {
             interruptedCheck();
-            throw errors.map(e, requestId, request);
+            throw afterUsage(errors.map(e, requestId, request), assembler);
         }
+    }
+
+    /**
+     * {@code e} saying and carrying the usage the stream reported before it failed, whatever failed after it (a broken
+     * connection, an unreadable line): the server billed those tokens, which no budget counts for a failed call. {@code
+     * e} itself when no usage came or it carries it already (the failures that said it where they were raised).
+     */
+    private static ModelException afterUsage(ModelException e, ChunkAssembler assembler) {
+        if (assembler == null || assembler.reportedUsage() == null || e.reportedUsage().isPresent()
+                || e.getClass() != ModelException.class) {
+            return e;
+        }
+        ModelException carrying = new ModelException(e.kind(), e.httpStatus(), e.getMessage() + assembler.usageNote(),
+                e.retryable(), e.retryAfter(), e.requestId(), assembler.reportedUsage(), e.getCause());
+        carrying.setStackTrace(e.getStackTrace());
+        return carrying;
     }
 
     private void readEvents(EventStream events, ChunkAssembler assembler, String contentType, String requestId)

@@ -538,6 +538,53 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aConnectionBrokenAfterTheUsageChunkSaysTheUsageTheBudgetCannotCount() {
+        // The whole generation and its usage chunk came, then the connection broke before data: [DONE]: the read fails
+        // with an IOException, not a clean end, and the tokens billed for the request were lost unsaid with it.
+        server.enqueue(new ChatReply.Disconnect(new ChatReply.Completion("全部", null, List.of(), ChatReply.STOP,
+                new ChatReply.Usage(300, 20, 0)), 100));
+        ModelException broken = failure();
+        assertThat(broken.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(broken.retryable()).isTrue();
+        assertThat(broken.getMessage()).startsWith("the connection to the server at " + server.baseUrl() + " failed: ")
+                .endsWith("; it reported usage for it (300 input tokens and 20 output tokens), which the run's token and"
+                        + " money budgets do not count, as a failed call charges nothing");
+        assertThat(broken.reportedUsage()).contains(Usage.of(300, 20, 0, 0));
+
+        // Broken before the usage chunk: nothing more to say.
+        server.enqueue(new ChatReply.Disconnect(ChatReply.text("a partial answer that is cut"), 2));
+        ModelException early = failure();
+        assertThat(early.getMessage()).doesNotContain("reported usage");
+        assertThat(early.reportedUsage()).isEmpty();
+    }
+
+    @Test
+    void anUnreadableLineAfterTheUsageChunkSaysTheUsageTheBudgetCannotCount() {
+        // A data: line that is not JSON (or not an object) after the usage chunk fails the call as malformed; the tokens
+        // the usage chunk reported are said with it and carried, as with every other failure after it.
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":";
+        String answer = chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"全部\"},\"finish_reason\":\"stop\"}]}";
+        String usage = chunk + "[],\"usage\":{\"prompt_tokens\":300,\"completion_tokens\":20,\"total_tokens\":320}}";
+        String note = "; it reported usage for it (300 input tokens and 20 output tokens), which the run's token and money"
+                + " budgets do not count, as a failed call charges nothing";
+        server.enqueue(new ChatReply.Malformed(events(answer, usage, "{\"id\":\"c1\",\"choi", "[DONE]")));
+        ModelException notJson = failure();
+        assertThat(notJson.getMessage()).startsWith("the server sent a response that is not valid JSON (").endsWith(note);
+        assertThat(notJson.reportedUsage()).contains(Usage.of(300, 20, 0, 0));
+
+        server.enqueue(new ChatReply.Malformed(events(answer, usage, "42", "[DONE]")));
+        ModelException notObject = failure();
+        assertThat(notObject.getMessage()).contains("where a chat.completion.chunk object belongs").endsWith(note);
+        assertThat(notObject.reportedUsage()).contains(Usage.of(300, 20, 0, 0));
+
+        // Before the usage chunk: nothing more to say.
+        server.enqueue(new ChatReply.Malformed(events(answer, "{\"id\":\"c1\",\"choi", usage, "[DONE]")));
+        ModelException early = failure();
+        assertThat(early.getMessage()).doesNotContain("reported usage");
+        assertThat(early.reportedUsage()).isEmpty();
+    }
+
+    @Test
     void aStreamEndingAfterItsFinishReasonWithoutDoneSaysTheServerMayNeverSendIt() {
         // Some servers end every stream without data: [DONE] (ik_llama.cpp#467, older TGI and mistral.rs):
         // each call then fails after all retries, and "ended before data: [DONE]" read like a network fault.
