@@ -166,7 +166,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             // From here on the response headers have arrived: every failure names their request id.
             try {
                 if (wholeMessage(exchange)) {
-                    ModelResponse response = ResponseMapper.response(jsonMessage(exchange));
+                    ObjectNode whole = jsonMessage(exchange);
+                    assembler.usageOf(whole); // for a failure reading the rest to say
+                    ModelResponse response = ResponseMapper.response(whole);
                     toListeners(response, context.stream());
                     return response;
                 }

@@ -57,6 +57,19 @@ final class StreamAssembler {
         return message != null;
     }
 
+    /**
+     * Takes the usage of {@code whole}, a whole JSON message a server sent instead of a stream, so that a failure to read
+     * the rest of it says and carries that usage ({@link #usageNote}, {@link #reportedUsage()}) as a stream's failure
+     * after {@code message_start} does. Its output count is final: it is no placeholder.
+     */
+    void usageOf(ObjectNode whole) {
+        message = Json.object();
+        if (whole.get("usage") instanceof ObjectNode usage) {
+            message.set("usage", usage.deepCopy());
+        }
+        finalUsage = true;
+    }
+
     void accept(JsonNode event) throws ModelException {
         switch (event.path("type").asText()) {
             // The events are trees parsed for this call alone, so they are used without copying.

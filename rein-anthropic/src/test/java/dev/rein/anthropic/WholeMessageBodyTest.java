@@ -116,6 +116,29 @@ class WholeMessageBodyTest {
     }
 
     @Test
+    void aWholeMessageThatCannotBeReadSaysAndCarriesTheUsageItReported() throws Exception {
+        // The body reported its usage, but a content block cannot be read: the call fails, charging no budget, so the
+        // failure says those tokens and carries them for the trace, as a stream's failure after message_start does.
+        answer(200, "application/json", """
+                {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
+                 "content":[{"text":"no type"}],"stop_reason":"end_turn","stop_sequence":null,
+                 "usage":{"input_tokens":12,"output_tokens":7,"cache_read_input_tokens":3}}""");
+
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+
+        assertThat(e.getMessage()).startsWith("a content block of the response has no type: ")
+                .endsWith(" reported usage for it (15 input tokens, 3 of them read from the cache, and 7 output tokens),"
+                        + " which the run's token and money budgets do not count, as a failed call charges nothing");
+        assertThat(e.requestId()).isEqualTo("req_whole");
+        assertThat(e.reportedUsage()).hasValueSatisfying(usage -> {
+            assertThat(usage.inputTokens()).isEqualTo(12);
+            assertThat(usage.cacheReadInputTokens()).isEqualTo(3);
+            assertThat(usage.outputTokens()).isEqualTo(7);
+            assertThat(usage.estimated()).isFalse();
+        });
+    }
+
+    @Test
     void aWholeMessageWithoutUsageIsMarkedNotReportedNotZero() throws Exception {
         answer(200, "application/json", """
                 {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
