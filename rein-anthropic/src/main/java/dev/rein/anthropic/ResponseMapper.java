@@ -61,7 +61,21 @@ final class ResponseMapper {
                 // No usage object at all (a gateway that leaves it out) is no report, never zero tokens:
                 // null becomes Usage.NOT_REPORTED, and the run charges an estimate.
                 message.get("usage") instanceof ObjectNode usage ? usage(usage, content) : null,
-                stopDetail(message.path("stop_details")), message.path("stop_reason").textValue());
+                stopDetail(message.path("stop_details")), message.path("stop_reason").textValue(),
+                serviceTier(message.path("usage").path("service_tier")));
+    }
+
+    /**
+     * {@code usage.service_tier}, the tier the API served the request at ({@code standard}, {@code priority} or {@code
+     * batch}), which a run prices at that tier's rates when it has them; the standard tier is the base price and is
+     * left out, as is a value that is not a name (a gateway that sends none).
+     */
+    private static String serviceTier(JsonNode tier) {
+        if (!tier.isTextual() || tier.asText().isBlank()) {
+            return null;
+        }
+        String name = tier.asText().strip();
+        return name.equals("standard") ? null : name;
     }
 
     /**

@@ -176,6 +176,22 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void theServiceTierThatServedTheCallIsOnTheResponseForItsPriceButNotTheStandardOne() throws Exception {
+        // usage.service_tier: the tier the API served the request at (standard, priority or batch), which the run
+        // prices the call by; message_start carries it, and the standard tier is the base price, named as none.
+        for (String tier : List.of("priority", "standard")) {
+            server.enqueue(FakeReply.malformed(new Sse()
+                    .messageStart("{\"input_tokens\":5,\"output_tokens\":1,\"service_tier\":\"" + tier + "\"}")
+                    .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
+                    .end("end_turn", "{\"output_tokens\":2}")
+                    .build()));
+            assertThat(call(request("hi")).serviceTier()).as(tier).isEqualTo(tier.equals("standard") ? null : tier);
+        }
+        server.enqueue(FakeReply.text("no tier"));
+        assertThat(call(request("hi")).serviceTier()).isNull();
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"

@@ -34,6 +34,8 @@ public final class BudgetMeter {
     private int steps;
     private Usage usage = Usage.ZERO;
     private BigDecimal costUsd = BigDecimal.ZERO;
+    /** See {@link #takeUnpricedTier()}. */
+    private String unpricedTier;
 
     /**
      * @throws ConfigurationException when a money budget is set and {@code model} has no price: a
@@ -124,10 +126,36 @@ public final class BudgetMeter {
 
     /** Adds the usage of a call to another model, priced with {@code callPrice} (zero when null). */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice) {
+        return record(callUsage, callPrice, null);
+    }
+
+    /**
+     * Adds one model call's usage, served at service tier {@code tier} (null: the provider's standard one), and returns
+     * its cost in USD: at the tier's rates when the model's price has them, else at its base price (zero when unpriced).
+     */
+    public BigDecimal record(Usage callUsage, String tier) {
+        return record(callUsage, price, tier);
+    }
+
+    /** Adds the usage of a call to another model served at service tier {@code tier}, priced with {@code callPrice}. */
+    public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier) {
         usage = usage.plus(callUsage);
-        BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage);
+        BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage, tier);
         costUsd = costUsd.add(cost);
+        // a priced model whose price lacks the tier: charged at the base price, which the call's trace must say
+        unpricedTier = callPrice != null && !callPrice.pricesTier(tier) ? tier : null;
         return cost;
+    }
+
+    /**
+     * The service tier the last call recorded was served at when the model's price has no rates for it, so that call was
+     * charged at the base price (a cheaper or dearer tier counted wrongly); null when the tier was priced, the
+     * provider named none, or the model has no price. Read and cleared, for that call's trace event.
+     */
+    public String takeUnpricedTier() {
+        String tier = unpricedTier;
+        unpricedTier = null;
+        return tier;
     }
 
     /** The first exhausted budget layer, if any, for starting another step (this turn's, then the conversation's). */
@@ -239,12 +267,21 @@ public final class BudgetMeter {
         return highestOutputPerMTok(price);
     }
 
-    /** {@code price}'s highest output rate in USD per million tokens (its long-context one when higher), or null for null. */
+    /**
+     * {@code price}'s highest output rate in USD per million tokens (its long-context or a service tier's when higher), or
+     * null for null.
+     */
     public static BigDecimal highestOutputPerMTok(ModelPrice price) {
         if (price == null) {
             return null;
         }
-        return price.longContext() == null ? price.outputPerMTok() : price.outputPerMTok().max(price.longContext().price().outputPerMTok());
+        BigDecimal highest = price.longContext() == null ? price.outputPerMTok()
+                : price.outputPerMTok().max(price.longContext().price().outputPerMTok());
+        for (ModelPrice tier : price.tiers().values()) {
+            // a call may be served at a dearer tier: what the money left buys is counted at the dearest rate
+            highest = highest.max(highestOutputPerMTok(tier));
+        }
+        return highest;
     }
 
     /** The price the run's model is charged at, or null when it has none. */

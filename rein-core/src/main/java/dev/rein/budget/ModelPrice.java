@@ -1,5 +1,6 @@
 package dev.rein.budget;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rein.ReinException;
 import dev.rein.model.Usage;
 import java.math.BigDecimal;
@@ -15,11 +16,16 @@ import java.util.TreeMap;
  * Usage#serverToolUses()}) cost {@code perUse} USD per use, on top of the tokens; one without a
  * price here costs nothing more than its tokens. A model whose provider charges other token rates
  * for a request beyond a size ({@code longContext}: a 1M-token context window's request of more
- * than 200K input tokens) prices such a call's tokens at those rates.
+ * than 200K input tokens) prices such a call's tokens at those rates. A provider that serves a call at another
+ * service tier than its standard one, at other rates, names that tier on the response ({@link
+ * dev.rein.model.ModelResponse#serviceTier()}); {@code tiers} holds those tiers' token rates by the provider's name
+ * for them (such as {@code "flex"} or {@code "priority"}), and a call served at a tier without a price here is
+ * priced at this (base) price, which the run's trace then says.
  */
 public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
                          BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok,
-                         Map<String, BigDecimal> perUse, LongContext longContext) {
+                         Map<String, BigDecimal> perUse, LongContext longContext,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, ModelPrice> tiers) {
     private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
 
     /**
@@ -71,6 +77,35 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         });
         cacheWriteClassPerMTok = cacheWriteClassPerMTok == null ? Map.of() : Map.copyOf(cacheWriteClassPerMTok);
         perUse = perUse == null ? Map.of() : Map.copyOf(perUse);
+        if (tiers != null) {
+            tiers.forEach((tier, price) -> requireTier(tier, price));
+        }
+        // absent in a price recorded before tiers were priced: no tier has its own rates
+        tiers = tiers == null ? Map.of() : Map.copyOf(tiers);
+    }
+
+    /** Prices per million tokens and per use, with a long-context price or none, and no service tier of other rates. */
+    public ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
+                      BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok, Map<String, BigDecimal> perUse,
+                      LongContext longContext) {
+        this(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse, longContext,
+                Map.of());
+    }
+
+    /** A service tier's name and price, refused when either is missing or the price has tiers of its own. */
+    private static void requireTier(String tier, ModelPrice price) {
+        if (tier == null || tier.isBlank()) {
+            throw new ReinException("a service tier price was given for no tier (" + (tier == null ? "null" : "a blank name")
+                    + "): name the tier as the provider's response does, e.g. \"flex\" or \"priority\"");
+        }
+        if (price == null) {
+            throw new ReinException("the price of service tier '" + tier + "' is missing (null): give its token rates, e.g."
+                    + " ModelPrice.of(\"1.25\", \"0.125\", \"10\")");
+        }
+        if (!price.tiers().isEmpty()) {
+            throw new ReinException("the price of service tier '" + tier + "' cannot have service tier prices of its own:"
+                    + " give each tier's price on the model's price with withTier(...)");
+        }
     }
 
     /** A cache write class's or a server tool's name, which its price is looked up by. */
@@ -136,7 +171,8 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         requireName(writeClass, "a cache write class price was given for no class");
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
-        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext);
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext,
+                tiers);
     }
 
     /**
@@ -150,7 +186,7 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         Map<String, BigDecimal> prices = new TreeMap<>(perUse);
         prices.put(tool, price("per-use '" + tool + "'", usd, "USD per use", "0.01"));
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, prices,
-                longContext);
+                longContext, tiers);
     }
 
     /**
@@ -160,14 +196,54 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      */
     public ModelPrice withLongContext(long aboveInputTokens, ModelPrice price) {
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
-                new LongContext(aboveInputTokens, price));
+                new LongContext(aboveInputTokens, price), tiers);
+    }
+
+    /**
+     * A copy that prices the tokens of a call the provider served at service tier {@code tier} (as the response names
+     * it, {@link dev.rein.model.ModelResponse#serviceTier()}, such as {@code "flex"} or {@code "priority"}) at {@code
+     * price}'s rates, its long-context price included; per-use prices stay this model's.
+     *
+     * @throws ReinException when the tier is unnamed, the price missing, or the price has tier prices of its own
+     */
+    public ModelPrice withTier(String tier, ModelPrice price) {
+        requireTier(tier, price);
+        Map<String, ModelPrice> prices = new TreeMap<>(tiers);
+        prices.put(tier, price);
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
+                longContext, prices);
+    }
+
+    /** Whether service tier {@code tier} has rates of its own here; null (no tier named) is the base price's. */
+    public boolean pricesTier(String tier) {
+        return tier == null || tiers.containsKey(tier);
+    }
+
+    /**
+     * The cost in USD of one call's usage served at service tier {@code tier}: at that tier's rates when it has a
+     * price here, else (a null tier too) at this base price, as {@link #cost(Usage)}.
+     */
+    public BigDecimal cost(Usage usage, String tier) {
+        ModelPrice rates = tier == null ? null : tiers.get(tier);
+        if (rates == null) {
+            return cost(usage);
+        }
+        // the tier's token rates (its long-context ones beyond its threshold), this model's per-use prices
+        return withUses(rates.withLongContextRates(usage).tokenCost(usage), usage);
     }
 
     /** The cost in USD of one call's usage, counting every kind of token and every use priced per use. */
     public BigDecimal cost(Usage usage) {
-        ModelPrice rates = longContext != null && usage.totalInputTokens() > longContext.aboveInputTokens()
-                ? longContext.price() : this;
-        BigDecimal tokens = rates.tokenCost(usage);
+        return withUses(withLongContextRates(usage).tokenCost(usage), usage);
+    }
+
+    /** The rates {@code usage}'s tokens are priced at: the long-context ones beyond its threshold, else these. */
+    private ModelPrice withLongContextRates(Usage usage) {
+        return longContext != null && usage.totalInputTokens() > longContext.aboveInputTokens() ? longContext.price() : this;
+    }
+
+    /** {@code tokens} plus the cost of {@code usage}'s server tool uses at this model's per-use prices. */
+    private BigDecimal withUses(BigDecimal tokens, Usage usage) {
         if (usage.serverToolUses().isEmpty()) {
             return tokens;
         }

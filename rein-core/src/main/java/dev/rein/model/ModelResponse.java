@@ -22,11 +22,16 @@ import java.util.Optional;
  *     where a value Rein does not know becomes {@link StopReason#UNKNOWN} and a provider's own
  *     (Mistral's {@code model_length}) a neutral one, so this is the one to look at when debugging a
  *     run. Kept in traces and snapshots; nothing in the run decides by it
+ * @param serviceTier the service tier the provider reports it served the call at, as the provider names it (such as
+ *     {@code "flex"} or {@code "priority"}), when that is not its standard tier; null when it served the call at its
+ *     standard tier or reported none. A tier can be priced at other rates ({@link
+ *     dev.rein.budget.ModelPrice#withTier}): the run charges the call at them. Kept in traces
  */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                             String stopSequence, Usage usage,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerStopReason) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerStopReason,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String serviceTier) {
     public ModelResponse {
         // Messages that name the field: a third-party Model builds this, and the run reports its
         // failure with the message (a bare "coll is null" would not say what was left out)
@@ -47,18 +52,33 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
                     + " provider gave none)");
         }
         usage = usage == null ? Usage.NOT_REPORTED : usage;
+        if (serviceTier != null && serviceTier.isBlank()) {
+            serviceTier = null; // a blank name names no tier
+        }
+    }
+
+    /** A response served at the provider's standard tier (or one that reported none). */
+    public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                         String stopSequence, Usage usage, String stopDetail, String providerStopReason) {
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null);
+    }
+
+    /** This response with {@code usage} in place of its own, all else kept. */
+    public ModelResponse withUsage(Usage usage) {
+        return new ModelResponse(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason,
+                serviceTier);
     }
 
     /** A response without a stop detail or the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage) {
-        this(id, model, content, stopReason, stopSequence, usage, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, null, null, null);
     }
 
     /** A response without the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null);
     }
 
     /**

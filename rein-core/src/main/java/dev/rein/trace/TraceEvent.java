@@ -77,9 +77,21 @@ public sealed interface TraceEvent {
         }
     }
 
-    /** The model's response with the call's usage, its cost and the run's cost so far. */
+    /**
+     * The model's response with the call's usage, its cost and the run's cost so far. {@code pricing} says how the cost
+     * departs from what the call was billed, when Rein knows it does: a call served at a service tier ({@link
+     * ModelResponse#serviceTier()}) that the model's price has no rates for, charged at the base price; null, and not
+     * written, otherwise.
+     */
     record ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,
-                          BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) implements TraceEvent {}
+                          BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String pricing) implements TraceEvent {
+        /** A response priced as billed (or with nothing known to depart from it). */
+        public ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,
+                              BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) {
+            this(runId, step, time, response, usage, costUsd, totalCostUsd, durationMillis, null);
+        }
+    }
 
     /**
      * Said once per run, after the first response whose provider reported no token usage: that

@@ -53,6 +53,8 @@ final class ChunkAssembler {
     private boolean thinkingBlocks;
     private String id;
     private String model;
+    /** The service tier the chunks say served the call, its standard one left out; null when none. */
+    private String serviceTier;
     private String finishReason;
     /** OpenRouter's native_finish_reason: what the provider behind it said, named when the generation failed. */
     private String nativeFinishReason;
@@ -163,6 +165,7 @@ final class ChunkAssembler {
             model = chunk.path("model").asText();
         }
         usageOf(chunk);
+        serviceTier(chunk.path("service_tier"));
         JsonNode choices = chunk.path("choices");
         for (JsonNode choice : choices) {
             if (choice.path("index").asInt(0) != 0) {
@@ -529,7 +532,20 @@ final class ChunkAssembler {
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
-                stopDetail(), finishReason);
+                stopDetail(), finishReason, serviceTier);
+    }
+
+    /**
+     * The response's {@code service_tier}: "the processing mode actually used to serve the request" (the Chat Completions
+     * reference; every chunk carries it), which a run prices at that tier's rates when it has them ({@code flex} is
+     * cheaper, {@code priority} dearer). The standard tier (the API's {@code default}, Groq's {@code on_demand}) is the
+     * base price and is left out, as is a value that is not a name (null on most compatible servers).
+     */
+    private void serviceTier(JsonNode tier) {
+        if (tier.isTextual() && !tier.asText().isBlank()) {
+            String name = tier.asText().strip();
+            serviceTier = name.equals("default") || name.equals("on_demand") ? null : name;
+        }
     }
 
     /**

@@ -601,4 +601,26 @@ class ResponseMappingTest extends FakeChat {
         assertThat(call(request("x").tools(List.of(tool("search")))).stopReason())
                 .as(reply.finishReason() + " / refusal " + reply.refusal()).isEqualTo(expected);
     }
+    @Test
+    void theServiceTierThatServedTheCallIsOnTheResponseForItsPriceButNotTheStandardOne() throws Exception {
+        // "the processing mode actually used to serve the request" (Chat Completions reference): flex is cheaper and
+        // priority dearer than the standard rate, so the run prices the call by it; every chunk carries it.
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-5\",\"service_tier\":";
+        for (String tier : List.of("priority", "flex", "default")) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk + "\"" + tier + "\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"ok\"},"
+                            + "\"finish_reason\":\"stop\"}]}",
+                    chunk + "\"" + tier + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,"
+                            + "\"total_tokens\":4}}",
+                    "[DONE]")));
+            ModelResponse response = call(request("x"));
+            assertThat(response.serviceTier()).as(tier).isEqualTo(tier.equals("default") ? null : tier);
+        }
+        // a whole chat.completion (a server that ignored stream) says it too; a server that sends none names none
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m3\",\"object\":\"chat.completion\",\"service_tier\":\"flex\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}"));
+        assertThat(call(request("x")).serviceTier()).isEqualTo("flex");
+        server.enqueue(ChatReply.text("no tier"));
+        assertThat(call(request("x")).serviceTier()).isNull();
+    }
 }

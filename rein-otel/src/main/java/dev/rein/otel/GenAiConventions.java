@@ -71,6 +71,11 @@ public final class GenAiConventions {
     public static final AttributeKey<String> RESPONSE_ID = stringKey("gen_ai.response.id");
     public static final AttributeKey<String> RESPONSE_MODEL = stringKey("gen_ai.response.model");
     public static final AttributeKey<List<String>> RESPONSE_FINISH_REASONS = stringArrayKey("gen_ai.response.finish_reasons");
+    /**
+     * The service tier OpenAI served the call at (the OpenAI attribute group of the conventions): set on a call to
+     * provider {@code openai} whose response names a tier other than the standard one ({@code flex}, {@code priority}).
+     */
+    public static final AttributeKey<String> OPENAI_RESPONSE_SERVICE_TIER = stringKey("openai.response.service_tier");
 
     /** All input tokens, cached ones included (as the conventions ask). */
     public static final AttributeKey<Long> USAGE_INPUT_TOKENS = longKey("gen_ai.usage.input_tokens");

@@ -40,6 +40,16 @@ public final class ReinConventions {
     /** Why the loop called the model: "step", "final_summary" or a policy's name. */
     public static final AttributeKey<String> MODEL_PURPOSE = stringKey("rein.model.purpose");
     public static final AttributeKey<Double> MODEL_COST_USD = doubleKey("rein.model.cost_usd");
+    /**
+     * The service tier the provider served the call at, when the response names one other than its standard tier
+     * ({@link dev.rein.model.ModelResponse#serviceTier()}), whatever the provider; absent otherwise.
+     */
+    public static final AttributeKey<String> MODEL_SERVICE_TIER = stringKey("rein.model.service_tier");
+    /**
+     * How the call's cost departs from what it was billed, when Rein knows it does (a service tier the model's price has
+     * no rates for, charged at the base price: the trace's {@code pricing}); absent otherwise.
+     */
+    public static final AttributeKey<String> MODEL_PRICING = stringKey("rein.model.pricing");
     /** True when the provider reported no usage and the call's gen_ai.usage.* are Rein's estimate; absent otherwise. */
     public static final AttributeKey<Boolean> USAGE_ESTIMATED = booleanKey("rein.usage.estimated");
     public static final AttributeKey<Long> ATTEMPT = longKey("rein.attempt");

@@ -15,7 +15,8 @@ import dev.rein.model.Usage;
  * it reaches this stage (so a fallback model set by an application stage is priced as itself; one
  * without a price is refused before it is called while a money limit is set, so no call is free).
  * A response whose provider reported no usage is charged an estimate, marked estimated, and
- * goes on with it: counting it as zero would let token and money limits never bind.
+ * goes on with it: counting it as zero would let token and money limits never bind. A response served at a
+ * service tier whose price is known ({@link ModelPrice#withTier}) is charged at that tier's rates.
  */
 public final class PricingStage implements ModelInterceptor {
     private final BudgetMeter meter;
@@ -37,15 +38,15 @@ public final class PricingStage implements ModelInterceptor {
         }
         ModelResponse response = chain.proceed(call);
         if (response.usage().notReported()) {
-            response = new ModelResponse(response.id(), response.model(), response.content(), response.stopReason(),
-                    response.stopSequence(), Usage.estimate(TokenEstimator.estimate(call.request()),
-                    TokenEstimator.estimate(response.content())), response.stopDetail(),
-                    response.providerStopReason());
+            response = response.withUsage(Usage.estimate(TokenEstimator.estimate(call.request()),
+                    TokenEstimator.estimate(response.content())));
         }
+        // at the rates of the service tier the provider served it at, when that tier has a price (else the base price,
+        // which the call's model_response then says: see TracingStage)
         if (model.equals(agentModel)) {
-            meter.record(response.usage());
+            meter.record(response.usage(), response.serviceTier());
         } else {
-            meter.record(response.usage(), callPrice);
+            meter.record(response.usage(), callPrice, response.serviceTier());
         }
         return response;
     }

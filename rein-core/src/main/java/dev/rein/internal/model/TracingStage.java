@@ -58,10 +58,16 @@ public final class TracingStage implements ModelInterceptor {
         boolean estimatedBefore = meter.usage().estimated();
         Instant started = tracer.now();
         try {
+            meter.takeUnpricedTier(); // nothing a call before this one left
             ModelResponse response = chain.proceed(call);
             Instant now = tracer.now();
+            String unpricedTier = meter.takeUnpricedTier();
+            String pricing = unpricedTier == null ? null : "served at service tier '" + unpricedTier + "', which the price of"
+                    + " model '" + response.model() + "' has no rates for: charged at its base price, which can be more or"
+                    + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"" + unpricedTier
+                    + "\", ModelPrice.of(input, cacheRead, output)) on the model's price";
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
-                    meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis()));
+                    meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
             if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
                 tracer.emit(new TraceEvent.UsageEstimated(tracer.runId(), step, now, call.request().model(),
                         response.usage(), estimatedMessage(call.request().model(), response.usage())));

@@ -295,6 +295,15 @@ final class ModelSpans {
         if (e.costUsd() != null) {
             open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
         }
+        if (r.serviceTier() != null) {
+            open.setAttribute(ReinConventions.MODEL_SERVICE_TIER, r.serviceTier());
+            if ("openai".equals(openProvider)) { // the conventions' attribute is OpenAI's own
+                open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, r.serviceTier());
+            }
+        }
+        if (e.pricing() != null) {
+            open.setAttribute(ReinConventions.MODEL_PRICING, e.pricing());
+        }
         if (run.capture()) {
             open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), FinishReasons.wellKnown(stop)));
         }

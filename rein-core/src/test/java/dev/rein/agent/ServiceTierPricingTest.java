@@ -1,0 +1,141 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.budget.ModelPrice;
+import dev.rein.json.Json;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.Usage;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.JsonlTraceListener;
+import dev.rein.trace.TraceEvent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A call the provider served at another service tier than its standard one (flex: cheaper; priority: dearer) is
+ * charged at that tier's rates when the model's price has them; else at the base price, which its trace event says.
+ */
+class ServiceTierPricingTest {
+    private static final Usage USAGE = Usage.of(1_000_000, 100_000, 0, 0);
+    private static final ModelPrice BASE = ModelPrice.of("2", "0.2", "8");
+    private static final ModelPrice PRIORITY = ModelPrice.of("3.5", "0.35", "14");
+
+    private final RecordingListener trace = new RecordingListener();
+
+    private static ScriptedModel.Turn servedAt(String tier) {
+        return (request, number) -> new ModelResponse("msg_" + number, request.model(), List.of(new TextBlock("done")),
+                StopReason.END_TURN, null, USAGE, null, "end_turn", tier);
+    }
+
+    private RunResult run(ModelPrice price, String tier, Path file) {
+        Agent.Builder agent = Agent.builder().model(ScriptedModel.of(servedAt(tier))).listener(trace)
+                .price(ScriptedModel.DEFAULT_NAME, price);
+        if (file != null) {
+            agent.listener(JsonlTraceListener.to(file));
+        }
+        return agent.build().run("go");
+    }
+
+    @Test
+    void aCallServedAtAPricedTierIsChargedAtItsRates() {
+        RunResult result = run(BASE.withTier("priority", PRIORITY), "priority", null);
+
+        assertThat(result.costUsd()).isEqualByComparingTo("4.9"); // 3.5 + 0.1 × 14, not the base 2.8
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement().satisfies(responded -> {
+            assertThat(responded.costUsd()).isEqualByComparingTo("4.9");
+            assertThat(responded.response().serviceTier()).isEqualTo("priority");
+            assertThat(responded.pricing()).isNull();
+        });
+    }
+
+    @Test
+    void aCallServedAtATierWithoutAPriceIsChargedTheBasePriceAndItsEventSaysSo() {
+        RunResult result = run(BASE.withTier("priority", PRIORITY), "flex", null);
+
+        assertThat(result.costUsd()).isEqualByComparingTo("2.8");
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("served at service tier 'flex', which the"
+                        + " price of model 'scripted-model' has no rates for: charged at its base price, which can be more or"
+                        + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"flex\","
+                        + " ModelPrice.of(input, cacheRead, output)) on the model's price"));
+    }
+
+    @Test
+    void aCallWithoutATierIsChargedTheBasePriceSayingNothing() {
+        RunResult result = run(BASE.withTier("priority", PRIORITY), null, null);
+
+        assertThat(result.costUsd()).isEqualByComparingTo("2.8");
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).isNull());
+    }
+
+    @Test
+    void aTierPriceKeepsTheModelsPerUsePricesAndItsOwnLongContextRates() {
+        ModelPrice price = BASE.withPerUse("web_search", "0.01")
+                .withTier("priority", PRIORITY.withLongContext(200_000, ModelPrice.of("7", "0.7", "28")));
+        Usage searched = new Usage(1_000_000, 100_000, 0, 0, java.util.Map.of(), false, java.util.Map.of("web_search", 3L));
+
+        assertThat(price.cost(searched, "priority")).isEqualByComparingTo("9.83"); // 7 + 0.1 × 28 + 3 × 0.01
+        assertThat(price.cost(searched, "flex")).isEqualByComparingTo(price.cost(searched)).isEqualByComparingTo("2.83");
+        assertThat(price.pricesTier("priority")).isTrue();
+        assertThat(price.pricesTier("flex")).isFalse();
+        assertThat(price.pricesTier(null)).isTrue();
+    }
+
+    @Test
+    void aTierPriceThatCannotWorkIsRefusedSayingWhatToGive() {
+        assertThatThrownBy(() -> BASE.withTier(" ", PRIORITY)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("name the tier as the provider's response does, e.g. \"flex\" or \"priority\"");
+        assertThatThrownBy(() -> BASE.withTier("flex", null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the price of service tier 'flex' is missing (null): give its token rates");
+        assertThatThrownBy(() -> BASE.withTier("flex", PRIORITY.withTier("priority", PRIORITY)))
+                .isInstanceOf(ReinException.class).hasMessageContaining("cannot have service tier prices of its own");
+    }
+
+    @Test
+    void theTraceKeepsTheTierAndItsPriceAndAReplayChargesTheSame(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        // a money limit makes run_started record the model's price, which a replay reads back
+        Agent.builder().model(ScriptedModel.of(servedAt("priority"))).price(ScriptedModel.DEFAULT_NAME,
+                BASE.withTier("priority", PRIORITY)).budget(dev.rein.budget.Budget.builder().maxCostUsd("100").build())
+                .listener(JsonlTraceListener.to(file)).build().run("go");
+        String text = Files.readString(file);
+        String responded = text.lines().filter(l -> l.contains("\"model_response\"")).findFirst().orElseThrow();
+        assertThat(Json.parse(responded).path("response").path("service_tier").asText()).isEqualTo("priority");
+        assertThat(text).contains("\"tiers\":{\"priority\":");
+
+        RecordingListener replayed = new RecordingListener();
+        ReplayReport report = Replay.from(file).replay(Agent.builder().model(ScriptedModel.of()).listener(replayed).build());
+
+        assertThat(report.reproduced()).isTrue();
+        assertThat(replayed.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(r -> assertThat(r.costUsd()).isEqualByComparingTo("4.9"));
+    }
+
+    @Test
+    void aResponseAndAPriceWrittenBeforeTiersStillRead() throws Exception {
+        ModelResponse old = Json.storedMapper().readValue("{\"id\":\"m\",\"model\":\"x\",\"content\":[],\"stop_reason\":"
+                + "\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}", ModelResponse.class);
+        assertThat(old.serviceTier()).isNull();
+        // as run_started's limits recorded a model_price before tiers were priced
+        ModelPrice price = Json.storedMapper().readValue("{\"input_per_mtok\":2,\"cache_read_per_mtok\":0.2,"
+                + "\"cache_write_per_mtok\":2,\"output_per_mtok\":8,\"cache_write_class_per_mtok\":{},\"per_use\":{},"
+                + "\"long_context\":null}", ModelPrice.class);
+        assertThat(price).isEqualTo(BASE);
+        assertThat(price.tiers()).isEmpty();
+        // and nothing about tiers is written when there are none
+        assertThat(Json.storedMapper().writeValueAsString(BASE)).doesNotContain("tiers");
+        assertThat(Json.storedMapper().writeValueAsString(old)).doesNotContain("service_tier");
+    }
+}
