@@ -138,7 +138,7 @@ public final class RetryStage implements ModelInterceptor {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId(), e.reportedUsage().orElse(null)));
+                        e.httpStatus(), e.getMessage(), millisRoundedUp(delay), e.requestId(), e.reportedUsage().orElse(null)));
                 discardAttempt(call, attempt);
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
@@ -172,5 +172,14 @@ public final class RetryStage implements ModelInterceptor {
     @Override
     public String toString() {
         return "retry";
+    }
+
+    /**
+     * {@code delay} in whole milliseconds for the trace's {@code delay_ms}, a fraction rounded up: truncated, a wait of
+     * 0.4 ms (a server's {@code retry-after-ms: 0.4}, a sub-millisecond backoff) read as none.
+     */
+    static long millisRoundedUp(Duration delay) {
+        long millis = delay.toMillis();
+        return delay.minusMillis(millis).isPositive() && millis < Long.MAX_VALUE ? millis + 1 : millis;
     }
 }
