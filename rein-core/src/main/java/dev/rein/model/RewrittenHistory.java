@@ -1,7 +1,8 @@
 package dev.rein.model;
 
+import dev.rein.ReinException;
+import dev.rein.internal.collect.NullElements;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Marks the requests of an agent whose earlier turns Rein may send otherwise than the model saw them when it
@@ -19,10 +20,23 @@ import java.util.Objects;
  *     {@code clear_tool_results}, {@code compaction}, {@code tool_sources}); at least one
  */
 public record RewrittenHistory(List<String> causes) implements ModelOption {
+    /** @throws ReinException when no cause is named, saying which to name */
     public RewrittenHistory {
-        causes = List.copyOf(Objects.requireNonNull(causes, "causes"));
+        String name = "name what rewrites the history (state_in_prompt, memory_recall, clear_tool_results, compaction or"
+                + " tool_sources)";
+        if (causes == null) {
+            throw new ReinException("RewrittenHistory was given no causes (null): " + name + ", or leave the option out"
+                    + " when nothing does");
+        }
+        int at = NullElements.firstNull(causes);
+        if (at >= 0) {
+            throw new ReinException("RewrittenHistory's cause " + (at + 1) + " of " + causes.size() + " is null: " + name
+                    + " in its place, or leave it out");
+        }
+        causes = List.copyOf(causes);
         if (causes.isEmpty()) {
-            throw new IllegalArgumentException("RewrittenHistory needs at least one cause");
+            throw new ReinException("RewrittenHistory needs at least one cause: " + name + ", or leave the option out when"
+                    + " nothing does");
         }
     }
 }

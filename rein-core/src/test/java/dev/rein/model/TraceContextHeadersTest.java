@@ -25,4 +25,36 @@ class TraceContextHeadersTest {
         assertThat(traced.option(TraceContextHeaders.class)).isPresent();
         assertThat(request.option(TraceContextHeaders.class)).isEmpty();
     }
+
+    @Test
+    void aHeaderThatCannotBeSentIsRefusedSayingWhatIsWrongAndWhatToGive() {
+        assertThatThrownBy(() -> new TraceContextHeaders(Map.of("TraceParent", "v"))).isInstanceOf(ReinException.class)
+                .hasMessage("trace header name 'TraceParent' is not a lower-case header token: give it in lower case, of"
+                        + " letters, digits and '-' (1 to 64 characters), as W3C Trace Context names traceparent and tracestate");
+        assertThatThrownBy(() -> new TraceContextHeaders(Map.of("traceparent", "00-abc\r\nx-evil: 1")))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("trace header traceparent has a value that is not one line of printable ASCII (a line break or"
+                        + " other control character at position 7): give the value as the propagator wrote it, one line of"
+                        + " printable ASCII of at most 8192 characters");
+        assertThatThrownBy(() -> new TraceContextHeaders(Map.of("tracestate", "vendor=é"))).isInstanceOf(ReinException.class)
+                .hasMessageContaining("(a character that is not ASCII at position 8)");
+        assertThatThrownBy(() -> new TraceContextHeaders(Map.of("tracestate", "x".repeat(8193)))).isInstanceOf(ReinException.class)
+                .hasMessageContaining("(8193 characters, more than 8192)");
+        assertThatThrownBy(() -> new TraceContextHeaders(null)).isInstanceOf(ReinException.class)
+                .hasMessage("TraceContextHeaders was given no headers (null): give a map of header names to values"
+                        + " (Map.of() for none)");
+    }
+
+    @Test
+    void rewrittenHistoryWithoutACauseIsRefusedSayingWhatToGive() {
+        assertThatThrownBy(() -> new RewrittenHistory(java.util.List.of())).isInstanceOf(ReinException.class)
+                .hasMessage("RewrittenHistory needs at least one cause: name what rewrites the history (state_in_prompt,"
+                        + " memory_recall, clear_tool_results, compaction or tool_sources), or leave the option out when"
+                        + " nothing does");
+        assertThatThrownBy(() -> new RewrittenHistory(null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("RewrittenHistory was given no causes (null): name what rewrites the history");
+        assertThatThrownBy(() -> new RewrittenHistory(java.util.Arrays.asList("compaction", null)))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("RewrittenHistory's cause 2 of 2 is null: name what rewrites the history");
+    }
 }
