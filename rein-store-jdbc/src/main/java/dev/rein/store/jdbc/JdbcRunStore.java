@@ -178,7 +178,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /**
      * Refuses a run id (and an idempotency key) longer than {@link #LONGEST_RUN_ID_BYTES} before anything is written,
      * on every database: PostgreSQL would refuse it in its index's words, SQLite store it, and a run moved between them
-     * then fail.
+     * then fail. A run the store holds already is written whatever its id's length: an earlier Rein stored it without
+     * the limit, so its id fits this database's index, and the run must still be saved (approved, resumed, cancelled).
      */
     private void requireIndexable(String runId, String key, String what) {
         for (String id : key == null ? List.of(runId) : List.of(runId, key)) {
@@ -190,16 +191,31 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             }
         }
         int bytes = utf8Bytes(runId);
+        int keyBytes = key == null ? 0 : utf8Bytes(key);
+        if ((bytes > LONGEST_RUN_ID_BYTES || keyBytes > LONGEST_KEY_BYTES) && holdsRun(runId, what)) {
+            // a key of such a run is its id and the call's position, as long as the id allows
+            if (keyBytes <= Math.max(LONGEST_KEY_BYTES, bytes + LONGEST_KEY_BYTES - LONGEST_RUN_ID_BYTES)) {
+                return;
+            }
+        }
         if (bytes > LONGEST_RUN_ID_BYTES) {
             throw new StoreException("cannot " + what + " in " + shown + ": the run id has " + bytes + " bytes of UTF-8, more than the "
                     + LONGEST_RUN_ID_BYTES + " a run id may have in this store (PostgreSQL cannot index a longer one); give runs"
                     + " shorter ids (Agent.Builder.runIds)");
         }
-        int keyBytes = key == null ? 0 : utf8Bytes(key);
         if (keyBytes > LONGEST_KEY_BYTES) {
             throw new StoreException("cannot " + what + " in " + shown + ": the key has " + keyBytes + " bytes of UTF-8, more than the "
                     + LONGEST_KEY_BYTES + " an idempotency key may have in this store (a run id's " + LONGEST_RUN_ID_BYTES
                     + " and the call's position; PostgreSQL cannot index a longer one); give a shorter key");
+        }
+    }
+
+    /** Whether the store holds run {@code runId}, saved already (by an earlier Rein, for an id over today's limit). */
+    private boolean holdsRun(String runId, String what) {
+        try {
+            return retrying(() -> storedVersion(runId)) > 0;
+        } catch (SQLException e) {
+            throw failure(what, e);
         }
     }
 

@@ -89,6 +89,28 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
     }
 
     /**
+     * An earlier Rein stored a tenant of any length on SQLite (and on PostgreSQL what its index held): such a scope's
+     * entries are still listed, recalled and forgotten, as docs/memory.md says; only a new entry for it is refused.
+     */
+    @Test
+    void entriesAnEarlierReinStoredUnderALongerTenantAreStillReadAndForgotten() throws SQLException {
+        var older = new dev.rein.memory.MemoryScope(ACME.tenant() + "-" + "組".repeat(300), "alice");
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "配送先は大阪", null));
+        // the rows as an earlier Rein wrote them, without the limit
+        edit("UPDATE rein_memory SET tenant = '" + older.tenant() + "' WHERE id = '" + id + "'");
+        edit("UPDATE rein_memory_terms SET tenant = '" + older.tenant() + "' WHERE entry_id = '" + id + "'");
+
+        assertThat(store().list(older)).extracting(MemoryEntry::id).containsExactly(id);
+        assertThat(store().recall(older, "大阪", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(MemoryStore.newId(), older, "配送先は京都", null)))
+                .isInstanceOf(dev.rein.state.StoreException.class).hasMessageContaining("more than the 800 a tenant or user may have");
+        assertThat(store().forget(older, id)).isTrue();
+        assertThat(store().list(older)).isEmpty();
+        assertThat(indexedTerms(id)).isZero();
+    }
+
+    /**
      * Before: recall's SQL limit counted the rows it then left out as unreadable, so a recall of 2 whose two
      * best (or newest) rows had been edited outside Rein returned nothing, though readable entries matched,
      * and each recall warned once per such row however often they were read.

@@ -148,6 +148,60 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     }
 
     /**
+     * Before: the limit on a run id's bytes (abe6792d) was applied to every write, so a run an earlier Rein stored under a
+     * longer id (any length on SQLite, up to about 2,700 bytes on PostgreSQL) was loaded but could no longer be saved: a
+     * run it paused for approval could be neither approved, resumed nor cancelled, and the message said to give runs
+     * shorter ids, which a stored run cannot have. The limit now applies to an id the store does not hold yet.
+     */
+    @Test
+    void aRunAnEarlierReinStoredUnderALongerIdIsStillSavedCancelledAndRecorded() throws SQLException {
+        String older = runId + "_" + "旧".repeat(497);
+        assertThat(older.getBytes(java.nio.charset.StandardCharsets.UTF_8)).hasSize(1_504);
+        RunSnapshot paused = snapshotOf(older, RunStatus.WAITING_APPROVAL);
+        JdbcRunStore store = (JdbcRunStore) store();
+        try (Connection c = otherConnection(); var st = c.prepareStatement("INSERT INTO rein_runs (run_id, version, status, reason, goal,"
+                + " model, steps, cost_usd, pending_approvals, created_at, updated_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            // the row as an earlier Rein wrote it, without the limit
+            Object[] values = {older, paused.version(), paused.status().name(), paused.reason(), paused.goal(), paused.model(),
+                    paused.steps(), paused.costUsd().toPlainString(), paused.pendingApprovals().size(),
+                    paused.createdAt().toEpochMilli(), paused.updatedAt().toEpochMilli(), SnapshotCodec.write(paused)};
+            for (int i = 0; i < values.length; i++) {
+                st.setObject(i + 1, values[i]);
+            }
+            st.executeUpdate();
+        }
+        try {
+            assertThat(store.load(older)).contains(paused);
+            var intent = new dev.rein.state.IdempotencyRecord(older + ":1:0", older, 1, "toolu_1", "send_message", "h",
+                    dev.rein.json.Json.object(), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH,
+                    java.time.Instant.EPOCH);
+            store.putIdempotency(intent);
+            assertThat(store.idempotency(older + ":1:0")).contains(intent);
+
+            RunSnapshot cancelled = dev.rein.state.Runs.in(store).cancel(older, "no longer needed");
+            assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(store.load(older)).contains(cancelled);
+            assertThat(store.events(older)).as("the cancellation's end of the trace").extracting(dev.rein.state.StoredEvent::type)
+                    .containsExactly("state_change", "run_finished");
+
+            // an id of as many bytes that the store does not hold is still refused, before anything is written
+            String other = older + "x";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.save(snapshotOf(other, RunStatus.RUNNING)))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageEndingWith("the run id has 1505 bytes of UTF-8, more than the 1000 a run id may have in this store"
+                            + " (PostgreSQL cannot index a longer one); give runs shorter ids (Agent.Builder.runIds)");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendEvent(other, audit(other, 1)))
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageContaining("the run id has 1505 bytes");
+            assertThat(store.events(other)).isEmpty();
+        } finally {
+            // the class's tests share a server's store: one that narrows the columns as an earlier Rein made them could not
+            for (String table : List.of("rein_runs", "rein_events", "rein_idempotency")) {
+                edit("DELETE FROM " + table + " WHERE run_id = '" + older + "'");
+            }
+        }
+    }
+
+    /**
      * Before: SQLite stored a model name longer than 200 characters (a vLLM server names its model by the path
      * it was served from) and PostgreSQL refused every save of such a run ('value too long for type character
      * varying(200)'), so it ended FAILED/store_error at its first checkpoint there alone.
