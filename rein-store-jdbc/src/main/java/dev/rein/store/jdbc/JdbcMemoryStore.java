@@ -103,6 +103,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     @Override
     public synchronized void remember(MemoryEntry e) {
         MemoryStore.requireArgument(e, "remember", "entry");
+        requireOpen("remember " + e.id());
         requireIndexable(e, "tenant", e.scope().tenant());
         requireIndexable(e, "user", e.scope().user());
         Instant expires = e.expiresAt();
@@ -196,6 +197,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         if (limit < 0) { // SQLite reads LIMIT -1 as no limit at all, PostgreSQL refuses it: one answer for every store
             throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
         }
+        requireOpen("recall from the memory of " + quoted(scope.user()));
         if (holdsNoRow(scope.tenant(), scope.user())) {
             return List.of();
         }
@@ -254,6 +256,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
         MemoryStore.requireArgument(scope, "list", "scope");
         MemoryStore.requireArgument(unlisted, "list", "unlisted");
+        requireOpen("list the memory of " + quoted(scope.user()));
         if (holdsNoRow(scope.tenant(), scope.user())) {
             return List.of();
         }
@@ -267,6 +270,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     public synchronized boolean forget(MemoryScope scope, String id) {
         MemoryStore.requireArgument(scope, "forget", "scope");
         MemoryStore.requireArgument(id, "forget", "id");
+        requireOpen("forget " + quoted(id));
         if (holdsNoRow(scope.tenant(), scope.user(), id)) {
             return false;
         }
@@ -300,6 +304,21 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         } catch (SQLException ex) {
             throw failure("forget " + id, ex);
         }
+    }
+
+    /**
+     * Fails saying the store was closed: before a scope is looked at, so that a closed store says so whatever it is
+     * given (a scope no row can hold finds nothing only in an open store).
+     */
+    private void requireOpen(String what) {
+        if (closed) {
+            throw failure(what, new Closed());
+        }
+    }
+
+    /** A user or id as a message quotes it: control characters and half a surrogate pair as escapes. */
+    private static String quoted(String value) {
+        return dev.rein.internal.text.RunIds.shown(value);
     }
 
     /**

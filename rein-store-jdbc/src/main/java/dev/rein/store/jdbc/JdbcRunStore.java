@@ -182,12 +182,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      * the limit, so its id fits this database's index, and the run must still be saved (approved, resumed, cancelled).
      */
     private void requireIndexable(String runId, String key, String what) {
+        requireOpen(what);
         for (String id : key == null ? List.of(runId) : List.of(runId, key)) {
             String unstorable = dev.rein.internal.text.RunIds.unstorable(id);
             if (unstorable != null) {
                 // the driver would write '?' in its place: the row, or the event, of another run
-                throw new StoreException("cannot " + what + " in " + shown + ": the " + (id == runId ? "run id " : "key ") + unstorable
-                        + "; give the run an id of whole characters");
+                throw new StoreException("cannot " + what + " in " + shown + ": the " + (id == runId ? "run id" : "key")
+                        + " is refused, as " + unstorable + "; give the run an id of whole characters");
             }
         }
         int bytes = utf8Bytes(runId);
@@ -208,6 +209,21 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                     + LONGEST_KEY_BYTES + " an idempotency key may have in this store (a run id's " + LONGEST_RUN_ID_BYTES
                     + " and the call's position; PostgreSQL cannot index a longer one); give a shorter key");
         }
+    }
+
+    /**
+     * Fails saying the store was closed: before an id is looked at, so that a closed store says so whatever it is
+     * given (an id no row can hold finds nothing only in an open store).
+     */
+    private void requireOpen(String what) {
+        if (closed) {
+            throw failure(what, new Closed());
+        }
+    }
+
+    /** An id as a message quotes it whole: control characters and half a surrogate pair as escapes. */
+    private static String quoted(String id) {
+        return id == null ? "null" : dev.rein.internal.text.RunIds.shown(id);
     }
 
     /** Whether the store holds run {@code runId}, saved already (by an earlier Rein, for an id over today's limit). */
@@ -243,6 +259,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<RunSnapshot> load(String runId) {
+        requireOpen("load run " + quoted(runId));
         if (noRowHolds(runId)) {
             return Optional.empty();
         }
@@ -354,6 +371,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<IdempotencyRecord> idempotency(String key) {
+        requireOpen("read idempotency record " + quoted(key));
         if (noRowHolds(key)) {
             return Optional.empty();
         }
@@ -413,6 +431,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized List<StoredEvent> events(String runId) {
+        requireOpen("read the events of run " + quoted(runId));
         if (noRowHolds(runId)) {
             return List.of();
         }

@@ -94,7 +94,8 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
                         new dev.rein.trace.TraceEvent.Audit(half, 2, java.time.Instant.now(), "a", "t", "c", "u", "t", "紛れ込み")))
                 .isInstanceOf(dev.rein.state.StoreException.class)
                 .hasMessageContaining("cannot append an event of run " + runId + "_\\ud83d")
-                .hasMessageContaining("half a UTF-16 surrogate pair (U+D83D alone");
+                .hasMessageContaining(": the run id is refused, as it holds half a UTF-16 surrogate pair (U+D83D alone")
+                .hasMessageEndingWith("; give the run an id of whole characters");
         assertThat(store.events(other)).as("the other run's events are its own").hasSize(1);
         assertThat(store.load(runId + "_\u0000")).isEmpty();
         assertThat(store.events(runId + "_\u0000")).isEmpty();

@@ -103,6 +103,25 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
     }
 
     /**
+     * Before: a closed store asked for a scope no row can hold (half a surrogate pair) answered as an open one: list and
+     * recall found nothing and forget forgot nothing, and remember under a tenant over the length limit was refused for
+     * its length, though no call can succeed on a closed store. Every call now says first that the store was closed.
+     */
+    @Test
+    void aClosedStoreSaysSoFirstWhateverTheScopeItIsGiven() {
+        store.close();
+        String closed = "the store was closed (its close() was called)";
+        var half = new dev.rein.memory.MemoryScope(ACME.tenant(), "ali\ud83d");
+        assertThatThrownBy(() -> store.list(half)).isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("cannot list the memory of ali\\ud83d in the memory store at ").hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.recall(half, "大阪", 5, NOW)).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.forget(half, MemoryStore.newId())).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.remember(entry(MemoryStore.newId(), new dev.rein.memory.MemoryScope("組".repeat(300), "alice"),
+                        "配送先は大阪", null)))
+                .isInstanceOf(StoreException.class).hasMessageContaining(closed);
+    }
+
+    /**
      * Before: a row an earlier Rein stored on SQLite (an id longer than 64 characters, which entries now refuse) was left out
      * with a warning saying it "was edited outside Rein", which it was not.
      */

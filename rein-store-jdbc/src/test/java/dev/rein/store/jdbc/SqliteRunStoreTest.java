@@ -80,6 +80,34 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a closed store asked for a run id no row can hold (half a surrogate pair) answered as an open one: load
+     * and events found nothing, and a write under it, or under an id over the length limit, was refused for its id,
+     * though no call can succeed on a closed store. Every call now says first that the store was closed.
+     */
+    @Test
+    void aClosedStoreSaysSoFirstWhateverTheRunIdItIsGiven() {
+        store().save(snapshot(1, RunStatus.RUNNING));
+        store.close();
+        String closed = "the store was closed (its close() was called)";
+        String half = runId + "_\ud83d";
+        String tooLong = runId + "_" + "長".repeat(400);
+        assertThatThrownBy(() -> store.load(half)).isInstanceOf(StoreException.class)
+                .hasMessageStartingWith("cannot load run " + runId + "_\\ud83d in " + url() + ": " + closed);
+        assertThatThrownBy(() -> store.events(half)).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        assertThatThrownBy(() -> store.idempotency(half + ":1:0")).isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        for (String id : java.util.List.of(half, tooLong)) {
+            assertThatThrownBy(() -> store.appendEvent(id, new dev.rein.trace.TraceEvent.Audit(id, 1, java.time.Instant.now(), "a", "t",
+                            "c", "u", "t", "閉じた後")))
+                    .isInstanceOf(StoreException.class).hasMessageContaining(closed);
+            assertThatThrownBy(() -> store.putIdempotency(new dev.rein.state.IdempotencyRecord(id + ":1:0", id, 1, "toolu_1",
+                            "send_message", "h", dev.rein.json.Json.object(), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1,
+                            java.time.Instant.EPOCH, java.time.Instant.EPOCH)))
+                    .isInstanceOf(StoreException.class).hasMessageContaining(closed);
+        }
+        store = null;
+    }
+
+    /**
      * Before: a table dropped while the store was open (a database tool, a cleanup script) failed the next use with
      * SQLite's words alone, "[SQLITE_ERROR] SQL error or missing database (no such table: rein_runs)"; it now names the
      * table and says that opening the store creates the tables it lacks, for the run store and the memory store alike.
