@@ -143,13 +143,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             if (s.version() == 1) {
                 updated = update("INSERT INTO rein_runs (run_id, version, status, reason, goal, model, steps, cost_usd,"
                         + " pending_approvals, created_at, updated_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        + " ON CONFLICT (run_id) DO NOTHING", s.runId(), s.version(), s.status().name(), s.reason(), listed(s.goal()),
-                        s.model(), s.steps(), s.costUsd().toPlainString(), s.pendingApprovals().size(), millis(s.createdAt()),
+                        + " ON CONFLICT (run_id) DO NOTHING", s.runId(), s.version(), s.status().name(), listed(s.reason()), listed(s.goal()),
+                        listed(s.model()), s.steps(), s.costUsd().toPlainString(), s.pendingApprovals().size(), millis(s.createdAt()),
                         millis(s.updatedAt()), json);
             } else {
                 updated = update("UPDATE rein_runs SET version = ?, status = ?, reason = ?, steps = ?, cost_usd = ?,"
                         + " pending_approvals = ?, updated_at = ?, snapshot = ? WHERE run_id = ? AND version = ?",
-                        s.version(), s.status().name(), s.reason(), s.steps(), s.costUsd().toPlainString(),
+                        s.version(), s.status().name(), listed(s.reason()), s.steps(), s.costUsd().toPlainString(),
                         s.pendingApprovals().size(), millis(s.updatedAt()), json, s.runId(), s.version() - 1);
             }
             if (updated != 1 && reconnected && json.equals(storedSnapshot(s.runId()))) {
@@ -166,13 +166,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     }
 
     /**
-     * The goal as the listing column holds it: PostgreSQL's text cannot hold U+0000, which a Java
-     * string and JSON can (the snapshot, where JSON writes it as an escape, keeps the goal exactly),
+     * A goal, model or reason as its listing column holds it: PostgreSQL's text cannot hold U+0000, which a Java
+     * string and JSON can (the snapshot, where JSON writes it as an escape, keeps the text exactly),
      * so it is listed as U+FFFD on every database rather than fail the run's every save there; so is half
      * a surrogate pair, which no database's text can hold (the drivers would write '?').
      */
-    private static String listed(String goal) {
-        return goal == null ? null : dev.rein.provider.WireText.wellFormed(goal.replace('\u0000', '\uFFFD'));
+    private static String listed(String text) {
+        return text == null ? null : dev.rein.provider.WireText.wellFormed(text.replace('\u0000', '\uFFFD'));
     }
 
     /**
@@ -189,6 +189,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                 // the driver would write '?' in its place: the row, or the event, of another run
                 throw new StoreException("cannot " + what + " in " + shown + ": the " + (id == runId ? "run id" : "key")
                         + " is refused, as " + unstorable + "; give the run an id of whole characters");
+            }
+            int nul = dialect == Dialect.POSTGRES ? id.indexOf('\u0000') : -1;
+            if (nul >= 0) {
+                // no run in this store can have it (SQLite holds such ids of an earlier Rein's runs, and takes them)
+                throw new StoreException("cannot " + what + " in " + shown + ": the " + (id == runId ? "run id" : "key")
+                        + " is refused, as it holds the NUL character (U+0000) at index " + nul + ", which PostgreSQL's text"
+                        + " cannot hold; give the run an id of printable characters");
             }
         }
         int bytes = utf8Bytes(runId);

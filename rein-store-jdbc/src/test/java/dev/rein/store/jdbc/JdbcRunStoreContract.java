@@ -219,6 +219,49 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     }
 
     /**
+     * Before: PostgreSQL's text cannot hold U+0000, so a run whose model name (the provider's, or an application's
+     * Model.name()) or reason held a NUL failed its every save there with PostgreSQL's words ('invalid byte sequence for
+     * encoding "UTF8": 0x00'), while SQLite stored it; so did a write under a run id or idempotency key with one. The
+     * listing's model and reason now show a NUL as U+FFFD on every database, as its goal does (the snapshot keeps them
+     * exactly), and PostgreSQL refuses such an id saying why, before anything is written.
+     */
+    @Test
+    void aNulInAModelNameOrReasonIsStoredEverywhereAndAnIdWithOneIsRefusedOnPostgresqlSayingWhy() {
+        JdbcRunStore store = (JdbcRunStore) store();
+        String id = runId + "_nul";
+        RunSnapshot first = SnapshotCodec.readSnapshot(SnapshotCodec.write(snapshotOf(id, RunStatus.RUNNING))
+                .replace("claude-sonnet-5", "claude\\u0000sonnet"));
+        assertThat(first.model()).isEqualTo("claude\u0000sonnet");
+        store.save(first);
+        RunSnapshot failed = first.withStatus(RunStatus.FAILED, "guard\u0000x", "stopped", first.updatedAt().plusSeconds(1));
+        store.save(failed);
+        assertThat(store.load(id)).contains(failed);
+        assertThat(store.list()).filteredOn(r -> r.runId().equals(id)).singleElement().satisfies(r -> {
+            assertThat(r.model()).isEqualTo("claude\uFFFDsonnet");
+            assertThat(r.reason()).isEqualTo("guard\uFFFDx");
+        });
+
+        if (url().startsWith("jdbc:postgresql:")) {
+            String nul = runId + "_\u0000x";
+            String why = "the run id is refused, as it holds the NUL character (U+0000) at index " + (runId.length() + 1)
+                    + ", which PostgreSQL's text cannot hold; give the run an id of printable characters";
+            // (the snapshot's JSON writes the NUL as an escape)
+            RunSnapshot nulRun = SnapshotCodec.readSnapshot(SnapshotCodec.write(snapshot(1, RunStatus.RUNNING)).replace(runId, runId + "_\\u0000x"));
+            assertThat(nulRun.runId()).isEqualTo(nul);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.save(nulRun))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot save run " + runId + "_\\x00x in " + url() + ": " + why);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendEvent(nul, audit(nul, 1)))
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageEndingWith(why);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.putIdempotency(new dev.rein.state.IdempotencyRecord(
+                            nul + ":1:0", nul, 1, "toolu_1", "send_message", "h", dev.rein.json.Json.object(),
+                            dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH, java.time.Instant.EPOCH)))
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageEndingWith(why);
+            assertThat(store.load(id)).as("the store is still usable").contains(failed);
+        }
+    }
+
+    /**
      * Before: a cost whose decimal form is longer than 40 characters was stored on SQLite, but PostgreSQL refused the
      * run's every save ('value too long for type character varying(40)'), so the run ended FAILED/store_error there
      * alone. A per-use price given as a double ({@code new BigDecimal(0.01)}, exactly
