@@ -50,9 +50,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     public static final String HOME_VARIABLE = "REIN_HOME";
 
     /**
-     * The most bytes of UTF-8 a run id may have in this store, on every database: PostgreSQL cannot index a key
-     * much over 2,700 bytes, and an idempotency key is the run id and the call's position. The same as Temporal's
-     * longest id, so a run id fits every store Rein has.
+     * The most bytes of UTF-8 the id of a run this store does not hold yet may have, on every database: PostgreSQL
+     * cannot index a key much over 2,700 bytes, and an idempotency key is the run id and the call's position. The
+     * same as Temporal's longest id, so a run id fits every store Rein has. A run an earlier Rein stored under a
+     * longer id is still written (saved, approved, resumed, cancelled).
      */
     public static final int LONGEST_RUN_ID_BYTES = 1_000;
 
@@ -180,6 +181,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      * on every database: PostgreSQL would refuse it in its index's words, SQLite store it, and a run moved between them
      * then fail. A run the store holds already is written whatever its id's length: an earlier Rein stored it without
      * the limit, so its id fits this database's index, and the run must still be saved (approved, resumed, cancelled).
+     * Also refuses half a surrogate pair (the driver would write {@code ?}) on every database, and on PostgreSQL a NUL,
+     * which its text cannot hold.
      */
     private void requireIndexable(String runId, String key, String what) {
         requireOpen(what);
