@@ -173,6 +173,64 @@ class ModelFallbackTest {
                 });
     }
 
+    /** A model of some provider whose calls go to {@code server}, as rein-openai's and rein-anthropic's say. */
+    private record ServedModel(ScriptedModel script, String provider, String server) implements Model, ModelDefaults {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+            return script.call(request, context);
+        }
+
+        @Override
+        public String defaultModelName() {
+            return "test-model";
+        }
+
+        @Override
+        public String providerName() {
+            return provider;
+        }
+
+        @Override
+        public PriceTable prices() {
+            return PriceTable.empty().with("test-model", PRICE);
+        }
+
+        @Override
+        public java.net.URI serverUri() {
+            return java.net.URI.create("https://" + server + "/v1");
+        }
+    }
+
+    private static List<io.opentelemetry.sdk.metrics.data.HistogramPointData> inputTokenPoints() {
+        return OTEL.getMetrics().stream()
+                .filter(m -> m.getName().equals(GenAiConventions.METRIC_TOKEN_USAGE))
+                .flatMap(m -> m.getHistogramData().getPoints().stream())
+                .filter(p -> "input".equals(p.getAttributes().get(GenAiConventions.TOKEN_TYPE))).toList();
+    }
+
+    /**
+     * The failed primary's reported tokens, counted when the stage moves on to a backup at another server, name the
+     * primary's server (the attempt's), not the backup's the span has learnt by then.
+     */
+    @Test
+    void theTokensOfAFailedAttemptLeftForABackupNameTheAttemptsServer() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
+                "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
+        Model backup = new ServedModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai", "backup.example");
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ServedModel(primary, "acme", "primary.example"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        assertThat(inputTokenPoints()).filteredOn(p -> "acme".equals(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)))
+                .singleElement().satisfies(p -> {
+                    assertThat(p.getAttributes().get(GenAiConventions.SERVER_ADDRESS)).isEqualTo("primary.example");
+                    assertThat(p.getSum()).isEqualTo(800.0);
+                });
+    }
+
     /**
      * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
      * each move is its event, in order, and the span's own error.type is the last attempt's failure.

@@ -182,7 +182,7 @@ final class ChatContextPropagation implements ModelInterceptor {
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
             // the request this attempt sends, after every stage: its model may not be the one the span was opened with
             Span chat = Span.fromContext(context);
-            int attempt = run.attemptAsks(chat, request.model(), provider);
+            int attempt = run.attemptAsks(chat, request.model(), provider, server);
             if (!run.replay() && streams(wrapped())) {
                 // a streamed request whatever comes of it: also a call refused before its first chunk (HTTP 429, 400)
                 chat.setAttribute(GenAiConventions.REQUEST_STREAM, true);

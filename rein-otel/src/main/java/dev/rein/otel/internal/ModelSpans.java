@@ -52,6 +52,8 @@ final class ModelSpans {
     /** The model and provider the open call's latest attempt went to; null before its first attempt. */
     private String attemptModel;
     private String attemptProvider;
+    /** The server the open call's latest attempt went to (null: unknown); the span's learns the next attempt's. */
+    private Server attemptServer;
     /** How the latest attempt failed (its error.type and HTTP status, 0 for none); null while it runs or when it answered. */
     private String attemptError;
     private int attemptStatus;
@@ -113,6 +115,7 @@ final class ModelSpans {
         openPurpose = e.purpose();
         attemptModel = null;
         attemptProvider = null;
+        attemptServer = null;
         attemptError = null;
         attemptUsage = null;
         run.telemetry().offerChat(run.context().with(open), run);
@@ -167,9 +170,11 @@ final class ModelSpans {
      * attempt that goes to another model or provider than the one before it is a fallback: a
      * {@code rein.model.fallback} event keeps which model and provider the call moved from, to which, and how
      * the attempt before failed, as a retry's event does (a retry of the same model has its own event).
+     * {@code server} is the one the attempt goes to (null: unknown), which the tokens of a failed attempt the next
+     * one leaves are counted with: by then the span has learnt the next attempt's server.
      * Returns the attempt's number, for {@link #attemptFailed}; 0 when {@code chat} is not the open call's span.
      */
-    synchronized int attemptAsks(Span chat, String requestModel, String provider) {
+    synchronized int attemptAsks(Span chat, String requestModel, String provider, Server server) {
         if (open != chat) {
             return 0;
         }
@@ -191,7 +196,7 @@ final class ModelSpans {
             if (attemptUsage != null) { // a stage moved on from it: no trace event of the run says this usage
                 a.putAll(usage(attemptUsage));
                 if (!attemptUsage.estimated()) {
-                    run.instruments().tokensUsed(attemptProvider, openServer, attemptModel, null,
+                    run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
                             attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
                 }
             }
@@ -199,6 +204,7 @@ final class ModelSpans {
         }
         attemptModel = requestModel;
         attemptProvider = provider;
+        attemptServer = server;
         attemptError = null;
         attemptStatus = 0;
         attemptUsage = null;

@@ -173,8 +173,8 @@ final class RunTelemetry implements RunListener {
      * An attempt of the call whose span is {@code chat} asks for {@code requestModel} of {@code provider}
      * (see {@link ModelSpans#attemptAsks}).
      */
-    int attemptAsks(Span chat, String requestModel, String provider) {
-        return model.attemptAsks(chat, requestModel, provider);
+    int attemptAsks(Span chat, String requestModel, String provider, Server server) {
+        return model.attemptAsks(chat, requestModel, provider, server);
     }
 
     /** An attempt of the call whose span is {@code chat} failed (see {@link ModelSpans#attemptFailed}). */
