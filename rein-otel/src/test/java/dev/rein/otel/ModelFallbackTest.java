@@ -232,6 +232,54 @@ class ModelFallbackTest {
     }
 
     /**
+     * A stage that rethrows the primary's failure (its usage said on the fallback event) when the backup failed without
+     * usage: the usage is counted once, on the fallback event under the primary's provider, not again as the call's.
+     */
+    @Test
+    void aRethrownFailureWhoseUsageTheFallbackEventSaidIsNotCountedAgain() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
+                "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
+        Model backup = new ProviderModel(ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded"))), "openai");
+        ModelInterceptor rethrowsThePrimarysFailure = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException first) {
+                    try {
+                        return chain.proceed(call.withModel(backup));
+                    } catch (ModelException second) {
+                        first.addSuppressed(second);
+                        throw first;
+                    }
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(rethrowsThePrimarysFailure).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isNull();
+        assertThat(inputTokenPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme");
+            assertThat(p.getSum()).isEqualTo(800.0);
+            assertThat(p.getCount()).isEqualTo(1);
+        });
+    }
+
+    /**
      * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
      * each move is its event, in order, and the span's own error.type is the last attempt's failure.
      */

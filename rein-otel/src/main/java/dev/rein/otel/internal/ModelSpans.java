@@ -21,9 +21,12 @@ import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The {@code chat} spans of one run, from the model-call trace events: one span per call of the
@@ -62,6 +65,11 @@ final class ModelSpans {
      * (from the trace), else the fallback event of the attempt a stage moved on to; null when none is left to say.
      */
     private Usage attemptUsage;
+    /**
+     * The usages a retry or fallback event of the open call has said (by identity: each event carries the failure's
+     * own), so a stage rethrowing that failure as the call's (a backup failed too) does not count them again.
+     */
+    private final Set<Usage> saidUsages = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Counts the open call's attempts, so a late failure of one the deadline stage abandoned is not taken for a later one's. */
     private int attempts;
 
@@ -118,6 +126,7 @@ final class ModelSpans {
         attemptServer = null;
         attemptError = null;
         attemptUsage = null;
+        saidUsages.clear();
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
             if (!r.system().isEmpty()) {
@@ -195,6 +204,7 @@ final class ModelSpans {
             }
             if (attemptUsage != null) { // a stage moved on from it: no trace event of the run says this usage
                 a.putAll(usage(attemptUsage));
+                saidUsages.add(attemptUsage);
                 if (!attemptUsage.estimated()) {
                     run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
                             attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
@@ -272,6 +282,7 @@ final class ModelSpans {
         if (e.reportedUsage() != null) { // the failed attempt's: the span's own are the answer's, or the last failure's
             a.putAll(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
+            saidUsages.add(e.reportedUsage());
         }
         attemptUsage = null; // said here, when there was any: not again on a fallback event
         open.addEvent(ReinConventions.EVENT_MODEL_RETRY, a.build(), e.time());
@@ -353,7 +364,8 @@ final class ModelSpans {
         if (e.httpStatus() > 0 && open != null) {
             open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
         }
-        if (e.reportedUsage() != null && open != null) {
+        // not a usage a retry or fallback event said: a stage rethrew that attempt's failure as the call's
+        if (e.reportedUsage() != null && open != null && !saidUsages.contains(e.reportedUsage())) {
             // what the server reported before the call failed: no cost (a failed call charges nothing), nor in the run's sum
             open.setAllAttributes(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
