@@ -67,15 +67,20 @@ final class TraceSummary {
 
     /**
      * ", tokens in X / out Y", with "(reasoning Z)" for the part of the output a reasoning model spent thinking
-     * when the provider reported it; "" for an event without usage (one written before it was recorded).
+     * when the provider reported it and " / cache read R / cache write W" when the input (X uncached) had a cached part;
+     * "" for an event without usage (one written before it was recorded).
      */
     private static String tokens(JsonNode usage) {
         if (!usage.isObject()) {
             return "";
         }
         long reasoning = usage.path("reasoning_output_tokens").asLong();
+        long cacheRead = usage.path("cache_read_input_tokens").asLong();
+        long cacheWrite = usage.path("cache_creation_input_tokens").asLong();
+        // "in" is the uncached input: the cache's part is said after it, as the live view does, or the input looks smaller
         return ", " + (usage.path("estimated").asBoolean() ? "estimated " : "") + "tokens in " + usage.path("input_tokens").asLong()
-                + " / out " + usage.path("output_tokens").asLong() + (reasoning > 0 ? " (reasoning " + reasoning + ")" : "");
+                + " / out " + usage.path("output_tokens").asLong() + (reasoning > 0 ? " (reasoning " + reasoning + ")" : "")
+                + (cacheRead > 0 || cacheWrite > 0 ? " / cache read " + cacheRead + " / cache write " + cacheWrite : "");
     }
 
     /**

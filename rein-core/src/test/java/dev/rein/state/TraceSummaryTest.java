@@ -47,7 +47,7 @@ class TraceSummaryTest {
 
     /**
      * A failed call's reported usage leads the line, ahead of the message the 120 characters may cut: the message says
-     * it last. A failure without one reads as before.
+     * it last, with the cache reads and writes as a response's. A failure without one reads as before.
      */
     @Test
     void aFailedCallShowsTheUsageItsServerReportedBeforeTheMessage() {
@@ -60,7 +60,9 @@ class TraceSummaryTest {
                 stored(2, "model_failed", new TraceEvent.ModelFailed("r", 1, t, "OVERLOADED", 0, message, null,
                         new Usage(1420, 12, 0, 0, java.util.Map.of(), true, java.util.Map.of()))),
                 stored(3, "model_failed", new TraceEvent.ModelFailed("r", 2, t, "INVALID_REQUEST", 400, "bad"))));
-        assertThat(lines.get(0)).contains("OVERLOADED (reported, not charged: tokens in 1420 / out 0): error event");
+        // the cache's part of the input too, as the live view and the message say it (2720 in all), not the uncached part alone
+        assertThat(lines.get(0)).contains("OVERLOADED (reported, not charged: tokens in 1420 / out 0 / cache read 1000"
+                + " / cache write 300): error event");
         assertThat(lines.get(1)).contains("OVERLOADED (reported, not charged: estimated tokens in 1420 / out 12): error event");
         assertThat(lines.get(2)).endsWith("INVALID_REQUEST: bad");
     }
