@@ -165,11 +165,7 @@ public final class ScriptedModel implements Model, ModelDefaults {
 
     /** Like {@code turn}, but reports {@code usage}. */
     public static Turn withUsage(Usage usage, Turn turn) {
-        return (request, number) -> {
-            ModelResponse r = turn.answer(request, number);
-            return new ModelResponse(r.id(), r.model(), r.content(), r.stopReason(), r.stopSequence(), usage, r.stopDetail(),
-                    r.providerStopReason());
-        };
+        return (request, number) -> turn.answer(request, number).withUsage(usage); // every other field kept (the tier too)
     }
 
     /** A failing call. */
