@@ -291,7 +291,8 @@ final class ErrorMapper {
         }
         return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (" + model + " is Rein's default model,"
                 + " for the OpenAI API: name a model this server serves with --model (modelName in the library),"
-                + " e.g. --model qwen3:8b)", e.retryable(), e.retryAfter(), e.requestId(), e.getCause());
+                + " e.g. --model qwen3:8b)", e.retryable(), e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null),
+                e.getCause()); // the usage too: a copy must not drop what a budget or the trace is told
     }
 
     static ModelException malformed(String message, String requestId, Throwable cause) {

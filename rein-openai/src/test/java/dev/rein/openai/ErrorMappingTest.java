@@ -931,6 +931,21 @@ class ErrorMappingTest extends FakeChat {
         }
     }
 
+    /** The default-model advice's copy of a failure keeps all it carried: the usage its server reported among it. */
+    @Test
+    void theDefaultModelAdviceKeepsTheUsageTheFailureCarried() {
+        Usage reported = Usage.of(120, 0, 1000, 300);
+        ModelException refused = new ModelException(Kind.INVALID_REQUEST, 404, "model \"" + OpenAiProvider.DEFAULT_MODEL
+                + "\" not found", false, null, "req_1", reported, null);
+
+        ModelException advised = ErrorMapper.defaultModelAdvice(refused, OpenAiProvider.DEFAULT_MODEL, false);
+
+        assertThat(advised).isNotSameAs(refused);
+        assertThat(advised.getMessage()).contains("is Rein's default model");
+        assertThat(advised.reportedUsage()).containsSame(reported);
+        assertThat(advised.requestId()).isEqualTo("req_1");
+    }
+
     @Test
     void aLocalServerRefusingTheDefaultModelIsToldToBeGivenItsOwnModel() throws Exception {
         // Without --model (modelName) the request names gpt-4.1-mini, the OpenAI API's default, which Ollama,
