@@ -34,8 +34,11 @@ public final class BudgetMeter {
     private int steps;
     private Usage usage = Usage.ZERO;
     private BigDecimal costUsd = BigDecimal.ZERO;
-    /** See {@link #takeUnpricedTier()}. */
-    private String unpricedTier;
+    /**
+     * See {@link #takeUnpricedTiers()}: every one since the last take, not the last call's alone, as a model interceptor
+     * may call the model more than once for one traced call (and keep an earlier answer).
+     */
+    private final java.util.Set<String> unpricedTiers = new java.util.LinkedHashSet<>();
 
     /**
      * @throws ConfigurationException when a money budget is set and {@code model} has no price: a
@@ -143,19 +146,22 @@ public final class BudgetMeter {
         BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage, tier);
         costUsd = costUsd.add(cost);
         // a priced model whose price lacks the tier: charged at the base price, which the call's trace must say
-        unpricedTier = callPrice != null && !callPrice.pricesTier(tier) ? tier : null;
+        if (callPrice != null && !callPrice.pricesTier(tier)) {
+            unpricedTiers.add(tier);
+        }
         return cost;
     }
 
     /**
-     * The service tier the last call recorded was served at when the model's price has no rates for it, so that call was
-     * charged at the base price (a cheaper or dearer tier counted wrongly); null when the tier was priced, the
-     * provider named none, or the model has no price. Read and cleared, for that call's trace event.
+     * The service tiers of the calls recorded since the last take whose model's price has no rates for them, so those
+     * calls were charged at the base price (a cheaper or dearer tier counted wrongly), in the order first recorded; empty
+     * when every tier was priced, the provider named none, or the model has no price. Read and cleared, for the trace
+     * event of the call they were made for.
      */
-    public String takeUnpricedTier() {
-        String tier = unpricedTier;
-        unpricedTier = null;
-        return tier;
+    public java.util.List<String> takeUnpricedTiers() {
+        java.util.List<String> tiers = java.util.List.copyOf(unpricedTiers);
+        unpricedTiers.clear();
+        return tiers;
     }
 
     /** The first exhausted budget layer, if any, for starting another step (this turn's, then the conversation's). */

@@ -71,6 +71,38 @@ class ServiceTierPricingTest {
                         + " ModelPrice.of(input, cacheRead, output)) on the model's price"));
     }
 
+    /**
+     * A model interceptor that calls the model twice for one call (keeping the first answer): the first served at a tier
+     * without rates, the second at a priced one. Both are charged to the call, so its event says the tier charged at the
+     * base price, though the last call the meter priced was the priced one.
+     */
+    @Test
+    void aTierWithoutAPriceOfAnEarlierCallAnInterceptorMadeIsStillSaid() {
+        dev.rein.model.ModelInterceptor twice = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                ModelResponse first = chain.proceed(call);
+                chain.proceed(call); // a second opinion, not taken
+                return first;
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        RunResult result = Agent.builder().model(ScriptedModel.of(servedAt("flex"), servedAt("priority"))).listener(trace)
+                .price(ScriptedModel.DEFAULT_NAME, BASE.withTier("priority", PRIORITY)).modelInterceptor(twice).build().run("go");
+
+        assertThat(result.costUsd()).isEqualByComparingTo("7.7"); // 2.8 (flex, base) + 4.9 (priority)
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement().satisfies(responded -> {
+            assertThat(responded.response().serviceTier()).isEqualTo("flex");
+            assertThat(responded.pricing()).startsWith("served at service tier 'flex', which the price of model"
+                    + " 'scripted-model' has no rates for");
+        });
+    }
+
     @Test
     void aCallWithoutATierIsChargedTheBasePriceSayingNothing() {
         RunResult result = run(BASE.withTier("priority", PRIORITY), null, null);

@@ -58,14 +58,11 @@ public final class TracingStage implements ModelInterceptor {
         boolean estimatedBefore = meter.usage().estimated();
         Instant started = tracer.now();
         try {
-            meter.takeUnpricedTier(); // nothing a call before this one left
+            meter.takeUnpricedTiers(); // nothing a call before this one left
             ModelResponse response = chain.proceed(call);
             Instant now = tracer.now();
-            String unpricedTier = meter.takeUnpricedTier();
-            String pricing = unpricedTier == null ? null : "served at service tier '" + unpricedTier + "', which the price of"
-                    + " model '" + response.model() + "' has no rates for: charged at its base price, which can be more or"
-                    + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"" + unpricedTier
-                    + "\", ModelPrice.of(input, cacheRead, output)) on the model's price";
+            // every model call made for this one (an interceptor's second call too), as its cost counts them all
+            String pricing = pricing(meter.takeUnpricedTiers(), response.model());
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                     meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
             if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
@@ -86,6 +83,22 @@ public final class TracingStage implements ModelInterceptor {
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
             throw e;
         }
+    }
+
+    /**
+     * What the model_response event says of tiers charged at the base price (null: none): a call served at a tier
+     * without rates, or, when an interceptor called the model more than once for it, each such tier.
+     */
+    private static String pricing(java.util.List<String> unpricedTiers, String model) {
+        if (unpricedTiers.isEmpty()) {
+            return null;
+        }
+        String tier = unpricedTiers.get(0);
+        String served = unpricedTiers.size() == 1 ? "served at service tier '" + tier + "', which"
+                : "its model calls served at service tiers '" + String.join("', '", unpricedTiers) + "', which";
+        return served + " the price of model '" + model + "' has no rates for: charged at its base price, which can be more"
+                + " or less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"" + tier
+                + "\", ModelPrice.of(input, cacheRead, output)) on the model's price";
     }
 
     /** The provider the model names, null when it names none or fails to (an application's model: tracing must not fail the call). */
