@@ -50,7 +50,11 @@ public final class ReinConventions {
      * no rates for, charged at the base price: the trace's {@code pricing}); absent otherwise.
      */
     public static final AttributeKey<String> MODEL_PRICING = stringKey("rein.model.pricing");
-    /** True when the provider reported no usage and the call's gen_ai.usage.* are Rein's estimate; absent otherwise. */
+    /**
+     * True when the call's (or a retry's or fallback's event's) gen_ai.usage.* are, in part or whole, Rein's estimate: the
+     * provider reported no usage, or a failed call's server reported the input and Rein estimated the output; absent
+     * otherwise.
+     */
     public static final AttributeKey<Boolean> USAGE_ESTIMATED = booleanKey("rein.usage.estimated");
     public static final AttributeKey<Long> ATTEMPT = longKey("rein.attempt");
     /** The turn of a conversation a reply started ({@code agent.reply}, {@code rein reply}). */
