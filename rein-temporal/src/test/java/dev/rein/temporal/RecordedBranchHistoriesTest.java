@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code deadline-in-call-intervention} (the deadline passed during a model call);
  *   <li>{@code end-not-cancelled} (a cancel arrived while the run's end was traced);
  *   <li>{@code resume-not-cancelled} (a cancel arrived while the resume, every pending action decided, was traced);
+ *   <li>{@code finish-refusal-count} (a finish call its schema refused counted with a verifier's refusal: the run ends
+ *       FAILED when they are used up);
  *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
  *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
@@ -41,7 +43,9 @@ import org.junit.jupiter.api.Test;
  * through the branch's default version: {@code end-cancelled-before-f92dd9b3}, and for {@code reads-all-ended}
  * (whose version 1 only histories recorded before {@code reads-cancelled} reach, as a step of two reads now takes that
  * branch) {@code reads-not-awaited-before-36de1b45} (its default version) and {@code reads-all-ended-before-21539385}
- * (its version 1). Each was recorded by the scenario of the test its commit added,
+ * (its version 1), and for {@code finish-refusal-count} {@code finish-refused-before-6cee147d} and
+ * {@code finish-refused-mixed-before-6cee147d} (the activities of 6cee147d, which count the refusal, with the workflow
+ * tasks of its parent, which did not take the count up: a run whose workers were replaced while it ran). Each was recorded by the scenario of the test its commit added,
  * run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
  * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
  * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
@@ -64,6 +68,7 @@ class RecordedBranchHistoriesTest {
     static final String END_NOT_CANCELLED = "end-not-cancelled-v2.json";
     static final String DECISION_WITH_START = "decision-with-continued-start-v2.json";
     static final String RESUME_NOT_CANCELLED = "resume-not-cancelled-v2.json";
+    static final String FINISH_REFUSAL_COUNT = "finish-refusal-count-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -191,6 +196,49 @@ class RecordedBranchHistoriesTest {
         DeterminismTest.replay(history);
     }
 
+    @Test
+    void aFinishCallItsSchemaRefusedCountedWithAVerifiersRefusalStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(FINISH_REFUSAL_COUNT);
+        assertThat(versionMarkers(history)).as("the history goes through the finish-refusal-count branch")
+                .contains("finish-refusal-count");
+        assertThat(scheduled(history, "ReinVerify")).as("the verifier's refusal used the last attempt").isOne();
+        assertThat(scheduled(history, "ReinCallModel")).as("the model not asked again").isEqualTo(2);
+        assertThat(scheduled(history, "ReinEnd")).isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    /**
+     * 6cee147d took up the count of refused answers an activity returns; a run recorded before it (a finish call its
+     * schema refused, then an answer a verifier refused, and the model asked again) goes on as it did: its activities
+     * returned no count, read as 0, and the workflow does not take it up without the branch's marker.
+     */
+    @Test
+    void aFinishCallItsSchemaRefusedRecordedBeforeItsCountWasTakenUpStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("finish-refused-before-6cee147d.json");
+        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
+        assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
+        assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
+        DeterminismTest.replay(history);
+    }
+
+    /**
+     * As above, with the activities of 6cee147d (which return the refusal's count, 1) and the workflow tasks of its
+     * parent (which left it), as when workers are replaced while a run goes on: it replays, going on as recorded.
+     */
+    @Test
+    void aFinishCallItsSchemaRefusedCountedByANewActivityAndLeftByAnOldWorkflowStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("finish-refused-mixed-before-6cee147d.json");
+        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskCompletedEventAttributes)
+                .flatMap(e -> e.getActivityTaskCompletedEventAttributes().getResult().getPayloadsList().stream())
+                .map(p -> p.getData().toStringUtf8()))
+                .as("an activity returned the refusal's count").anyMatch(r -> r.contains("\"verification_failures\":1"));
+        assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
+        assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
+        DeterminismTest.replay(history);
+    }
+
     /**
      * c46ffe2b, which has no version of its own, keeps a decision signalled while the activity that traces the pause ran,
      * where that activity's result had dropped it and the run waited for it again. A run recorded before it (the first
@@ -287,6 +335,9 @@ class RecordedBranchHistoriesTest {
         }
         if (absent(into, RESUME_NOT_CANCELLED)) {
             Files.writeString(into.resolve(RESUME_NOT_CANCELLED), cancelDuringResume().toJson(true));
+        }
+        if (absent(into, FINISH_REFUSAL_COUNT)) {
+            Files.writeString(into.resolve(FINISH_REFUSAL_COUNT), finishRefusalCounted().toJson(true));
         }
     }
 
@@ -506,6 +557,27 @@ class RecordedBranchHistoriesTest {
             return server.client().fetchHistory("run-cancel-during-resume");
         } finally {
             cancelSent.countDown();
+        }
+    }
+
+    /**
+     * As TemporalFinishToolTest's schemaThenVerifier: a finish call its schema refuses, then a report a verifier refuses,
+     * the two refusals using up maxVerificationFailures (2): the run ends FAILED.
+     */
+    private static WorkflowExecutionHistory finishRefusalCounted() {
+        String good = "{\"status\":\"completed\",\"summary\":\"A-1 を調べた\",\"result\":\"A-1 は配達済みです。\"}";
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", "{\"status\":\"completed\"}")),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", good)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", good)));
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.lookup()).finishTool(true)
+                .verifier(answer -> checks.incrementAndGet() == 1 ? dev.rein.run.Verdict.fail("配達日を書くこと")
+                        : dev.rein.run.Verdict.pass()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1 の状況は?", "run-finish-refusal-count").result();
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            return server.client().fetchHistory("run-finish-refusal-count");
         }
     }
 

@@ -632,8 +632,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         edits.clear();
         // a finish call its schema refused was counted by ReinPlanTools (locally it counts with the answer's refusals),
         // which each activity is given from here: not taken up, every refusal started again from the same count and the
-        // model could repeat it until the step limit. The count only grows, and a payload written before it has 0
-        if (next.verificationFailures() > this.decisions.verificationFailures()) {
+        // model could repeat it until the step limit. The count only grows, and a payload written before it has 0. Taken
+        // up, the run may end where it went on before (6cee147d), so behind a version asked where the count differs, as
+        // Temporal's docs place getVersion at the change: that condition is the recorded activity's result, the same on
+        // a replay; a history recorded without the marker (a new activity's count left by an old workflow task) goes on
+        if (next.verificationFailures() > this.decisions.verificationFailures()
+                && Workflow.getVersion("finish-refusal-count", Workflow.DEFAULT_VERSION, 1) >= 1) {
             this.decisions = new Step.State(this.decisions.rules(), this.decisions.emptyAnswers(), next.verificationFailures());
         }
     }
