@@ -35,7 +35,8 @@ class DeterminismTest {
             "java/util/Random.\"<init>\"", "java/util/concurrent/ThreadLocalRandom");
 
     /**
-     * The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads, the step function
+     * The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads (with the calls of a
+     * response and the run's input, records of their own), the step function
      * (Step.decide and the package-private decision classes it delegates to), the budget meter and its price table, and
      * what a decision signal runs (the signal, the approval state it decides, the action hash).
      */
@@ -46,6 +47,7 @@ class DeterminismTest {
             classNamed("dev.rein.temporal.internal.Payloads"), classNamed("dev.rein.temporal.internal.Payloads$RunRef"),
             classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"),
             classNamed("dev.rein.temporal.internal.Payloads$Carried"), classNamed("dev.rein.temporal.internal.WorkerConverter"),
+            classNamed("dev.rein.temporal.internal.ToolUses"), classNamed("dev.rein.temporal.internal.RunInput"),
             dev.rein.budget.PriceTable.class, dev.rein.temporal.internal.ApprovalSignal.class,
             dev.rein.approval.ApprovalState.class, dev.rein.approval.ActionHash.class);
 
@@ -72,6 +74,16 @@ class DeterminismTest {
             }
         }
         return all;
+    }
+
+    /**
+     * The top-level records the workflow builds as activity arguments or as its continued input (ToolUses, the calls
+     * of a response carried over a pause or a continue-as-new; RunInput) are workflow code as the payload records are.
+     */
+    @Test
+    void theCheckCoversThePayloadRecordsTheWorkflowBuilds() {
+        assertThat(withNested(WORKFLOW_CODE)).contains(classNamed("dev.rein.temporal.internal.ToolUses"),
+                classNamed("dev.rein.temporal.internal.RunInput"));
     }
 
     @Test
