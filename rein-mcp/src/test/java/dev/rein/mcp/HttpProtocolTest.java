@@ -1126,6 +1126,23 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aRetryAfterPastTheListingsDeadlineFailsTheStartAtOnceThoughItIsWithinTheTimeAfterTheStreamEnded() throws Exception {
+        // A page of the tool list is waited for 30 s from when it was sent. Its stream was resumed for 35 s from when it
+        // ended, so a Retry-After of 33 s was slept through and the start failed at 30 s with a plain timeout, not saying
+        // what the server asked.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollLists.set(true);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("33");
+            Instant began = Instant.now();
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("could not resume it after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that"
+                            + " asks for the rest; it asked to be tried again only after 33 s, past the time Rein waits for it)");
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(20)); // not the listing's 30 s
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

@@ -121,7 +121,11 @@ final class CancellingTransport implements McpClientTransport {
                     .onErrorMap(InitializedNotSent::new)
                     .doFinally(signal -> sendingInitialized = false);
         }
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            startSent(request.id());
+        }
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
+            startSent(request.id());
             listingSent.set(request.id());
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
             lastListing = new Listing(request.id(), lost);
@@ -259,12 +263,42 @@ final class CancellingTransport implements McpClientTransport {
     private final Map<String, Call> sentCalls = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * The instant the call whose request has {@code id} (JSON text) gives up at; null when no call
-     * under way sent it (a listing, a call already ended) or its deadline is not known here.
+     * The instant Rein gives up on the request with {@code id} (JSON text): a call's deadline, or a
+     * start request's ({@code initialize}, {@code tools/list}); null when no such request is under way
+     * (a call already ended) or its deadline is not known here.
      */
     java.time.Instant deadlineOf(String id) {
         Call call = sentCalls.get(id);
-        return call == null ? null : call.deadline;
+        return call == null ? startDeadlines.get(id) : call.deadline;
+    }
+
+    /**
+     * How long Rein waits for a start request ({@code initialize}, a page of the tool list) from when
+     * it is sent; null (the default): no deadline is noted for them.
+     */
+    private volatile java.time.Duration startLimit;
+
+    /**
+     * The instant Rein gives up on each {@code initialize} and {@code tools/list} request under way, by
+     * the id as JSON text: a resumption of its stream counted from when the stream ended slept through a
+     * Retry-After landing past it, and the start failed with a plain timeout instead of saying why.
+     */
+    private final Map<String, java.time.Instant> startDeadlines = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Notes that Rein waits for a start request for {@code limit} from when it is sent. */
+    void startRequestsWaited(java.time.Duration limit) {
+        startLimit = limit;
+    }
+
+    private void startSent(Object id) {
+        java.time.Duration limit = startLimit;
+        if (limit == null || id == null) {
+            return;
+        }
+        java.time.Instant now = java.time.Instant.now();
+        // One given up on (timed out) is never answered: dropped once past its deadline, where it no longer matters.
+        startDeadlines.values().removeIf(deadline -> deadline.isBefore(now));
+        startDeadlines.put(idKey(id), now.plus(limit));
     }
 
     private static String idKey(Object id) {
@@ -346,6 +380,9 @@ final class CancellingTransport implements McpClientTransport {
         Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound = received -> received.flatMap(message -> {
             version.received(message);
             tasks.received(message);
+            if (message instanceof McpSchema.JSONRPCResponse answer && !startDeadlines.isEmpty()) {
+                startDeadlines.remove(idKey(answer.id())); // the request ended
+            }
             if (message instanceof McpSchema.JSONRPCNotification n && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
                 return Mono.<McpSchema.JSONRPCMessage>fromRunnable(onToolsChanged);
             }

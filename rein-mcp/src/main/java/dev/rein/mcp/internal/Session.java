@@ -93,6 +93,9 @@ final class Session {
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
                 CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version, iconLeftOut(config, warnings));
+                // Rein waits for initialize and each page of the tool list this long from when it is sent (ServerConnection).
+                cancelling.startRequestsWaited(config.timeout().compareTo(ServerConnection.START_TIMEOUT) >= 0 ? config.timeout()
+                        : ServerConnection.START_TIMEOUT);
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
                 session.resuming.deadlinesFrom(cancelling::deadlineOf);
