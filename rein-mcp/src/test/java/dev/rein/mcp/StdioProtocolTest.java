@@ -448,6 +448,27 @@ class StdioProtocolTest {
     }
 
     @Test
+    void controlCharactersOfAJsonRpcErrorsMessageQuotedInACallsErrorResultAreEscaped() throws Exception {
+        // A server's JSON-RPC error refusing a call is quoted in the call's error result as the server worded it: its escape
+        // sequences (ESC ] 0 retitles the terminal, ESC [ 2 J clears it) and a bidi override arrived raw.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("t"))));
+                case "tools/call" -> server.raw("{\"jsonrpc\":\"2.0\",\"id\":" + Json.write(message.get("id"))
+                        + ",\"error\":{\"code\":-32000,\"message\":\"boom \\u001b]0;pwned\\u0007\\u001b[2J\\u202e\"}}");
+                default -> { }
+            }
+        })) {
+            ToolOutput output = handle(mcp.tools().getFirst(), ToolContext.standalone("k").withDeadline(
+                    java.time.Instant.now().plusSeconds(20)));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' refused the call of tool 't': JSON-RPC error -32000: boom"
+                    + " \\x1b]0;pwned\\x07\\x1b[2J\\u202e");
+        }
+    }
+
+    @Test
     void aMalformedErrorAnsweringInitializeOrToolsListFailsTheStartAtOnceSayingSo() {
         for (String method : List.of("initialize", "tools/list")) {
             java.time.Instant before = java.time.Instant.now();

@@ -228,7 +228,7 @@ public final class ServerConnection implements AutoCloseable {
             if (idless != null) {
                 // The server answered the POST of initialize with a JSON-RPC error without an id: it refused that request.
                 opened.discard();
-                throw new BadAnswer("it refused the initialize request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
+                throw new BadAnswer("it refused the initialize request with " + quoted(idless)
                         + " (an error without the id of the request, which a server gives a request it could not read)");
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
@@ -319,7 +319,7 @@ public final class ServerConnection implements AutoCloseable {
                 String idless = current.idlessErrorOf(id);
                 if (idless != null) {
                     // The POST of tools/list was answered with a JSON-RPC error without an id: the server refused it.
-                    throw new RefusedListing("it refused the tools/list request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
+                    throw new RefusedListing("it refused the tools/list request with " + quoted(idless)
                             + " (an error without the id of the request, which a server gives a request it could not read)");
                 }
                 if (status != null) {
@@ -714,7 +714,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             // An error without an id on the stream resumed for the call: Rein handed it on with the call's id.
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + (idless == null
-                    ? jsonRpc(e) : dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request,"
+                    ? jsonRpc(e) : quoted(idless) + " (an error without the id of the request,"
                     + " which a server gives a request it could not read)"));
         } catch (IOException | RuntimeException failure) {
             future.cancel(true);
@@ -722,7 +722,7 @@ public final class ServerConnection implements AutoCloseable {
             if (idless != null) {
                 // The server answered, refusing a request it could not read: its session is not in doubt.
                 return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
-                        + dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request, which a server gives a"
+                        + quoted(idless) + " (an error without the id of the request, which a server gives a"
                         + " request it could not read)");
             }
             if (config.transport() instanceof McpServerConfig.Http && tooLarge(failure) != null) {
@@ -1051,12 +1051,21 @@ public final class ServerConnection implements AutoCloseable {
                 && Boolean.TRUE.equals(data.get(ResumingHttpClient.UNANSWERED));
     }
 
-    private static String jsonRpc(McpError e) {
+    private String jsonRpc(McpError e) {
         McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
         if (error == null) {
-            return String.valueOf(e.getMessage());
+            return quoted(String.valueOf(e.getMessage()));
         }
-        return "JSON-RPC error " + error.code() + ": " + error.message();
+        return "JSON-RPC error " + error.code() + ": " + quoted(String.valueOf(error.message()));
+    }
+
+    /**
+     * A server's words as a message quotes them: its secrets masked, then its control characters
+     * escaped ({@code \x1b}), so a caller printing or logging a call's error result does not pass on
+     * the server's escape sequences (a retitle, a cleared screen, a bidi override).
+     */
+    private String quoted(String said) {
+        return dev.rein.internal.text.Controls.visible(mask(said), false);
     }
 
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
