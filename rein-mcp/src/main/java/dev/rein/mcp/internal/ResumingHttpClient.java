@@ -904,8 +904,8 @@ final class ResumingHttpClient extends HttpClient {
         }
     }
 
-    /** RFC 9110's obsolete RFC 850 form of an HTTP-date: {@code Sunday, 06-Nov-94 08:49:37 GMT}. */
-    private static final String RFC_850 = "EEEE, dd-MMM-";
+    /** RFC 9110's obsolete RFC 850 form of an HTTP-date, after its weekday: {@code Sunday, 06-Nov-94 08:49:37 GMT}. */
+    private static final String RFC_850 = "dd-MMM-";
     /** RFC 9110's obsolete asctime form of an HTTP-date: {@code Sun Nov  6 08:49:37 1994} (in GMT). */
     private static final java.time.format.DateTimeFormatter ASCTIME =
             java.time.format.DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
@@ -913,22 +913,34 @@ final class ResumingHttpClient extends HttpClient {
     /**
      * {@code value} read as an HTTP-date at {@code now}, null when it is none. RFC 9110 section
      * 5.6.7 has a recipient accept all three forms: IMF-fixdate and the obsolete RFC 850 and asctime
-     * ones; a two-digit year more than 50 years ahead is the most recent past year so written.
+     * ones; a two-digit year that makes the timestamp more than 50 years ahead is the most recent past
+     * year so written.
      */
-    private static Instant httpDate(String value, Instant now) {
+    static Instant httpDate(String value, Instant now) {
         try {
             return java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
         } catch (java.time.format.DateTimeParseException e) {
             // one of the obsolete forms, or no date
         }
-        try {
-            int year = now.atZone(java.time.ZoneOffset.UTC).getYear();
-            java.time.format.DateTimeFormatter rfc850 = new java.time.format.DateTimeFormatterBuilder().appendPattern(RFC_850)
-                    .appendValueReduced(java.time.temporal.ChronoField.YEAR, 2, 2, year - 49).appendPattern(" HH:mm:ss 'GMT'")
-                    .toFormatter(java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
-            return java.time.ZonedDateTime.parse(value, rfc850).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            // the asctime form, or no date
+        int comma = value.indexOf(", ");
+        if (comma > 0) {
+            try {
+                java.time.ZonedDateTime at = now.atZone(java.time.ZoneOffset.UTC);
+                java.time.format.DateTimeFormatter rfc850 = new java.time.format.DateTimeFormatterBuilder().appendPattern(RFC_850)
+                        .appendValueReduced(java.time.temporal.ChronoField.YEAR, 2, 2, at.getYear() - 49)
+                        .appendPattern(" HH:mm:ss 'GMT'").toFormatter(java.util.Locale.US).withZone(java.time.ZoneOffset.UTC);
+                java.time.ZonedDateTime date = java.time.ZonedDateTime.parse(value.substring(comma + 2), rfc850);
+                // The whole timestamp counts, not its year: one more than 50 years ahead is a century earlier.
+                if (date.isAfter(at.plusYears(50))) {
+                    date = date.minusYears(100);
+                }
+                // Its weekday is checked against the year so read (as the IMF-fixdate parse checks its own).
+                String weekday = value.substring(0, comma);
+                return java.time.DayOfWeek.from(date).getDisplayName(java.time.format.TextStyle.FULL, java.util.Locale.US)
+                        .equals(weekday) ? date.toInstant() : null;
+            } catch (java.time.format.DateTimeParseException e) {
+                // the asctime form, or no date
+            }
         }
         try {
             return java.time.ZonedDateTime.parse(value, ASCTIME).toInstant();

@@ -151,6 +151,23 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void anRfc850DatesTwoDigitYearMoreThanFiftyYearsAheadToTheSecondIsTheMostRecentPastYearSoWritten() {
+        // RFC 9110 section 5.6.7: a timestamp that appears to be more than 50 years in the future is the most recent past year
+        // with those digits. The whole timestamp counts, not its year: on 2026-12-06, 27 Dec '76 is 2076-12-27, more than 50
+        // years ahead, so 1976-12-27 (a Monday). Before, any '76 was 2076, so the Monday was refused (2076-12-27 is a Sunday)
+        // and a Sunday read as a wait of 50 years.
+        java.time.Instant now = java.time.Instant.parse("2026-12-06T15:00:00Z");
+        assertThat(ResumingHttpClient.httpDate("Monday, 27-Dec-76 00:00:07 GMT", now))
+                .isEqualTo(java.time.Instant.parse("1976-12-27T00:00:07Z"));
+        assertThat(ResumingHttpClient.retryAfterMillis("Monday, 27-Dec-76 00:00:07 GMT", now)).as("in the past: now").isZero();
+        assertThat(ResumingHttpClient.retryAfterMillis("Sunday, 27-Dec-76 00:00:07 GMT", now)).as("not that date's weekday").isZero();
+        assertThat(ResumingHttpClient.httpDate("Friday, 04-Dec-76 15:00:00 GMT", now)).as("less than 50 years ahead")
+                .isEqualTo(java.time.Instant.parse("2076-12-04T15:00:00Z"));
+        assertThat(ResumingHttpClient.httpDate("Tuesday, 06-Dec-77 15:00:00 GMT", now)).isEqualTo(java.time.Instant.parse("1977-12-06T15:00:00Z"));
+        assertThat(ResumingHttpClient.httpDate("Thursday, 17-Dec-26 15:00:00 GMT", now)).isEqualTo(java.time.Instant.parse("2026-12-17T15:00:00Z"));
+    }
+
+    @Test
     void aRetryAfterOnTheStreamForTheServersOwnMessagesIsWaitedOnlyUpToTheLongestBackoff() {
         // A request's stream is bounded by its call's time; the stream for the server's own messages has none.
         assertThat(ResumingHttpClient.nextWait(1000, 86_400_000, false)).isEqualTo(Duration.ofSeconds(30));
