@@ -1208,12 +1208,18 @@ class HttpProtocolTest {
     }
 
     @Test
-    void aResumingGetAnswered503WithRetryAfterAsADateInThePastIsTriedAgainAtOnceAndAnOldFormDateFarAheadEndsTheCall() throws Exception {
+    void aResumingGetAnswered503WithRetryAfterAsADateInThePastIsTriedAgainAfterTheUsualBackoffOnlyAndAnOldFormDateFarAheadEndsTheCall()
+            throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 20")) {
             server.refuseResumeWith.set(503);
             server.refuseResumeTimes.set(1);
-            server.refuseResumeRetryAfter.set("Sun, 06 Nov 1994 08:49:37 GMT");
+            // 8 s ago: no wait but the usual backoff (0.6 s here), not the 8 s a wait counted the wrong way round would be.
+            server.refuseResumeRetryAfter.set(java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).minusSeconds(8)));
             assertThat(invoke(mcp, "polled", "k-retry-after-past", Duration.ofSeconds(25)).content()).isEqualTo("polled");
+            List<ScriptedHttpServer.Received> gets = server.received.stream().filter(r -> r.lastEventId() != null).toList();
+            assertThat(gets.get(1).lastEventId()).as("the refused GET is sent again").isEqualTo(gets.get(0).lastEventId());
+            assertThat(Duration.between(gets.get(0).at(), gets.get(1).at())).isLessThan(Duration.ofSeconds(5));
             // The asctime form (RFC 9110 section 5.6.7: a recipient accepts all three), a day ahead: past the call's timeout.
             server.refuseResumeWith.set(503);
             server.refuseResumeTimes.set(0);
