@@ -270,8 +270,8 @@ final class Errors {
     /**
      * For an argument that starts with '-' and names none of the command's options ({@code rein runs --limit 5}): "unknown
      * option '--limit'", with the options it is the start of or that are the start of it ({@code --max-cost-usd} for
-     * {@code --max-cost}), else those one or two edits from it ({@link NearNames}), else picocli's suggestions (the options
-     * that begin as it does), else the command's options, in place of picocli's "Unknown options: '--limit', '5'", which took
+     * {@code --max-cost}), else those one or two edits from it ({@link NearNames}), else the command's options (not those
+     * that only begin with the same letters, which mean something else), in place of picocli's "Unknown options: '--limit', '5'", which took
      * the option's value for another option.
      */
     static String unknownOption(CommandLine.Model.CommandSpec spec, String arg) {
@@ -287,22 +287,52 @@ final class Errors {
                     + run.getCommandSpec().qualifiedName() + ", and a run keeps the budgets, tools and prompt it started with, so "
                     + spec.qualifiedName() + " has none; " + options;
         }
-        // picocli's suggestions: the visible options that begin with the same two letters (abbreviations are not turned
-        // on, so a script's --max-cost does not come to mean another option when one is added)
-        java.util.List<String> suggested = new CommandLine.UnmatchedArgumentException(spec.commandLine(), java.util.List.of(name))
-                .getSuggestions().stream().map(suggestion -> {
-                    CommandLine.Model.OptionSpec option = spec.findOption(suggestion);
-                    return option == null ? suggestion : option.longestName();
-                }).distinct().toList();
         // one the word is the start of (--max-cost of --max-cost-usd), or the start of the word (--trace of --trace-file),
-        // is what was meant rather than one a few edits away (--max is two from --mcp)
-        java.util.List<String> started = suggested.stream()
-                .filter(option -> option.startsWith(name) || name.startsWith(option + "-")).toList();
+        // is what was meant rather than one a few edits away (--max is two from --mcp); abbreviations are not turned on,
+        // so a script's --max-cost does not come to mean another option when one is added. Options that merely begin
+        // with the same two letters (picocli's suggestions) are not offered: --reason is no --reject, which takes text
+        // and would reject what 'rein approve RUN --reason ok' meant to approve
+        // the exact name of another command's option (--price of rein run given to rein demo, --mcp-instructions to rein
+        // eval) is no typo: only an option of its kind (a flag for a flag) that begins as it does or is one edit from it is
+        // offered, not one two edits away (--trace for --price) or taking a value where it takes none (--mcp FILE would
+        // take the next word)
+        CommandLine.Model.OptionSpec elsewhere = optionOfAnotherCommand(spec, name);
+        java.util.function.Predicate<String> ofItsKind = option -> elsewhere == null
+                || (spec.findOption(option).arity().max() > 0) == (elsewhere.arity().max() > 0);
+        java.util.List<String> started = names.stream()
+                .filter(option -> option.startsWith(name) || name.startsWith(option + "-")).filter(ofItsKind).toList();
         if (!started.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
         }
-        return NearNames.unknown("option", name, names, suggested.isEmpty() ? options
-                : "did you mean " + String.join(" or ", suggested) + "?");
+        // one or two edits as NearNames counts them, over the letters: with the dashes counted, --yes (three letters, so
+        // one edit) was two from --as and --dir two from --edit, other options with other meanings
+        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT);
+        // another command's option is offered only one of its kind a letter away (--trace FILE for --traces DIR)
+        int limit = elsewhere != null || typed.codePointCount(0, typed.length()) <= 4 ? 1 : 2;
+        java.util.List<String> near = names.stream().filter(ofItsKind)
+                .filter(option -> NearNames.editDistance(typed, withoutDashes(option)) <= limit)
+                .sorted(java.util.Comparator.comparingInt(option -> NearNames.editDistance(typed, withoutDashes(option))))
+                .toList();
+        return NearNames.unknown("option", name, java.util.List.of(),
+                near.isEmpty() ? options : "did you mean " + String.join(" or ", near) + "?");
+    }
+
+    /** The option named {@code name} of a rein command other than {@code spec}'s, or null. */
+    private static CommandLine.Model.OptionSpec optionOfAnotherCommand(CommandLine.Model.CommandSpec spec, String name) {
+        java.util.Deque<CommandLine> commands = new java.util.ArrayDeque<>(java.util.List.of(spec.root().commandLine()));
+        while (!commands.isEmpty()) {
+            CommandLine command = commands.pop();
+            CommandLine.Model.OptionSpec option = command.getCommandSpec().findOption(name);
+            if (command.getCommandSpec() != spec && option != null && !option.hidden()) {
+                return option;
+            }
+            command.getSubcommands().values().stream().distinct().forEach(commands::push);
+        }
+        return null;
+    }
+
+    private static String withoutDashes(String option) {
+        return option.replaceFirst("^-+", "");
     }
 
     /** The commands that continue a stored run with the settings it started with. */

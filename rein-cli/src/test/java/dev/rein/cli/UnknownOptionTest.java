@@ -49,13 +49,48 @@ class UnknownOptionTest {
                 + " mean --max-steps or --max-cost-usd or --max-seconds or --max-tokens? (see 'rein run --help')");
         assertThat(cli.run("run", "hi", "--trace-file", "t.jsonl").stderrLines()).containsExactly("rein run: unknown option"
                 + " '--trace-file'; did you mean --trace? (see 'rein run --help')");
-        // none begins or ends there: those that begin as it does
-        assertThat(cli.run("run", "hi", "--max-time", "5").stderrLines()).containsExactly("rein run: unknown option"
-                + " '--max-time'; did you mean --max-steps or --max-cost-usd or --max-seconds or --max-tokens? (see 'rein run"
-                + " --help')");
+        assertThat(cli.run("eval", "suite.yaml", "--trace", "out").stderrLines()).containsExactly("rein eval: unknown option"
+                + " '--trace'; did you mean --traces? (see 'rein eval --help')");
         assertThat(cli.run("run", "--max-cost").stderrLines()).containsExactly("rein run: unknown option '--max-cost'; did you"
                 + " mean --max-cost-usd? Or, if '--max-cost' is the GOAL, put -- before it: rein run -- --max-cost (see 'rein run"
                 + " --help')");
+    }
+
+    /**
+     * An option neither near one of the command's nor the start of one (nor one the start of it) is not matched to those that
+     * merely begin with the same two letters: those are other options with other meanings, and {@code --reject REASON} takes
+     * text, so following "did you mean --reject?" for {@code rein approve RUN --reason ok} would reject the action instead of
+     * approving it. The command's options are listed. Before: picocli's suggestions (the same two letters).
+     */
+    @Test
+    void anOptionOnlyBeginningAsAnotherDoesIsNotSuggestedAsIt() {
+        InProcessCli.Outcome outcome = cli.run("approve", "run_1", "--reason", "ok");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein approve: unknown option '--reason'; the options of rein approve"
+                + " are: --reject, --edit, --action, --as, --help, --version (see 'rein approve --help')");
+        assertThat(cli.run("run", "hi", "--max-time", "5").stderrLines()).singleElement().asString()
+                .startsWith("rein run: unknown option '--max-time'; the options of rein run are: --model, ")
+                .doesNotContain("did you mean");
+        // the dashes are no letters: --yes, three of them, is two edits from --as, not one
+        assertThat(cli.run("approve", "run_1", "--yes").stderrLines()).singleElement().asString()
+                .startsWith("rein approve: unknown option '--yes'; the options of rein approve are: ").doesNotContain("did you mean");
+        assertThat(cli.run("approve", "run_1", "--dir", "x").stderrLines()).singleElement().asString()
+                .startsWith("rein approve: unknown option '--dir'; the options of ").doesNotContain("did you mean");
+        // another command's option is no typo: not --trace FILE for rein run's --price, nor --mcp FILE (taking the suite for
+        // the servers' file) for the flag --mcp-instructions
+        assertThat(cli.run("demo", "--price", "3,15").stderrLines()).singleElement().asString()
+                .startsWith("rein demo: unknown option '--price'; the options of rein demo are: ").doesNotContain("did you mean");
+        assertThat(cli.run("eval", "--mcp-instructions", "suite.yaml").stderrLines()).singleElement().asString()
+                .startsWith("rein eval: unknown option '--mcp-instructions'; the options of rein eval are: ")
+                .doesNotContain("did you mean");
+        // ... but one of its kind that it begins as, or a letter from it, is offered
+        assertThat(cli.run("run", "hi", "--traces", "out").stderrLines()).containsExactly("rein run: unknown option '--traces';"
+                + " did you mean --trace? (see 'rein run --help')");
+        assertThat(cli.run("runs", "--json-stream").stderrLines()).containsExactly("rein runs: unknown option '--json-stream';"
+                + " did you mean --json? (see 'rein runs --help')");
+        assertThat(cli.run("runs", "--jq", ".x").stderrLines()).singleElement().asString()
+                .startsWith("rein runs: unknown option '--jq'; the options of rein runs are: ").doesNotContain("did you mean");
     }
 
     /**
