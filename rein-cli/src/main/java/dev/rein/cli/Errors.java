@@ -283,9 +283,17 @@ final class Errors {
         if (CONTINUING.contains(spec.name()) && spec.parent() == spec.root() && run != null
                 && run.getCommandSpec().findOption(name) != null) {
             // not a typo: 'did you mean --max-tokens?' for --max-steps offered another option with another meaning
-            return "unknown option '" + name + "': it is an option of "
-                    + run.getCommandSpec().qualifiedName() + ", and a run keeps the budgets, tools and prompt it started with, so "
-                    + spec.qualifiedName() + " has none; " + options;
+            String runs = run.getCommandSpec().qualifiedName();
+            String option = run.getCommandSpec().findOption(name).longestName();
+            if (option.equals("--as")) {
+                // --as names who approvals given while rein run runs are recorded as: nothing a run keeps
+                return "unknown option '" + name + "': it is an option of " + runs + " (who approvals given while it runs are"
+                        + " recorded as); " + spec.qualifiedName() + " asks for none: decide a waiting action with "
+                        + spec.root().qualifiedName() + " approve RUN --as NAME; " + options;
+            }
+            return "unknown option '" + name + "': it is an option of " + runs + ", and a run keeps the "
+                    + KEPT.getOrDefault(option, "settings")
+                    + " it started with, so " + spec.qualifiedName() + " has none; " + options;
         }
         // one the word is the start of (--max-cost of --max-cost-usd), or the start of the word (--trace of --trace-file),
         // is what was meant rather than one a few edits away (--max is two from --mcp); abbreviations are not turned on,
@@ -334,6 +342,21 @@ final class Errors {
     private static String withoutDashes(String option) {
         return option.replaceFirst("^-+", "");
     }
+
+    /**
+     * What a stored run keeps of each of rein run's options that rein resume and rein reply do not have (RunSettings), as
+     * said of the option given: "a run keeps the model it started with" for --model.
+     */
+    private static final java.util.Map<String, String> KEPT = java.util.Map.ofEntries(
+            java.util.Map.entry("--model", "model"),
+            java.util.Map.entry("--tools", "tools"), java.util.Map.entry("--memory", "tools"), java.util.Map.entry("--docs", "tools"),
+            java.util.Map.entry("--web-search", "tools"), java.util.Map.entry("--finish", "tools"),
+            java.util.Map.entry("--system", "system prompt"), java.util.Map.entry("--mcp-instructions", "system prompt"),
+            java.util.Map.entry("--max-steps", "budgets"), java.util.Map.entry("--max-cost-usd", "budgets"),
+            java.util.Map.entry("--max-seconds", "budgets"),
+            java.util.Map.entry("--thinking", "--thinking and --reasoning-effort"),
+            java.util.Map.entry("--reasoning-effort", "--thinking and --reasoning-effort"),
+            java.util.Map.entry("--output-schema", "output schema"));
 
     /** The commands that continue a stored run with the settings it started with. */
     private static final java.util.Set<String> CONTINUING = java.util.Set.of("resume", "reply");

@@ -105,12 +105,34 @@ class UnknownOptionTest {
         assertThat(outcome.stdout()).isEmpty();
         assertThat(outcome.stderrLines()).singleElement().asString()
                 .startsWith("rein resume: unknown option '--max-steps': it is an option of rein run, and a run keeps the"
-                        + " budgets, tools and prompt it started with, so rein resume has none; the options of rein resume are:"
-                        + " --trace, ")
+                        + " budgets it started with, so rein resume has none; the options of rein resume are: --trace, ")
                 .endsWith(" (see 'rein resume --help')").doesNotContain("did you mean");
         assertThat(cli.run("reply", "run_1", "more", "--tools", "calculate").stderrLines()).singleElement().asString()
-                .startsWith("rein reply: unknown option '--tools': it is an option of rein run, and a run keeps the budgets,"
-                        + " tools and prompt it started with, so rein reply has none; the options of rein reply are: ");
+                .startsWith("rein reply: unknown option '--tools': it is an option of rein run, and a run keeps the tools it"
+                        + " started with, so rein reply has none; the options of rein reply are: ");
+    }
+
+    /**
+     * What the run keeps is said for the option given: its model for {@code --model}, its system prompt for
+     * {@code --system}. Before: "a run keeps the budgets, tools and prompt it started with" for every option, though the
+     * model was asked about and is kept too. {@code --as} (who inline approvals are recorded as) is not kept: the command
+     * asks for no approval; rein approve RUN --as NAME records a decision.
+     */
+    @Test
+    void anOptionOfRunGivenToACommandThatContinuesARunSaysWhatTheRunKeepsOfIt() {
+        assertThat(cli.run("resume", "run_1", "--model", "x").stderrLines()).singleElement().asString()
+                .startsWith("rein resume: unknown option '--model': it is an option of rein run, and a run keeps the model it"
+                        + " started with, so rein resume has none; the options of rein resume are: ");
+        assertThat(cli.run("reply", "run_1", "more", "--system", "be brief").stderrLines()).singleElement().asString()
+                .startsWith("rein reply: unknown option '--system': it is an option of rein run, and a run keeps the system"
+                        + " prompt it started with, so rein reply has none; ");
+        assertThat(cli.run("resume", "run_1", "--thinking", "adaptive").stderrLines()).singleElement().asString()
+                .startsWith("rein resume: unknown option '--thinking': it is an option of rein run, and a run keeps the"
+                        + " --thinking and --reasoning-effort it started with, so rein resume has none; ");
+        assertThat(cli.run("resume", "run_1", "--as", "alice").stderrLines()).singleElement().asString()
+                .startsWith("rein resume: unknown option '--as': it is an option of rein run (who approvals given while it"
+                        + " runs are recorded as); rein resume asks for none: decide a waiting action with rein approve RUN --as"
+                        + " NAME; the options of rein resume are: ");
     }
 
     @Test
