@@ -299,13 +299,32 @@ public final class SuiteFile {
                 if (!number.lookingAt() || type == null) {
                     return null;
                 }
-                long most = type == Integer.class || type == int.class ? Integer.MAX_VALUE : Long.MAX_VALUE;
-                return "the number " + number.group(1) + (number.group(1).startsWith("-") ? " is out of range" : " is too large")
-                        + ": give a whole number of at most " + most + example(path, format);
+                boolean small = type == Integer.class || type == int.class;
+                if (number.group(1).startsWith("-")) {
+                    // "at most 2147483647" named the wrong end: the least the field takes, as its own check says it
+                    String field = path.isEmpty() ? null : path.getLast().getFieldName();
+                    long least = field != null && LEAST.containsKey(field) ? LEAST.get(field)
+                            : small ? Integer.MIN_VALUE : Long.MIN_VALUE;
+                    return "the number " + number.group(1) + " is too small: give a whole number of at least " + least
+                            + example(path, format);
+                }
+                long most = small ? Integer.MAX_VALUE : Long.MAX_VALUE;
+                return "the number " + number.group(1) + " is too large: give a whole number of at most " + most
+                        + example(path, format);
             }
         }
         return null;
     }
+
+    /**
+     * The least whole number each numeric field takes, as the checks after binding say it (trials, timeout_ms, an agent's
+     * or an expectation's max_steps ... "must be at least 1"; a turn's delay_ms and usage counts at least 0).
+     */
+    private static final Map<String, Long> LEAST = Map.ofEntries(
+            Map.entry("trials", 1L), Map.entry("timeout_ms", 1L), Map.entry("max_steps", 1L), Map.entry("max_seconds", 1L),
+            Map.entry("tool_timeout_ms", 1L), Map.entry("max_tokens", 1L), Map.entry("delay_ms", 0L),
+            Map.entry("input_tokens", 0L), Map.entry("output_tokens", 0L), Map.entry("cache_read_input_tokens", 0L),
+            Map.entry("cache_write_input_tokens", 0L));
 
     /** What is wrong, in the suite file's terms: Jackson's own messages name Java classes, which mean nothing to its author. */
     private static String mappingProblem(JsonMappingException e) {

@@ -155,6 +155,25 @@ class SuiteFileTest {
     }
 
     /**
+     * A negative whole number out of range (expect.max_steps: -99999999999) names the least the field takes. Before: "give a
+     * whole number of at most 2147483647", the wrong end of the field's range.
+     */
+    @Test
+    void aNegativeNumberOutOfRangeSaysTheLeastItsFieldTakes() {
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi}]\n"
+                + "    expect: {max_steps: -99999999999}\n"))
+                .hasMessageEndingWith("): the number -99999999999 is too small: give a whole number of at least 1, e.g."
+                        + " max_steps: 6");
+        assertThatThrownBy(() -> parse(HEADER + "  - id: t\n    goal: g\n    script: [{text: hi, delay_ms: -99999999999999999999}]\n"))
+                .hasMessageEndingWith(": the number -99999999999999999999 is too small: give a whole number of at least 0, e.g."
+                        + " delay_ms: 5000");
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"trials\": -99999999999999, \"tasks\": []}",
+                SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageEndingWith(": the number -99999999999999 is too small: give a whole number of at least 1,"
+                        + " e.g. \"trials\": 3");
+    }
+
+    /**
      * A task without an environment (none on it or the suite) said "set environment on the task or the suite", not how it
      * is written nor which there are; it now gives an example and the known environments.
      */
