@@ -52,16 +52,17 @@ final class InlineAgent {
     }
 
     static <E extends Environment> AgentFactory<E> of(EnvironmentType<E> type, SuiteSpec.AgentSpec spec, String where,
-                                                      boolean scriptCallsFinish) {
+                                                      boolean scriptCallsFinish, SuiteFile.Format format) {
         if (spec == null) {
-            // how it is written, and what there is to write: the environment's toolsets and agents
+            // how it is written, in the file's format, and what there is to write: the environment's toolsets and agents
             List<String> toolsets = type.toolsetNames();
             List<String> agents = type.agentNames();
-            throw new ReinException(where + " has no agent: declare one with the toolsets it gets, e.g. agent: {toolsets: ["
-                    + (toolsets.isEmpty() ? "NAME" : toolsets.getFirst()) + "]} (the toolsets of " + type.name() + ": "
-                    + known(toolsets) + "), or name a registered agent with agent: {use: "
-                    + (agents.isEmpty() ? "NAME} (" + type.name() + " has none)" : agents.getFirst() + "} (the agents of "
-                    + type.name() + ": " + known(agents) + ")"));
+            throw new ReinException(where + " has no agent: declare one with the toolsets it gets, e.g. "
+                    + SuiteFile.written("agent", "{toolsets: [" + (toolsets.isEmpty() ? "NAME" : toolsets.getFirst()) + "]}", format)
+                    + " (the toolsets of " + type.name() + ": " + known(toolsets) + "), or name a registered agent with "
+                    + SuiteFile.written("agent", "{use: " + (agents.isEmpty() ? "NAME" : agents.getFirst()) + "}", format)
+                    + (agents.isEmpty() ? " (" + type.name() + " has none)" : " (the agents of " + type.name() + ": "
+                    + known(agents) + ")"));
         }
         if (spec.use() != null) {
             if (spec.toolsets() != null || spec.systemPrompt() != null) {

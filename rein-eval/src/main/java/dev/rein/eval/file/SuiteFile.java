@@ -118,7 +118,7 @@ public final class SuiteFile {
                     + " docs/eval.md)");
         }
         try {
-            return build(spec, source, registry);
+            return build(spec, source, registry, format);
         } catch (ReinException e) {
             throw placed(e, text, format, source);
         }
@@ -134,7 +134,7 @@ public final class SuiteFile {
         }
     }
 
-    private static Suite build(SuiteSpec spec, String source, EvalRegistry registry) {
+    private static Suite build(SuiteSpec spec, String source, EvalRegistry registry, Format format) {
         if (spec.suite() == null || spec.suite().isBlank()) {
             throw new ReinException(source + ": the suite needs a name (suite: ...)");
         }
@@ -170,7 +170,7 @@ public final class SuiteFile {
                 throw new ReinException(where + ": another task has the id '" + task.id() + "' (tasks[" + earlier
                         + "]); task ids must be unique");
             }
-            suite.task(task(spec, task, registry, where, source));
+            suite.task(task(spec, task, registry, where, source, format));
         }
         return suite.build();
     }
@@ -365,11 +365,19 @@ public final class SuiteFile {
         if (value == null) {
             return "";
         }
+        return ", e.g. " + written(field, value, format);
+    }
+
+    /**
+     * A field with its value (YAML) as a file of {@code format} writes it: "agent: {use: NAME}", or in JSON
+     * "\"agent\": {\"use\": \"NAME\"}", so an example can be copied into the file it is about.
+     */
+    static String written(String field, String value, Format format) {
         if (format == Format.YAML) {
-            return ", e.g. " + field + ": " + value;
+            return field + ": " + value;
         }
         try {
-            return ", e.g. \"" + field + "\": " + JSON.writeValueAsString(YAML.readTree(value));
+            return "\"" + field + "\": " + JSON.writeValueAsString(YAML.readTree(value));
         } catch (JsonProcessingException unexpected) {
             throw new IllegalStateException("the example of " + field + " is no YAML: " + value, unexpected);
         }
@@ -536,11 +544,13 @@ public final class SuiteFile {
         return location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
-    private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where, String source) {
+    private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where, String source,
+                                Format format) {
         JsonNode envRef = spec.environment() != null ? spec.environment() : suite.environment();
         if (envRef == null) {
-            throw new ReinException(where + " has no environment: set environment on the task or the suite, e.g. environment:"
-                    + " {name: file_tree, options: {files: {notes.md: ...}}}; the environments are: "
+            throw new ReinException(where + " has no environment: set environment on the task or the suite, e.g. "
+                    + written("environment", "{name: file_tree, options: {files: {notes.md: ...}}}", format)
+                    + "; the environments are: "
                     + (registry.names().isEmpty() ? "(none registered)" : String.join(", ", registry.names())));
         }
         String name = envName(envRef, where);
@@ -551,11 +561,11 @@ public final class SuiteFile {
             // the registry's words name the environment, not where the file asks for it
             throw new ReinException((spec.environment() != null ? where + "." : source + ": ") + "environment: " + e.getMessage());
         }
-        return typedTask(type, envOptions(envRef, where), suite, spec, where);
+        return typedTask(type, envOptions(envRef, where), suite, spec, where, format);
     }
 
     private static <E extends Environment> Task<E> typedTask(EnvironmentType<E> type, JsonNode options, SuiteSpec suite,
-                                                             SuiteSpec.TaskSpec spec, String where) {
+                                                             SuiteSpec.TaskSpec spec, String where, Format format) {
         List<List<SuiteSpec.TurnSpec>> scripts = scripts(spec, where);
         List<List<ScriptedModel.Turn>> turns = new ArrayList<>();
         for (int i = 0; i < scripts.size(); i++) {
@@ -566,7 +576,7 @@ public final class SuiteFile {
         Task.Builder<E> task = Task.<E>builder(spec.id(), () -> type.create(options.deepCopy()))
                 .goal(spec.goal())
                 .category(spec.category() == null ? TaskCategory.SHOULD_SUCCEED : category(spec.category(), where))
-                .agent(InlineAgent.of(type, agent, where, finish));
+                .agent(InlineAgent.of(type, agent, where, finish, format));
         InlineAgent.checkSharedClashes(type, agent, () -> type.create(options.deepCopy()), where);
         turns.forEach(task::script);
         if (spec.expect() != null) {

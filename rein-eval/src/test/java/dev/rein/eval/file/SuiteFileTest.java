@@ -186,6 +186,25 @@ class SuiteFileTest {
     }
 
     /**
+     * In a .json suite, the examples of how an environment or an agent is set are JSON, as the file is (753e8bab made a
+     * wrong kind of value's example follow the file's format). Before: YAML ({@code environment: {name: file_tree, ...}},
+     * {@code agent: {toolsets: [files]}}), which a .json file cannot hold.
+     */
+    @Test
+    void aJsonSuitesMissingEnvironmentOrAgentIsShownInJson() {
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"tasks\": [{\"id\": \"t\", \"goal\": \"g\", \"script\":"
+                + " [{\"text\": \"hi\"}]}]}", SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageContaining("tasks[0] (t) has no environment: set environment on the task or the suite, e.g."
+                        + " \"environment\": {\"name\":\"file_tree\",\"options\":{\"files\":{\"notes.md\":\"...\"}}};"
+                        + " the environments are: ");
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"environment\": \"file_tree\", \"tasks\": [{\"id\": \"t\","
+                + " \"goal\": \"g\", \"script\": [{\"text\": \"hi\"}]}]}", SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageEndingWith("tasks[0] (t) has no agent: declare one with the toolsets it gets, e.g. \"agent\":"
+                        + " {\"toolsets\":[\"files\"]} (the toolsets of file_tree: files, files_read, files_write), or name a"
+                        + " registered agent with \"agent\": {\"use\":\"NAME\"} (file_tree has none)");
+    }
+
+    /**
      * A task without an agent said "set agent.use to a registered agent, or agent.toolsets", neither how that is written
      * nor which toolsets or agents its environment has; it now gives an example and both lists.
      */
