@@ -26,6 +26,11 @@ final class Errors {
                     || e instanceof CommandLine.MaxValuesExceededException
                     ? exclusiveOptions(e.getCommandLine().getCommandSpec(), args) : null;
             String flag = flagGivenAValue(e);
+            if (e instanceof CommandLine.OverwrittenOptionException overwritten
+                    && overwritten.getOverwritten() instanceof CommandLine.Model.OptionSpec option) {
+                // picocli's "should be specified only once" said what was wrong, not what to do
+                message = message + givenOnce(option);
+            }
             if (unknownCommand != null) {
                 message = unknownCommand;
             } else if (exclusive != null) {
@@ -140,9 +145,15 @@ final class Errors {
         if (given.size() >= 2) {
             // worded as picocli words it for every other option given twice
             CommandLine.Model.OptionSpec option = given.getFirst();
-            return "option '" + option.longestName() + "' (" + option.paramLabel() + ") should be specified only once";
+            return "option '" + option.longestName() + "' (" + option.paramLabel() + ") should be specified only once"
+                    + givenOnce(option);
         }
         return null;
+    }
+
+    /** What to do about {@code option} given twice: give it once (with the value meant, when it takes one). */
+    private static String givenOnce(CommandLine.Model.OptionSpec option) {
+        return option.arity().max() > 0 ? "; give it once, with the value meant" : "; give it once";
     }
 
     /**

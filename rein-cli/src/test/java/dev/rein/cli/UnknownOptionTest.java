@@ -135,6 +135,24 @@ class UnknownOptionTest {
                         + " NAME; the options of rein resume are: ");
     }
 
+    /**
+     * An option given twice says to give it once. Before: picocli's "option '--max-cost-usd' (X) should be specified only
+     * once", what was wrong but not what to do.
+     */
+    @Test
+    void anOptionGivenTwiceSaysToGiveItOnce() {
+        InProcessCli.Outcome outcome = cli.run("run", "--max-cost-usd", "1", "--max-cost-usd", "2", "hi");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein run: option '--max-cost-usd' (X) should be specified only once;"
+                + " give it once, with the value meant (see 'rein run --help')");
+        assertThat(cli.run("approve", "run_1", "--reject", "a", "--reject", "b").stderrLines()).containsExactly("rein approve:"
+                + " option '--reject' (REASON) should be specified only once; give it once, with the value meant (see 'rein"
+                + " approve --help')");
+        assertThat(cli.run("runs", "--json", "--json").stderrLines()).containsExactly("rein runs: option '--json' should be"
+                + " specified only once; give it once (see 'rein runs --help')");
+    }
+
     @Test
     void anUnknownShortOptionIsNamedToo() {
         InProcessCli.Outcome outcome = cli.run("show", "run_1", "-z");
