@@ -31,6 +31,15 @@ final class Errors {
                 // picocli's "should be specified only once" said what was wrong, not what to do
                 message = message + givenOnce(option);
             }
+            if (e.getArgSpec() != null && message.endsWith(OptionValues.FilePath.FILE_OR_FOLDER)) {
+                // the converter, one for every Path, cannot tell a --report FILE, where a folder is refused, from a SUITE
+                String label = e.getArgSpec().paramLabel();
+                String kind = label.equals("FILE") ? "a file" : label.equals("DIR") ? "a folder" : null;
+                if (kind != null) {
+                    message = message.substring(0, message.length() - OptionValues.FilePath.FILE_OR_FOLDER.length())
+                            + "give " + kind + " name";
+                }
+            }
             if (unknownCommand != null) {
                 message = unknownCommand;
             } else if (exclusive != null) {

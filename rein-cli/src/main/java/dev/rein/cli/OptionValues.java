@@ -201,11 +201,13 @@ final class OptionValues {
      * or written into.
      */
     static final class FilePath implements ITypeConverter<Path> {
+        /** The end of the message for an empty name; Errors names a FILE's or a DIR's kind in its place. */
+        static final String FILE_OR_FOLDER = "give a file or folder name";
+
         @Override
         public Path convert(String value) {
             if (value.isEmpty()) {
-                throw new TypeConversionException("the name is empty, which would mean the working directory; give a file or"
-                        + " folder name");
+                throw new TypeConversionException("the name is empty, which would mean the working directory; " + FILE_OR_FOLDER);
             }
             int at = value.indexOf('\uFFFD');
             if (at >= 0) {

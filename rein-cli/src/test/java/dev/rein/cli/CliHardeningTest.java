@@ -506,26 +506,27 @@ class CliHardeningTest {
         // An unset shell variable ('rein index "$DOCS"') gives "", which Path.of reads as the working directory:
         // 'rein index ""' indexed it, 'eval --traces ""' wrote every trial's trace into it.
         InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        // what to give is what the argument takes: a file for a FILE (a folder is no --report), a folder for a DIR
         List<String[]> cases = List.of(
-                new String[] {"option '--trace'", "run", "--trace", "", "hello"},
-                new String[] {"option '--output-schema'", "run", "--output-schema", "", "hello"},
-                new String[] {"option '--mcp'", "run", "--mcp", "", "hello"},
-                new String[] {"option '--trace'", "demo", "--trace", ""},
-                new String[] {"option '--trace'", "resume", "--trace", "", "run_x"},
-                new String[] {"option '--traces'", "eval", "--traces", "", "no-such-suite.yaml"},
-                new String[] {"option '--report'", "eval", "--report", "", "no-such-suite.yaml"},
-                new String[] {"positional parameter at index 0 (SUITE)", "eval", ""},
-                new String[] {"positional parameter at index 0 (DIR)", "index", ""},
-                new String[] {"positional parameter at index 0 (TRACE)", "replay", ""},
-                new String[] {"positional parameter at index 0 (FILE)", "mcp", "list", ""});
+                new String[] {"option '--trace'", "a file", "run", "--trace", "", "hello"},
+                new String[] {"option '--output-schema'", "a file", "run", "--output-schema", "", "hello"},
+                new String[] {"option '--mcp'", "a file", "run", "--mcp", "", "hello"},
+                new String[] {"option '--trace'", "a file", "demo", "--trace", ""},
+                new String[] {"option '--trace'", "a file", "resume", "--trace", "", "run_x"},
+                new String[] {"option '--traces'", "a folder", "eval", "--traces", "", "no-such-suite.yaml"},
+                new String[] {"option '--report'", "a file", "eval", "--report", "", "no-such-suite.yaml"},
+                new String[] {"positional parameter at index 0 (SUITE)", "a file or folder", "eval", ""},
+                new String[] {"positional parameter at index 0 (DIR)", "a folder", "index", ""},
+                new String[] {"positional parameter at index 0 (TRACE)", "a file or folder", "replay", ""},
+                new String[] {"positional parameter at index 0 (FILE)", "a file", "mcp", "list", ""});
         for (String[] c : cases) {
-            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            String[] args = java.util.Arrays.copyOfRange(c, 2, c.length);
             InProcessCli.Outcome outcome = fresh.run(args);
             assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
             assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
             assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
                     .contains("Invalid value for " + c[0] + ": the name is empty, which would mean the working directory;"
-                            + " give a file or folder name");
+                            + " give " + c[1] + " name (");
         }
         assertThat(fresh.modelsCreated()).isZero();
     }
