@@ -492,10 +492,11 @@ class ApprovalCommandsTest {
         InProcessCli.Outcome twice = cli.run("approve", "run_1", "--reject", "a", "--reject", "b");
         assertThat(twice.exitCode()).isEqualTo(ExitCodes.USAGE);
         // as picocli says it of every other option given twice ('rein run --max-steps 3 --max-steps 4')
-        assertThat(twice.stderrLines()).containsExactly("rein approve: option '--reject' (REASON) should be specified only once"
-                + " (see 'rein approve --help')");
+        assertThat(twice.stderrLines()).containsExactly("rein approve: option '--reject' (REASON) should be specified only once;"
+                + " give it once, with the value meant (see 'rein approve --help')");
         assertThat(cli.run("approve", "run_1", "--edit", "{}", "--edit={}").stderrLines()).containsExactly("rein approve: option"
-                + " '--edit' (JSON) should be specified only once (see 'rein approve --help')");
+                + " '--edit' (JSON) should be specified only once; give it once, with the value meant (see 'rein approve"
+                + " --help')");
     }
 
     @Test
