@@ -34,8 +34,8 @@ record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigD
     /**
      * The core's price with what {@code table} (the provider's price of the same model, or null)
      * has beyond the four token rates: per-use prices (a web search) as they are, and the rates of
-     * provider-specific cache write classes (Anthropic's 1-hour writes) and of long requests as the
-     * same multiples of these rates as in the table. A user who overrides the token prices (a
+     * provider-specific cache write classes (Anthropic's 1-hour writes), of long requests and of
+     * service tiers as the same multiples of these rates as in the table. A user who overrides the token prices (a
      * discount, a gateway, a price change) so still pays the provider's extras, and a {@code 0,0}
      * price makes the extra token rates free too.
      */
@@ -43,18 +43,31 @@ record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigD
         if (table == null) {
             return toModelPrice();
         }
-        ModelPrice price = new ModelPrice(input, cacheRead, cacheWrite, output, classes(table.cacheWriteClassPerMTok(), table),
-                table.perUse(), null);
-        if (table.longContext() == null) {
+        ModelPrice price = withLongContext(new ModelPrice(input, cacheRead, cacheWrite, output,
+                classes(table.cacheWriteClassPerMTok(), table), table.perUse(), null), table, table);
+        for (Map.Entry<String, ModelPrice> tier : table.tiers().entrySet()) {
+            // a service tier's rates (OpenAI's flex, priority) as the same multiples of the given ones as in the table
+            price = price.withTier(tier.getKey(), withLongContext(scaled(tier.getValue(), table), tier.getValue(), table));
+        }
+        return price;
+    }
+
+    /** {@code price} with {@code rates}' long-context rates scaled as {@link #scaled(ModelPrice, ModelPrice)} does. */
+    private ModelPrice withLongContext(ModelPrice price, ModelPrice rates, ModelPrice table) {
+        if (rates.longContext() == null) {
             return price;
         }
-        ModelPrice rates = table.longContext().price();
-        return price.withLongContext(table.longContext().aboveInputTokens(), new ModelPrice(
+        return price.withLongContext(rates.longContext().aboveInputTokens(), scaled(rates.longContext().price(), table));
+    }
+
+    /** {@code rates}' token rates as the same multiples of this spec's rates as they are of {@code table}'s. */
+    private ModelPrice scaled(ModelPrice rates, ModelPrice table) {
+        return new ModelPrice(
                 scaled(rates.inputPerMTok(), table.inputPerMTok(), input),
                 scaled(rates.cacheReadPerMTok(), table.cacheReadPerMTok(), cacheRead),
                 scaled(rates.cacheWritePerMTok(), table.cacheWritePerMTok(), cacheWrite),
                 scaled(rates.outputPerMTok(), table.outputPerMTok(), output),
-                classes(rates.cacheWriteClassPerMTok(), table), rates.perUse(), null));
+                classes(rates.cacheWriteClassPerMTok(), table), rates.perUse(), null);
     }
 
     /** Cache write classes, priced as multiples of the input rate (Anthropic's: 2 x input for 1-hour writes). */

@@ -53,4 +53,25 @@ class PriceOverrideTest {
         assertThat(price.cacheWriteClassPerMTok().get("1h")).isEqualByComparingTo("0");
         assertThat(price.longContext().price().outputPerMTok()).isEqualByComparingTo("0");
     }
+
+    @Test
+    void aTablesServiceTierRatesAreKeptScaledToTheGivenTokenPrices() {
+        // no shipped table prices a tier yet; a table that does must not lose it to --price
+        ModelPrice table = ModelPrice.of("4", "0.40", "5", "16")
+                .withTier("priority", ModelPrice.of("8", "0.80", "10", "32")
+                        .withLongContext(100_000, ModelPrice.of("16", "1.60", "20", "64")))
+                .withTier("flex", ModelPrice.of("2", "0.20", "2.50", "8"));
+
+        ModelPrice price = PriceSpec.parse("2,8,0.20,2.50").toModelPrice(table);
+
+        assertThat(price.tiers()).containsOnlyKeys("flex", "priority");
+        ModelPrice priority = price.tiers().get("priority"); // twice the table's base rates, so twice the given ones
+        assertThat(priority.inputPerMTok()).isEqualByComparingTo("4");
+        assertThat(priority.cacheReadPerMTok()).isEqualByComparingTo("0.40");
+        assertThat(priority.cacheWritePerMTok()).isEqualByComparingTo("5");
+        assertThat(priority.outputPerMTok()).isEqualByComparingTo("16");
+        assertThat(priority.longContext().aboveInputTokens()).isEqualTo(100_000);
+        assertThat(priority.longContext().price().outputPerMTok()).isEqualByComparingTo("32");
+        assertThat(price.tiers().get("flex").outputPerMTok()).isEqualByComparingTo("4");
+    }
 }
