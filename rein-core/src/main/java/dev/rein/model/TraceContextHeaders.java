@@ -46,11 +46,11 @@ public record TraceContextHeaders(Map<String, String> headers) implements ModelO
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (c > 0x7e) {
-                return "a character that is not ASCII at position " + (i + 1);
-            }
-            if (c < 0x20) {
+            if (c < 0x20 || c == 0x7f) { // DEL is an ASCII control character, not a non-ASCII one
                 return "a line break or other control character at position " + (i + 1);
+            }
+            if (c > 0x7f) {
+                return "a character that is not ASCII at position " + (i + 1);
             }
         }
         return value.length() + " characters, more than 8192";

@@ -46,6 +46,12 @@ class TraceContextHeadersTest {
     }
 
     @Test
+    void delIsRefusedAsAControlCharacterNotAsNonAscii() {
+        assertThatThrownBy(() -> new TraceContextHeaders(Map.of("tracestate", "vendor=\u007f"))).isInstanceOf(ReinException.class)
+                .hasMessageContaining("(a line break or other control character at position 8)");
+    }
+
+    @Test
     void rewrittenHistoryWithoutACauseIsRefusedSayingWhatToGive() {
         assertThatThrownBy(() -> new RewrittenHistory(java.util.List.of())).isInstanceOf(ReinException.class)
                 .hasMessage("RewrittenHistory needs at least one cause: name what rewrites the history (state_in_prompt,"
