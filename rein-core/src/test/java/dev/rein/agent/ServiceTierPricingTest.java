@@ -72,6 +72,22 @@ class ServiceTierPricingTest {
     }
 
     /**
+     * The provider echoes a dated snapshot of the model asked for (gpt-4o asked, gpt-4o-2024-08-06 answered); the price
+     * was found under the model asked for, so the note names that one, where the tier's rates are to be added.
+     */
+    @Test
+    void thePricingNoteNamesTheModelWhosePriceWasUsedNotTheSnapshotTheProviderEchoed() {
+        ScriptedModel.Turn snapshot = (request, number) -> new ModelResponse("msg_" + number, request.model() + "-2024-08-06",
+                List.of(new TextBlock("done")), StopReason.END_TURN, null, USAGE, null, "end_turn", "flex");
+        Agent.builder().model(ScriptedModel.of(snapshot)).listener(trace).price(ScriptedModel.DEFAULT_NAME, BASE)
+                .build().run("go");
+
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).startsWith("served at service tier 'flex', which the"
+                        + " price of model 'scripted-model' has no rates for"));
+    }
+
+    /**
      * A model interceptor that calls the model twice for one call (keeping the first answer): the first served at a tier
      * without rates, the second at a priced one. Both are charged to the call, so its event says the tier charged at the
      * base price, though the last call the meter priced was the priced one.

@@ -61,8 +61,9 @@ public final class TracingStage implements ModelInterceptor {
             meter.takeUnpricedTiers(); // nothing a call before this one left
             ModelResponse response = chain.proceed(call);
             Instant now = tracer.now();
-            // every model call made for this one (an interceptor's second call too), as its cost counts them all
-            String pricing = pricing(meter.takeUnpricedTiers(), response.model());
+            // every model call made for this one (an interceptor's second call too), as its cost counts them all; named
+            // by the model asked for, whose price the pricing stage used (the response's may be a dated snapshot of it)
+            String pricing = pricing(meter.takeUnpricedTiers(), call.request().model());
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                     meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
             if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
