@@ -62,7 +62,13 @@ final class ResponseMapper {
                 // null becomes Usage.NOT_REPORTED, and the run charges an estimate.
                 message.get("usage") instanceof ObjectNode usage ? usage(usage, content) : null,
                 stopDetail(message.path("stop_details")), message.path("stop_reason").textValue(),
-                serviceTier(message.path("usage").path("service_tier")));
+                serviceTier(message.path("usage").path("service_tier")), providerServiceTier(message.path("usage")
+                        .path("service_tier")));
+    }
+
+    /** {@code usage.service_tier} as the API named it, the standard tier too (for telemetry); null when it sent none. */
+    private static String providerServiceTier(JsonNode tier) {
+        return tier.isTextual() && !tier.asText().isBlank() ? tier.asText().strip() : null;
     }
 
     /**

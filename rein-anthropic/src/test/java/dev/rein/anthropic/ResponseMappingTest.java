@@ -185,7 +185,9 @@ class ResponseMappingTest extends FakeApi {
                     .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
                     .end("end_turn", "{\"output_tokens\":2}")
                     .build()));
-            assertThat(call(request("hi")).serviceTier()).as(tier).isEqualTo(tier.equals("standard") ? null : tier);
+            ModelResponse response = call(request("hi"));
+            assertThat(response.serviceTier()).as(tier).isEqualTo(tier.equals("standard") ? null : tier);
+            assertThat(response.providerServiceTier()).as(tier).isEqualTo(tier); // as the API named it, for telemetry
         }
         server.enqueue(FakeReply.text("no tier"));
         assertThat(call(request("hi")).serviceTier()).isNull();

@@ -26,12 +26,17 @@ import java.util.Optional;
  *     {@code "flex"} or {@code "priority"}), when that is not its standard tier; null when it served the call at its
  *     standard tier or reported none. A tier can be priced at other rates ({@link
  *     dev.rein.budget.ModelPrice#withTier}): the run charges the call at them. Kept in traces
+ * @param providerServiceTier the service tier exactly as the provider sent it, its standard tier too (OpenAI's {@code
+ *     "default"}, Anthropic's {@code "standard"}), else null (none sent, or a {@link Model} that does not give it; a
+ *     trace written before it): {@link #serviceTier} is the tier for pricing, where the standard one is none, and this
+ *     is the one telemetry reports. Kept in traces; nothing in the run decides by it
  */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                             String stopSequence, Usage usage,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String providerStopReason,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String serviceTier) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String serviceTier,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerServiceTier) {
     public ModelResponse {
         // Messages that name the field: a third-party Model builds this, and the run reports its
         // failure with the message (a bare "coll is null" would not say what was left out)
@@ -55,30 +60,40 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         if (serviceTier != null && serviceTier.isBlank()) {
             serviceTier = null; // a blank name names no tier
         }
+        if (providerServiceTier != null && providerServiceTier.isBlank()) {
+            providerServiceTier = null;
+        }
+    }
+
+    /** A response without the service tier as the provider sent it (only the tier for pricing, or none). */
+    public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                         String stopSequence, Usage usage, String stopDetail, String providerStopReason,
+                         String serviceTier) {
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, serviceTier, null);
     }
 
     /** A response served at the provider's standard tier (or one that reported none). */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null, null);
     }
 
     /** This response with {@code usage} in place of its own, all else kept. */
     public ModelResponse withUsage(Usage usage) {
         return new ModelResponse(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason,
-                serviceTier);
+                serviceTier, providerServiceTier);
     }
 
     /** A response without a stop detail or the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage) {
-        this(id, model, content, stopReason, stopSequence, usage, null, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, null, null, null, null);
     }
 
     /** A response without the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null, null);
     }
 
     /**

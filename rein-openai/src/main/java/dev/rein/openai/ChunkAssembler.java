@@ -55,6 +55,7 @@ final class ChunkAssembler {
     private String model;
     /** The service tier the chunks say served the call, its standard one left out; null when none. */
     private String serviceTier;
+    private String providerServiceTier; // as the server named it, the standard tier too: for telemetry
     private String finishReason;
     /** OpenRouter's native_finish_reason: what the provider behind it said, named when the generation failed. */
     private String nativeFinishReason;
@@ -532,18 +533,20 @@ final class ChunkAssembler {
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
-                stopDetail(), finishReason, serviceTier);
+                stopDetail(), finishReason, serviceTier, providerServiceTier);
     }
 
     /**
      * The response's {@code service_tier}: "the processing mode actually used to serve the request" (the Chat Completions
      * reference; every chunk carries it), which a run prices at that tier's rates when it has them ({@code flex} is
      * cheaper, {@code priority} dearer). The standard tier (the API's {@code default}, Groq's {@code on_demand}) is the
-     * base price and is left out, as is a value that is not a name (null on most compatible servers).
+     * base price and is left out for pricing (kept as the server named it for telemetry), as is a value that is not a name
+     * (null on most compatible servers).
      */
     private void serviceTier(JsonNode tier) {
         if (tier.isTextual() && !tier.asText().isBlank()) {
             String name = tier.asText().strip();
+            providerServiceTier = name;
             serviceTier = name.equals("default") || name.equals("on_demand") ? null : name;
         }
     }

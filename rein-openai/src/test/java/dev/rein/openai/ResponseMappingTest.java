@@ -615,12 +615,21 @@ class ResponseMappingTest extends FakeChat {
                     "[DONE]")));
             ModelResponse response = call(request("x"));
             assertThat(response.serviceTier()).as(tier).isEqualTo(tier.equals("default") ? null : tier);
+            // as the server named it, for telemetry (the conventions' openai.response.service_tier has "default" too)
+            assertThat(response.providerServiceTier()).as(tier).isEqualTo(tier);
         }
         // a whole chat.completion (a server that ignored stream) says it too; a server that sends none names none
         server.enqueue(new ChatReply.Malformed("{\"id\":\"m3\",\"object\":\"chat.completion\",\"service_tier\":\"flex\","
                 + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}"));
         assertThat(call(request("x")).serviceTier()).isEqualTo("flex");
         server.enqueue(ChatReply.text("no tier"));
-        assertThat(call(request("x")).serviceTier()).isNull();
+        ModelResponse standard = call(request("x")); // the fake server says "default", as OpenAI does
+        assertThat(standard.serviceTier()).isNull();
+        assertThat(standard.providerServiceTier()).isEqualTo("default");
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m4\",\"object\":\"chat.completion\",\"service_tier\":null,"
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}"));
+        ModelResponse none = call(request("x"));
+        assertThat(none.serviceTier()).isNull();
+        assertThat(none.providerServiceTier()).isNull();
     }
 }

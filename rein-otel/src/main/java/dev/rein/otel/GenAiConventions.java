@@ -72,8 +72,9 @@ public final class GenAiConventions {
     public static final AttributeKey<String> RESPONSE_MODEL = stringKey("gen_ai.response.model");
     public static final AttributeKey<List<String>> RESPONSE_FINISH_REASONS = stringArrayKey("gen_ai.response.finish_reasons");
     /**
-     * The service tier OpenAI served the call at (the OpenAI attribute group of the conventions): set on a call to
-     * provider {@code openai} whose response names a tier other than the standard one ({@code flex}, {@code priority}).
+     * The service tier OpenAI served the call at (the OpenAI attribute group of the conventions), as the response named
+     * it ({@link dev.rein.model.ModelResponse#providerServiceTier()}): set on a call to provider {@code openai} whose
+     * response names a tier, the standard {@code default} too ({@code flex}, {@code priority}).
      */
     public static final AttributeKey<String> OPENAI_RESPONSE_SERVICE_TIER = stringKey("openai.response.service_tier");
 

@@ -30,6 +30,10 @@ class ServiceTierSpanTest {
     static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
 
     private static Attributes chatSpan(String provider, String tier, String pricing) {
+        return chatSpan(provider, tier, null, pricing);
+    }
+
+    private static Attributes chatSpan(String provider, String tier, String providerTier, String pricing) {
         RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName(provider).build()
                 .listener().create("run-t");
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
@@ -38,7 +42,7 @@ class ServiceTierSpanTest {
         listener.onEvent(new TraceEvent.ModelRequested("run-t", 1, t, "step", request));
         listener.onEvent(new TraceEvent.ModelResponded("run-t", 1, t.plusMillis(5),
                 new ModelResponse("r", "m", List.of(new TextBlock("ok")), StopReason.END_TURN, null, Usage.of(1, 1, 0, 0),
-                        null, "stop", tier),
+                        null, "stop", tier, providerTier),
                 Usage.of(1, 1, 0, 0), new BigDecimal("0.01"), new BigDecimal("0.01"), 5, pricing));
         listener.onEvent(new TraceEvent.RunFinished("run-t", 1, t.plusMillis(6), RunStatus.SUCCEEDED, "completed", null, "ok",
                 Usage.of(1, 1, 0, 0), null));
@@ -62,10 +66,28 @@ class ServiceTierSpanTest {
         assertThat(chat.get(AttributeKey.stringKey("rein.model.pricing"))).startsWith("served at service tier 'priority'");
     }
 
+    /**
+     * The standard tier is no tier for pricing (rein.model.service_tier is absent), but the conventions' attribute is
+     * "the service tier used for the response", with "default" among its examples: it says what OpenAI sent.
+     */
     @Test
-    void aCallAtTheStandardTierHasNoTierAttribute() {
+    void aCallAtTheStandardTierHasTheConventionsAttributeAsOpenAiNamedItButNoPricingTier() {
+        Attributes chat = chatSpan("openai", null, "default", null);
+        assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isEqualTo("default");
+        assertThat(chat.get(AttributeKey.stringKey("rein.model.service_tier"))).isNull();
+    }
+
+    @Test
+    void aCallThatNamedNoTierHasNoTierAttribute() {
         Attributes chat = chatSpan("openai", null, null);
         assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isNull();
         assertThat(chat.get(AttributeKey.stringKey("rein.model.service_tier"))).isNull();
+    }
+
+    /** A trace written before providerServiceTier (or a Model that gives only the tier) still shows its tier. */
+    @Test
+    void aResponseWithOnlyItsPricingTierStillHasTheConventionsAttribute() {
+        Attributes chat = chatSpan("openai", "flex", null, null);
+        assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isEqualTo("flex");
     }
 }

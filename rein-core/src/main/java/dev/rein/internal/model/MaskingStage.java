@@ -49,7 +49,7 @@ public final class MaskingStage implements ModelInterceptor {
         return same || content.equals(original) ? response
                 : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
                         response.usage(), response.stopDetail(), response.providerStopReason(),
-                        response.serviceTier());
+                        response.serviceTier(), response.providerServiceTier());
     }
 
     @Override

@@ -314,9 +314,12 @@ final class ModelSpans {
         }
         if (r.serviceTier() != null) {
             open.setAttribute(ReinConventions.MODEL_SERVICE_TIER, r.serviceTier());
-            if ("openai".equals(openProvider)) { // the conventions' attribute is OpenAI's own
-                open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, r.serviceTier());
-            }
+        }
+        // the conventions' attribute is OpenAI's own, "the service tier used for the response" as OpenAI named it, the
+        // standard "default" too (which is no tier for pricing); a trace written before the provider's name has the tier
+        String servedTier = r.providerServiceTier() != null ? r.providerServiceTier() : r.serviceTier();
+        if (servedTier != null && "openai".equals(openProvider)) {
+            open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, servedTier);
         }
         if (e.pricing() != null) {
             open.setAttribute(ReinConventions.MODEL_PRICING, e.pricing());
