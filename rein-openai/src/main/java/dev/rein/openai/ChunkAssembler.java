@@ -539,7 +539,8 @@ final class ChunkAssembler {
     /**
      * The response's {@code service_tier}: "the processing mode actually used to serve the request" (the Chat Completions
      * reference; every chunk carries it), which a run prices at that tier's rates when it has them ({@code flex} is
-     * cheaper, {@code priority} dearer). The standard tier (the API's {@code default}, Groq's {@code on_demand}) is the
+     * cheaper, {@code priority} dearer). The standard tier (the API's {@code default}, Groq's {@code on_demand}, and
+     * {@code auto}, the project's tier, {@code default} unless configured otherwise) is the
      * base price and is left out for pricing (kept as the server named it for telemetry), as is a value that is not a name
      * (null on most compatible servers).
      */
@@ -547,7 +548,9 @@ final class ChunkAssembler {
         if (tier.isTextual() && !tier.asText().isBlank()) {
             String name = tier.asText().strip();
             providerServiceTier = name;
-            serviceTier = name.equals("default") || name.equals("on_demand") ? null : name;
+            // "auto" names no tier that served the call (the API answers with the one used), only the project's
+            // setting, "default" unless configured otherwise: a gateway echoing the tier asked for, priced as standard
+            serviceTier = name.equals("default") || name.equals("on_demand") || name.equals("auto") ? null : name;
         }
     }
 

@@ -606,7 +606,9 @@ class ResponseMappingTest extends FakeChat {
         // "the processing mode actually used to serve the request" (Chat Completions reference): flex is cheaper and
         // priority dearer than the standard rate, so the run prices the call by it; every chunk carries it.
         String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-5\",\"service_tier\":";
-        for (String tier : List.of("priority", "flex", "default")) {
+        // "auto" (the schema allows it; a gateway may echo the tier asked for) is the project's tier, "default" unless
+        // configured otherwise (the service_tier reference): the base price, as the standard tier
+        for (String tier : List.of("priority", "flex", "default", "auto")) {
             server.enqueue(new ChatReply.Malformed(events(
                     chunk + "\"" + tier + "\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"ok\"},"
                             + "\"finish_reason\":\"stop\"}]}",
@@ -614,7 +616,7 @@ class ResponseMappingTest extends FakeChat {
                             + "\"total_tokens\":4}}",
                     "[DONE]")));
             ModelResponse response = call(request("x"));
-            assertThat(response.serviceTier()).as(tier).isEqualTo(tier.equals("default") ? null : tier);
+            assertThat(response.serviceTier()).as(tier).isEqualTo(tier.equals("default") || tier.equals("auto") ? null : tier);
             // as the server named it, for telemetry (the conventions' openai.response.service_tier has "default" too)
             assertThat(response.providerServiceTier()).as(tier).isEqualTo(tier);
         }
