@@ -280,6 +280,51 @@ class ModelFallbackTest {
     }
 
     /**
+     * The backup failed too after its server reported usage, and the stage rethrew the primary's failure: the primary's
+     * usage is the fallback event's, and the backup's, which no event says, is the call's, counted once as the backup's.
+     */
+    @Test
+    void aRethrownFailureOfThePrimaryStillCountsTheUsageTheBackupsServerReported() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
+                "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR,
+                0, "the stream was cut", false, null, null, dev.rein.model.Usage.of(300, 2, 0, 0), null))), "openai");
+        ModelInterceptor rethrowsThePrimarysFailure = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException first) {
+                    try {
+                        return chain.proceed(call.withModel(backup));
+                    } catch (ModelException second) {
+                        first.addSuppressed(second);
+                        throw first;
+                    }
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(rethrowsThePrimarysFailure).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(300L);
+        assertThat(inputTokenPoints()).extracting(p -> p.getAttributes().get(GenAiConventions.PROVIDER_NAME) + "=" + p.getSum())
+                .containsExactlyInAnyOrder("acme=800.0", "openai=300.0");
+    }
+
+    /**
      * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
      * each move is its event, in order, and the span's own error.type is the last attempt's failure.
      */

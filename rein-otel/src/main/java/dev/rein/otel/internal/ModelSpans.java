@@ -372,6 +372,14 @@ final class ModelSpans {
             // what the server reported before the call failed: no cost (a failed call charges nothing), nor in the run's sum
             open.setAllAttributes(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
+        } else if (attemptUsage != null && open != null && !saidUsages.contains(attemptUsage)) {
+            // a stage ended the call with another failure than its last attempt's (an earlier one's, or its own): the
+            // last attempt's usage, which no event says, is still what the call's server reported
+            open.setAllAttributes(usage(attemptUsage));
+            if (!attemptUsage.estimated()) {
+                run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
+                        attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
+            }
         }
         attemptUsage = null;
         // The provider's message only with the opt-in; without it the description would repeat error.type.
