@@ -241,26 +241,7 @@ class ModelFallbackTest {
                 "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
         Model backup = new ProviderModel(ScriptedModel.of(
                 ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded"))), "openai");
-        ModelInterceptor rethrowsThePrimarysFailure = new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException first) {
-                    try {
-                        return chain.proceed(call.withModel(backup));
-                    } catch (ModelException second) {
-                        first.addSuppressed(second);
-                        throw first;
-                    }
-                }
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
+        ModelInterceptor rethrowsThePrimarysFailure = rethrowsThePrimarysFailure(backup);
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
@@ -289,7 +270,25 @@ class ModelFallbackTest {
                 "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
         Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR,
                 0, "the stream was cut", false, null, null, dev.rein.model.Usage.of(300, 2, 0, 0), null))), "openai");
-        ModelInterceptor rethrowsThePrimarysFailure = new ModelInterceptor() {
+        ModelInterceptor rethrowsThePrimarysFailure = rethrowsThePrimarysFailure(backup);
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(rethrowsThePrimarysFailure).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(300L);
+        assertThat(inputTokenPoints()).extracting(p -> p.getAttributes().get(GenAiConventions.PROVIDER_NAME) + "=" + p.getSum())
+                .containsExactlyInAnyOrder("acme=800.0", "openai=300.0");
+    }
+
+    /** A fallback stage that, when the backup fails too, throws the primary's failure (the backup's suppressed in it). */
+    private static ModelInterceptor rethrowsThePrimarysFailure(Model backup) {
+        return new ModelInterceptor() {
             @Override
             public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
                 try {
@@ -309,19 +308,6 @@ class ModelFallbackTest {
                 return true;
             }
         };
-        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
-                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
-                        .retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(rethrowsThePrimarysFailure).build();
-
-        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
-
-        SpanData chat = onlyChat();
-        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
-                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
-        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(300L);
-        assertThat(inputTokenPoints()).extracting(p -> p.getAttributes().get(GenAiConventions.PROVIDER_NAME) + "=" + p.getSum())
-                .containsExactlyInAnyOrder("acme=800.0", "openai=300.0");
     }
 
     /**
