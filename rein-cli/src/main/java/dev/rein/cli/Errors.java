@@ -315,8 +315,9 @@ final class Errors {
                     + KEPT.getOrDefault(option, "settings")
                     + " it started with, so " + spec.qualifiedName() + " has none; " + options;
         }
-        // one the word is the start of (--max-cost of --max-cost-usd), or the start of the word (--trace of --trace-file),
-        // is what was meant rather than one a few edits away (--max is two from --mcp); abbreviations are not turned on,
+        // one the word is the start of (--max-cost of --max-cost-usd) is what was meant rather than one a few edits away
+        // (--max is two from --mcp), and so, after the options a letter away, is one that is the start of the word
+        // (--trace of --trace-file); abbreviations are not turned on,
         // so a script's --max-cost does not come to mean another option when one is added. Options that merely begin
         // with the same two letters (picocli's suggestions) are not offered: --reason is no --reject, which takes text
         // and would reject what 'rein approve RUN --reason ok' meant to approve
@@ -327,20 +328,34 @@ final class Errors {
         CommandLine.Model.OptionSpec elsewhere = optionOfAnotherCommand(spec, name);
         java.util.function.Predicate<String> ofItsKind = option -> elsewhere == null
                 || (spec.findOption(option).arity().max() > 0) == (elsewhere.arity().max() > 0);
+        // compared without dashes: with them '-a' was the start of no option, so 'rein approve RUN -a HASH' was offered
+        // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
+        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT);
         java.util.List<String> started = names.stream()
-                .filter(option -> option.startsWith(name) || name.startsWith(option + "-")).filter(ofItsKind).toList();
+                .filter(option -> !typed.isEmpty() && withoutDashes(option).startsWith(typed)).filter(ofItsKind).toList();
         if (!started.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
         }
         // one or two edits as NearNames counts them, over the letters: with the dashes counted, --yes (three letters, so
         // one edit) was two from --as and --dir two from --edit, other options with other meanings
-        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT);
         // another command's option is offered only one of its kind a letter away (--trace FILE for --traces DIR)
         int limit = elsewhere != null || typed.codePointCount(0, typed.length()) <= 4 ? 1 : 2;
         java.util.List<String> near = names.stream().filter(ofItsKind)
                 .filter(option -> NearNames.editDistance(typed, withoutDashes(option)) <= limit)
                 .sorted(java.util.Comparator.comparingInt(option -> NearNames.editDistance(typed, withoutDashes(option))))
                 .toList();
+        // a letter away beats an option the word begins with (--mcp-instructons is --mcp-instructions misspelt, not
+        // --mcp FILE, which would take the instructions as its file; --json-streams is --json-stream, not --json)
+        java.util.List<String> oneAway = near.stream()
+                .filter(option -> NearNames.editDistance(typed, withoutDashes(option)) <= 1).toList();
+        if (!oneAway.isEmpty()) {
+            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", oneAway) + "?");
+        }
+        java.util.List<String> prefixes = names.stream()
+                .filter(option -> typed.startsWith(withoutDashes(option) + "-")).filter(ofItsKind).toList();
+        if (!prefixes.isEmpty()) {
+            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", prefixes) + "?");
+        }
         return NearNames.unknown("option", name, java.util.List.of(),
                 near.isEmpty() ? options : "did you mean " + String.join(" or ", near) + "?");
     }

@@ -243,4 +243,19 @@ class UnknownOptionTest {
                 .filter(sub -> !sub.getCommandSpec().name().equals("help"))
                 .forEach(sub -> walk(sub, checked));
     }
+
+    /**
+     * A short option is compared without its dashes ({@code -a} begins --action and --as: both offered, not --as alone,
+     * which would approve as the action's hash), and an option a letter away beats one the word merely begins with
+     * ({@code --mcp FILE} for a misspelt --mcp-instructions would take the instructions as its file).
+     */
+    @Test
+    void aShortOptionIsComparedWithoutDashesAndALetterAwayBeatsAnOptionTheWordBeginsWith() {
+        assertThat(cli.run("approve", "run_x", "-a", "abc123").stderrLines()).singleElement().satisfies(line ->
+                assertThat(line).contains("unknown option '-a'; did you mean --action or --as?"));
+        assertThat(cli.run("run", "hi", "--mcp-instructons", "x").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--mcp-instructons'; did you mean --mcp-instructions? (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--json-streams").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--json-streams'; did you mean --json-stream? (see 'rein run --help')");
+    }
 }
