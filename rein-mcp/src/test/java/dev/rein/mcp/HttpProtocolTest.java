@@ -1143,6 +1143,26 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aRetryAfterPastTheInitializeDeadlineFailsTheStartSayingSoWholeWithoutAskingToCheckTheUrl() throws Exception {
+        // The same for initialize: the start failed at once, but the message was cut short at 200 characters
+        // ("it asked to be tried ag…") and told to check the URL and headers, though the server had answered.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollInit.set(true);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("33");
+            Instant began = Instant.now();
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("ended its response to the initialize request before the answer, and could not resume it"
+                            + " after 1 attempt (last: HTTP 503 to the GET with Last-Event-ID that asks for the rest; it asked to be"
+                            + " tried again only after 33 s, past the time Rein waits for it), so the answer was lost.")
+                    .hasMessageNotContaining("Check that the URL is reachable")
+                    .hasMessageContaining("The server runs (it began answering the initialize request) and asked to be tried"
+                            + " again after 33 s: set \"timeout_seconds\" above that to wait for it");
+            assertThat(Duration.between(began, Instant.now())).isLessThan(Duration.ofSeconds(20)); // not initialize's 30 s
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {500, 502, 503, 504, 429, 408})
     void aResumingGetAnsweredWithAPassingErrorIsTriedAgainAndTheAnswerArrives(int status) throws Exception {

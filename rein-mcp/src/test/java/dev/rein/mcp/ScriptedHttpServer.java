@@ -80,6 +80,8 @@ final class ScriptedHttpServer implements AutoCloseable {
      * event id {@code l<id>} and closed, and a GET resuming from it gets the answer.
      */
     final java.util.concurrent.atomic.AtomicBoolean pollLists = new java.util.concurrent.atomic.AtomicBoolean();
+    /** True: initialize is answered as {@link #pollLists} answers a page: primed with event id {@code i<id>} and closed. */
+    final java.util.concurrent.atomic.AtomicBoolean pollInit = new java.util.concurrent.atomic.AtomicBoolean();
     /** When above 0, how long a call of {@code polled} works before its POST's stream is primed and closed (a call using its time). */
     final AtomicInteger polledWorksMillis = new AtomicInteger();
     /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
@@ -210,7 +212,11 @@ final class ScriptedHttpServer implements AutoCloseable {
                     if (instructionsPerSession.get()) {
                         result.put("instructions", "Session " + liveSession + ": 道具の使い方");
                     }
-                    if (startByEvents.get()) {
+                    if (pollInit.get()) {
+                        String event = "i" + id.asText();
+                        parked.put(event, Json.write(Json.mapper().valueToTree(Map.of("jsonrpc", "2.0", "id", id, "result", result))));
+                        events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+                    } else if (startByEvents.get()) {
                         answerByEvents(exchange, method, id, result);
                     } else {
                         send(exchange, 200, id, result);

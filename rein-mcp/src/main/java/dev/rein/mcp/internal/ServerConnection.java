@@ -160,6 +160,7 @@ public final class ServerConnection implements AutoCloseable {
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
+                    : e instanceof UnansweredInitialize unanswered ? unanswered.advice
                     : tls(e) != null ? "" : hint()));
         } finally {
             startEnded.complete(null);
@@ -237,7 +238,8 @@ public final class ServerConnection implements AutoCloseable {
                 if (broken != null) {
                     throw broken;
                 }
-                throw new IOException(unansweredText(refused, "the initialize request"), e);
+                throw new UnansweredInitialize(unansweredText(refused, "the initialize request"),
+                        data(refused, ResumingHttpClient.RETRY_AFTER) instanceof Number n ? n.longValue() : 0, e);
             }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
                 opened.discard();
@@ -463,6 +465,25 @@ public final class ServerConnection implements AutoCloseable {
     private static final class RefusedInitialized extends IOException {
         RefusedInitialized(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * An initialize request whose response ended without its answer: the server answered the POST,
+     * so its URL is not in doubt. The message is Rein's own words (an id it quotes is already cut
+     * short) and is shown whole: cut at 200 characters, it lost the reason at its end.
+     */
+    private static final class UnansweredInitialize extends IOException {
+        /** What to do, after the message and the stderr tail. */
+        final String advice;
+
+        UnansweredInitialize(String message, long retryAfter, Throwable cause) {
+            super(message, cause);
+            String runs = " The server runs (it began answering the initialize request)";
+            this.advice = retryAfter > 0
+                    ? runs + " and asked to be tried again after " + retryAfter + " s: set \"timeout_seconds\" above that to wait for it,"
+                    + " or set \"disabled\": true to leave it out."
+                    : runs + ": its stderr or logs may say why its answer was lost, or set \"disabled\": true to leave it out.";
         }
     }
 
@@ -1072,6 +1093,9 @@ public final class ServerConnection implements AutoCloseable {
     private String describeConnect(Throwable e) {
         if (e instanceof RefusedInitialized) {
             return e.getMessage();
+        }
+        if (e instanceof UnansweredInitialize) {
+            return mask(e.getMessage());
         }
         String refusal = HttpRefusal.describe(e, true, config.secrets());
         if (refusal != null) {
