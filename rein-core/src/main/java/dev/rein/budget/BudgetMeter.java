@@ -38,7 +38,16 @@ public final class BudgetMeter {
      * See {@link #takeUnpricedTiers()}: every one since the last take, not the last call's alone, as a model interceptor
      * may call the model more than once for one traced call (and keep an earlier answer).
      */
-    private final java.util.Set<String> unpricedTiers = new java.util.LinkedHashSet<>();
+    private final java.util.Set<UnpricedTier> unpricedTiers = new java.util.LinkedHashSet<>();
+
+    /**
+     * A service tier a call was served at that the price used for it has no rates for, and the model that price is of
+     * (null when the caller did not name it), so the call was charged at that price's base rates.
+     *
+     * @param tier  the tier as the response names it ({@link dev.rein.model.ModelResponse#serviceTier()})
+     * @param model the model whose price was used, as the request reaching the pricing named it; null when not given
+     */
+    public record UnpricedTier(String tier, String model) {}
 
     /**
      * @throws ConfigurationException when a money budget is set and {@code model} has no price: a
@@ -142,12 +151,21 @@ public final class BudgetMeter {
 
     /** Adds the usage of a call to another model served at service tier {@code tier}, priced with {@code callPrice}. */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier) {
+        return record(callUsage, callPrice, tier, null);
+    }
+
+    /**
+     * Adds the usage of a call to model {@code model} served at service tier {@code tier}, priced with {@code callPrice}
+     * (the agent's own price, {@link #price()}, for a call to the agent's model); {@code model} names the price in what
+     * {@link #takeUnpricedTiers()} returns when it lacks the tier.
+     */
+    public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier, String model) {
         usage = usage.plus(callUsage);
         BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage, tier);
         costUsd = costUsd.add(cost);
         // a priced model whose price lacks the tier: charged at the base price, which the call's trace must say
         if (callPrice != null && !callPrice.pricesTier(tier)) {
-            unpricedTiers.add(tier);
+            unpricedTiers.add(new UnpricedTier(tier, model));
         }
         return cost;
     }
@@ -158,8 +176,8 @@ public final class BudgetMeter {
      * when every tier was priced, the provider named none, or the model has no price. Read and cleared, for the trace
      * event of the call they were made for.
      */
-    public java.util.List<String> takeUnpricedTiers() {
-        java.util.List<String> tiers = java.util.List.copyOf(unpricedTiers);
+    public java.util.List<UnpricedTier> takeUnpricedTiers() {
+        java.util.List<UnpricedTier> tiers = java.util.List.copyOf(unpricedTiers);
         unpricedTiers.clear();
         return tiers;
     }

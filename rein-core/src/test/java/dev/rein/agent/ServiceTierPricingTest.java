@@ -88,6 +88,23 @@ class ServiceTierPricingTest {
     }
 
     /**
+     * A fallback stage sends the call to model 'backup', whose price has no rates for the tier that served it, while
+     * the agent's model has them: the note names the model whose price was used (the pricing stage's), not the one the
+     * call was made for.
+     */
+    @Test
+    void thePricingNoteNamesTheModelAFallbackStageChoseWhosePriceLacksTheTier() {
+        dev.rein.model.ModelInterceptor toBackup = (call, chain) -> chain.proceed(call.withRequest(call.request().withModel("backup")));
+        Agent.builder().model(ScriptedModel.of(servedAt("flex"))).listener(trace)
+                .price(ScriptedModel.DEFAULT_NAME, BASE.withTier("flex", PRIORITY)).price("backup", BASE)
+                .modelInterceptor(toBackup).build().run("go");
+
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).startsWith("served at service tier 'flex', which the"
+                        + " price of model 'backup' has no rates for"));
+    }
+
+    /**
      * A model interceptor that calls the model twice for one call (keeping the first answer): the first served at a tier
      * without rates, the second at a priced one. Both are charged to the call, so its event says the tier charged at the
      * base price, though the last call the meter priced was the priced one.

@@ -43,11 +43,7 @@ public final class PricingStage implements ModelInterceptor {
         }
         // at the rates of the service tier the provider served it at, when that tier has a price (else the base price,
         // which the call's model_response then says: see TracingStage)
-        if (model.equals(agentModel)) {
-            meter.record(response.usage(), response.serviceTier());
-        } else {
-            meter.record(response.usage(), callPrice, response.serviceTier());
-        }
+        meter.record(response.usage(), model.equals(agentModel) ? meter.price() : callPrice, response.serviceTier(), model);
         return response;
     }
 

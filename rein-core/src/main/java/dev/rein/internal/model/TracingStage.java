@@ -61,8 +61,9 @@ public final class TracingStage implements ModelInterceptor {
             meter.takeUnpricedTiers(); // nothing a call before this one left
             ModelResponse response = chain.proceed(call);
             Instant now = tracer.now();
-            // every model call made for this one (an interceptor's second call too), as its cost counts them all; named
-            // by the model asked for, whose price the pricing stage used (the response's may be a dated snapshot of it)
+            // every model call made for this one (an interceptor's second call too), as its cost counts them all; each
+            // named by the model whose price the pricing stage used: the request's as it reached that stage (a fallback
+            // stage's choice), not the response's (which may be a dated snapshot of it)
             String pricing = pricing(meter.takeUnpricedTiers(), call.request().model());
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                     meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
@@ -90,16 +91,29 @@ public final class TracingStage implements ModelInterceptor {
      * What the model_response event says of tiers charged at the base price (null: none): a call served at a tier
      * without rates, or, when an interceptor called the model more than once for it, each such tier.
      */
-    private static String pricing(java.util.List<String> unpricedTiers, String model) {
+    private static String pricing(java.util.List<BudgetMeter.UnpricedTier> unpricedTiers, String asked) {
         if (unpricedTiers.isEmpty()) {
             return null;
         }
-        String tier = unpricedTiers.get(0);
-        String served = unpricedTiers.size() == 1 ? "served at service tier '" + tier + "', which"
-                : "its model calls served at service tiers '" + String.join("', '", unpricedTiers) + "', which";
-        return served + " the price of model '" + model + "' has no rates for: charged at its base price, which can be more"
-                + " or less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"" + tier
-                + "\", ModelPrice.of(input, cacheRead, output)) on the model's price";
+        java.util.function.Function<BudgetMeter.UnpricedTier, String> modelOf = u -> u.model() == null ? asked : u.model();
+        String tier = unpricedTiers.get(0).tier();
+        String model = modelOf.apply(unpricedTiers.get(0));
+        boolean oneModel = unpricedTiers.stream().map(modelOf).distinct().count() == 1;
+        String served;
+        if (unpricedTiers.size() == 1) {
+            served = "served at service tier '" + tier + "', which the price of model '" + model + "' has";
+        } else if (oneModel) {
+            served = "its model calls served at service tiers '" + String.join("', '",
+                    unpricedTiers.stream().map(BudgetMeter.UnpricedTier::tier).distinct().toList())
+                    + "', which the price of model '" + model + "' has";
+        } else {
+            served = "its model calls served at " + String.join(", ", unpricedTiers.stream()
+                    .map(u -> "service tier '" + u.tier() + "' of model '" + modelOf.apply(u) + "'").toList())
+                    + ", which those models' prices have";
+        }
+        return served + " no rates for: charged at its base price, which can be more or less than the call was billed."
+                + " Add the tier's rates with ModelPrice.withTier(\"" + tier + "\", ModelPrice.of(input, cacheRead, output))"
+                + " on the model's price";
     }
 
     /** The provider the model names, null when it names none or fails to (an application's model: tracing must not fail the call). */
