@@ -62,9 +62,15 @@ class DocApiNamesTest {
                 String name = candidates.get(0) + (m.group(2) == null ? "" : "$" + m.group(2));
                 Class<?> type;
                 try {
-                    type = Class.forName(name, false, getClass().getClassLoader());
+                    type = m.group(2) != null && isConstantName(m.group(2))
+                            ? constantType(Class.forName(candidates.get(0), false, getClass().getClassLoader()), m.group(2))
+                            : Class.forName(name, false, getClass().getClassLoader());
                 } catch (ClassNotFoundException e) {
                     missing.add(root.relativize(page) + ": " + m.group() + " (no nested type " + name + ")");
+                    continue;
+                } catch (NoSuchFieldException e) {
+                    missing.add(root.relativize(page) + ": " + m.group() + " (no public constant " + m.group(2) + " on "
+                            + candidates.get(0) + ")");
                     continue;
                 }
                 checked++;
@@ -93,6 +99,14 @@ class DocApiNamesTest {
         assertThat(notCallable(VisibilityFixture.Closed.class, "forSubclasses")).endsWith(" is protected, not public");
         assertThat(notCallable(VisibilityFixture.Hidden.class, "open")).endsWith("VisibilityFixture$Hidden is not public");
         assertThat(notCallable(VisibilityFixture.class, "absent")).endsWith("VisibilityFixture has no absent");
+    }
+
+    /** Before: {@code OpenAiPrices.TABLE.find(} was taken for a nested type {@code TABLE} and reported missing. */
+    @Test
+    void aConstantsMemberIsLookedUpOnTheConstantsType() throws NoSuchFieldException {
+        assertThat(isConstantName("TABLE")).isTrue();
+        assertThat(isConstantName("Builder")).isFalse();
+        assertThat(notCallable(constantType(dev.rein.openai.OpenAiPrices.class, "TABLE"), "find")).isNull();
     }
 
     /**
@@ -131,6 +145,20 @@ class DocApiNamesTest {
         }
         return type.getName() + "." + name + " is " + named.stream().map(m -> visibility(m.getModifiers())).distinct()
                 .sorted().collect(Collectors.joining(" / ")) + ", not public";
+    }
+
+    /** {@code TABLE} of {@code OpenAiPrices.TABLE.find(}: a constant, whose member is its type's, not a nested type. */
+    static boolean isConstantName(String name) {
+        return name.length() > 1 && name.equals(name.toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /** The type of {@code owner}'s public static field {@code name}. */
+    static Class<?> constantType(Class<?> owner, String name) throws NoSuchFieldException {
+        java.lang.reflect.Field field = owner.getField(name);
+        if (!Modifier.isStatic(field.getModifiers())) {
+            throw new NoSuchFieldException(name);
+        }
+        return field.getType();
     }
 
     private static String visibility(int modifiers) {
