@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +42,13 @@ public final class InMemoryRunStore implements RunStore {
     private final Deque<String> finished = new ArrayDeque<>();
     private final AtomicLong eventSeq = new AtomicLong();
     /** Recently evicted runs, so that a trace event arriving after the end does not bring one back. */
-    private final Set<String> evicted = new LinkedHashSet<>();
+    private final Set<String> evicted = new HashSet<>();
+    /**
+     * {@link #evicted} in the order they were evicted, oldest first. Not a {@code LinkedHashSet}: its
+     * entries reach {@code HashMap.removeNode} as a subclass the JIT's shared profile of that method
+     * rarely sees, and the compiled loop was thrown away and rebuilt at each such removal (measured).
+     */
+    private final Deque<String> evictionOrder = new ArrayDeque<>();
 
     /** A store that keeps the {@value #DEFAULT_FINISHED_RUNS_KEPT} most recent finished runs. */
     public InMemoryRunStore() {
@@ -120,9 +125,11 @@ public final class InMemoryRunStore implements RunStore {
             while (finished.size() > finishedRunsKept) {
                 String id = finished.removeFirst();
                 gone.add(id);
-                evicted.add(id);
-                if (evicted.size() > EVICTED_REMEMBERED) {
-                    evicted.remove(evicted.iterator().next());
+                if (evicted.add(id)) {
+                    evictionOrder.addLast(id);
+                }
+                if (evictionOrder.size() > EVICTED_REMEMBERED) {
+                    evicted.remove(evictionOrder.removeFirst());
                 }
             }
         }

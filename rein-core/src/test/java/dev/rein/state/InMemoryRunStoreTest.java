@@ -48,6 +48,21 @@ class InMemoryRunStoreTest {
     }
 
     @Test
+    void theEvictedRunsItRemembersAreBoundedAndTheOldestAreForgottenFirst() {
+        InMemoryRunStore store = new InMemoryRunStore(0);
+        for (int i = 0; i < 1_030; i++) {
+            finishRun(store, "run_" + i);
+        }
+        // the last 1,024 evicted runs stay refused; the six before them are forgotten, so a late event makes an entry
+        for (String late : List.of("run_5", "run_6", "run_1029")) {
+            store.appendEvent(late, new TraceEvent.Audit(late, 2, t0, "late", "t", "c", "u", "t", "after the end"));
+        }
+        assertThat(store.events("run_6")).isEmpty();
+        assertThat(store.events("run_1029")).isEmpty();
+        assertThat(store.events("run_5")).extracting(StoredEvent::type).containsExactly("audit");
+    }
+
+    @Test
     void pausedAndRunningRunsAreNeverEvictedAndAPausedRunResumesFromItsJson() {
         InMemoryRunStore store = new InMemoryRunStore(2);
         store.save(snapshot("run_paused", 1, RunStatus.RUNNING));
