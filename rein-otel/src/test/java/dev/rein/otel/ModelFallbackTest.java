@@ -286,6 +286,65 @@ class ModelFallbackTest {
                 .containsExactlyInAnyOrder("acme=800.0", "openai=300.0");
     }
 
+    /**
+     * The primary and the backup both failed reporting the same Usage instance (a model that reports one constant usage
+     * for a failure): two attempts, each counted once, whether the stage rethrows the primary's failure or the
+     * backup's own. The primary's is the fallback event's, under acme; the backup's is the call's, under openai.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rethrows the primary's", "throws the backup's"})
+    void twoAttemptsReportingOneUsageInstanceAreEachCountedOnce(String stageKind) {
+        dev.rein.model.Usage shared = dev.rein.model.Usage.of(800, 5, 0, 0);
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
+                "the response ended with finish_reason error", false, null, null, shared, null)));
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR,
+                0, "the stream was cut", false, null, null, shared, null))), "openai");
+        ModelInterceptor stage = stageKind.startsWith("rethrows") ? rethrowsThePrimarysFailure(backup)
+                : fallback(List.of(call -> call.withModel(backup)));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(stage).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L);
+        assertThat(inputTokenPoints()).extracting(p -> p.getAttributes().get(GenAiConventions.PROVIDER_NAME) + "=" + p.getSum()
+                + "x" + p.getCount()).containsExactlyInAnyOrder("acme=800.0x1", "openai=800.0x1");
+    }
+
+    /**
+     * A retried attempt and the last one reported the same Usage instance: the retry's event says the first, the span the
+     * last, and the token metric counts both.
+     */
+    @Test
+    void aRetriedAttemptAndTheLastReportingOneUsageInstanceAreEachCounted() {
+        dev.rein.model.Usage shared = dev.rein.model.Usage.of(800, 5, 0, 0);
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", true, null,
+                        null, shared, null)),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", false, null,
+                        null, shared, null)));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(2), 0)))
+                .build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_RETRY)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L));
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L);
+        assertThat(inputTokenPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getSum()).isEqualTo(1600.0);
+            assertThat(p.getCount()).isEqualTo(2);
+        });
+    }
+
     /** A fallback stage that, when the backup fails too, throws the primary's failure (the backup's suppressed in it). */
     private static ModelInterceptor rethrowsThePrimarysFailure(Model backup) {
         return new ModelInterceptor() {

@@ -66,8 +66,11 @@ final class ModelSpans {
      */
     private Usage attemptUsage;
     /**
-     * The usages a retry or fallback event of the open call has said (by identity: each event carries the failure's
-     * own), so a stage rethrowing that failure as the call's (a backup failed too) does not count them again.
+     * The usages the fallback events of the open call have said, of the attempts a stage moved on from (by identity: the
+     * failure a stage rethrows carries its own), so a stage rethrowing such a failure as the call's (a backup failed
+     * too) does not count it again. A retry's event is not among them: the retry stage sits below every application
+     * stage and never lets a failure it retried out. Two attempts may report one Usage instance (a model with a constant
+     * usage for its failures), so the last attempt's usage, not yet said, comes before this in {@link #failed}.
      */
     private final Set<Usage> saidUsages = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Counts the open call's attempts, so a late failure of one the deadline stage abandoned is not taken for a later one's. */
@@ -282,7 +285,6 @@ final class ModelSpans {
         if (e.reportedUsage() != null) { // the failed attempt's: the span's own are the answer's, or the last failure's
             a.putAll(usage(e.reportedUsage()));
             reportedTokens(e.reportedUsage());
-            saidUsages.add(e.reportedUsage());
         }
         attemptUsage = null; // said here, when there was any: not again on a fallback event
         open.addEvent(ReinConventions.EVENT_MODEL_RETRY, a.build(), e.time());
@@ -367,12 +369,14 @@ final class ModelSpans {
         if (e.httpStatus() > 0 && open != null) {
             open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
         }
-        // not a usage a retry or fallback event said: a stage rethrew that attempt's failure as the call's
-        if (e.reportedUsage() != null && open != null && !saidUsages.contains(e.reportedUsage())) {
+        Usage reported = e.reportedUsage();
+        // the last attempt's failure, or one whose usage no fallback event said (one that did: a stage rethrew that
+        // attempt's failure as the call's); the last attempt's first, as an earlier one may have reported the same instance
+        if (reported != null && open != null && (reported == attemptUsage || !saidUsages.contains(reported))) {
             // what the server reported before the call failed: no cost (a failed call charges nothing), nor in the run's sum
-            open.setAllAttributes(usage(e.reportedUsage()));
-            reportedTokens(e.reportedUsage());
-        } else if (attemptUsage != null && open != null && !saidUsages.contains(attemptUsage)) {
+            open.setAllAttributes(usage(reported));
+            reportedTokens(reported);
+        } else if (attemptUsage != null && open != null) {
             // a stage ended the call with another failure than its last attempt's (an earlier one's, or its own): the
             // last attempt's usage, which no event says, is still what the call's server reported
             open.setAllAttributes(usage(attemptUsage));
