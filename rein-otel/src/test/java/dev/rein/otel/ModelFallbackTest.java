@@ -42,8 +42,16 @@ class ModelFallbackTest {
 
     private static final ModelPrice PRICE = ModelPrice.of("3", "0.3", "15");
 
-    /** A model of some provider, which it reports as rein-anthropic's and rein-openai's models do. */
-    private record ProviderModel(ScriptedModel script, String provider) implements Model, ModelDefaults {
+    /**
+     * A model of some provider whose calls go to {@code server} (null: it names none), which it reports as
+     * rein-anthropic's and rein-openai's models do.
+     */
+    private record ProviderModel(ScriptedModel script, String provider, String server) implements Model, ModelDefaults {
+        /** A model that names no server. */
+        ProviderModel(ScriptedModel script, String provider) {
+            this(script, provider, null);
+        }
+
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
             return script.call(request, context);
@@ -62,6 +70,11 @@ class ModelFallbackTest {
         @Override
         public String providerName() {
             return provider;
+        }
+
+        @Override
+        public java.net.URI serverUri() {
+            return server == null ? null : java.net.URI.create("https://" + server + "/v1");
         }
     }
 
@@ -173,34 +186,6 @@ class ModelFallbackTest {
                 });
     }
 
-    /** A model of some provider whose calls go to {@code server}, as rein-openai's and rein-anthropic's say. */
-    private record ServedModel(ScriptedModel script, String provider, String server) implements Model, ModelDefaults {
-        @Override
-        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-            return script.call(request, context);
-        }
-
-        @Override
-        public String defaultModelName() {
-            return "test-model";
-        }
-
-        @Override
-        public String providerName() {
-            return provider;
-        }
-
-        @Override
-        public PriceTable prices() {
-            return PriceTable.empty().with("test-model", PRICE);
-        }
-
-        @Override
-        public java.net.URI serverUri() {
-            return java.net.URI.create("https://" + server + "/v1");
-        }
-    }
-
     private static List<io.opentelemetry.sdk.metrics.data.HistogramPointData> inputTokenPoints() {
         return OTEL.getMetrics().stream()
                 .filter(m -> m.getName().equals(GenAiConventions.METRIC_TOKEN_USAGE))
@@ -216,9 +201,9 @@ class ModelFallbackTest {
     void theTokensOfAFailedAttemptLeftForABackupNameTheAttemptsServer() {
         ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0,
                 "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
-        Model backup = new ServedModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai", "backup.example");
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai", "backup.example");
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
-                .install(Agent.builder().model(PricedModel.of(new ServedModel(primary, "acme", "primary.example"), "test-model", PRICE))
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme", "primary.example"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
                 .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
 
