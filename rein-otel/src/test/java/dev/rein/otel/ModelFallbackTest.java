@@ -330,6 +330,50 @@ class ModelFallbackTest {
         });
     }
 
+    /**
+     * An application's stage calls the same model again after a failure the retry stage did not retry, whose server
+     * reported usage: no retry or fallback event says that attempt, yet its tokens are counted in the token metric once,
+     * under its model, beside the answer's.
+     */
+    @Test
+    void anAttemptAStageMadeAgainOfTheSameModelAfterAFailureWithUsageIsCounted() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", false, null,
+                        null, dev.rein.model.Usage.of(800, 5, 0, 0), null)),
+                ScriptedModel.text("Hi."));
+        ModelInterceptor callsAgain = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call);
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(callsAgain).build();
+
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).isEmpty();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS))
+                .isEqualTo(ScriptedModel.DEFAULT_USAGE.totalInputTokens());
+        assertThat(inputTokenPoints()).allSatisfy(p ->
+                assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("test-model"));
+        assertThat(inputTokenPoints().stream().mapToDouble(p -> p.getSum()).sum())
+                .isEqualTo(800.0 + ScriptedModel.DEFAULT_USAGE.totalInputTokens());
+        assertThat(inputTokenPoints().stream().mapToLong(p -> p.getCount()).sum()).isEqualTo(2);
+    }
+
     /** A fallback stage that, when the backup fails too, throws the primary's failure (the backup's suppressed in it). */
     private static ModelInterceptor rethrowsThePrimarysFailure(Model backup) {
         return new ModelInterceptor() {

@@ -62,11 +62,13 @@ final class ModelSpans {
     private int attemptStatus;
     /**
      * The usage the latest failed attempt's server reported, until an event says it: its retry's or the call's failure
-     * (from the trace), else the fallback event of the attempt a stage moved on to; null when none is left to say.
+     * (from the trace), else the fallback event of the attempt a stage moved on to (or, when a stage called the same
+     * model again, the token metric alone); null when none is left to say.
      */
     private Usage attemptUsage;
     /**
-     * The usages the fallback events of the open call have said, of the attempts a stage moved on from (by identity: the
+     * The usages the fallback events of the open call have said (or the token metric, for an attempt a stage made again
+     * of the same model), of the attempts a stage moved on from (by identity: the
      * failure a stage rethrows carries its own), so a stage rethrowing such a failure as the call's (a backup failed
      * too) does not count it again. A retry's event is not among them: the retry stage sits below every application
      * stage and never lets a failure it retried out. Two attempts may report one Usage instance (a model with a constant
@@ -214,6 +216,15 @@ final class ModelSpans {
                 }
             }
             open.addEvent(ReinConventions.EVENT_MODEL_FALLBACK, a.build());
+        } else if (attemptUsage != null) {
+            // an application's stage called the same model again after a failure the retry stage (below every such
+            // stage) did not retry: no retry or fallback event says that attempt, so its tokens are counted here, and
+            // remembered as a fallback event's are, should the stage rethrow that failure as the call's
+            saidUsages.add(attemptUsage);
+            if (!attemptUsage.estimated()) {
+                run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
+                        attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
+            }
         }
         attemptModel = requestModel;
         attemptProvider = provider;
