@@ -77,6 +77,32 @@ class ServiceTierSpanTest {
         assertThat(chat.get(AttributeKey.stringKey("rein.model.service_tier"))).isNull();
     }
 
+    /** The tier the points of the client metrics named {@code metric} have; each point has the same. */
+    private static List<String> metricTiers(String metric) {
+        return OTEL.getMetrics().stream().filter(m -> m.getName().equals(metric))
+                .flatMap(m -> m.getHistogramData().getPoints().stream())
+                .map(p -> String.valueOf(p.getAttributes().get(AttributeKey.stringKey("openai.response.service_tier"))))
+                .toList();
+    }
+
+    /**
+     * The conventions' OpenAI metrics add openai.response.service_tier (recommended) to gen_ai.client.token.usage and
+     * gen_ai.client.operation.duration: an OpenAI call's points have the tier as OpenAI named it; another provider's none.
+     */
+    @Test
+    void anOpenAiCallsTokenAndDurationPointsHaveTheTierThatServedIt() {
+        chatSpan("openai", null, "default", null);
+        assertThat(metricTiers(GenAiConventions.METRIC_TOKEN_USAGE)).containsExactly("default", "default");
+        assertThat(metricTiers(GenAiConventions.METRIC_OPERATION_DURATION)).containsExactly("default");
+    }
+
+    @Test
+    void anotherProvidersPointsHaveNoOpenAiTier() {
+        chatSpan("anthropic", "priority", null);
+        assertThat(metricTiers(GenAiConventions.METRIC_TOKEN_USAGE)).containsExactly("null", "null");
+        assertThat(metricTiers(GenAiConventions.METRIC_OPERATION_DURATION)).containsExactly("null");
+    }
+
     @Test
     void aCallThatNamedNoTierHasNoTierAttribute() {
         Attributes chat = chatSpan("openai", null, null);

@@ -70,21 +70,30 @@ final class Instruments {
      * A model call that answered. {@code usageReported} false: the provider reported no token
      * counts, and the conventions say an instrumentation that cannot obtain them "MUST NOT report
      * usage metric" (Rein's estimate is on the span, marked estimated), so only the duration is recorded.
+     * {@code openAiServiceTier} is the tier an OpenAI call was served at (null: not OpenAI's, or none named), which the
+     * conventions' OpenAI metrics add to both ({@code openai.response.service_tier}, recommended).
      */
-    void modelCall(String provider, Server server, String requestModel, String responseModel, long inputTokens, long outputTokens,
-                   boolean usageReported, double seconds) {
+    void modelCall(String provider, Server server, String requestModel, String responseModel, String openAiServiceTier,
+                   long inputTokens, long outputTokens, boolean usageReported, double seconds) {
+        AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
+        putIfSet(base, GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, openAiServiceTier);
         if (usageReported) {
-            tokensUsed(provider, server, requestModel, responseModel, inputTokens, outputTokens);
+            tokens(base, inputTokens, outputTokens);
         }
-        duration.record(seconds, chatAttributes(provider, server, requestModel, responseModel).build());
+        duration.record(seconds, base.build());
     }
 
     /** The tokens a provider reported for a model call: an answer's, or a failed attempt's (its response model then null). */
     void tokensUsed(String provider, Server server, String requestModel, String responseModel, long inputTokens,
                     long outputTokens) {
-        AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
-        tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
-        tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+        tokens(chatAttributes(provider, server, requestModel, responseModel), inputTokens, outputTokens);
+    }
+
+    /** The input and output points, with {@code base}'s attributes ({@code base} itself is left as it was). */
+    private void tokens(AttributesBuilder base, long inputTokens, long outputTokens) {
+        Attributes attributes = base.build();
+        tokenUsage.record(inputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
+        tokenUsage.record(outputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
     }
 
     /** The response model is not known yet at the first chunk, so the point goes without it. */

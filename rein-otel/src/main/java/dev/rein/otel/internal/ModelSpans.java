@@ -331,8 +331,9 @@ final class ModelSpans {
         // the conventions' attribute is OpenAI's own, "the service tier used for the response" as OpenAI named it, the
         // standard "default" too (which is no tier for pricing); a trace written before the provider's name has the tier
         String servedTier = r.providerServiceTier() != null ? r.providerServiceTier() : r.serviceTier();
-        if (servedTier != null && "openai".equals(openProvider)) {
-            open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, servedTier);
+        String openAiTier = "openai".equals(openProvider) ? servedTier : null; // also on the call's metrics, as the conventions add it
+        if (openAiTier != null) {
+            open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, openAiTier);
         }
         if (e.pricing() != null) {
             open.setAttribute(ReinConventions.MODEL_PRICING, e.pricing());
@@ -342,8 +343,8 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.instruments().modelCall(openProvider, openServer, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
-                !u.estimated(), e.durationMillis() / 1000.0);
+        run.instruments().modelCall(openProvider, openServer, openModel, r.model(), openAiTier, u.totalInputTokens(),
+                u.outputTokens(), !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
     }
 
