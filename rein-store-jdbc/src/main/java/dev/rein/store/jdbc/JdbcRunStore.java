@@ -254,6 +254,29 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         return id != null && (dev.rein.internal.text.RunIds.unstorable(id) != null || dialect == Dialect.POSTGRES && id.indexOf('\u0000') >= 0);
     }
 
+    /**
+     * Whether {@code e} is PostgreSQL's refusal of an index entry longer than it holds ("index row size 2712 exceeds btree
+     * version 4 maximum 2704"), for a write of run {@code runId} whose id is over the limit: a run an earlier Rein stored
+     * (its row's own entry fits), whose idempotency keys and event entries are longer than its id.
+     */
+    private boolean unindexable(SQLException e, String runId) {
+        return dialect == Dialect.POSTGRES && "54000".equals(e.getSQLState()) && String.valueOf(e.getMessage()).contains("index row size")
+                && utf8Bytes(runId) > LONGEST_RUN_ID_BYTES;
+    }
+
+    /**
+     * The failure of a write that PostgreSQL cannot index for a run an earlier Rein stored under a longer id, saying so
+     * and what to do, in place of PostgreSQL's words (whose hint, to index an MD5 hash, is about Rein's own tables).
+     * {@code cannot} says what cannot be indexed and what that means. Nothing was written: each write is one statement.
+     */
+    private StoreException legacyId(String what, String runId, String cannot, SQLException e) {
+        return new StoreException("cannot " + what + " in " + shown + ": run " + shortened(runId) + " was stored by an earlier Rein"
+                + " under an id of " + utf8Bytes(runId) + " bytes of UTF-8, more than the " + LONGEST_RUN_ID_BYTES + " a run id may"
+                + " have now, and PostgreSQL cannot index " + cannot + "; cancel the run (rein cancel, or agent.runs().cancel(runId)),"
+                + " which this store still saves, and start its work again as a new run, whose id has at most "
+                + LONGEST_RUN_ID_BYTES + " bytes (Agent.Builder.runIds)", e);
+    }
+
     /** The most bytes of an idempotency key: a run id's, and the call's position (":step:index", two ints). */
     private static final int LONGEST_KEY_BYTES = LONGEST_RUN_ID_BYTES + 24;
 
@@ -409,6 +432,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                     + " updated_at = excluded.updated_at", r.key(), r.runId(), r.status().name(), HalfPairs.escaped(SnapshotCodec.write(r)),
                     millis(r.updatedAt()));
         } catch (SQLException e) {
+            if (unindexable(e, r.runId())) {
+                throw legacyId("record idempotency key " + shortened(r.key()), r.runId(), "the idempotency key of its tool calls"
+                        + " (its id and the call's position: " + utf8Bytes(r.key()) + " bytes), so no call that changes anything can"
+                        + " be recorded, nor run", e);
+            }
             throw failure("record idempotency key " + r.key(), e);
         }
     }
@@ -435,6 +463,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             failedAppends.remove(runId);
         } catch (SQLException ex) {
             failedAppends.put(runId, new FailedAppend(event, appendKey));
+            if (unindexable(ex, runId)) {
+                throw legacyId("append an event of run " + shortened(runId), runId, "the entry of its trace events (its id and the"
+                        + " event's number), so its trace cannot be kept", ex);
+            }
             throw failure("append an event of run " + runId, ex);
         }
     }

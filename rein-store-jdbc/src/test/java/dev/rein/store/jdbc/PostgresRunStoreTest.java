@@ -380,6 +380,71 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         }
     }
 
+    /**
+     * Before: a run an earlier Rein stored under an id of about 2,690 bytes (before the 1,000-byte limit; its row fits
+     * PostgreSQL's index) was still taken by the store, but its tool calls' idempotency keys (the id and the call's
+     * position) and its trace events (indexed by the id and the event's number) are longer index entries than PostgreSQL
+     * holds: each such write failed with PostgreSQL's own words ('index row size 2704 exceeds btree version 4 maximum 2704
+     * for index "rein_events_run"', with its hint to index an MD5 hash). Each now says the id is too long for this on
+     * PostgreSQL, that an earlier Rein stored it, and what to do; nothing is written, and the run is still cancelled.
+     */
+    @org.junit.jupiter.api.Test
+    void aRunAnEarlierReinStoredUnderAnIdPostgresCannotIndexWithItsKeysSaysWhatToDo() throws Exception {
+        // characters no compression shortens, as a generated id's: PostgreSQL compresses an index entry when it can
+        java.util.Random random = new java.util.Random(24);
+        StringBuilder id = new StringBuilder(runId + "_");
+        while (id.length() < 2_690) {
+            id.append("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".charAt(random.nextInt(62)));
+        }
+        String older = id.toString();
+        dev.rein.state.RunSnapshot paused = dev.rein.state.SnapshotCodec.readSnapshot(dev.rein.state.SnapshotCodec.write(
+                snapshot(1, dev.rein.run.RunStatus.WAITING_APPROVAL)).replace(runId, older));
+        try (Connection c = otherConnection(); var st = c.prepareStatement("INSERT INTO rein_runs (run_id, version, status, reason, goal,"
+                + " model, steps, cost_usd, pending_approvals, created_at, updated_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            // the row as an earlier Rein wrote it, without the limit
+            Object[] values = {older, paused.version(), paused.status().name(), paused.reason(), paused.goal(), paused.model(),
+                    paused.steps(), paused.costUsd().toPlainString(), paused.pendingApprovals().size(),
+                    paused.createdAt().toEpochMilli(), paused.updatedAt().toEpochMilli(), dev.rein.state.SnapshotCodec.write(paused)};
+            for (int i = 0; i < values.length; i++) {
+                st.setObject(i + 1, values[i]);
+            }
+            st.executeUpdate();
+        }
+        try {
+            org.assertj.core.api.Assertions.assertThat(store.load(older)).contains(paused);
+            var intent = new dev.rein.state.IdempotencyRecord(older + ":1:0", older, 1, "toolu_1", "send_message", "h",
+                    dev.rein.json.Json.object(), dev.rein.state.IdempotencyRecord.Status.INTENT, null, 1, java.time.Instant.EPOCH,
+                    java.time.Instant.EPOCH);
+            String shown = older.substring(0, 40) + "…";
+            String advice = "run " + shown + " was stored by an earlier Rein under an id of 2690 bytes of UTF-8, more than the"
+                    + " 1000 a run id may have now, and PostgreSQL cannot index ";
+            String todo = "; cancel the run (rein cancel, or agent.runs().cancel(runId)), which this store still saves, and start"
+                    + " its work again as a new run, whose id has at most 1000 bytes (Agent.Builder.runIds)";
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.putIdempotency(intent))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot record idempotency key " + shown + " in " + url() + ": " + advice
+                            + "the idempotency key of its tool calls (its id and the call's position: 2694 bytes), so no call"
+                            + " that changes anything can be recorded, nor run" + todo);
+            org.assertj.core.api.Assertions.assertThat(store.idempotency(older + ":1:0")).as("nothing was written").isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.appendEvent(older,
+                            new dev.rein.trace.TraceEvent.Audit(older, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "長い")))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot append an event of run " + shown + " in " + url() + ": " + advice
+                            + "the entry of its trace events (its id and the event's number), so its trace cannot be kept" + todo);
+            org.assertj.core.api.Assertions.assertThat(store.events(older)).isEmpty();
+
+            dev.rein.state.RunSnapshot cancelled = dev.rein.state.Runs.in(store).cancel(older, "its id is too long");
+            org.assertj.core.api.Assertions.assertThat(store.load(older)).contains(cancelled);
+        } finally {
+            for (String table : java.util.List.of("rein_runs", "rein_events", "rein_idempotency")) {
+                try (Connection c = otherConnection(); var st = c.prepareStatement("DELETE FROM " + table + " WHERE run_id = ?")) {
+                    st.setString(1, older);
+                    st.executeUpdate();
+                }
+            }
+        }
+    }
+
     @Override
     protected JdbcRunStore reopened() {
         return JdbcRunStore.connect(url(), user, password);
