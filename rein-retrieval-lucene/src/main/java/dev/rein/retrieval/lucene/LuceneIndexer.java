@@ -86,6 +86,7 @@ public final class LuceneIndexer {
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw LuceneRetriever.notAFolder(index);
         }
+        requireApart(folder, index);
         LuceneRetriever.requireOwnFolder(index);
         List<Path> files = new ArrayList<>();
         List<String> passedOver = new ArrayList<>();
@@ -173,6 +174,44 @@ public final class LuceneIndexer {
         int indexed = files.size() - skipped.size();
         skipped.addAll(passedOver);
         return new Report(indexed, passages, List.copyOf(skipped), removed);
+    }
+
+    /**
+     * Refuses an index folder that is the documents folder, or holds it, by whatever name either is given (a path through
+     * "..", a link): Lucene's files would be written among the documents, and deleting the index folder, as a damaged
+     * index needs, would delete the documents. An index folder inside the documents folder is its own ($REIN_HOME/index
+     * when the working directory is indexed): none of Lucene's files has a document's name, so none is indexed.
+     */
+    private static void requireApart(Path folder, Path index) {
+        Path documents;
+        Path indexFolder;
+        try {
+            documents = folder.toRealPath();
+            indexFolder = real(index);
+        } catch (IOException | SecurityException e) {
+            return; // the walk or the writer says what is wrong with the folder
+        }
+        String how = documents.equals(indexFolder) ? "is" : documents.startsWith(indexFolder) ? "holds" : null;
+        if (how != null) {
+            throw new RetrievalException("the index folder " + index.toAbsolutePath() + " " + how + " the documents folder " + documents
+                    + ": an index written there would put Lucene's files " + (how.equals("is") ? "among" : "beside") + " the documents,"
+                    + " and deleting the index folder (as a damaged index needs) would delete the documents, so nothing was written;"
+                    + " give the index a folder of its own (such as .rein/index), not the documents folder nor one that holds it");
+        }
+    }
+
+    /** {@code path}'s real path when it exists, else its nearest existing folder's real path with the rest of it. */
+    private static Path real(Path path) throws IOException {
+        if (Files.exists(path)) {
+            return path.toRealPath(); // a link's ".." is the link target's parent, which normalizing would not take
+        }
+        Path absolute = path.toAbsolutePath().normalize();
+        for (Path existing = absolute; existing != null; existing = existing.getParent()) {
+            if (Files.exists(existing)) {
+                return existing.toRealPath().resolve(existing.relativize(absolute));
+            }
+        }
+        return absolute;
     }
 
     /**

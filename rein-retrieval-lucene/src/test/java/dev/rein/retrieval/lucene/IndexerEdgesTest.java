@@ -615,7 +615,8 @@ class IndexerEdgesTest {
         Files.writeString(docs.resolve("_index.md"), "# Handbook\n\nWelcome.", StandardCharsets.UTF_8);
         Files.writeString(docs.resolve("_config.yml"), "title: handbook", StandardCharsets.UTF_8);
         Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, docs)).isInstanceOf(RetrievalException.class)
+        // as the index of another folder (the documents folder itself is refused as such: see below)
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(index, docs)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith(docs.toAbsolutePath() + " holds files but no document index (_config.yml, _index.md)")
                 .hasMessageContaining("give the index a folder of its own");
         try (var files = Files.list(docs)) {
@@ -671,7 +672,7 @@ class IndexerEdgesTest {
         Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
         byte[] word = {(byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1, 1, 2};
         Files.write(docs.resolve("_draft.doc"), word);
-        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, docs)).isInstanceOf(RetrievalException.class)
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(other, docs)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith(docs.toAbsolutePath() + " holds files but no document index (_draft.doc)")
                 .hasMessageContaining("give the index a folder of its own");
         assertThat(docs.resolve("_draft.doc")).hasBinaryContent(word);
@@ -707,6 +708,86 @@ class IndexerEdgesTest {
         assertThat(index.resolve("_config.yml")).hasContent("title: handbook");
         assertThat(LuceneRetriever.open(index).search("shipping", 5)).isEmpty();
         assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
+    }
+
+    /** The names in {@code folder} and below, relative to it with '/', sorted. */
+    private static List<String> tree(Path folder) throws java.io.IOException {
+        try (var files = Files.walk(folder)) {
+            return files.filter(f -> !f.equals(folder)).map(f -> folder.relativize(f).toString().replace('\\', '/')).sorted().toList();
+        }
+    }
+
+    /**
+     * Before: the documents folder given as the index folder too (or by another name for it: a path through "..", a link
+     * to it) was indexed into when it held none of the names Lucene takes for its own: Lucene's files were written among
+     * the documents, so deleting the index folder, as a damaged index needs, deleted the documents. Now it is refused,
+     * saying so and what to do, before anything is written.
+     */
+    @Test
+    void theDocumentsFolderGivenAsTheIndexFolderIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        Files.createDirectories(docs.resolve("guide"));
+        Files.writeString(docs.resolve("guide/shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
+        Path link = other.resolve("handbook");
+        List<Path> sameFolder = new java.util.ArrayList<>(List.of(docs, docs.resolve("guide/..")));
+        try {
+            Files.createSymbolicLink(link, docs);
+            sameFolder.add(link);
+        } catch (UnsupportedOperationException | java.io.IOException noLinks) {
+            // a file system without links: the other spellings are still checked
+        }
+        for (Path given : sameFolder) {
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, given)).isInstanceOf(RetrievalException.class)
+                    .hasMessage("the index folder " + given.toAbsolutePath() + " is the documents folder " + docs.toRealPath()
+                            + ": an index written there would put Lucene's files among the documents, and deleting the index"
+                            + " folder (as a damaged index needs) would delete the documents, so nothing was written; give the"
+                            + " index a folder of its own (such as .rein/index), not the documents folder nor one that holds it");
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(given, docs)).isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith("the index folder " + docs.toAbsolutePath() + " is the documents folder ");
+        }
+        assertThat(tree(docs)).containsExactly("guide", "guide/shipping.md", "refunds.md");
+    }
+
+    /**
+     * Before: an index folder holding the documents folder (the index in the project's folder, the documents in its docs/)
+     * was indexed into when it held none of the names Lucene takes for its own: Lucene's files were written beside the
+     * documents' folder, and deleting the index folder, as a damaged index needs, deleted the documents with it. Now it is
+     * refused, saying so and what to do, before anything is written.
+     */
+    @Test
+    void anIndexFolderHoldingTheDocumentsFolderIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Path handbook = other.resolve("site/handbook");
+        Files.createDirectories(handbook);
+        Files.writeString(handbook.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        Files.writeString(other.resolve("README.md"), "# Project", StandardCharsets.UTF_8);
+        for (Path index : List.of(other, other.resolve("site"))) {
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(handbook, index)).isInstanceOf(RetrievalException.class)
+                    .hasMessage("the index folder " + index.toAbsolutePath() + " holds the documents folder " + handbook.toRealPath()
+                            + ": an index written there would put Lucene's files beside the documents, and deleting the index"
+                            + " folder (as a damaged index needs) would delete the documents, so nothing was written; give the"
+                            + " index a folder of its own (such as .rein/index), not the documents folder nor one that holds it");
+        }
+        assertThat(tree(other)).containsExactly("README.md", "site", "site/handbook", "site/handbook/refunds.md");
+    }
+
+    /**
+     * An index folder inside the documents folder (rein index . with $REIN_HOME/index in the working directory) is
+     * indexed into: deleting it deletes the index alone, and no file of Lucene's is taken for a document, also when
+     * the folder is indexed again.
+     */
+    @Test
+    void anIndexFolderInsideTheDocumentsFolderIsIndexedIntoAndLucenesFilesAreNoDocuments() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        Path inside = docs.resolve(".rein/index");
+        LuceneIndexer.Report first = LuceneIndexer.indexDirectory(docs, inside);
+        Files.writeString(docs.resolve("shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
+        LuceneIndexer.Report again = LuceneIndexer.indexDirectory(docs, inside);
+        assertThat(first.files()).isEqualTo(1);
+        assertThat(again.files()).isEqualTo(2);
+        assertThat(again.skipped()).isEmpty();
+        assertThat(LuceneRetriever.open(inside).search("refunds shipping", 5)).extracting(RetrievedDocument::source)
+                .containsExactlyInAnyOrder("refunds.md#1", "shipping.md#1");
+        assertThat(docs.resolve("refunds.md")).hasContent("Refunds within 30 days.");
     }
 
     /**
