@@ -83,7 +83,7 @@ enum Dialect {
             return missingTableAdvice(table);
         }
         if (this == POSTGRES) {
-            return postgresAdvice(e);
+            return postgresAdvice(e, jdbcUrl);
         }
         java.nio.file.Path missing = (e.getErrorCode() & 0xff) == 14 ? missingDirectory(jdbcUrl) : null;
         if (missing != null) {
@@ -130,8 +130,13 @@ enum Dialect {
     }
 
     /** What to do about PostgreSQL's refusals of a setup that cannot work, which its own words do not say. */
-    private static String postgresAdvice(java.sql.SQLException e) {
+    private static String postgresAdvice(java.sql.SQLException e, String jdbcUrl) {
         String message = String.valueOf(e.getMessage());
+        java.util.regex.Matcher encoding = java.util.regex.Pattern.compile("has no equivalent in encoding \"(\\w+)\"").matcher(message);
+        if ("22P05".equals(e.getSQLState()) && encoding.find()) {
+            // a store an earlier Rein made in such a database (a new one is refused: requireUnicode)
+            return " (" + notUnicode(database(jdbcUrl), encoding.group(1)).substring(2) + ")";
+        }
         if ("3F000".equals(e.getSQLState())) {
             return " (the schema the URL's currentSchema names, or else the first schema of the role's search_path, does not"
                     + " exist in this database: create it with CREATE SCHEMA, or name one that exists)";
@@ -155,6 +160,42 @@ enum Dialect {
                     + " them; this role then needs SELECT, INSERT, UPDATE and DELETE on them and USAGE on their sequences)";
         }
         return "";
+    }
+
+    /**
+     * Refuses to make a store in a PostgreSQL database whose text is not UTF8, before anything is made in it: its
+     * encoding lacks characters a run or a memory may hold (LATIN1 has no Japanese, EUC_JP no emoji), so a save would
+     * fail part way through a run. SQL_ASCII keeps the bytes it is given (the driver's UTF-8) as they are, so it holds
+     * them; it counts a column's characters in bytes, which only Rein's short ASCII columns are limited by. A store an
+     * earlier Rein made there
+     * (its rein_schema is there) is opened, so its runs can still be read and moved; a write its encoding cannot hold says
+     * the same ({@link #advice}). {@code failing} starts the message: "cannot prepare ... at URL".
+     */
+    void requireUnicode(java.sql.Statement st, String failing) throws java.sql.SQLException {
+        if (this != POSTGRES) {
+            return;
+        }
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT current_database(), current_setting('server_encoding'),"
+                + " to_regclass('rein_schema') IS NOT NULL")) {
+            if (rs.next() && !List.of("UTF8", "SQL_ASCII").contains(rs.getString(2)) && !rs.getBoolean(3)) {
+                throw new dev.rein.state.StoreException(failing + notUnicode(rs.getString(1), rs.getString(2)) + "; nothing was made in it");
+            }
+        }
+    }
+
+    /** Why a database whose text is in {@code encoding} cannot hold a store, and what to do, as ": ..." to add to a message. */
+    private static String notUnicode(String database, String encoding) {
+        return ": the database " + database + " keeps its text in " + encoding + ", which has no place for every character a"
+                + " run or a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's"
+                + " stores need a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' TEMPLATE"
+                + " template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and"
+                + " pg_restore, which convert its text";
+    }
+
+    /** The database a PostgreSQL URL names (jdbc:postgresql://host:port/name?...), or "of this URL" when it names none. */
+    private static String database(String jdbcUrl) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^jdbc:postgresql:(?://[^/?]*/?)?([^/?]*)").matcher(jdbcUrl);
+        return m.find() && !m.group(1).isEmpty() ? m.group(1) : "of this URL";
     }
 
     /**

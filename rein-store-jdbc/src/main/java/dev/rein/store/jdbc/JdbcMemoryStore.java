@@ -543,8 +543,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         try (Statement st = connection().createStatement()) {
             // The memory tables are part of the run store's schema: a database a later Rein gave a newer version is
             // refused before any table is made or changed in it, as JdbcRunStore refuses it.
-            st.execute(dialect.schema().get(0));
             String failing = "cannot prepare its tables in the memory store at " + shown;
+            dialect.requireUnicode(st, failing);
+            st.execute(dialect.schema().get(0));
             dialect.requireReinTable(st, dialect.schema().get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {

@@ -570,8 +570,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private void createSchema() throws SQLException {
         try (Statement st = connection().createStatement()) {
             List<String> schema = dialect.schema();
-            st.execute(schema.get(0)); // rein_schema: the version is read before anything else is created
             String failing = "cannot prepare the run store in " + shown;
+            dialect.requireUnicode(st, failing);
+            st.execute(schema.get(0)); // rein_schema: the version is read before anything else is created
             dialect.requireReinTable(st, schema.get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {

@@ -129,6 +129,57 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a store opened in a PostgreSQL database whose text is not UTF8 (one created with ENCODING 'LATIN1', or
+     * 'EUC_JP' as older Japanese systems have) made its tables, and then each save of a run holding a character that
+     * encoding lacks (Japanese text, an emoji, a dash a model writes) failed part way through the run with PostgreSQL's
+     * words alone ('character with byte sequence 0xe3 0x81 0xaf in encoding "UTF8" has no equivalent in encoding
+     * "LATIN1"'). A new store there is now refused, saying why and what to do, before any table is made; in one an
+     * earlier Rein made there, such a write says the same, with nothing written.
+     */
+    @org.junit.jupiter.api.Test
+    void aDatabaseWhoseTextIsNotUtf8IsRefusedForANewStoreAndNamedWhenAWriteFailsInAnOldOne() throws Exception {
+        String database = "rein_latin1_" + schema.substring("rein_test_".length());
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+        }
+        String latin1 = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
+        String advice = ": the database " + database + " keeps its text in LATIN1, which has no place for every character a run or"
+                + " a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's stores need"
+                + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' TEMPLATE template0) and"
+                + " give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
+                + " convert its text";
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(latin1, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare the run store in " + latin1 + advice + "; nothing was made in it");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(latin1, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare its tables in the memory store at " + latin1 + advice + "; nothing was made in it");
+            try (Connection c = open(latin1); Statement st = c.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
+                rs.next();
+                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made").isZero();
+            }
+            // a store an earlier Rein made there: it opens, and a write that the encoding cannot hold says why
+            try (Connection c = open(latin1); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+                st.execute("INSERT INTO rein_schema (version) VALUES (1)");
+            }
+            try (JdbcRunStore old = JdbcRunStore.connect(latin1, user, password)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.save(snapshot(1, dev.rein.run.RunStatus.RUNNING)))
+                        .isInstanceOf(dev.rein.state.StoreException.class)
+                        .hasMessageStartingWith("cannot save run " + runId + " in " + latin1 + ": ERROR: character with byte sequence")
+                        .hasMessageEndingWith(" (" + advice.substring(2) + ")");
+                org.assertj.core.api.Assertions.assertThat(old.load(runId)).as("nothing was written").isEmpty();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE " + database + " WITH (FORCE)");
+            }
+        }
+    }
+
+    /**
      * Before: a table dropped while the store was open (or by a migration that cleaned the schema) failed the next use
      * with PostgreSQL's words alone, 'ERROR: relation "rein_runs" does not exist'; it now names the table and says that
      * opening the store creates the tables it lacks, for the run store and the memory store alike.
