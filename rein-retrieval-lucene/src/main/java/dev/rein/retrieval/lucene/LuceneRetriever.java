@@ -346,8 +346,13 @@ public final class LuceneRetriever implements Retriever {
      */
     static RetrievalException failure(String what, Path index, IOException e) {
         if (e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
+            List<String> others = othersIn(index);
+            // a folder holding the user's files too must not be deleted with the index
+            String remedy = others.isEmpty() ? "delete " + index + " and index the folder again (rein index DIR)"
+                    : index + " holds other files too (" + named(others) + "), so do not delete it: index the folder again into a"
+                            + " folder of its own, new or empty (such as .rein/index), and search that one";
             return new RetrievalException("the document index in " + index + " is damaged or was written by another Lucene version ("
-                    + e.getMessage() + "); delete " + index + " and index the folder again (rein index DIR)", e);
+                    + e.getMessage() + "); " + remedy, e);
         }
         if (e instanceof org.apache.lucene.store.LockObtainFailedException) {
             // one writer at a time: another indexing (another 'rein index', or this process's) holds the index's write lock
@@ -407,8 +412,7 @@ public final class LuceneRetriever implements Retriever {
         if (atRisk.isEmpty()) {
             return;
         }
-        String named = String.join(", ", atRisk.subList(0, Math.min(5, atRisk.size())))
-                + (atRisk.size() > 5 ? " and " + (atRisk.size() - 5) + " more" : "");
+        String named = named(atRisk);
         if (exists(index)) {
             throw new RetrievalException(index.toAbsolutePath() + " holds a document index and files of other names (" + named
                     + "): Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
@@ -419,6 +423,20 @@ public final class LuceneRetriever implements Retriever {
                 + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
                 + " a folder of its own, new or empty (such as .rein/index), or, if those files are what an indexing cut short"
                 + " left there, delete them and index again");
+    }
+
+    /** The first five names, and how many more. */
+    private static String named(List<String> names) {
+        return String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? " and " + (names.size() - 5) + " more" : "");
+    }
+
+    /** The names in the index folder that are not Lucene's own files (the user's files and folders), sorted. */
+    private static List<String> othersIn(Path index) {
+        try (var entries = Files.list(index)) {
+            return entries.filter(f -> Files.isDirectory(f) || !lucenesOwn(f)).map(f -> f.getFileName().toString()).sorted().toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of(); // a folder that cannot be listed: the message says what it said before
+        }
     }
 
     /**

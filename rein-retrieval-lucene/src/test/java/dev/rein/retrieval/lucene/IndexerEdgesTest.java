@@ -492,6 +492,32 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: a damaged index in a folder that holds other files too (the project's folder, given as the index folder)
+     * said to delete that folder and index again, which deleted the user's files with it. Such a folder is now not to be
+     * deleted: the message names the other files and says to index into a folder of its own.
+     */
+    @Test
+    void aDamagedIndexInAFolderHoldingOtherFilesDoesNotSayToDeleteTheFolder() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Files.writeString(other.resolve("README.md"), "# Project", StandardCharsets.UTF_8);
+        Files.createDirectories(other.resolve("notes"));
+        LuceneIndexer.indexDirectory(docs, other);
+        try (var files = Files.list(other)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        String remedy = "; " + other + " holds other files too (README.md, notes), so do not delete it: index the folder again"
+                + " into a folder of its own, new or empty (such as .rein/index), and search that one";
+        assertThatThrownBy(() -> LuceneRetriever.open(other).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("the document index in " + other + " is damaged").hasMessageEndingWith(remedy)
+                .hasMessageNotContaining("delete " + other);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
+                .hasMessageEndingWith(remedy);
+        assertThat(other.resolve("README.md")).hasContent("# Project");
+    }
+
+    /**
      * A file indexed as text and replaced since by one that is skipped (now binary, UTF-16 or too large) no longer
      * answers with what it held before: the index would cite the file for text it does not have.
      */
