@@ -56,6 +56,8 @@ final class ChunkAssembler {
     /** The service tier the chunks say served the call, its standard one left out; null when none. */
     private String serviceTier;
     private String providerServiceTier; // as the server named it, the standard tier too: for telemetry
+    /** Whether a chunk carried Groq's {@code x_groq} (its first and final chunks do, a whole response always): see serviceTier. */
+    private boolean groq;
     private String finishReason;
     /** OpenRouter's native_finish_reason: what the provider behind it said, named when the generation failed. */
     private String nativeFinishReason;
@@ -167,6 +169,7 @@ final class ChunkAssembler {
         }
         usageOf(chunk);
         serviceTier(chunk.path("service_tier"));
+        groq |= chunk.path("x_groq").isObject();
         JsonNode choices = chunk.path("choices");
         for (JsonNode choice : choices) {
             if (choice.path("index").asInt(0) != 0) {
@@ -533,15 +536,25 @@ final class ChunkAssembler {
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
-                stopDetail(), finishReason, serviceTier, providerServiceTier);
+                stopDetail(), finishReason, pricedServiceTier(), providerServiceTier);
+    }
+
+    /**
+     * The tier the call is priced at: {@link #serviceTier}, but Groq's {@code flex} is its standard price ("Pricing
+     * matches the on-demand tier", its Flex Processing page), unlike OpenAI's cheaper one, so a response that is
+     * recognisably Groq's ({@code x_groq}) names none. Decided when the response is whole: the tier comes in every chunk,
+     * {@code x_groq} only in the first and final ones.
+     */
+    private String pricedServiceTier() {
+        return groq && "flex".equals(serviceTier) ? null : serviceTier;
     }
 
     /**
      * The response's {@code service_tier}: "the processing mode actually used to serve the request" (the Chat Completions
      * reference; every chunk carries it), which a run prices at that tier's rates when it has them ({@code flex} is
      * cheaper, {@code priority} dearer). The standard tier (the API's {@code default}, Groq's {@code on_demand}, and
-     * {@code auto}, the project's tier, {@code default} unless configured otherwise) is the
-     * base price and is left out for pricing (kept as the server named it for telemetry), as is a value that is not a name
+     * {@code auto}, the project's tier, {@code default} unless configured otherwise; Groq's {@code flex}, see {@link
+     * #pricedServiceTier}) is the base price and is left out for pricing (kept as the server named it for telemetry), as is a value that is not a name
      * (null on most compatible servers).
      */
     private void serviceTier(JsonNode tier) {

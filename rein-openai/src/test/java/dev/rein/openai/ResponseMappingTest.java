@@ -634,4 +634,45 @@ class ResponseMappingTest extends FakeChat {
         assertThat(none.serviceTier()).isNull();
         assertThat(none.providerServiceTier()).isNull();
     }
+
+    @Test
+    void groqsFlexTierIsPricedAsItsStandardTierWhereverTheChunkThatShowsItIsGroqsComes() throws Exception {
+        // Groq's Flex Processing page: "Pricing matches the on-demand tier"; OpenAI's flex is cheaper, so only a
+        // response that is recognisably Groq's (x_groq: its first and final chunks, every whole chat.completion) is
+        // priced at the base price, the name it sent kept for telemetry.
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"llama-3.3-70b-versatile\","
+                + "\"service_tier\":\"flex\",";
+        String usage = "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,\"total_tokens\":4}";
+        // x_groq.id in the first chunk, with the tier
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"x_groq\":{\"id\":\"req_01\"},\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                        + "\"content\":\"ok\"},\"finish_reason\":null}]}",
+                chunk + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"x_groq\":{\"id\":\"req_01\","
+                        + usage + "}}",
+                "[DONE]")));
+        ModelResponse first = call(request("x"));
+        assertThat(first.serviceTier()).isNull();
+        assertThat(first.providerServiceTier()).isEqualTo("flex");
+        // the tier in chunks before the only one that shows the response is Groq's (its last)
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"ok\"}}]}",
+                "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},"
+                        + "\"finish_reason\":\"stop\"}],\"x_groq\":{" + usage + "}}",
+                "[DONE]")));
+        ModelResponse last = call(request("x"));
+        assertThat(last.serviceTier()).isNull();
+        assertThat(last.providerServiceTier()).isEqualTo("flex");
+        // a whole chat.completion of Groq's carries x_groq.id
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m3\",\"object\":\"chat.completion\",\"service_tier\":\"flex\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}],"
+                + usage + ",\"x_groq\":{\"id\":\"req_02\"}}"));
+        ModelResponse whole = call(request("x"));
+        assertThat(whole.serviceTier()).isNull();
+        assertThat(whole.providerServiceTier()).isEqualTo("flex");
+        // another Groq tier keeps its name for pricing
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m4\",\"object\":\"chat.completion\",\"service_tier\":\"performance\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}],"
+                + usage + ",\"x_groq\":{\"id\":\"req_03\"}}"));
+        assertThat(call(request("x")).serviceTier()).isEqualTo("performance");
+    }
 }
