@@ -222,6 +222,10 @@ final class ErrorMapper {
                     || field.getKey().equals("detail"))) { // a FastAPI proxy's error is its 'detail'
                 words(value.asText(), found, nested);
             } else if (value.isContainerNode()) {
+                if (field.getKey().equals("metadata") && value.path("raw").isTextual()) {
+                    // OpenRouter's: the upstream provider's error as it sent it, its JSON read as nested JSON is
+                    words(value.get("raw").asText(), found, nested);
+                }
                 messages(value, found, nested);
             }
         }
@@ -474,7 +478,8 @@ final class ErrorMapper {
         JsonNode text = event.path("error").isTextual() ? event.get("error") : event.path("error").get("message");
         // Without a message, an error object holding more than its type (a gateway's, with the upstream's error nested
         // in it) is shown as the body of an HTTP error would be: its words are the only account of the failure.
-        String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText()
+        String apiMessage = text != null && text.isTextual() && !text.asText().isBlank()
+                ? text.asText() + upstreamReason(event.path("error"))
                 : event.path("error").size() > (typeNode == null ? 0 : 1) ? summary(event.toString()) : "no message";
         // A gateway relaying the API's 400 after its own 200: the same request meets it at every later step, so the
         // same advice as for the 400.
@@ -621,14 +626,43 @@ final class ErrorMapper {
         }
     }
 
-    /** The API's own message ({@code error.message}), else the raw body text, else {@code fallback}. */
+    /** How much of the provider's error a gateway relays ({@link #upstreamReason}) a message shows, in characters. */
+    static final int UPSTREAM_LIMIT = 1000;
+
+    /**
+     * What the provider behind a gateway said, as OpenRouter relays it (its errors page): the error's {@code
+     * metadata.raw} (a string, often that provider's error JSON) under OpenRouter's own "Provider returned error", named
+     * by {@code metadata.provider_name}: {@code " (NAME: TEXT)"}, on one line, its control characters escaped (a
+     * terminal or log shows a message), cut after {@value #UPSTREAM_LIMIT} characters saying so. Empty when there is none.
+     */
+    static String upstreamReason(JsonNode error) {
+        JsonNode raw = error.path("metadata").path("raw");
+        String text = (raw.isTextual() ? raw.asText() : raw.isContainerNode() ? raw.toString() : "").replaceAll("\\s+", " ")
+                .strip();
+        if (text.isEmpty()) {
+            return "";
+        }
+        if (text.length() > UPSTREAM_LIMIT) {
+            // not between the two halves of a surrogate pair
+            int cut = Character.isHighSurrogate(text.charAt(UPSTREAM_LIMIT - 1)) ? UPSTREAM_LIMIT - 1 : UPSTREAM_LIMIT;
+            text = text.substring(0, cut) + "... (" + text.length() + " characters, cut to " + UPSTREAM_LIMIT + ")";
+        }
+        JsonNode name = error.path("metadata").path("provider_name");
+        String provider = name.isTextual() && !name.asText().isBlank() ? name.asText().strip() + ": " : "";
+        return " (" + dev.rein.internal.text.Controls.visible(provider + text, false) + ")";
+    }
+
+    /**
+     * The API's own message ({@code error.message}) with what a gateway relays from the provider behind it ({@link
+     * #upstreamReason}), else the raw body text, else {@code fallback}.
+     */
     private static String apiMessage(JsonNode error, byte[] body, String fallback) {
         if (body == null || body.length == 0) {
             return fallback;
         }
         JsonNode message = error.get("message");
         if (message != null && message.isTextual() && !message.asText().isBlank()) {
-            return message.asText();
+            return message.asText() + upstreamReason(error);
         }
         // Else the raw text: a proxy's error page says more than nothing.
         String text = new String(body, StandardCharsets.UTF_8).strip();

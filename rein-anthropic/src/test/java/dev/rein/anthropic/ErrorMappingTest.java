@@ -922,4 +922,38 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(e.retryable()).isTrue();
     }
+
+    @Test
+    void aGatewaysErrorFromTheProviderBehindItSaysWhatThatProviderSaid() {
+        // OpenRouter (its Anthropic-compatible endpoint too) puts the upstream provider's error in error.metadata.raw, a
+        // string that is often the provider's JSON, under its own message 'Provider returned error' (its errors page).
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper mapper = new ErrorMapper(java.time.Clock.systemUTC(), "https://openrouter.ai/api");
+        String tooLong = "prompt is too long: 208310 tokens > 200000 maximum";
+        String raw = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + tooLong + "\"}}";
+        String body = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
+                .put("message", "Provider returned error").put("code", 400).set("metadata", Json.mapper().createObjectNode()
+                        .put("raw", raw).put("provider_name", "Anthropic"))).toString();
+        ModelException refused = mapper.httpError(400, none, null, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        // what the provider said, and the advice its words get when the API's 400 comes directly
+        assertThat(refused.getMessage()).startsWith("Provider returned error (Anthropic: " + raw + ")")
+                .contains("(the conversation no longer fits the model's context window");
+        assertThat(refused.retryable()).isFalse();
+
+        // After HTTP 200, as an error event; its control characters escaped, its white space on one line
+        com.fasterxml.jackson.databind.node.ObjectNode event = Json.mapper().createObjectNode();
+        event.put("type", "error").set("error", Json.mapper().createObjectNode().put("message", "Provider returned error")
+                .put("code", 502).set("metadata", Json.mapper().createObjectNode()
+                        .put("raw", "upstream\n  overloaded \u001b[2J\u202e").put("provider_name", "Example")));
+        assertThat(mapper.streamError(event, none, null).getMessage())
+                .contains("Provider returned error (Example: upstream overloaded \\x1b[2J\\u202e)");
+
+        // A long one is cut, saying so
+        String longRaw = "x".repeat(1500);
+        String longBody = Json.mapper().createObjectNode().set("error", Json.mapper().createObjectNode()
+                .put("message", "Provider returned error").put("code", 502).set("metadata", Json.mapper().createObjectNode()
+                        .put("raw", longRaw).put("provider_name", "Example"))).toString();
+        assertThat(mapper.httpError(502, none, null, longBody.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage())
+                .contains("(Example: " + "x".repeat(1000) + "... (1500 characters, cut to 1000))");
+    }
 }
