@@ -852,18 +852,32 @@ final class ErrorMapper {
         return null;
     }
 
+    /** How much of the provider's error a gateway relays ({@link #upstreamReason}) a message shows, in characters. */
+    static final int UPSTREAM_LIMIT = 1000;
+
     /**
-     * The reason a gateway's error carries from the provider behind it, as OpenRouter's does in
-     * {@code metadata.raw} under the message "Provider returned error"; empty when there is none.
+     * The reason a gateway's error carries from the provider behind it, as OpenRouter's does in {@code metadata.raw} (a
+     * string, often the provider's error JSON; typed {@code unknown}, so other JSON is shown as its text) under the
+     * message "Provider returned error", named by {@code metadata.provider_name}: on one line, its control characters
+     * escaped (a terminal or log shows a message), cut after {@value #UPSTREAM_LIMIT} characters saying so, as
+     * rein-anthropic shows it. Empty when there is none.
      */
     private static String upstreamReason(JsonNode error) {
         JsonNode metadata = error.path("metadata");
-        String raw = metadata.path("raw").isTextual() ? metadata.path("raw").asText().strip() : "";
-        if (raw.isEmpty()) {
+        JsonNode raw = metadata.path("raw");
+        String text = (raw.isTextual() ? raw.asText() : raw.isContainerNode() ? raw.toString() : "").replaceAll("\\s+", " ")
+                .strip();
+        if (text.isEmpty()) {
             return "";
         }
-        String provider = metadata.path("provider_name").isTextual() ? metadata.path("provider_name").asText() + ": " : "";
-        return " (" + provider + (raw.length() <= 1000 ? raw : raw.substring(0, 1000) + "...") + ")";
+        if (text.length() > UPSTREAM_LIMIT) {
+            // not between the two halves of a surrogate pair
+            int cut = Character.isHighSurrogate(text.charAt(UPSTREAM_LIMIT - 1)) ? UPSTREAM_LIMIT - 1 : UPSTREAM_LIMIT;
+            text = text.substring(0, cut) + "... (" + text.length() + " characters, cut to " + UPSTREAM_LIMIT + ")";
+        }
+        JsonNode name = metadata.path("provider_name");
+        String provider = name.isTextual() && !name.asText().isBlank() ? name.asText().strip() + ": " : "";
+        return " (" + dev.rein.internal.text.Controls.visible(provider + text, false) + ")";
     }
 
     private static JsonNode node(JsonValue body) {

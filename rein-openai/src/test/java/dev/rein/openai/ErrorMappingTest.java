@@ -660,6 +660,26 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGatewaysUpstreamReasonIsShownOnOneLineEscapedAndCutSayingSo() {
+        // What the provider said (OpenRouter's metadata.raw) as rein-anthropic shows it: its control characters escaped,
+        // its white space on one line (the provider's JSON is often printed over lines), a long one cut saying so.
+        String raw = "{\\n  \\\"error\\\": \\\"overloaded \\u001b[2J\\u202e\\\"\\n}";
+        server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned"
+                + " error\",\"code\":502,\"metadata\":{\"raw\":\"" + raw + "\",\"provider_name\":\"Example\"}}}"));
+        assertThat(failure().getMessage())
+                .contains("Provider returned error (Example: { \"error\": \"overloaded \\x1b[2J\\u202e\" })");
+        server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned"
+                + " error\",\"code\":502,\"metadata\":{\"raw\":\"" + "x".repeat(1500) + "\",\"provider_name\":\"Example\"}}}"));
+        assertThat(failure().getMessage())
+                .contains("(Example: " + "x".repeat(1000) + "... (1500 characters, cut to 1000))");
+        // raw is typed 'unknown': the provider's error as a JSON object is shown as its JSON
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned"
+                + " error\",\"code\":400,\"metadata\":{\"raw\":{\"error\":{\"message\":\"bad tool\"}},"
+                + "\"provider_name\":\"Example\"}}}"));
+        assertThat(failure().getMessage()).contains("Provider returned error (Example: {\"error\":{\"message\":\"bad tool\"}})");
+    }
+
+    @Test
     void aConversationBeyondTheContextWindowSaysHowToMakeItSmaller() {
         // The public API's 400 context_length_exceeded when the messages alone outgrew the model's context (in its
         // older and its newer words), and llama.cpp's exceed_context_size_error: the conversation only grows, so every
