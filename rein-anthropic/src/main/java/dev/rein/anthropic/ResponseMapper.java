@@ -125,7 +125,8 @@ final class ResponseMapper {
      * appear in the cache write detail as {@value #WRITE_1H}, so the price of the call can tell them apart.
      * Without an {@code output_tokens} number (a stream whose {@code message_delta} carried no usage:
      * {@code message_start}'s count is a placeholder) the output is Rein's estimate from {@code
-     * content}, and the usage is marked estimated, so the output and money limits still bind.
+     * content}, and the usage is marked estimated, so the output and money limits still bind. A server-side
+     * compaction's own sampling ({@code usage.iterations} of type {@code compaction}) is added to the counts.
      */
     static Usage usage(JsonNode usage, List<ContentBlock> content) {
         return usage(usage, () -> TokenEstimator.estimate(content));
@@ -141,6 +142,19 @@ final class ResponseMapper {
         JsonNode split = usage.path("cache_creation");
         long write5m = count(split, "ephemeral_5m_input_tokens");
         long write1h = count(split, "ephemeral_1h_input_tokens");
+        // Server-side compaction's own sampling is billed but left out of the top-level counts, which "reflect the sum
+        // of all non-compaction iterations" (the compaction docs, "Understanding usage"): its usage.iterations entries
+        // are added, so the run's token and money budgets count what the request was billed.
+        for (JsonNode iteration : usage.path("iterations")) {
+            if ("compaction".equals(iteration.path("type").asText())) {
+                input += count(iteration, "input_tokens");
+                output += count(iteration, "output_tokens");
+                cacheRead += count(iteration, "cache_read_input_tokens");
+                cacheWrite += count(iteration, "cache_creation_input_tokens");
+                write5m += count(iteration.path("cache_creation"), "ephemeral_5m_input_tokens");
+                write1h += count(iteration.path("cache_creation"), "ephemeral_1h_input_tokens");
+            }
+        }
         // The rest of the total counts as 5-minute writes: all of it without a split, and in a stream
         // what message_delta's cumulative total (which has no split) adds to message_start's split.
         write5m = Math.max(write5m, cacheWrite - write1h);

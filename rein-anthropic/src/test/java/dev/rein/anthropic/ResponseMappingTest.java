@@ -194,6 +194,38 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void serverCompactionsOwnSamplingIsCountedThoughTheTopLevelUsageLeavesItOut() throws Exception {
+        // The compaction docs ("Understanding usage"): the top-level input_tokens and output_tokens "do not include
+        // compaction iteration usage"; the total billed is the sum over usage.iterations. A 'message' iteration is in
+        // the top-level counts already.
+        String iterations = "\"iterations\":[{\"type\":\"compaction\",\"input_tokens\":180000,\"output_tokens\":3500,"
+                + "\"cache_read_input_tokens\":1000,\"cache_creation_input_tokens\":200,\"cache_creation\":"
+                + "{\"ephemeral_5m_input_tokens\":0,\"ephemeral_1h_input_tokens\":200}},"
+                + "{\"type\":\"message\",\"input_tokens\":23000,\"output_tokens\":1000}]";
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":23000,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"compaction\",\"content\":null}",
+                        "{\"type\":\"compaction_delta\",\"content\":\"Summary.\"}")
+                .block(1, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
+                .end("end_turn", "{\"input_tokens\":23000,\"output_tokens\":1000," + iterations + "}")
+                .build()));
+        Usage streamed = call(request("hi")).usage();
+        assertThat(streamed.inputTokens()).isEqualTo(203_000);
+        assertThat(streamed.outputTokens()).isEqualTo(4_500);
+        assertThat(streamed.cacheReadInputTokens()).isEqualTo(1_000);
+        assertThat(streamed.cacheWriteInputTokens()).isEqualTo(200);
+        assertThat(streamed.cacheWriteDetail()).containsEntry(ResponseMapper.WRITE_1H, 200L);
+        // a whole message's usage is read the same way; without a compaction the iterations add nothing
+        Usage whole = ResponseMapper.usage(Json.mapper().readTree("{\"input_tokens\":23000,\"output_tokens\":1000,"
+                + iterations + "}"), List.of());
+        assertThat(whole.inputTokens()).isEqualTo(203_000);
+        assertThat(whole.outputTokens()).isEqualTo(4_500);
+        assertThat(ResponseMapper.usage(Json.mapper().readTree("{\"input_tokens\":23000,\"output_tokens\":1000,"
+                + "\"iterations\":[{\"type\":\"message\",\"input_tokens\":23000,\"output_tokens\":1000}]}"), List.of()))
+                .isEqualTo(Usage.of(23_000, 1_000, 0, 0));
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"
