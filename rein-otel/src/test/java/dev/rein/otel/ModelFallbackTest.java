@@ -374,6 +374,84 @@ class ModelFallbackTest {
         assertThat(inputTokenPoints().stream().mapToLong(p -> p.getCount()).sum()).isEqualTo(2);
     }
 
+    /**
+     * A stage calls the same model again after a failure whose server reported usage; the second attempt fails without
+     * usage and the stage rethrows the first failure as the call's: no event says the first attempt's usage, so the span
+     * has it (as the call's failure and the trace's model_failed do), and the token metric counts it once.
+     */
+    @Test
+    void aRethrownFailureOfAnAttemptAStageMadeAgainOfTheSameModelKeepsItsUsageOnTheSpan() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", false, null,
+                        null, dev.rein.model.Usage.of(800, 5, 0, 0), null)),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 503, "service unavailable")));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(callsAgainAndRethrowsTheFirstFailure()).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).isEmpty();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(800L);
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(5L);
+        assertThat(inputTokenPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getSum()).isEqualTo(800.0);
+            assertThat(p.getCount()).isEqualTo(1);
+        });
+    }
+
+    /**
+     * As above, but the second attempt's server reported usage too: the span has the last attempt's usage (as for a
+     * fallback stage rethrowing the primary's failure), and the token metric counts each attempt's once.
+     */
+    @Test
+    void aRethrownFailureOfAnAttemptAStageMadeAgainOfTheSameModelLeavesTheSpanTheLastAttemptsUsage() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", false, null,
+                        null, dev.rein.model.Usage.of(800, 5, 0, 0), null)),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the stream was cut", false, null,
+                        null, dev.rein.model.Usage.of(300, 2, 0, 0), null)));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(callsAgainAndRethrowsTheFirstFailure()).build();
+
+        assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(300L);
+        assertThat(inputTokenPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getSum()).isEqualTo(1100.0);
+            assertThat(p.getCount()).isEqualTo(2);
+        });
+    }
+
+    /** A stage that calls the same model again after a failure and, when that fails too, throws the first failure. */
+    private static ModelInterceptor callsAgainAndRethrowsTheFirstFailure() {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException first) {
+                    try {
+                        return chain.proceed(call);
+                    } catch (ModelException second) {
+                        first.addSuppressed(second);
+                        throw first;
+                    }
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+    }
+
     /** A fallback stage that, when the backup fails too, throws the primary's failure (the backup's suppressed in it). */
     private static ModelInterceptor rethrowsThePrimarysFailure(Model backup) {
         return new ModelInterceptor() {

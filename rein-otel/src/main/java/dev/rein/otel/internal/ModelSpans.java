@@ -67,14 +67,19 @@ final class ModelSpans {
      */
     private Usage attemptUsage;
     /**
-     * The usages the fallback events of the open call have said (or the token metric, for an attempt a stage made again
-     * of the same model), of the attempts a stage moved on from (by identity: the
+     * The usages the fallback events of the open call have said, of the attempts a stage moved on from (by identity: the
      * failure a stage rethrows carries its own), so a stage rethrowing such a failure as the call's (a backup failed
      * too) does not count it again. A retry's event is not among them: the retry stage sits below every application
      * stage and never lets a failure it retried out. Two attempts may report one Usage instance (a model with a constant
      * usage for its failures), so the last attempt's usage, not yet said, comes before this in {@link #failed}.
      */
     private final Set<Usage> saidUsages = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The usages of failed attempts after which a stage called the same model again, counted in the token metric but said
+     * by no event (by identity, as {@link #saidUsages}): a stage rethrowing such a failure as the call's does not count it
+     * again, but the span still shows it when the last attempt left no usage of its own.
+     */
+    private final Set<Usage> countedUsages = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Counts the open call's attempts, so a late failure of one the deadline stage abandoned is not taken for a later one's. */
     private int attempts;
 
@@ -132,6 +137,7 @@ final class ModelSpans {
         attemptError = null;
         attemptUsage = null;
         saidUsages.clear();
+        countedUsages.clear();
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
             if (!r.system().isEmpty()) {
@@ -219,8 +225,8 @@ final class ModelSpans {
         } else if (attemptUsage != null) {
             // an application's stage called the same model again after a failure the retry stage (below every such
             // stage) did not retry: no retry or fallback event says that attempt, so its tokens are counted here, and
-            // remembered as a fallback event's are, should the stage rethrow that failure as the call's
-            saidUsages.add(attemptUsage);
+            // remembered, should the stage rethrow that failure as the call's (the span then shows it, uncounted)
+            countedUsages.add(attemptUsage);
             if (!attemptUsage.estimated()) {
                 run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
                         attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
@@ -382,9 +388,11 @@ final class ModelSpans {
             open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
         }
         Usage reported = e.reportedUsage();
-        // the last attempt's failure, or one whose usage no fallback event said (one that did: a stage rethrew that
-        // attempt's failure as the call's); the last attempt's first, as an earlier one may have reported the same instance
-        if (reported != null && open != null && (reported == attemptUsage || !saidUsages.contains(reported))) {
+        // the last attempt's failure, or one whose usage no event said nor the metric counted (one that was: a stage
+        // rethrew that attempt's failure as the call's); the last attempt's first, as an earlier one may have reported
+        // the same instance
+        if (reported != null && open != null && (reported == attemptUsage
+                || !saidUsages.contains(reported) && !countedUsages.contains(reported))) {
             // what the server reported before the call failed: no cost (a failed call charges nothing), nor in the run's sum
             open.setAllAttributes(usage(reported));
             reportedTokens(reported);
@@ -396,6 +404,10 @@ final class ModelSpans {
                 run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
                         attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
             }
+        } else if (reported != null && open != null && !saidUsages.contains(reported)) {
+            // a stage rethrew the failure of an attempt after which it called the same model again, and the last attempt
+            // left no usage: no event says the rethrown failure's usage, so the span does; the metric counted it already
+            open.setAllAttributes(usage(reported));
         }
         attemptUsage = null;
         // The provider's message only with the opt-in; without it the description would repeat error.type.
