@@ -428,6 +428,42 @@ class ModelFallbackTest {
         });
     }
 
+    /**
+     * A stage calls the model again after an answer and keeps the second answer: the span and the token metric have the
+     * answer the call returned; the discarded answer's usage is in neither (the documented limit).
+     */
+    @Test
+    void anAnswerAStageDiscardedIsNotCountedAndTheKeptAnswersIs() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.withUsage(dev.rein.model.Usage.of(700, 40, 0, 0), ScriptedModel.text("Hello.")),
+                ScriptedModel.withUsage(dev.rein.model.Usage.of(300, 2, 0, 0), ScriptedModel.text("Hi.")));
+        ModelInterceptor keepsTheSecondAnswer = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                chain.proceed(call);
+                return chain.proceed(call);
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(keepsTheSecondAnswer).build();
+
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(300L);
+        assertThat(inputTokenPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getSum()).isEqualTo(300.0);
+            assertThat(p.getCount()).isEqualTo(1);
+        });
+    }
+
     /** A stage that calls the same model again after a failure and, when that fails too, throws the first failure. */
     private static ModelInterceptor callsAgainAndRethrowsTheFirstFailure() {
         return new ModelInterceptor() {
