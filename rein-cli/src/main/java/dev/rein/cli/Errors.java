@@ -60,7 +60,7 @@ final class Errors {
                     message = unknownOptionAndMissing(spec, dashed, missingParameter.getMissing(), args);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed != null) {
                     // picocli said "Unknown options: '--limit', '5'", the option's value taken for another option
-                    message = unknownOption(spec, dashed);
+                    message = unknownOption(spec, dashed, args);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
                     String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
                     if (quoted == null) {
@@ -272,7 +272,7 @@ final class Errors {
      */
     private static String unknownOptionAndMissing(CommandLine.Model.CommandSpec spec, String dashed,
             java.util.List<CommandLine.Model.ArgSpec> missing, String[] args) {
-        String unknown = unknownOption(spec, dashed);
+        String unknown = unknownOption(spec, dashed, args);
         // the sentence after a "did you mean ...?" starts anew
         String and = unknown.endsWith("?") ? " And" : "; and";
         String or = unknown.endsWith("?") ? " Or" : "; or";
@@ -289,12 +289,14 @@ final class Errors {
 
     /**
      * For an argument that starts with '-' and names none of the command's options ({@code rein runs --limit 5}): "unknown
-     * option '--limit'", with the options it is the start of or that are the start of it ({@code --max-cost-usd} for
-     * {@code --max-cost}), else those one or two edits from it ({@link NearNames}), else the command's options (not those
-     * that only begin with the same letters, which mean something else), in place of picocli's "Unknown options: '--limit', '5'", which took
+     * option '--limit'", with the options whose first words it is ({@code --max-cost-usd} for {@code --max-cost}), else
+     * those it is a slip for ({@link #nearMiss}), else those whose first words it begins with ({@code --trace} for
+     * {@code --trace-file}), else the command's options (not those that only begin with the same letters, which mean
+     * something else); for a positional parameter's name ({@code --suite}), to give it without one. In place of picocli's
+     * "Unknown options: '--limit', '5'", which took
      * the option's value for another option.
      */
-    static String unknownOption(CommandLine.Model.CommandSpec spec, String arg) {
+    static String unknownOption(CommandLine.Model.CommandSpec spec, String arg, String[] args) {
         java.util.List<String> names = spec.options().stream().filter(option -> !option.hidden())
                 .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
         String name = optionName(arg);
@@ -315,12 +317,21 @@ final class Errors {
                     + KEPT.getOrDefault(option, "settings")
                     + " it started with, so " + spec.qualifiedName() + " has none; " + options;
         }
-        // one the word is the start of (--max-cost of --max-cost-usd) is what was meant rather than one a few edits away
-        // (--max is two from --mcp), and so, after the options a letter away, is one that is the start of the word
-        // (--trace of --trace-file); abbreviations are not turned on,
-        // so a script's --max-cost does not come to mean another option when one is added. Options that merely begin
-        // with the same two letters (picocli's suggestions) are not offered: --reason is no --reject, which takes text
-        // and would reject what 'rein approve RUN --reason ok' meant to approve
+        // the word names one of the command's positional parameters (rein eval --suite s.yaml): no option was meant
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
+                return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
+                        + " is given without an option name: " + spec.qualifiedName() + withoutOptionName(spec, args, arg,
+                        positional.paramLabel()));
+            }
+        }
+        // A suggestion is a typo or an abbreviation of the option, compared part by part (the words between hyphens), never
+        // another word that merely begins as it does: --out is no --output-schema FILE (accepting it would pass a wrong
+        // file), --reason no --reasoning-effort, --reason no --reject REASON, which would reject what 'rein approve RUN
+        // --reason ok' meant to approve. In order: options whose first words are the word's (--max-cost of --max-cost-usd,
+        // however far; a lone letter, -a, begins --action and --as); then those near it (nearMiss); then those whose words
+        // are the first of the word's (--trace of --trace-file). Abbreviations are only suggested, never accepted, so a
+        // script's --max-cost does not come to mean another option when one is added.
         // the exact name of another command's option (--price of rein run given to rein demo, --mcp-instructions to rein
         // eval) is no typo: only an option of its kind (a flag for a flag) that begins as it does or is one edit from it is
         // offered, not one two edits away (--trace for --price) or taking a value where it takes none (--mcp FILE would
@@ -330,34 +341,104 @@ final class Errors {
                 || (spec.findOption(option).arity().max() > 0) == (elsewhere.arity().max() > 0);
         // compared without dashes: with them '-a' was the start of no option, so 'rein approve RUN -a HASH' was offered
         // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
-        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT);
-        java.util.List<String> started = names.stream()
-                .filter(option -> !typed.isEmpty() && withoutDashes(option).startsWith(typed)).filter(ofItsKind).toList();
+        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        java.util.List<String> started = names.stream().filter(ofItsKind).filter(option -> !typed.isEmpty()
+                && (typed.length() == 1 ? withoutDashes(option).startsWith(typed) : withoutDashes(option).startsWith(typed + "-")))
+                .toList();
         if (!started.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
         }
-        // one or two edits as NearNames counts them, over the letters: with the dashes counted, --yes (three letters, so
-        // one edit) was two from --as and --dir two from --edit, other options with other meanings
         // another command's option is offered only one of its kind a letter away (--trace FILE for --traces DIR)
-        int limit = elsewhere != null || typed.codePointCount(0, typed.length()) <= 4 ? 1 : 2;
         java.util.List<String> near = names.stream().filter(ofItsKind)
-                .filter(option -> NearNames.editDistance(typed, withoutDashes(option)) <= limit)
+                .filter(option -> nearMiss(typed, withoutDashes(option)))
+                .filter(option -> elsewhere == null || NearNames.editDistance(typed, withoutDashes(option)) <= 1)
                 .sorted(java.util.Comparator.comparingInt(option -> NearNames.editDistance(typed, withoutDashes(option))))
                 .toList();
-        // a letter away beats an option the word begins with (--mcp-instructons is --mcp-instructions misspelt, not
-        // --mcp FILE, which would take the instructions as its file; --json-streams is --json-stream, not --json)
-        java.util.List<String> oneAway = near.stream()
-                .filter(option -> NearNames.editDistance(typed, withoutDashes(option)) <= 1).toList();
-        if (!oneAway.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", oneAway) + "?");
+        // near beats an option the word begins with (--mcp-instructons is --mcp-instructions misspelt, not --mcp FILE,
+        // which would take the instructions as its file; --json-streams is --json-stream, not --json)
+        if (!near.isEmpty()) {
+            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", near) + "?");
         }
         java.util.List<String> prefixes = names.stream()
                 .filter(option -> typed.startsWith(withoutDashes(option) + "-")).filter(ofItsKind).toList();
         if (!prefixes.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", prefixes) + "?");
         }
-        return NearNames.unknown("option", name, java.util.List.of(),
-                near.isEmpty() ? options : "did you mean " + String.join(" or ", near) + "?");
+        return NearNames.unknown("option", name, java.util.List.of(), options);
+    }
+
+    /**
+     * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a plausible slip for
+     * {@code option}: the same letters with a hyphen left out or added ({@code maxsteps}), or, part by part (the words
+     * between hyphens, as many in each), every part the option's own, an abbreviation of it (its first two letters, then
+     * others of it in order: {@code secs} of {@code seconds}, not of {@code steps}), or a typo of it: one letter left out,
+     * added or swapped with its neighbour; replaced only in a part of five letters or more, as in one of up to four a
+     * replaced letter as often makes another word ({@code exit}, {@code edit}); two such edits in a part of eight or more.
+     */
+    static boolean nearMiss(String typed, String option) {
+        if (typed.replace("-", "").equals(option.replace("-", ""))) {
+            return true;
+        }
+        String[] words = typed.split("-", -1);
+        String[] its = option.split("-", -1);
+        if (words.length != its.length) {
+            return false;
+        }
+        for (int i = 0; i < words.length; i++) {
+            if (!words[i].equals(its[i]) && !abbreviates(words[i], its[i]) && !typoOf(words[i], its[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code word} is shorter than {@code full}, begins with its first two letters, and its other letters follow in it in order. */
+    private static boolean abbreviates(String word, String full) {
+        if (word.length() < 2 || word.length() >= full.length() || !full.startsWith(word.substring(0, 2))) {
+            return false;
+        }
+        int at = 2;
+        for (int i = 2; i < word.length(); i++) {
+            at = full.indexOf(word.charAt(i), at) + 1;
+            if (at == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One edit of {@code word} from {@code full} (a replaced letter only in a word of five letters or more), two from one of eight or more. */
+    private static boolean typoOf(String word, String full) {
+        int edits = NearNames.editDistance(word, full);
+        int length = full.codePointCount(0, full.length());
+        if (edits == 1 && length <= 4 && word.length() == full.length()) {
+            // a letter replaced, or two neighbours swapped: only the swap keeps the word's letters
+            int first = 0;
+            while (word.charAt(first) == full.charAt(first)) {
+                first++;
+            }
+            return first + 1 < word.length() && word.charAt(first) == full.charAt(first + 1)
+                    && word.charAt(first + 1) == full.charAt(first);
+        }
+        return edits == 1 || (edits == 2 && length >= 8);
+    }
+
+    /**
+     * The command's arguments as typed, with the positional parameter {@code label} given without the option name
+     * {@code arg}: its value ({@code --suite=s.yaml}, or the word after it) in its place, else the label.
+     */
+    private static String withoutOptionName(CommandLine.Model.CommandSpec spec, String[] args, String arg, String label) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            if (!args[i].equals(arg)) {
+                sb.append(' ').append(shellWord(args[i]));
+            } else if (arg.contains("=")) {
+                sb.append(' ').append(shellWord(arg.substring(arg.indexOf('=') + 1)));
+            } else if (i + 1 == args.length || args[i + 1].startsWith("-")) {
+                sb.append(' ').append(label);
+            }
+        }
+        return sb.toString();
     }
 
     /** The option named {@code name} of a rein command other than {@code spec}'s, or null. */

@@ -258,4 +258,38 @@ class UnknownOptionTest {
         assertThat(cli.run("run", "hi", "--json-streams").stderrLines()).containsExactly("rein run: unknown option"
                 + " '--json-streams'; did you mean --json-stream? (see 'rein run --help')");
     }
+
+    /**
+     * A suggestion is a plausible typo or abbreviation of the option, compared part by part (the words between its
+     * hyphens), never one the word merely shares a start with or a different word a letter away: {@code --out} is no
+     * {@code --output-schema FILE} (a user accepting it would pass a wrong file), {@code --reason} no
+     * {@code --reasoning-effort}, {@code --exit} no {@code --edit JSON}; {@code --max-secs} abbreviates --max-seconds, the
+     * time limit, and is not --max-steps (a limit on steps) two letters away; {@code --suite} is rein eval's SUITE, given
+     * without an option name, not --quiet. Before: each suggested the option named here as wrong.
+     */
+    @Test
+    void aSuggestionIsATypoOrAbbreviationOfTheOptionNeverAnotherWordSharingItsStart() {
+        assertThat(cli.run("run", "hi", "--out", "answer.json").stderrLines()).singleElement().asString()
+                .startsWith("rein run: unknown option '--out'; the options of rein run are: --model, ")
+                .doesNotContain("did you mean");
+        assertThat(cli.run("run", "hi", "--reason", "high").stderrLines()).singleElement().asString()
+                .startsWith("rein run: unknown option '--reason'; the options of rein run are: ")
+                .doesNotContain("did you mean");
+        assertThat(cli.run("approve", "run_1", "--exit").stderrLines()).containsExactly("rein approve: unknown option"
+                + " '--exit'; the options of rein approve are: --reject, --edit, --action, --as, --help, --version (see 'rein"
+                + " approve --help')");
+        assertThat(cli.run("run", "hi", "--max-secs", "30").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--max-secs'; did you mean --max-seconds? (see 'rein run --help')");
+        assertThat(cli.run("eval", "--suite", "suite.yaml").stderrLines()).containsExactly("rein eval: unknown option"
+                + " '--suite'; SUITE is given without an option name: rein eval suite.yaml (see 'rein eval --help')");
+        assertThat(cli.run("eval", "suite.yaml", "--suite").stderrLines()).containsExactly("rein eval: unknown option"
+                + " '--suite'; SUITE is given without an option name: rein eval suite.yaml SUITE (see 'rein eval --help')");
+        // still offered: a hyphen left out or an underscore for it, a word abbreviated, a letter replaced in a longer word
+        assertThat(cli.run("run", "hi", "--max_steps", "5").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--max_steps'; did you mean --max-steps? (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--maxsteps", "5").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--maxsteps'; did you mean --max-steps? (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--modek", "x").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--modek'; did you mean --model? (see 'rein run --help')");
+    }
 }
