@@ -14,20 +14,31 @@ final class Text {
     private Text() {}
 
     /**
-     * {@code text} on one line (whitespace runs collapsed), cut at {@code max} code points with an
-     * explicit note of how much was left out, so shortening is never silent.
+     * {@code text} on one line (whitespace runs collapsed), its control characters {@link #visible}, cut so that at most
+     * {@code max} code points are shown, with an explicit note of how many of the text's characters were left out, so
+     * shortening is never silent. A control character's escape is shown whole or not at all: cutting the escaped line
+     * left fragments such as {@code \x} that read as text, and counted the escapes' letters as characters left out.
      */
     static String shorten(String text, int max) {
         if (text == null) {
             return "";
         }
-        String line = visible(text.strip().replaceAll("\\s+", " "));
-        int length = line.codePointCount(0, line.length());
-        if (length <= max) {
-            return line;
+        String line = text.strip().replaceAll("\\s+", " ");
+        StringBuilder shown = new StringBuilder();
+        int width = 0;
+        int kept = 0;
+        for (int i = 0; i < line.length(); ) {
+            int next = line.offsetByCodePoints(i, 1);
+            String piece = visible(line.substring(i, next)); // escapes are per character: the same as the whole line's
+            width += piece.codePointCount(0, piece.length());
+            if (width > max) {
+                return shown + "… (+" + Counts.of(line.codePointCount(0, line.length()) - kept, "char") + ")";
+            }
+            shown.append(piece);
+            kept++;
+            i = next;
         }
-        int end = line.offsetByCodePoints(0, max);
-        return line.substring(0, end) + "… (+" + Counts.of(length - max, "char") + ")";
+        return shown.toString();
     }
 
     /**

@@ -24,6 +24,21 @@ class FormattingTest {
         assertThat(Text.shorten(null, 5)).isEmpty();
     }
 
+    /**
+     * A control character is shown as its escape whole or not at all, and the count is of the text's characters left out,
+     * not of the escapes' letters. Before: the escaped line was cut, so 'abc\x1bdef' became "abc\x… (+5 chars)", a
+     * fragment that reads as the text '\x' with five characters after it where four (ESC, d, e, f) were left out.
+     */
+    @Test
+    void shortenNeverCutsAnEscapeAndCountsTheCharactersOfTheText() {
+        assertThat(Text.shorten("abc\u001bdef", 5)).isEqualTo("abc… (+4 chars)");
+        assertThat(Text.shorten("abc\u001bdef", 7)).isEqualTo("abc\\x1b… (+3 chars)");
+        assertThat(Text.shorten("abc\u001bdef", 10)).isEqualTo("abc\\x1bdef");
+        // a zero-width joiner (Unicode's Cf) is shown as its escape: six letters for one character of the goal
+        assertThat(Text.shorten("家族👨\u200d👩\u200d👧です", 6)).isEqualTo("家族👨… (+6 chars)");
+        assertThat(Text.shorten("佐藤さん\u202eに連絡", 10)).isEqualTo("佐藤さん\\u202e… (+3 chars)");
+    }
+
     @Test
     void amountsAndDurationsForPeople() {
         assertThat(Text.usd(new BigDecimal("0.00066"))).isEqualTo("$0.0007");
