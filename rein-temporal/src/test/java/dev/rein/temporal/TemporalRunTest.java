@@ -12,6 +12,13 @@ import dev.rein.run.Verifier;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+import io.temporal.common.interceptors.WorkerInterceptorBase;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestEnvironmentOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.WorkerFactoryOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -140,6 +147,62 @@ class TemporalRunTest {
                     .contains("not retried: the server asked to wait 120 s, more than Rein waits (60 s)");
             assertThat(model.remaining()).as("one attempt only").isEqualTo(3);
         }
+    }
+
+    /**
+     * A retry delay under a millisecond, or between two, reaches Temporal rounded up to whole milliseconds: the Java
+     * SDK sends durations in whole milliseconds (ProtobufTimeUtils.toProtoDuration), so 0.4 ms went as 0, and an
+     * initial interval of 0 is one Temporal replaces with its default of 1 s (a retry of a lost worker's call waited
+     * 2,500 times the policy's delay), while the failure's own delay said "retry at once". The initial interval is read
+     * from the run's history, the failure's delay where the worker throws it (the test server records no last failure).
+     */
+    @Test
+    void aRetryDelayUnderAMillisecondReachesTemporalRoundedUpNotToZero() {
+        RetryPolicy fractional = new RetryPolicy(2, Duration.ofNanos(400_000), Duration.ofNanos(2_300_000), 0);
+        Agent agent = Orders.agent(rateLimitedOnce(), new RecordingListener(), Orders.lookup()).retryPolicy(fractional).build();
+        List<Duration> failureDelays = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
+                .setWorkflowClientOptions(TemporalAgents.clientOptions().build())
+                .setWorkerFactoryOptions(WorkerFactoryOptions.newBuilder()
+                        .setWorkerInterceptors(failureDelays(failureDelays)).build()).build())) {
+            TemporalAgents.worker(env.newWorker(TemporalTestServer.QUEUE), agent);
+            env.start();
+            RunResult result = TemporalAgents.client(env.getWorkflowClient(), TemporalTestServer.QUEUE, agent)
+                    .start("A-1?", "run-fractional-delay").result();
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            io.temporal.api.common.v1.RetryPolicy scheduled = env.getWorkflowClient().fetchHistory("run-fractional-delay")
+                    .getEvents().stream()
+                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> a.getActivityType().getName().equals("ReinCallModel"))
+                    .findFirst().orElseThrow().getRetryPolicy();
+            assertThat(com.google.protobuf.util.Durations.toNanos(scheduled.getInitialInterval()))
+                    .as("the initial interval: 0.4 ms up to 1 ms").isEqualTo(1_000_000L);
+            assertThat(failureDelays).as("the rate-limited attempt's delay: 0.4 ms up to 1 ms").containsExactly(Duration.ofMillis(1));
+        }
+    }
+
+    /** Workers whose activities note the retry delay of each failure they end with. */
+    private static WorkerInterceptorBase failureDelays(List<Duration> delays) {
+        return new WorkerInterceptorBase() {
+            @Override
+            public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
+                return new ActivityInboundCallsInterceptorBase(next) {
+                    @Override
+                    public ActivityOutput execute(ActivityInput input) {
+                        try {
+                            return super.execute(input);
+                        } catch (ApplicationFailure failure) {
+                            if (failure.getNextRetryDelay() != null) {
+                                delays.add(failure.getNextRetryDelay());
+                            }
+                            throw failure;
+                        }
+                    }
+                };
+            }
+        };
     }
 
     private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(100), 0);

@@ -739,6 +739,16 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (d == null || d.isZero() || d.isNegative()) {
             return Duration.ofMillis(100);
         }
-        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : d;
+        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(d);
+    }
+
+    /**
+     * {@code d} rounded up to whole milliseconds, as Temporal's Java SDK sends a duration (it drops the rest): a delay
+     * under one went as 0, which Temporal takes for "none set" in a retry policy (its default, 1 s) and for "at once"
+     * in a failure's retry delay; a fraction dropped would retry sooner than the agent's policy chose.
+     */
+    static Duration upToMillis(Duration d) {
+        Duration whole = d.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return whole.equals(d) ? d : whole.plusMillis(1);
     }
 }
