@@ -1,9 +1,11 @@
 package dev.rein.temporal;
 
+import static dev.rein.temporal.SameAsLocal.assertSameAsLocal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
-import dev.rein.agent.RunResult;
+import dev.rein.temporal.SameAsLocal.Also;
+import dev.rein.temporal.SameAsLocal.Ran;
 import dev.rein.budget.Budget;
 import dev.rein.context.Compaction;
 import dev.rein.context.ContextPolicy;
@@ -51,25 +53,10 @@ class TemporalCompactionTest {
                 .tools(Orders.lookup()).listener(trace)
                 .budget(Budget.builder().maxSteps(12).maxCostUsd((java.math.BigDecimal) null).maxDuration(Duration.ofMinutes(10)).build())
                 .contextPolicy(ContextPolicy.builder().compaction(new Compaction(dev.rein.context.Side.CLIENT, 60, 2, null)).build()).build();
-        RecordingListener localTrace = new RecordingListener();
-        RunResult local = agent.apply(localTrace).run("A-1 から A-8 の状況は?");
-        assertThat(localTrace.events(TraceEvent.Intervention.class)).as("the local run compacted").isNotEmpty();
+        Ran local = SameAsLocal.local(agent, "A-1 から A-8 の状況は?");
+        assertThat(local.trace().events(TraceEvent.Intervention.class)).as("the local run compacted").isNotEmpty();
 
-        RecordingListener trace = new RecordingListener();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult remote = server.start(agent.apply(trace)).start("A-1 から A-8 の状況は?", "run-compaction").result();
-
-            assertThat(remote.status()).as("status").isEqualTo(local.status());
-            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
-            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
-            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
-            assertThat(remote.usage()).as("usage").isEqualTo(local.usage());
-            assertThat(remote.history()).as("history").isEqualTo(local.history());
-            assertThat(trace.events(TraceEvent.Intervention.class).stream().map(i -> i.kind()).toList()).as("interventions")
-                    .isEqualTo(localTrace.events(TraceEvent.Intervention.class).stream().map(i -> i.kind()).toList());
-            assertThat(trace.events(TraceEvent.class).stream().map(e -> e.getClass().getSimpleName()).toList())
-                    .as("trace events").isEqualTo(localTrace.events(TraceEvent.class).stream()
-                            .map(e -> e.getClass().getSimpleName()).toList());
-        }
+        assertSameAsLocal(SameAsLocal.onTemporal(agent, "A-1 から A-8 の状況は?", "run-compaction"), local,
+                Also.USAGE, Also.HISTORY, Also.INTERVENTIONS, Also.TRACE_EVENTS);
     }
 }

@@ -1,9 +1,11 @@
 package dev.rein.temporal;
 
+import static dev.rein.temporal.SameAsLocal.assertSameAsLocal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
-import dev.rein.agent.RunResult;
+import dev.rein.temporal.SameAsLocal.Also;
+import dev.rein.temporal.SameAsLocal.Ran;
 import dev.rein.json.Json;
 import dev.rein.model.StopReason;
 import dev.rein.model.ToolUseBlock;
@@ -12,7 +14,6 @@ import dev.rein.reflection.Reflection;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
-import dev.rein.trace.TraceEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,23 +26,16 @@ class TemporalCriticTest {
      */
     @Test
     void theCriticReviewsAtMostMaxRoundsAnswersAcrossActivitiesAsLocally() {
-        RecordingListener local = new RecordingListener();
         ScriptedModel localModel = rejectingTwice();
-        RunResult expected = agent(localModel, local).run("A-1 はいつ届く?");
-        assertThat(expected.status()).isEqualTo(RunStatus.SUCCEEDED);
+        Ran local = SameAsLocal.local(trace -> agent(localModel, trace), "A-1 はいつ届く?");
+        assertThat(local.result().status()).isEqualTo(RunStatus.SUCCEEDED);
 
-        RecordingListener remote = new RecordingListener();
         ScriptedModel model = rejectingTwice();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult result = server.start(agent(model, remote)).start("A-1 はいつ届く?", "run-critic").result();
+        Ran remote = SameAsLocal.onTemporal(trace -> agent(model, trace), "A-1 はいつ届く?", "run-critic");
 
-            assertThat(result.status()).isEqualTo(expected.status());
-            assertThat(result.reason()).isEqualTo(expected.reason());
-            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("明日届きます");
-            assertThat(model.remaining()).as("the second review is not asked for").isEqualTo(localModel.remaining()).isEqualTo(1);
-            assertThat(remote.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
-                    .isEqualTo(local.events(TraceEvent.Intervention.class).stream().map(TraceEvent.Intervention::kind).toList());
-        }
+        assertSameAsLocal(remote, local, Also.INTERVENTIONS);
+        assertThat(remote.result().answer()).isEqualTo("明日届きます");
+        assertThat(model.remaining()).as("the second review is not asked for").isEqualTo(localModel.remaining()).isEqualTo(1);
     }
 
     /** An answer, the critic's rejection, a second answer, and a second rejection that only a second round would ask for. */

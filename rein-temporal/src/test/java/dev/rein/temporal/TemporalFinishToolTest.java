@@ -1,10 +1,10 @@
 package dev.rein.temporal;
 
+import static dev.rein.temporal.SameAsLocal.assertSameAsLocal;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.Agent;
-import dev.rein.agent.RunResult;
-import dev.rein.testkit.RecordingListener;
+import dev.rein.temporal.SameAsLocal.Also;
+import dev.rein.temporal.SameAsLocal.Ran;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
 import java.util.function.Supplier;
@@ -47,22 +47,9 @@ class TemporalFinishToolTest {
     @ParameterizedTest
     @ValueSource(strings = {"REFUSAL", "MAX_TOKENS", "PAUSE_TURN", "MODEL_CONTEXT_WINDOW_EXCEEDED", "STOP_SEQUENCE", "UNKNOWN", "empty"})
     void aResponsesStopReasonEndsTheRunAsLocally(String stop) {
-        RunResult local = Orders.agent(stopping(stop), new RecordingListener(), Orders.lookup()).build().run("A-1 の状況は?");
-
-        RecordingListener trace = new RecordingListener();
-        Agent agent = Orders.agent(stopping(stop), trace, Orders.lookup()).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult remote = server.start(agent).start("A-1 の状況は?", "run-stop-" + stop.toLowerCase().replace('_', '-')).result();
-
-            assertThat(remote.status()).as("status").isEqualTo(local.status());
-            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
-            assertThat(remote.message()).as("message").isEqualTo(local.message());
-            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
-            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
-            assertThat(remote.usage()).as("usage").isEqualTo(local.usage());
-            assertThat(remote.costUsd()).as("cost").isEqualByComparingTo(local.costUsd());
-            assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement();
-        }
+        Ran remote = assertSameAsLocal(trace -> Orders.agent(stopping(stop), trace, Orders.lookup()).build(), "A-1 の状況は?",
+                "run-stop-" + stop.toLowerCase().replace('_', '-'), Also.MESSAGE, Also.USAGE, Also.COST);
+        assertThat(remote.trace().events(TraceEvent.RunFinished.class)).singleElement();
     }
 
     /**
@@ -94,50 +81,16 @@ class TemporalFinishToolTest {
             return answer -> checks.incrementAndGet() == 1 ? dev.rein.run.Verdict.fail("配達日を書くこと")
                     : dev.rein.run.Verdict.pass();
         };
-        RunResult local = Orders.agent(model.get(), new RecordingListener(), Orders.lookup()).finishTool(true)
-                .verifier(verifier.get()).build().run("A-1 の状況は?");
-
-        RecordingListener trace = new RecordingListener();
-        Agent agent = Orders.agent(model.get(), trace, Orders.lookup()).finishTool(true).verifier(verifier.get()).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult remote = server.start(agent).start("A-1 の状況は?", "run-finish-verified-" + script).result();
-
-            assertThat(remote.status()).as("status").isEqualTo(local.status());
-            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
-            assertThat(remote.message()).as("message").isEqualTo(local.message());
-            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
-            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
-            assertThat(remote.history()).as("history").isEqualTo(local.history());
-        }
+        assertSameAsLocal(trace -> Orders.agent(model.get(), trace, Orders.lookup()).finishTool(true).verifier(verifier.get())
+                .build(), "A-1 の状況は?", "run-finish-verified-" + script, Also.MESSAGE, Also.HISTORY);
     }
 
     /** A completed, failed or needs_user_input report ends the run as locally (probe). */
     @ParameterizedTest
     @ValueSource(strings = {"completed", "failed", "needs_user_input"})
     void aFinishCallEndsTheRunAsLocally(String outcome) {
-        RunResult local = Orders.agent(script(outcome).get(), new RecordingListener(), Orders.lookup()).finishTool(true)
-                .build().run("A-1 の状況は?");
-
-        RecordingListener trace = new RecordingListener();
-        Agent agent = Orders.agent(script(outcome).get(), trace, Orders.lookup()).finishTool(true).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult remote = server.start(agent).start("A-1 の状況は?", "run-finish-" + outcome.replace('_', '-')).result();
-
-            assertThat(remote.status()).as("status").isEqualTo(local.status());
-            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
-            assertThat(remote.message()).as("message").isEqualTo(local.message());
-            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
-            assertThat(remote.finish()).as("finish report").isEqualTo(local.finish());
-            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
-            // the handoff as a person reads it (its facts' observation times are each run's own)
-            assertThat(remote.handoff().map(TemporalFinishToolTest::shown)).as("handoff").isEqualTo(local.handoff()
-                    .map(TemporalFinishToolTest::shown));
-            assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement();
-        }
-    }
-
-    private static java.util.List<Object> shown(dev.rein.state.Handoff h) {
-        return java.util.List.of(h.reason(), h.question(), h.summary(), h.facts().stream().map(f -> f.text()).toList(),
-                h.openQuestions(), h.hypotheses(), h.attemptedActions());
+        Ran remote = assertSameAsLocal(trace -> Orders.agent(script(outcome).get(), trace, Orders.lookup()).finishTool(true)
+                .build(), "A-1 の状況は?", "run-finish-" + outcome.replace('_', '-'), Also.MESSAGE, Also.FINISH, Also.HANDOFF);
+        assertThat(remote.trace().events(TraceEvent.RunFinished.class)).singleElement();
     }
 }

@@ -1,14 +1,13 @@
 package dev.rein.temporal;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.rein.temporal.SameAsLocal.assertSameAsLocal;
 
 import dev.rein.agent.Agent;
-import dev.rein.agent.RunResult;
+import dev.rein.temporal.SameAsLocal.Also;
 import dev.rein.budget.Budget;
 import dev.rein.reflection.Reflection;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
-import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,21 +51,6 @@ class TemporalGuardsTest {
             }
             return b.build();
         };
-        RecordingListener localTrace = new RecordingListener();
-        RunResult local = agent.apply(localTrace).run("A-1 の状況は?");
-
-        RecordingListener trace = new RecordingListener();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            RunResult remote = server.start(agent.apply(trace)).start("A-1 の状況は?", "run-guard-" + guard).result();
-
-            assertThat(remote.status()).as("status").isEqualTo(local.status());
-            assertThat(remote.reason()).as("reason").isEqualTo(local.reason());
-            assertThat(remote.message()).as("message").isEqualTo(local.message());
-            assertThat(remote.answer()).as("answer").isEqualTo(local.answer());
-            assertThat(remote.steps()).as("steps").isEqualTo(local.steps());
-            assertThat(remote.history()).as("history").isEqualTo(local.history());
-            assertThat(trace.events(TraceEvent.Intervention.class).stream().map(i -> i.kind()).toList()).as("interventions")
-                    .isEqualTo(localTrace.events(TraceEvent.Intervention.class).stream().map(i -> i.kind()).toList());
-        }
+        assertSameAsLocal(agent, "A-1 の状況は?", "run-guard-" + guard, Also.MESSAGE, Also.HISTORY, Also.INTERVENTIONS);
     }
 }
