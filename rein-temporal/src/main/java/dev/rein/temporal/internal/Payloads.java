@@ -17,6 +17,11 @@ import java.util.Map;
  * the agent state, the stashed results of a paused step) stays out of band in the run store,
  * addressed by its SHA-256; a payload carries that reference and the few fields the workflow
  * decides with, so its size does not grow with the conversation or with tool output.
+ *
+ * <p>The maps here ({@code Map.copyOf}) iterate in an order that differs between JVMs, so the bytes recorded for the
+ * same payload may too. That is safe for replay because the workflow only looks them up by key, and Temporal
+ * replays an activity's recorded result and does not compare the input it scheduled. Workflow code that iterated
+ * one would decide differently after a worker restart: sort it first.
  */
 public final class Payloads {
     private Payloads() {}
