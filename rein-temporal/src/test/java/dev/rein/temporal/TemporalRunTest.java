@@ -183,6 +183,25 @@ class TemporalRunTest {
         }
     }
 
+    /**
+     * docs/temporal.md: any retry policy a local run takes runs on Temporal, with delays over 365 days counted as 365
+     * days. A provider's retryable failure under a policy whose delay is past 10,000 years (and a budget without a time
+     * limit, so no deadline refuses the wait) gave that delay to the failure as it was, which Temporal cannot send (a
+     * protobuf Duration holds at most 10,000 years). The time the test server skips is not the test's.
+     */
+    @Test
+    void aRetryDelayPastWhatTemporalCanSetIsWaitedAs365Days() throws TimeoutException {
+        RetryPolicy endless = new RetryPolicy(2, Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MAX_VALUE), 0);
+        Agent agent = Orders.agent(rateLimitedOnce(), new RecordingListener(), Orders.lookup()).retryPolicy(endless)
+                .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-endless-delay").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 は配達済みです。");
+        }
+    }
+
     /** Workers whose activities note the retry delay of each failure they end with. */
     private static WorkerInterceptorBase failureDelays(List<Duration> delays) {
         return new WorkerInterceptorBase() {

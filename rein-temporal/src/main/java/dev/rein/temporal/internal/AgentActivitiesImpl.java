@@ -80,7 +80,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
                 if (failed.retryable()) {
                     alive.details(failedBefore + 1);
                     throw ApplicationFailure.newFailureWithCauseAndDelay(message, failed.reason(), null,
-                            AgentWorkflowImpl.upToMillis(failed.retryDelay()));
+                            AgentWorkflowImpl.failureDelay(failed.retryDelay()));
                 }
                 // the run after the call (the step counted) goes with a final failure: the run ends from it, as locally
                 throw failed.snapshot() == null ? ApplicationFailure.newNonRetryableFailure(message, failed.reason())

@@ -743,11 +743,20 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
+     * A provider failure's retry delay as Temporal takes it: at most {@link #NO_DEADLINE}, as the activity's retry
+     * options count it (a delay past 10,000 years cannot be sent at all, and the failure never reached Temporal), and
+     * in whole milliseconds, rounded up; zero, the agent's "retry at once", stays zero.
+     */
+    static Duration failureDelay(Duration d) {
+        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(d);
+    }
+
+    /**
      * {@code d} rounded up to whole milliseconds, as Temporal's Java SDK sends a duration (it drops the rest): a delay
      * under one went as 0, which Temporal takes for "none set" in a retry policy (its default, 1 s) and for "at once"
      * in a failure's retry delay; a fraction dropped would retry sooner than the agent's policy chose.
      */
-    static Duration upToMillis(Duration d) {
+    private static Duration upToMillis(Duration d) {
         Duration whole = d.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         return whole.equals(d) ? d : whole.plusMillis(1);
     }
