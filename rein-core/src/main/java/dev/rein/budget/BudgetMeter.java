@@ -138,26 +138,14 @@ public final class BudgetMeter {
 
     /** Adds the usage of a call to another model, priced with {@code callPrice} (zero when null). */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice) {
-        return record(callUsage, callPrice, null);
+        return record(callUsage, callPrice, null, null);
     }
 
     /**
-     * Adds one model call's usage, served at service tier {@code tier} (null: the provider's standard one), and returns
-     * its cost in USD: at the tier's rates when the model's price has them, else at its base price (zero when unpriced).
-     */
-    public BigDecimal record(Usage callUsage, String tier) {
-        return record(callUsage, price, tier);
-    }
-
-    /** Adds the usage of a call to another model served at service tier {@code tier}, priced with {@code callPrice}. */
-    public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier) {
-        return record(callUsage, callPrice, tier, null);
-    }
-
-    /**
-     * Adds the usage of a call to model {@code model} served at service tier {@code tier}, priced with {@code callPrice}
-     * (the agent's own price, {@link #price()}, for a call to the agent's model); {@code model} names the price in what
-     * {@link #takeUnpricedTiers()} returns when it lacks the tier.
+     * Adds the usage of a call to model {@code model} served at service tier {@code tier} (null: the provider's standard
+     * one), priced with {@code callPrice} (the agent's own price, {@link #price()}, for a call to the agent's model), and
+     * returns its cost in USD: at the tier's rates when the price has them, else at its base price (zero when null).
+     * {@code model} names the price in what {@link #takeUnpricedTiers()} returns when it lacks the tier.
      */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier, String model) {
         usage = usage.plus(callUsage);
