@@ -136,6 +136,60 @@ class ServiceTierPricingTest {
         });
     }
 
+    /** A stage that calls the model the call was made for and then {@code second} (a fallback's backup, a second opinion). */
+    private static dev.rein.model.ModelInterceptor alsoCalling(String second) {
+        return new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                ModelResponse first = chain.proceed(call);
+                chain.proceed(call.withRequest(call.request().withModel(second)));
+                return first;
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+    }
+
+    /**
+     * One call's model calls went to two models whose prices both lack the tier: each was charged at its own model's
+     * base price, and the note says so of each and where each tier's rates go, not "its base price" and "the model's
+     * price" as if there were one.
+     */
+    @Test
+    void thePricingNoteOfCallsToSeveralModelsSaysEachWasChargedAtItsOwnModelsBasePrice() {
+        Agent.builder().model(ScriptedModel.of(servedAt("flex"), servedAt("flex"))).listener(trace)
+                .price(ScriptedModel.DEFAULT_NAME, BASE).price("backup", BASE.withTier("priority", PRIORITY))
+                .modelInterceptor(alsoCalling("backup")).build().run("go");
+
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("its model calls served at service tier"
+                        + " 'flex' of model 'scripted-model' and service tier 'flex' of model 'backup', which those models'"
+                        + " prices have no rates for: each charged at its model's base price, which can be more or less"
+                        + " than it was billed. Add each tier's rates on its model's price:"
+                        + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on the price of model"
+                        + " 'scripted-model'; ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on"
+                        + " the price of model 'backup'"));
+    }
+
+    /** Two model calls to one model at two tiers its price lacks: the note names both tiers and asks for both. */
+    @Test
+    void thePricingNoteOfCallsToOneModelAtSeveralTiersAsksForEachTiersRates() {
+        Agent.builder().model(ScriptedModel.of(servedAt("flex"), servedAt("scale"))).listener(trace)
+                .price(ScriptedModel.DEFAULT_NAME, BASE).modelInterceptor(alsoCalling(ScriptedModel.DEFAULT_NAME))
+                .build().run("go");
+
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("its model calls served at service tiers"
+                        + " 'flex' and 'scale', which the price of model 'scripted-model' has no rates for: charged at its"
+                        + " base price, which can be more or less than they were billed. Add the tiers' rates with"
+                        + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) and"
+                        + " ModelPrice.withTier(\"scale\", ModelPrice.of(input, cacheRead, output)) on the model's price"));
+    }
+
     @Test
     void aCallWithoutATierIsChargedTheBasePriceSayingNothing() {
         RunResult result = run(BASE.withTier("priority", PRIORITY), null, null);

@@ -89,31 +89,56 @@ public final class TracingStage implements ModelInterceptor {
 
     /**
      * What the model_response event says of tiers charged at the base price (null: none): a call served at a tier
-     * without rates, or, when an interceptor called the model more than once for it, each such tier.
+     * without rates, or, when an interceptor called the model more than once for it, each such tier, and where each
+     * tier's rates go: one model's price, or, when the calls went to several models, each model's own.
      */
     private static String pricing(java.util.List<BudgetMeter.UnpricedTier> unpricedTiers, String asked) {
         if (unpricedTiers.isEmpty()) {
             return null;
         }
-        java.util.function.Function<BudgetMeter.UnpricedTier, String> modelOf = u -> u.model() == null ? asked : u.model();
-        String tier = unpricedTiers.get(0).tier();
-        String model = modelOf.apply(unpricedTiers.get(0));
-        boolean oneModel = unpricedTiers.stream().map(modelOf).distinct().count() == 1;
-        String served;
-        if (unpricedTiers.size() == 1) {
-            served = "served at service tier '" + tier + "', which the price of model '" + model + "' has";
-        } else if (oneModel) {
-            served = "its model calls served at service tiers '" + String.join("', '",
-                    unpricedTiers.stream().map(BudgetMeter.UnpricedTier::tier).distinct().toList())
-                    + "', which the price of model '" + model + "' has";
-        } else {
-            served = "its model calls served at " + String.join(", ", unpricedTiers.stream()
-                    .map(u -> "service tier '" + u.tier() + "' of model '" + modelOf.apply(u) + "'").toList())
-                    + ", which those models' prices have";
+        // the tiers of each model, in the order first recorded (a model named by none is the one asked for)
+        java.util.Map<String, java.util.List<String>> tiersOf = new java.util.LinkedHashMap<>();
+        for (BudgetMeter.UnpricedTier u : unpricedTiers) {
+            java.util.List<String> tiers = tiersOf.computeIfAbsent(u.model() == null ? asked : u.model(),
+                    m -> new java.util.ArrayList<>());
+            if (!tiers.contains(u.tier())) {
+                tiers.add(u.tier());
+            }
         }
-        return served + " no rates for: charged at its base price, which can be more or less than the call was billed."
-                + " Add the tier's rates with ModelPrice.withTier(\"" + tier + "\", ModelPrice.of(input, cacheRead, output))"
-                + " on the model's price";
+        if (tiersOf.size() == 1) {
+            String model = tiersOf.keySet().iterator().next();
+            java.util.List<String> tiers = tiersOf.get(model);
+            if (tiers.size() == 1) {
+                return "served at service tier '" + tiers.get(0) + "', which the price of model '" + model + "' has no"
+                        + " rates for: charged at its base price, which can be more or less than the call was billed."
+                        + " Add the tier's rates with " + withTier(tiers) + " on the model's price";
+            }
+            return "its model calls served at service tiers " + and(tiers.stream().map(t -> "'" + t + "'").toList())
+                    + ", which the price of model '" + model + "' has no rates for: charged at its base price, which can be"
+                    + " more or less than they were billed. Add the tiers' rates with " + withTier(tiers) + " on the model's price";
+        }
+        // calls to several models (a fallback stage's backup): each was charged at its own model's base price
+        java.util.List<String> served = new java.util.ArrayList<>();
+        java.util.List<String> advice = new java.util.ArrayList<>();
+        tiersOf.forEach((model, tiers) -> {
+            tiers.forEach(tier -> served.add("service tier '" + tier + "' of model '" + model + "'"));
+            advice.add(withTier(tiers) + " on the price of model '" + model + "'");
+        });
+        return "its model calls served at " + and(served) + ", which those models' prices have no rates for: each"
+                + " charged at its model's base price, which can be more or less than it was billed. Add each tier's rates"
+                + " on its model's price: " + String.join("; ", advice);
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    private static String and(java.util.List<String> items) {
+        return items.size() == 1 ? items.get(0)
+                : String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
+    }
+
+    /** How to give {@code tiers} their rates: {@code ModelPrice.withTier("flex", ...)} for each, joined by "and". */
+    private static String withTier(java.util.List<String> tiers) {
+        return String.join(" and ", tiers.stream()
+                .map(t -> "ModelPrice.withTier(\"" + t + "\", ModelPrice.of(input, cacheRead, output))").toList());
     }
 
     /** The provider the model names, null when it names none or fails to (an application's model: tracing must not fail the call). */
