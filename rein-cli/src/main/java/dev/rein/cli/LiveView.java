@@ -56,6 +56,7 @@ final class LiveView implements RunListener {
             }
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! " + failedCall(e.errorKind(), e.httpStatus(),
                     e.requestId(), e.message()) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.ModelFallback e -> { } // not shown live yet (the trace and rein show have it)
             case TraceEvent.TokensCounted e -> { }
             case TraceEvent.UsageEstimated e -> line.print(label(e.step()) + "! usage estimated: " + e.message());
             case TraceEvent.ModelFailed e -> {

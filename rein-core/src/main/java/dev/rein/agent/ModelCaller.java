@@ -2,6 +2,7 @@ package dev.rein.agent;
 
 import dev.rein.run.Reasons;
 import dev.rein.internal.model.AroundModelStage;
+import dev.rein.internal.model.AttemptStage;
 import dev.rein.internal.model.DeadlineStage;
 import dev.rein.internal.model.MaskingStage;
 import dev.rein.internal.model.ModelChain;
@@ -61,9 +62,14 @@ final class ModelCaller {
     private static List<ModelInterceptor> stages(Run run, int engineAttempt) {
         Tracer tracer = new RunTracer(run);
         List<ModelInterceptor> stages = new ArrayList<>();
-        stages.add(new TracingStage(tracer, run.meter, engineAttempt <= 1));                  // request, response + cost, failure
+        // with application stages only: a failed attempt one of them moved on from (a fallback) is traced
+        AttemptStage attempts = run.config.modelInterceptors().isEmpty() ? null : new AttemptStage(tracer);
+        stages.add(new TracingStage(tracer, run.meter, engineAttempt <= 1, attempts));        // request, response + cost, failure
         stages.add(new MaskingStage(run.redactor::redactValue, (original, masked) -> auditMasked(run, original))); // no secret in what the run acts on
         stages.addAll(run.config.modelInterceptors());                                        // the application's stages
+        if (attempts != null) {
+            stages.add(attempts);                                                             // each attempt they made
+        }
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
         stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer, run::cancelled)
                 : RetryStage.engineAttempt(run.config.retryPolicy(), run.meter, tracer, engineAttempt)); // provider's classification

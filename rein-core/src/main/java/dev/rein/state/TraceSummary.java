@@ -49,6 +49,9 @@ final class TraceSummary {
                 case "turn_started" -> "turn " + j.path("turn").asInt() + ": " + j.path("text").asText();
                 case "model_retry", "model_failed" -> j.path("error_kind").asText() + reported(j.path("reported_usage")) + ": "
                         + j.path("message").asText();
+                case "model_fallback" -> j.path("error_kind").asText() + " on " + j.path("from_model").asText()
+                        + (j.hasNonNull("to_model") ? ", moved on to " + j.path("to_model").asText() : ", no other attempt")
+                        + reported(j.path("reported_usage")) + ": " + j.path("message").asText();
                 default -> "";
             };
             lines.add(prefix(e) + oneLine(detail));

@@ -26,6 +26,7 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.ModelResponded.class, name = "model_response"),
         @JsonSubTypes.Type(value = TraceEvent.ModelRetry.class, name = "model_retry"),
         @JsonSubTypes.Type(value = TraceEvent.ModelFailed.class, name = "model_failed"),
+        @JsonSubTypes.Type(value = TraceEvent.ModelFallback.class, name = "model_fallback"),
         @JsonSubTypes.Type(value = TraceEvent.TokensCounted.class, name = "tokens_counted"),
         @JsonSubTypes.Type(value = TraceEvent.UsageEstimated.class, name = "usage_estimated"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCalled.class, name = "tool_call"),
@@ -159,6 +160,20 @@ public sealed interface TraceEvent {
             this(runId, step, time, errorKind, httpStatus, message, null, null);
         }
     }
+
+    /**
+     * A model-call stage (an application's fallback) moved on from a failed attempt of the call, which the call's
+     * {@link ModelFailed}, if any, does not say: the attempt asked for model {@code fromModel} and failed with
+     * {@code errorKind}, {@code httpStatus} and {@code message}, as a {@link ModelFailed} says a call's failure.
+     * {@code toModel} is the model the stage's next attempt asks for (the same one when the stage tried it again), null,
+     * and not written, when the stage made no other attempt (it answered the call itself, or ended it with another
+     * failure). {@code requestId} and {@code reportedUsage} as on {@link ModelRetry}: the usage is charged to no budget.
+     * Retries of the retry stage stay {@link ModelRetry} events; traces written before this event have none.
+     */
+    record ModelFallback(String runId, int step, Instant time, String fromModel,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String toModel, String errorKind, int httpStatus,
+                         String message, @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Usage reportedUsage) implements TraceEvent {}
 
     /** A tool call about to run, with its validated arguments. */
     record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)

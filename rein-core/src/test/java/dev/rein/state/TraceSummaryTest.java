@@ -102,4 +102,19 @@ class TraceSummaryTest {
         assertThat(lines.get(0)).endsWith("x🍣...");
         assertThat(lines.get(0).codePoints().filter(cp -> Character.isSurrogate((char) cp))).isEmpty();
     }
+
+    /** A failed attempt a stage moved on from: its model, where the call went next, the reported usage and the message. */
+    @Test
+    void aFallbackSaysWhichModelFailedAndWhereTheCallWentNext() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        List<String> lines = TraceSummary.lines(List.of(
+                stored(1, "model_fallback", new TraceEvent.ModelFallback("r", 1, t, "primary", "backup", "OVERLOADED", 529,
+                        "Overloaded", "req_1", Usage.of(1420, 0, 0, 0))),
+                stored(2, "model_fallback", new TraceEvent.ModelFallback("r", 1, t, "backup", null, "SERVER_ERROR", 500,
+                        "down", null, null))));
+
+        assertThat(lines.get(0)).endsWith("model_fallback     OVERLOADED on primary, moved on to backup (reported, not charged:"
+                + " tokens in 1420 / out 0): Overloaded");
+        assertThat(lines.get(1)).endsWith("model_fallback     SERVER_ERROR on backup, no other attempt: down");
+    }
 }

@@ -133,4 +133,30 @@ class TraceEventFieldsTest {
         assertThat(line.path("occurrence").asInt()).isEqualTo(1);
         assertThat(line.path("risk").asText()).isEqualTo("READ");
     }
+
+    /**
+     * A failed attempt a stage moved on from is written as model_fallback with model_retry's fields for the failure;
+     * what it lacks (the next model, request id, reported usage) is not written, and the line reads back as written.
+     */
+    @Test
+    void aModelFallbackIsWrittenWithItsModelsAndFailureAndReadsBack() throws Exception {
+        dev.rein.model.Usage usage = dev.rein.model.Usage.of(1420, 0, 0, 0);
+        TraceEvent full = new TraceEvent.ModelFallback("run_1", 2, T, "primary", "backup", "OVERLOADED", 529, "Overloaded",
+                "req_1", usage);
+        JsonNode line = Json.parse(Json.write(full));
+        assertThat(line.path("type").asText()).isEqualTo("model_fallback");
+        assertThat(line.path("from_model").asText()).isEqualTo("primary");
+        assertThat(line.path("to_model").asText()).isEqualTo("backup");
+        assertThat(line.path("error_kind").asText()).isEqualTo("OVERLOADED");
+        assertThat(line.path("http_status").asInt()).isEqualTo(529);
+        assertThat(line.path("message").asText()).isEqualTo("Overloaded");
+        assertThat(line.path("request_id").asText()).isEqualTo("req_1");
+        assertThat(line.path("reported_usage").path("input_tokens").asLong()).isEqualTo(1420);
+        assertThat(Json.mapper().readValue(Json.write(full), TraceEvent.class)).isEqualTo(full);
+
+        TraceEvent bare = new TraceEvent.ModelFallback("run_1", 2, T, "backup", null, "SERVER_ERROR", 500, "down", null, null);
+        String written = Json.write(bare);
+        assertThat(written).doesNotContain("to_model").doesNotContain("request_id").doesNotContain("reported_usage");
+        assertThat(Json.mapper().readValue(written, TraceEvent.class)).isEqualTo(bare);
+    }
 }

@@ -35,6 +35,8 @@ public final class TracingStage implements ModelInterceptor {
     private final BudgetMeter meter;
     /** False for a later attempt of a call an engine retries: the first attempt traced the request. */
     private final boolean traceRequest;
+    /** The stage below the application's that traces the failed attempts they moved on from; null when there is none. */
+    private final AttemptStage attempts;
 
     public TracingStage(Tracer tracer, BudgetMeter meter) {
         this(tracer, meter, true);
@@ -42,9 +44,19 @@ public final class TracingStage implements ModelInterceptor {
 
     /** @param traceRequest false when an earlier attempt of this logical call (on an engine) traced its request */
     public TracingStage(Tracer tracer, BudgetMeter meter, boolean traceRequest) {
+        this(tracer, meter, traceRequest, null);
+    }
+
+    /**
+     * @param attempts the stage right below the application's model-call stages (null: there are none), told where
+     *                 each logical call begins and ends, so that the failed attempt a stage moved on from without
+     *                 another is traced before the call's outcome
+     */
+    public TracingStage(Tracer tracer, BudgetMeter meter, boolean traceRequest, AttemptStage attempts) {
         this.tracer = tracer;
         this.meter = meter;
         this.traceRequest = traceRequest;
+        this.attempts = attempts;
     }
 
     @Override
@@ -57,9 +69,13 @@ public final class TracingStage implements ModelInterceptor {
         BigDecimal before = meter.costUsd();
         boolean estimatedBefore = meter.usage().estimated();
         Instant started = tracer.now();
+        if (attempts != null) {
+            attempts.begin();
+        }
         try {
             meter.takeUnpricedTiers(); // nothing a call before this one left
             ModelResponse response = chain.proceed(call);
+            ended(null);
             Instant now = tracer.now();
             // every model call made for this one (an interceptor's second call too), as its cost counts them all; each
             // named by the model whose price the pricing stage used: the request's as it reached that stage (a fallback
@@ -73,17 +89,30 @@ public final class TracingStage implements ModelInterceptor {
             }
             return response;
         } catch (ModelDeadlineException | RetryStage.RetryLater e) {
+            ended(e);
             throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
         } catch (ModelException e) {
+            ended(e);
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
                     e.requestId(), e.reportedUsage().orElse(null)));
             throw e;
+        } catch (InterruptedException e) {
+            ended(e);
+            throw e;
         } catch (ReinException e) {
+            ended(e);
             // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
             // too, and its model_request gets its model_failed, as every logical call's does
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
             throw e;
+        }
+    }
+
+    /** The call ended with {@code outcome} (null: an answer): a failed attempt a stage moved on from is traced first. */
+    private void ended(Throwable outcome) {
+        if (attempts != null) {
+            attempts.end(outcome);
         }
     }
 

@@ -247,6 +247,7 @@ final class RunTelemetry implements RunListener {
             }
             case TraceEvent.ModelRetry e -> model.retry(e);
             case TraceEvent.ModelFailed e -> model.failed(e);
+            case TraceEvent.ModelFallback e -> { } // the span's rein.model.fallback event comes from the attempts themselves
             case TraceEvent.ToolCalled e -> tools.called(e);
             case TraceEvent.ToolCompleted e -> tools.completed(e);
             case TraceEvent.ToolRetry e -> tools.event(e.callId(), ReinConventions.EVENT_TOOL_RETRY, Attributes.of(

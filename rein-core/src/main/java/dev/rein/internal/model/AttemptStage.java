@@ -1,0 +1,92 @@
+package dev.rein.internal.model;
+
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelDeadlineException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
+import dev.rein.trace.TraceEvent;
+import dev.rein.trace.Tracer;
+
+/**
+ * Sits right below the application's model-call stages and traces each failed attempt one of them moved on from (a
+ * fallback to another model, or the same model tried again by the stage itself) as a {@code model_fallback} event:
+ * when the stage's next attempt begins, or, when none follows, as the call ends ({@link TracingStage} tells), unless
+ * the call ends with that very failure, which its {@code model_failed} says. Without it the trace said only the call's
+ * outcome, as if the failed model had never been called. The retry stage's own retries are {@code model_retry} events
+ * and reach this stage only when given up. One logical call at a time, as a run makes its calls one after another;
+ * its attempts may run on other threads, hence the locking.
+ */
+public final class AttemptStage implements ModelInterceptor {
+    private final Tracer tracer;
+    /** The last attempt's failure, not yet traced; null when the last attempt answered or none was made. */
+    private ModelException failed;
+    private String failedModel;
+
+    public AttemptStage(Tracer tracer) {
+        this.tracer = tracer;
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        String model = call.request().model();
+        movedOn(model);
+        try {
+            return chain.proceed(call);
+        } catch (ModelDeadlineException | RetryStage.RetryLater e) {
+            throw e; // not a model's failure (the run's deadline), or an engine's retry, traced as model_retry
+        } catch (ModelException e) {
+            synchronized (this) {
+                failed = e;
+                failedModel = model;
+            }
+            throw e;
+        }
+    }
+
+    /** A logical call begins: a failure an earlier one left (cut off by an interrupt) is not this call's. */
+    synchronized void begin() {
+        failed = null;
+        failedModel = null;
+    }
+
+    /**
+     * The logical call ends with {@code outcome} (null: an answer): a failed attempt not traced yet is one the stage
+     * moved on from without another attempt, unless {@code outcome} is that failure (or caused by it).
+     */
+    void end(Throwable outcome) {
+        synchronized (this) {
+            Throwable t = outcome;
+            for (int depth = 0; t != null && failed != null && depth < 16; depth++, t = t.getCause()) {
+                if (t == failed) {
+                    failed = null; // the call's model_failed says it
+                }
+            }
+        }
+        movedOn(null);
+    }
+
+    /** Traces the last attempt's failure, when there is one: the stage moved on from it to {@code toModel} (null: none). */
+    private void movedOn(String toModel) {
+        ModelException e;
+        String fromModel;
+        synchronized (this) {
+            e = failed;
+            fromModel = failedModel;
+            failed = null;
+            failedModel = null;
+        }
+        if (e == null) {
+            return;
+        }
+        // as model_failed says it: the provider's words, the retries given up being model_retry events already
+        String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
+        tracer.emit(new TraceEvent.ModelFallback(tracer.runId(), tracer.step(), tracer.now(), fromModel, toModel,
+                e.kind().name(), e.httpStatus(), message, e.requestId(), e.reportedUsage().orElse(null)));
+    }
+
+    @Override
+    public String toString() {
+        return "attempts";
+    }
+}
