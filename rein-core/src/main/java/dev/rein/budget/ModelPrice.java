@@ -45,6 +45,14 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
             if (price.longContext() != null) {
                 throw new ReinException("the long-context price of a model cannot have a long-context price of its own");
             }
+            if (!price.tiers().isEmpty()) {
+                // a call's tier is looked up on the model's price, so these rates would be silently never used
+                String tier = price.tiers().keySet().iterator().next();
+                throw new ReinException("the long-context price cannot have service tier prices of its own (it has '"
+                        + String.join("', '", price.tiers().keySet()) + "'): give a tier's long-context rates on the tier's"
+                        + " price, e.g. withTier(\"" + tier + "\", tierPrice.withLongContext(" + aboveInputTokens
+                        + ", ModelPrice.of(input, cacheRead, output))) on the model's price");
+            }
         }
     }
 

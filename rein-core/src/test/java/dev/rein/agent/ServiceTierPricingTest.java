@@ -222,6 +222,19 @@ class ServiceTierPricingTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("cannot have service tier prices of its own");
     }
 
+    /**
+     * Tier rates given on the long-context price would never be used (a call's tier is looked up on the model's price,
+     * and a tier's long-context rates are its own): refused, saying where they go, rather than silently ignored.
+     */
+    @Test
+    void tierRatesGivenOnTheLongContextPriceAreRefusedSayingToGiveTheTierItsOwnLongContextRates() {
+        ModelPrice longTiered = ModelPrice.of("4", "0.4", "16").withTier("priority", ModelPrice.of("7", "0.7", "28"));
+
+        assertThatThrownBy(() -> BASE.withLongContext(200_000, longTiered)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the long-context price cannot have service tier prices of its own")
+                .hasMessageContaining("withTier(\"priority\", tierPrice.withLongContext(200000, ModelPrice.of(");
+    }
+
     @Test
     void theTraceKeepsTheTierAndItsPriceAndAReplayChargesTheSame(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("run.jsonl");
