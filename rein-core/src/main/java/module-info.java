@@ -3,6 +3,7 @@
  * run state and the trace. Exports the API packages only; {@code dev.rein.internal.*} is the
  * implementation. On the class path the jar works as before (this descriptor is then ignored).
  */
+@SuppressWarnings("module") // the modules the shared internals are exported to are built after this one
 module dev.rein.core {
     requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.datatype.jsr310;
@@ -33,6 +34,12 @@ module dev.rein.core {
     exports dev.rein.tool;
     exports dev.rein.tool.builtin;
     exports dev.rein.trace;
+
+    // Shared internals (quoting a server's text, the loop's pure decisions) for Rein's own modules only, by the
+    // Automatic-Module-Name each of their jars carries: not API, and closed to everyone else on the module path.
+    exports dev.rein.internal.text to dev.rein.anthropic, dev.rein.openai, dev.rein.mcp, dev.rein.otel,
+            dev.rein.store.jdbc, dev.rein.temporal, dev.rein.cli, dev.rein.eval, dev.rein.retrieval.lucene, dev.rein.examples;
+    exports dev.rein.internal.loop to dev.rein.temporal;
 
     // Jackson reads and writes Rein's records (traces, snapshots, tool schemas) reflectively.
     opens dev.rein.agent to com.fasterxml.jackson.databind;
