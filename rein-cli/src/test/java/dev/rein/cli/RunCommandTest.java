@@ -88,6 +88,10 @@ class RunCommandTest {
         assertThat(outcome.stderr()).contains("step 1  model replied (tool_use").contains("tokens in 1000 / out 50 / web_search 3 ·")
                 .contains("tokens in 10 / out 5 / web_search 2 ·")
                 .containsPattern("rein: SUCCEEDED \\(completed\\) · 2 steps · \\$0\\.05\\d* \\(web_search 5\\) · ");
+
+        // rein show's trace lines say them as the live view did: why a call cost more than its tokens
+        InProcessCli.Outcome shown = cli.run("show", Json.parse(outcome.stdout()).get("run_id").asText());
+        assertThat(shown.stdout()).contains("tokens in 1000 / out 50 / web_search 3").contains("tokens in 10 / out 5 / web_search 2");
     }
 
     /**

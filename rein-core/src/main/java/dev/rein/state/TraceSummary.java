@@ -6,6 +6,8 @@ import dev.rein.internal.text.Excerpts;
 import dev.rein.json.Json;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** One short line per stored trace event, read from the events' JSON (no need to know every event type). */
 final class TraceSummary {
@@ -70,7 +72,8 @@ final class TraceSummary {
 
     /**
      * ", tokens in X / out Y", with "(reasoning Z)" for the part of the output a reasoning model spent thinking
-     * when the provider reported it and " / cache read R / cache write W" when the input (X uncached) had a cached part;
+     * when the provider reported it, " / cache read R / cache write W" when the input (X uncached) had a cached part and
+     * the provider's server tool uses after them;
      * "" for an event without usage (one written before it was recorded).
      */
     private static String tokens(JsonNode usage) {
@@ -83,7 +86,20 @@ final class TraceSummary {
         // "in" is the uncached input: the cache's part is said after it, as the live view does, or the input looks smaller
         return ", " + (usage.path("estimated").asBoolean() ? "estimated " : "") + "tokens in " + usage.path("input_tokens").asLong()
                 + " / out " + usage.path("output_tokens").asLong() + (reasoning > 0 ? " (reasoning " + reasoning + ")" : "")
-                + (cacheRead > 0 || cacheWrite > 0 ? " / cache read " + cacheRead + " / cache write " + cacheWrite : "");
+                + (cacheRead > 0 || cacheWrite > 0 ? " / cache read " + cacheRead + " / cache write " + cacheWrite : "")
+                + serverToolUses(usage.path("server_tool_uses"));
+    }
+
+    /**
+     * " / web_search 3, web_fetch 1": tools the provider ran for the model and bills per use on top of the tokens, as the
+     * live view says them, so a call that cost more than its tokens says why; "" when there were none.
+     */
+    private static String serverToolUses(JsonNode uses) {
+        Map<String, Long> counts = new TreeMap<>();
+        uses.properties().forEach(entry -> counts.put(entry.getKey(), entry.getValue().asLong()));
+        StringBuilder sb = new StringBuilder();
+        counts.forEach((tool, count) -> sb.append(sb.isEmpty() ? " / " : ", ").append(tool).append(' ').append(count));
+        return sb.toString();
     }
 
     /**

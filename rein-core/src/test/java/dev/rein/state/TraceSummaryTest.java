@@ -117,4 +117,19 @@ class TraceSummaryTest {
                 + " tokens in 1420 / out 0): Overloaded");
         assertThat(lines.get(1)).endsWith("model_fallback     SERVER_ERROR on backup, no other attempt: down");
     }
+
+    /**
+     * The tools the provider ran for the model and billed per use (a web search, USD 0.01 each) follow the token counts, as
+     * the live view says them, so a call that cost more than its tokens says why. Before: only the tokens.
+     */
+    @Test
+    void aModelResponseShowsTheServerToolUsesAfterItsTokens() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        Usage usage = Usage.of(1000, 50, 0, 0).withServerToolUses("web_search", 3).withServerToolUses("web_fetch", 1);
+        ModelResponse response = new ModelResponse("m", "claude-sonnet-5", List.of(new TextBlock("hi")), StopReason.END_TURN,
+                null, usage);
+        List<String> lines = TraceSummary.lines(List.of(stored(1, "model_response", new TraceEvent.ModelResponded("r", 1, t,
+                response, usage, new BigDecimal("0.0425"), new BigDecimal("0.0425"), 5))));
+        assertThat(lines.getFirst()).endsWith("stop end_turn, USD 0.0425, tokens in 1000 / out 50 / web_fetch 1, web_search 3");
+    }
 }
