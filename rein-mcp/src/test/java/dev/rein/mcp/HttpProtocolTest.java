@@ -1322,6 +1322,29 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a GET resuming it still open", "its stream primed only after it"})
+    void aCallGivenUpOnHasItsStreamResumedNoMoreNothingButTheCancellationFollows(String when) throws Exception {
+        // Cancellation: a client that stops waiting for a request sends notifications/cancelled, and nothing more is to be
+        // asked of that request. Before, a resumption still under way when the call timed out (its GET held open by a
+        // server still working), or begun after it (the POST's stream primed and closed late), lost the call's deadline
+        // when the call ended and polled on with GET and Last-Event-ID until the SDK's own limit (30 s + 5 s), for an
+        // answer nobody awaited.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"timeout_seconds\": 1")) {
+            if (when.startsWith("a GET")) {
+                server.holdResumesMillis.set(1500);
+            } else {
+                server.polledWorksMillis.set(1500);
+            }
+            ToolOutput output = invoke(mcp, "polled", "k-given-up", Duration.ofSeconds(1));
+            assertThat(output.content()).startsWith("MCP server 'scripted' did not answer tool 'polled' in time.");
+            assertThat(cancelledCalls(server, 1)).containsExactly(callIds(server).getFirst());
+            Thread.sleep(3000); // past the held GET or the late stream, and many retry times (0.3 s) after
+            assertThat(server.received.stream().filter(r -> r.lastEventId() != null)).as(server.received.toString())
+                    .hasSize(when.startsWith("a GET") ? 1 : 0);
+        }
+    }
+
     @Test
     void onAPostOnlyRouteAResumingGetAnswered404CannotResumeTheStreamButDoesNotEndTheSession() throws Exception {
         // A POST-only route (Express: 'Cannot GET /mcp') answers every GET 404 while the session lives: the session's first

@@ -86,6 +86,11 @@ final class ScriptedHttpServer implements AutoCloseable {
     final AtomicInteger polledWorksMillis = new AtomicInteger();
     /** True: every GET resuming a stream from an event id has its connection closed before any answer (a server going down). */
     final java.util.concurrent.atomic.AtomicBoolean dropResumes = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * When above 0, a GET resuming the stream of a call of {@code polled} is never answered: it is
+     * primed with a new event id, held open this long, and closed (a server still working, polling).
+     */
+    final AtomicInteger holdResumesMillis = new AtomicInteger();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
@@ -177,6 +182,18 @@ final class ScriptedHttpServer implements AutoCloseable {
                 if (last != null && forgetSessionOnResume.get()) {
                     liveSession = null;
                     send(exchange, 404, null, null);
+                    return;
+                }
+                if (last != null && last.startsWith("e") && holdResumesMillis.get() > 0) {
+                    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                    exchange.sendResponseHeaders(200, 0);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(("id: " + last + "+\nretry: " + RETRY_MILLIS + "\ndata: \n\n").getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                        sleep(holdResumesMillis.get());
+                    } catch (IOException e) {
+                        // the client closed it
+                    }
                     return;
                 }
                 String answer = last == null ? null : parked.remove(last);

@@ -185,6 +185,7 @@ final class CancellingTransport implements McpClientTransport {
         if (id == null) {
             return;
         }
+        requestEnded.accept(idKey(id));
         tasks.givenUp(id);
         McpSchema.JSONRPCNotification cancelled = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, METHOD_CANCELLED,
                 Map.of("requestId", id, "reason", reason));
@@ -252,7 +253,23 @@ final class CancellingTransport implements McpClientTransport {
     /** Notes that {@code call} ended: its request, if the SDK sends it only now, is cancelled once sent. */
     void ended(Call call) {
         call.giveUp("the call was given up before its request was sent");
-        sentCalls.values().removeIf(sent -> sent == call); // each request sent for it (another after a 404)
+        for (Map.Entry<String, Call> sent : sentCalls.entrySet()) { // each request sent for it (another after a 404)
+            if (sent.getValue() == call && sentCalls.remove(sent.getKey(), call)) {
+                requestEnded.accept(sent.getKey());
+            }
+        }
+    }
+
+    /** Told the id (JSON text) of each request whose caller stopped waiting for it (see {@link #onRequestEnded}). */
+    private volatile Consumer<String> requestEnded = id -> {};
+
+    /**
+     * What is told the id (as JSON text) of each {@code tools/call} request whose call ended and each
+     * request given up on ({@link #cancelRequest}): over streamable HTTP its response stream is then
+     * resumed no more, as nothing but {@code notifications/cancelled} is to follow a request given up.
+     */
+    void onRequestEnded(Consumer<String> told) {
+        this.requestEnded = told;
     }
 
     /**

@@ -141,6 +141,45 @@ final class ResumingHttpClient extends HttpClient {
         this.deadlines = deadlines;
     }
 
+    /**
+     * Requests (their ids as JSON text) whose callers stopped waiting, the latest {@link ByRequest#KEPT}:
+     * the cancellation protocol has the client send {@code notifications/cancelled} and nothing more
+     * for them, so their streams are resumed no more (a stream may end after its call did).
+     */
+    private final java.util.Map<String, Boolean> ended = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+            return size() > ByRequest.KEPT;
+        }
+    };
+    /** The resumed stream being read for each request awaiting its answer, by the request's id as JSON text. */
+    private final java.util.Map<String, InputStream> readingFor = new ConcurrentHashMap<>();
+
+    /**
+     * Tells that the caller of the request with id {@code id} (JSON text) stopped waiting for it (it
+     * was answered, given up, cancelled): a resumption of its stream ends, closing a {@code GET} it
+     * holds open, and none begins for it.
+     */
+    void requestEnded(String id) {
+        synchronized (ended) {
+            ended.put(id, Boolean.TRUE);
+        }
+        InputStream open = readingFor.get(id);
+        if (open != null) {
+            try {
+                open.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    private boolean hasEnded(String id) {
+        synchronized (ended) {
+            return ended.containsKey(id);
+        }
+    }
+
     /** Where the messages of resumed streams go, as JSON text. */
     void deliverTo(Consumer<String> messages) {
         this.messages = messages;
@@ -772,7 +811,11 @@ final class ResumingHttpClient extends HttpClient {
         int failures = 0;
         int passing = 0; // the status of the last GET answered with a passing error (5xx, 429, 408); 0 when the last was not
         long retryAfter = 0; // the Retry-After of that answer, in milliseconds
+        String key = awaited == null ? null : Json.write(awaited);
         while (!closed && !answered[0] && failures < MAX_FAILURES) {
+            if (key != null && hasEnded(key)) {
+                return; // its caller stopped waiting: nothing more is asked of the server for it
+            }
             try {
                 // The protocol makes waiting the server's retry time a MUST; past the limit, the call has given up.
                 // After failed reconnections it doubles (a server being redeployed, a proxy restarting), as the
@@ -782,8 +825,11 @@ final class ResumingHttpClient extends HttpClient {
                 Duration wait = nextWait(backoff, retryAfter, awaitsAnswer);
                 // The call's own deadline bounds every wait too: the stream may have ended when the call had used most of
                 // its time, and a wait past it ended the call with a plain timeout, not saying what the server asked.
-                Instant callEnds = awaited == null ? null : deadlines.apply(Json.write(awaited));
+                Instant callEnds = key == null ? null : deadlines.apply(key);
                 Instant bound = callEnds != null && callEnds.isBefore(until) ? callEnds : until;
+                if (awaitsAnswer && !Instant.now().isBefore(bound)) {
+                    return; // the caller has given up already (and said so to the server): nobody awaits what comes
+                }
                 if (awaitsAnswer && Instant.now().plus(wait).isAfter(bound)) {
                     if (passing != 0 && !closed) {
                         // The answer cannot come before the call gives up: it ends now, not at its timeout.
@@ -795,6 +841,9 @@ final class ResumingHttpClient extends HttpClient {
                 if (stopped.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || closed) {
                     return; // the session ended while this waited
                 }
+                if (key != null && (hasEnded(key) || !Instant.now().isBefore(bound))) {
+                    return; // the caller stopped waiting while this waited
+                }
                 HttpRequest.Builder builder = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")
                                 && !name.equalsIgnoreCase("Accept") && !name.equalsIgnoreCase("Last-Event-ID"))
                         .GET()
@@ -803,6 +852,12 @@ final class ResumingHttpClient extends HttpClient {
                 HttpResponse<InputStream> response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0).get();
                 try (InputStream in = response.body()) {
                     resuming.add(in);
+                    if (key != null) {
+                        readingFor.put(key, in);
+                        if (hasEnded(key)) {
+                            return; // ended as this GET went out: not read (requestEnded may have missed the stream)
+                        }
+                    }
                     String session = get.headers().firstValue("Mcp-Session-Id").orElse(null);
                     if (response.statusCode() == 404 && session != null && session.equals(currentSession) && !closed
                             && !withoutGet.contains(session)) {
@@ -864,6 +919,9 @@ final class ResumingHttpClient extends HttpClient {
                     failures = brought || last != null ? 0 : failures + 1;
                 } finally {
                     resuming.remove(response.body());
+                    if (key != null) {
+                        readingFor.remove(key, response.body());
+                    }
                 }
             } catch (InterruptedException e) {
                 return;

@@ -99,6 +99,7 @@ final class Session {
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
                 session.resuming.deadlinesFrom(cancelling::deadlineOf);
+                cancelling.onRequestEnded(session.resuming::requestEnded);
                 // Once per server, not per session: a server that opens a new session sends the same again.
                 session.resuming.onOversized(() -> warnings.once("oversized", () -> "MCP server '"
                         + dev.rein.internal.text.Controls.visible(config.name(), false) + "' sent a message larger than "
