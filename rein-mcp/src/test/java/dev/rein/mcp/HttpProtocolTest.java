@@ -190,6 +190,47 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallRefusedWith503Or429AndARetryAfterSaysWhenTheServerAskedToBeTriedAgain() throws Exception {
+        // RFC 9110 section 10.2.3: a 503 or 429 may say with Retry-After how long to wait (seconds, or an HTTP date).
+        // Before, the model read only 'it answered HTTP 503' and could not know to wait, though a resumption honours it.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(503);
+            server.refusalRetryAfter.set("30");
+            assertThat(invoke(mcp, "echo", "k-503-ra", Duration.ofSeconds(10)).content()).startsWith("MCP server 'scripted' failed"
+                    + " while running tool 'echo': it answered HTTP 503; it asked to be tried again after 30 s.");
+            server.refuseCallsWith.set(429);
+            server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Too many requests\"}}");
+            server.refusalRetryAfter.set(java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(120)));
+            assertThat(invoke(mcp, "echo", "k-429-ra", Duration.ofSeconds(10)).content()).matches("MCP server 'scripted' failed while"
+                    + " running tool 'echo': it answered HTTP 429; it said: 'JSON-RPC error -32000: Too many requests'; it asked to be"
+                    + " tried again after 1(19|20) s\\. .*");
+            server.refusalBody.set(null);
+            server.refusalRetryAfter.set(null);
+            server.refuseCallsWith.set(503); // none asked: none said, nor one said before
+            assertThat(invoke(mcp, "echo", "k-503-none", Duration.ofSeconds(10)).content())
+                    .startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 503.");
+        }
+    }
+
+    @Test
+    void aStartRefusedWith503AndARetryAfterSaysWhenTheServerAskedToBeTriedAgain() throws Exception {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (FakeHttpEndpoint.method(message).equals("initialize")) {
+                exchange.getResponseHeaders().set("Retry-After", "45");
+                FakeHttpEndpoint.empty(exchange, 503);
+                return;
+            }
+            FakeHttpEndpoint.empty(exchange, 405);
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it answered HTTP 503; it asked to be tried again after 45 s."
+                            + " The server answered (its URL is right), but is not taking requests now: start again once that time has"
+                            + " passed, or set \"disabled\": true.");
+        }
+    }
+
+    @Test
     void aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept() throws Exception {
         // JSON-RPC 2.0 lets a server answer a request it could not read with an error whose id is null (MCP 2025-11-25 lets
         // it leave the id out); over streamable HTTP the answer to a POST belongs to that POST's request. Before, the model

@@ -97,6 +97,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<Object> echoAnswer = new java.util.concurrent.atomic.AtomicReference<>();
     /** When not 0, the HTTP status every tools/call is refused with (as a server whose token expired). */
     final AtomicInteger refuseCallsWith = new AtomicInteger();
+    /** When set, the Retry-After header of that refusal (a 429 or 503 asking to be tried again later). */
+    final java.util.concurrent.atomic.AtomicReference<String> refusalRetryAfter = new java.util.concurrent.atomic.AtomicReference<>();
     /** When set, the JSON body of that refusal (a JSON-RPC error, as the transports spec lets it carry); else none. */
     final java.util.concurrent.atomic.AtomicReference<String> refusalBody = new java.util.concurrent.atomic.AtomicReference<>();
     /**
@@ -265,6 +267,9 @@ final class ScriptedHttpServer implements AutoCloseable {
                     }
                     case "tools/call" -> {
                         if (refuseCallsWith.get() != 0) {
+                            if (refusalRetryAfter.get() != null) {
+                                exchange.getResponseHeaders().set("Retry-After", refusalRetryAfter.get());
+                            }
                             String refusal = refusalBody.get();
                             if (refusal != null) {
                                 byte[] bytes = refusal.getBytes(StandardCharsets.UTF_8);

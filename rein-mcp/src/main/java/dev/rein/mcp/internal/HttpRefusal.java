@@ -62,21 +62,40 @@ final class HttpRefusal {
         if (status == null) {
             return null;
         }
-        String said = null;
-        for (Throwable e = failure; e != null && said == null; e = e.getCause() == e ? null : e.getCause()) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof Said server) {
-                said = server.said;
+                return describe(status, connecting) + quoting(server.said, secrets) + retryAfter(server.retryAfterMillis);
             }
         }
-        return describe(status, connecting) + quoting(said, secrets);
+        return describe(status, connecting);
     }
 
     /**
      * What a refusal with HTTP {@code status} of a request after the session began means, quoting
-     * {@code said} (the JSON-RPC error its answer carried; null when none), masked.
+     * {@code said} (the JSON-RPC error its answer carried; null when none), masked, and saying the
+     * wait its {@code Retry-After} asked for ({@code retryAfterMillis}; 0 when none).
      */
-    static String describe(int status, String said, java.util.Map<String, String> secrets) {
-        return describe(status, false) + quoting(said, secrets);
+    static String describe(int status, String said, long retryAfterMillis, java.util.Map<String, String> secrets) {
+        return describe(status, false) + quoting(said, secrets) + retryAfter(retryAfterMillis);
+    }
+
+    /** The wait the {@code Retry-After} of the refusal in {@code failure}'s causes asked for, in milliseconds; 0 when none. */
+    static long retryAfterIn(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof Said server) {
+                return server.retryAfterMillis;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The wait a {@code Retry-After} asked for, in whole seconds rounded up; "" for none. A 503 or 429
+     * says so when the server will take the request again, which the model or the person needs to
+     * know: trying again at once is refused again.
+     */
+    static String retryAfter(long millis) {
+        return millis <= 0 ? "" : "; it asked to be tried again after " + (millis / 1000 + (millis % 1000 == 0 ? 0 : 1)) + " s";
     }
 
     /** What the server said, masked before it is cut short: it tells a 403 for the Host header from one for a token. */
@@ -84,13 +103,19 @@ final class HttpRefusal {
         return said == null ? "" : "; it said: '" + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'";
     }
 
-    /** A failure of a request the server refused with an HTTP error status and a JSON-RPC error saying why. */
+    /**
+     * A failure of a request the server refused with an HTTP error status and a JSON-RPC error saying
+     * why ({@code said}; null when none), or a {@code Retry-After} saying when to try again
+     * ({@code retryAfterMillis}; 0 when none).
+     */
     static final class Said extends java.io.IOException {
         private final String said;
+        private final long retryAfterMillis;
 
-        Said(Throwable failure, String said) {
+        Said(Throwable failure, String said, long retryAfterMillis) {
             super(failure.getMessage(), failure);
             this.said = said;
+            this.retryAfterMillis = retryAfterMillis;
         }
     }
 

@@ -408,6 +408,11 @@ final class ResumingHttpClient extends HttpClient {
                     refusedNotifications.put(method, info.statusCode());
                 } else {
                     refusedStatuses.put(Json.write(id), info.statusCode());
+                    // A 503 or 429 may say when to come back (RFC 9110 section 10.2.3); read now, as a date counts from now.
+                    long retryAfter = retryAfterMillis(info.headers().firstValue("Retry-After").orElse(""), Instant.now());
+                    if (id != null && retryAfter > 0) {
+                        retryAfters.put(Json.write(id), retryAfter);
+                    }
                 }
                 return new Refused<>(body, id, true);
             }
@@ -473,6 +478,19 @@ final class ResumingHttpClient extends HttpClient {
     Integer refusedStatusOf(Object id) {
         return id == null ? null : refusedStatuses.take(Json.write(Json.mapper().valueToTree(id)));
     }
+    /** The waits the Retry-After of an HTTP error status refusing a request asked for, in milliseconds, by its JSON-RPC id. */
+    private final ByRequest<Long> retryAfters = new ByRequest<>();
+
+    /**
+     * How long the server asked with {@code Retry-After} to wait before trying the request with
+     * JSON-RPC id {@code id} again, when it refused it with an HTTP error status (a 503 or 429), in
+     * milliseconds, and forgets it; 0 when it asked nothing. The SDK keeps only the status.
+     */
+    long retryAfterOf(Object id) {
+        Long wait = id == null ? null : retryAfters.take(Json.write(Json.mapper().valueToTree(id)));
+        return wait == null ? 0 : wait;
+    }
+
     /** JSON-RPC errors without an id that answered a POST, by the id of its request; forgotten once read. */
     private final ByRequest<String> idlessErrors = new ByRequest<>();
 

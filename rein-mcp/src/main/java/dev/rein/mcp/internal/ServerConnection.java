@@ -161,7 +161,7 @@ public final class ServerConnection implements AutoCloseable {
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
                     : e instanceof UnansweredInitialize unanswered ? unanswered.advice
-                    : tls(e) != null ? "" : hint()));
+                    : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 ? RETRY_LATER : hint()));
         } finally {
             startEnded.complete(null);
         }
@@ -249,13 +249,14 @@ public final class ServerConnection implements AutoCloseable {
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             String said = opened.refusal();
+            long retryAfter = opened.retryAfterOf(opened.transport.initializeId());
             opened.discard();
             if (ended != null) {
                 // A line that is not a message ended the connection, not the server: that says all.
                 throw new IOException(ended.startsWith(StdioTransport.NOT_JSON_RPC) ? ended : "it stopped before answering: " + ended, e);
             }
-            if (said != null) {
-                throw new HttpRefusal.Said(e, said);
+            if (said != null || retryAfter > 0) {
+                throw new HttpRefusal.Said(e, said, retryAfter);
             }
             throw e;
         } finally {
@@ -328,7 +329,7 @@ public final class ServerConnection implements AutoCloseable {
                     // Refused with an HTTP status, which the SDK does not name for a 400 or 404 ("MCP session with server
                     // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            config.secrets()));
+                            current.retryAfterOf(id), config.secrets()));
                 }
                 throw e;
             } catch (McpError e) {
@@ -641,7 +642,8 @@ public final class ServerConnection implements AutoCloseable {
                         // transports spec answers that with 404 only, and 400 refuses the request itself, before
                         // running it. The SDK is re-initializing in the background all the same, so the next call
                         // starts a fresh session of Rein's own, as after a second 404.
-                        String refusal = HttpRefusal.describe(status, current.refusalOf(call.id()), config.secrets());
+                        String refusal = HttpRefusal.describe(status, current.refusalOf(call.id()), current.retryAfterOf(call.id()),
+                                config.secrets());
                         failed(current, refusal);
                         return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + refusal
                                 + ", so the tool was not run (a server answers HTTP " + status + " to a request it will not run)."
@@ -751,7 +753,8 @@ public final class ServerConnection implements AutoCloseable {
             }
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(call.id());
-            Exception e = said == null ? failure : new HttpRefusal.Said(failure, said);
+            long retryAfter = current.retryAfterOf(call.id());
+            Exception e = said == null && retryAfter == 0 ? failure : new HttpRefusal.Said(failure, said, retryAfter);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
             if (timedOut || failure.getCause() instanceof InterruptedException) {
                 // Given up on, not failed: the server may still be running it.
@@ -1299,6 +1302,10 @@ public final class ServerConnection implements AutoCloseable {
         }
         return false;
     }
+
+    /** The advice of a start refused with a {@code Retry-After}: the server answered, so neither its URL nor its headers are in doubt. */
+    private static final String RETRY_LATER = " The server answered (its URL is right), but is not taking requests now: start again once"
+            + " that time has passed, or set \"disabled\": true.";
 
     private String hint() {
         if (config.transport() instanceof McpServerConfig.Stdio stdio && OsProcess.missingDirectory(stdio) != null) {

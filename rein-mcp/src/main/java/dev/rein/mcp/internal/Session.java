@@ -192,6 +192,15 @@ final class Session {
     }
 
     /**
+     * For streamable HTTP: how long the server asked with {@code Retry-After} to wait before trying
+     * the request with JSON-RPC id {@code id} again, in milliseconds, forgotten once read; 0 when it
+     * asked nothing (or for stdio).
+     */
+    long retryAfterOf(Object id) {
+        return resuming == null ? 0 : resuming.retryAfterOf(id);
+    }
+
+    /**
      * For streamable HTTP: the HTTP error status the server refused the request with JSON-RPC id
      * {@code id} with, forgotten once read; null when it refused none (or for stdio).
      */
