@@ -231,6 +231,41 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aJsonRpcErrorsLongMessageIsQuotedToItsFirst1000CharactersSayingHowManyItHas() throws Exception {
+        // A server's JSON-RPC error message was quoted whole, however long: a stack trace of kilobytes filled the model's
+        // context (or a one-line CLI error). Other quotes of a server's text are cut; this one is too, and says so.
+        String trace = "Internal error: " + "at db.Pool.get(Pool.java:42) ".repeat(400); // 11,616 characters
+        String end = "the end of the message, past the cut";
+        java.util.concurrent.atomic.AtomicBoolean refuseStart = new java.util.concurrent.atomic.AtomicBoolean();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String method = FakeHttpEndpoint.method(message);
+            if (method.equals("tools/call") || method.equals("initialize") && refuseStart.get()) {
+                exchange.getResponseHeaders().set("Mcp-Session-Id", "s1");
+                FakeHttpEndpoint.json(exchange, 200, "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                        + ",\"error\":{\"code\":-32603,\"message\":\"" + trace + end + "\"}}");
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s1");
+        })) {
+            int whole = (trace + end).length();
+            String shown = "JSON-RPC error -32603: " + (trace + end).substring(0, 1000) + "… [Rein cut it to its first 1000 of " + whole
+                    + " characters]";
+            try (McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+                assertThat(invoke(mcp, "echo", "k-long-error", Duration.ofSeconds(10)).content())
+                        .isEqualTo("MCP server 'remote' refused the call of tool 'echo': " + shown);
+            }
+            refuseStart.set(true);
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it refused the initialize request with " + shown)
+                    .hasMessageNotContaining(end);
+        }
+    }
+
+    @Test
     void aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept() throws Exception {
         // JSON-RPC 2.0 lets a server answer a request it could not read with an error whose id is null (MCP 2025-11-25 lets
         // it leave the id out); over streamable HTTP the answer to a POST belongs to that POST's request. Before, the model

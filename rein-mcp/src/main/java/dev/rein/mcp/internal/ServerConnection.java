@@ -230,7 +230,7 @@ public final class ServerConnection implements AutoCloseable {
                 // The server answered the POST of initialize with a JSON-RPC error without an id: it refused that request.
                 opened.discard();
                 throw new BadAnswer("it refused the initialize request with " + quoted(idless)
-                        + " (an error without the id of the request, which a server gives a request it could not read)");
+                        + " (an error without the id of the request, which a server gives a request it could not read)", true);
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
                 IOException broken = cutOffByTls(opened, refused, opened.transport.initializeId());
@@ -323,7 +323,7 @@ public final class ServerConnection implements AutoCloseable {
                 if (idless != null) {
                     // The POST of tools/list was answered with a JSON-RPC error without an id: the server refused it.
                     throw new RefusedListing("it refused the tools/list request with " + quoted(idless)
-                            + " (an error without the id of the request, which a server gives a request it could not read)");
+                            + " (an error without the id of the request, which a server gives a request it could not read)", true);
                 }
                 if (status != null) {
                     // Refused with an HTTP status, which the SDK does not name for a 400 or 404 ("MCP session with server
@@ -356,7 +356,7 @@ public final class ServerConnection implements AutoCloseable {
                     throw e;
                 }
                 // The server runs (it answered initialize) and refused this request: say which, not to check the command.
-                throw new RefusedListing("it refused the tools/list request with " + jsonRpc(e));
+                throw new RefusedListing("it refused the tools/list request with " + jsonRpc(e), true);
             }
             String malformed = Malformed.of(result.meta());
             if (malformed != null) {
@@ -412,7 +412,10 @@ public final class ServerConnection implements AutoCloseable {
         static final String ADVICE = " The server runs (it answered initialize): check what it needs (its own configuration, a key,"
                 + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
 
-        /** True: the message is Rein's own words, quoting nothing of the server's, and is shown whole (not cut short). */
+        /**
+         * True: the message is Rein's own words, quoting nothing of the server's or a JSON-RPC error already cut
+         * to its bound saying so ({@link #quoted}), and is shown whole (not cut short again, without a word).
+         */
         final boolean ownWords;
 
         RefusedListing(String message) {
@@ -492,8 +495,16 @@ public final class ServerConnection implements AutoCloseable {
     private static final class BadAnswer extends IOException {
         static final String ADVICE = " Have the server fixed, or set \"disabled\": true to leave it out.";
 
+        /** True: what the message quotes of the server's is already cut to its bound saying so ({@link #quoted}): shown whole. */
+        final boolean bounded;
+
         BadAnswer(String message) {
+            this(message, false);
+        }
+
+        BadAnswer(String message, boolean bounded) {
             super(message);
+            this.bounded = bounded;
         }
     }
 
@@ -1084,12 +1095,25 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     /**
-     * A server's words as a message quotes them: its secrets masked, then its control characters
+     * The most characters (code points) of a server's JSON-RPC error that a message quotes: far more
+     * than a message explaining a refusal needs, far less than a stack trace a server may send in it,
+     * which filled the model's context (or the CLI's one-line error) and pushed Rein's advice after it
+     * out of sight of the executor's truncation.
+     */
+    static final int MAX_QUOTED_CHARS = 1000;
+
+    /**
+     * A server's words as a message quotes them: its secrets masked, cut to its first
+     * {@link #MAX_QUOTED_CHARS} characters saying so and how long it was, then its control characters
      * escaped ({@code \x1b}), so a caller printing or logging a call's error result does not pass on
      * the server's escape sequences (a retitle, a cleared screen, a bidi override).
      */
     private String quoted(String said) {
-        return dev.rein.internal.text.Controls.visible(mask(said), false);
+        String masked = mask(said); // before the cut: a secret cut in two would no longer be found
+        int length = masked.codePointCount(0, masked.length());
+        return length <= MAX_QUOTED_CHARS ? dev.rein.internal.text.Controls.visible(masked, false)
+                : dev.rein.internal.text.Controls.visible(masked.substring(0, masked.offsetByCodePoints(0, MAX_QUOTED_CHARS)), false)
+                + "… [Rein cut it to its first " + MAX_QUOTED_CHARS + " of " + length + " characters]";
     }
 
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
@@ -1245,7 +1269,10 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private String describe(Throwable e) {
-        if (e instanceof RefusedListing listing && listing.ownWords) {
+        if (e instanceof RefusedListing listing && listing.ownWords || e instanceof BadAnswer answer && answer.bounded
+                || e instanceof RefusedInitialize) {
+            // Its quote of the server is already cut to its bound saying so: cut at 200 again, the rest (the versions a
+            // server supports, which a long message pushed out) was lost without a word.
             return e.getMessage();
         }
         String tooLarge = tooLarge(e);
