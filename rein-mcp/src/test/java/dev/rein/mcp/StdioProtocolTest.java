@@ -654,7 +654,10 @@ class StdioProtocolTest {
         })).isInstanceOf(McpConfigException.class)
                 .hasMessage("MCP server 'scripted' could not be started: it answered the initialize request but did not answer the"
                         + " tools/list request within 30 s. The server runs (it answered initialize): check what it needs (its own"
-                        + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
+                        + " configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out."
+                        + " If it is only slow to list its tools, give it longer with \"timeout_seconds\" above 30 in its entry of the"
+                        + " servers file (McpServerConfig.timeout() in code): Rein waits that long for initialize and each page of the"
+                        + " tool list, 30 s at least.");
         // The server is ended.
         ScriptedStdioServer server = started.getFirst();
         assertThat(server.onExit()).isDone();
@@ -668,6 +671,19 @@ class StdioProtocolTest {
                 .as("what the server received: " + server.received).singleElement()
                 .satisfies(n -> assertThat(n.at("/params/requestId")).isEqualTo(lists.getFirst().get("id")))
                 .satisfies(n -> assertThat(n.at("/params/reason").asText()).isEqualTo("the tools/list request timed out"));
+    }
+
+    @Test
+    void anInitializeNotAnsweredInTimeSaysWhichSettingGivesASlowServerLonger() {
+        // It said only 'within 30 s. Check that ... runs from a shell with the same arguments': a server that is merely slow
+        // to start (npx fetching a package on its first run) was not told apart, nor the setting that gives it longer named.
+        assertThatThrownBy(() -> start((server, message) -> { })).isInstanceOf(McpConfigException.class)
+                .hasMessageStartingWith("MCP server 'scripted' could not be started: it did not answer the initialize request within"
+                        + " 30 s. Check that '")
+                .hasMessageEndingWith("' runs from a shell with the same arguments. If it is only slow to start (npx fetching a package"
+                        + " on its first run, a large index loaded), give it longer with \"timeout_seconds\" above 30 in its entry of the"
+                        + " servers file (McpServerConfig.timeout() in code): Rein waits that long for initialize and each page of the"
+                        + " tool list, 30 s at least.");
     }
 
     @Test

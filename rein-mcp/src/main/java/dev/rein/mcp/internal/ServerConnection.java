@@ -158,7 +158,8 @@ public final class ServerConnection implements AutoCloseable {
                         + " closed while it was starting.");
             }
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
+                    + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized || badSessionId(e) ? BadAnswer.ADVICE : e instanceof RefusedListing listing ? listing.advice
+                    : e instanceof StartTimedOut timedOut ? hint() + timedOut.advice
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
                     : e instanceof UnansweredInitialize unanswered ? unanswered.advice
                     : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 ? RETRY_LATER : hint()));
@@ -191,7 +192,7 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (e.getCause() instanceof TimeoutException) {
                 opened.discard();
-                throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
+                throw new StartTimedOut("it did not answer the initialize request within " + limit.toSeconds() + " s", limit, e);
             }
             for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
                 Integer status = cause instanceof CancellingTransport.InitializedNotSent
@@ -316,7 +317,8 @@ public final class ServerConnection implements AutoCloseable {
                     current.transport.cancelRequest(id, "the tools/list request timed out");
                     // It answered initialize: which request it left unanswered, and for how long, is what to say.
                     throw new RefusedListing("it answered the initialize request but did not answer the tools/list request"
-                            + (page == 0 ? "" : " for page " + (page + 1) + " of its tool list") + " within " + limit.toSeconds() + " s");
+                            + (page == 0 ? "" : " for page " + (page + 1) + " of its tool list") + " within " + limit.toSeconds() + " s",
+                            false, RefusedListing.ADVICE + StartTimedOut.longer(limit, "list its tools"));
                 }
                 tooLargeListing(e);
                 String idless = current.idlessErrorOf(id);
@@ -412,6 +414,9 @@ public final class ServerConnection implements AutoCloseable {
         static final String ADVICE = " The server runs (it answered initialize): check what it needs (its own configuration, a key,"
                 + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
 
+        /** What to do, after the message and the stderr tail. */
+        final String advice;
+
         /**
          * True: the message is Rein's own words, quoting nothing of the server's or a JSON-RPC error already cut
          * to its bound saying so ({@link #quoted}), and is shown whole (not cut short again, without a word).
@@ -423,8 +428,34 @@ public final class ServerConnection implements AutoCloseable {
         }
 
         RefusedListing(String message, boolean ownWords) {
+            this(message, ownWords, ADVICE);
+        }
+
+        RefusedListing(String message, boolean ownWords, String advice) {
             super(message);
             this.ownWords = ownWords;
+            this.advice = advice;
+        }
+    }
+
+    /**
+     * A start request ({@code initialize}) not answered in the time Rein waits for it. Besides what
+     * may be wrong (the command or URL), a server may only be slow to start (npx fetching a package
+     * on its first run): the advice names the setting that gives it longer.
+     */
+    private static final class StartTimedOut extends IOException {
+        final String advice;
+
+        StartTimedOut(String message, Duration limit, Throwable cause) {
+            super(message, cause);
+            this.advice = longer(limit, "start (npx fetching a package on its first run, a large index loaded)");
+        }
+
+        /** The advice for a server that may only be slow to {@code what}, having had {@code limit}. */
+        static String longer(Duration limit, String what) {
+            return " If it is only slow to " + what + ", give it longer with \"timeout_seconds\" above " + limit.toSeconds()
+                    + " in its entry of the servers file (McpServerConfig.timeout() in code): Rein waits that long for initialize and"
+                    + " each page of the tool list, 30 s at least.";
         }
     }
 
