@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The bounded queue between a run and its stream consumer. The run's side never waits: a text
  * delta joins a waiting one (or is queued, full or not: text is never left out), and when the buffer
  * is full any other event is counted instead of queued and an {@link RunEvent.EventsDropped} marks
- * the gap before the next event queued. The result is always queued, and so is a {@code model_retry}: it tells
- * the consumer to drop the failed attempt's text, which was never left out either.
+ * the gap before the next event queued. The result is always queued, and so is a {@code model_retry} or
+ * {@code model_fallback}: it tells the consumer to drop the failed attempt's text, which was never left out either.
  */
 final class StreamBuffer {
     private final int capacity;
@@ -35,7 +35,8 @@ final class StreamBuffer {
             }
             if (event instanceof RunEvent.TextDelta delta) {
                 offerText(delta);
-            } else if (event instanceof RunEvent.Trace trace && trace.event() instanceof dev.rein.trace.TraceEvent.ModelRetry) {
+            } else if (event instanceof RunEvent.Trace trace && (trace.event() instanceof dev.rein.trace.TraceEvent.ModelRetry
+                    || trace.event() instanceof dev.rein.trace.TraceEvent.ModelFallback)) {
                 markGap();
                 queue.addLast(event);
             } else if (event instanceof RunEvent.Finished) {

@@ -31,7 +31,10 @@ public interface StreamObserver {
      * What follows is the next attempt's, from its start. Called for every retried attempt, whether it streamed
      * part of a response before failing or nothing at all (a 429 or 503 refused before any output: then there is
      * nothing to discard). Called after the failed attempt's last fragment, after the run traced its
-     * {@code model_retry}, and before the retry's wait; never for a call that is not retried.
+     * {@code model_retry}, and before the retry's wait; never for a call that is not retried. Also called when an
+     * application's model-call stage moves on from a failed attempt to another (a fallback to a backup model), after
+     * the run traced its {@code model_fallback} and before the next attempt streams; {@code failedAttempt} then counts
+     * the stage's attempts of the call.
      *
      * <p>The retry stage calls it on the observer of the call it got, below the application's model interceptors:
      * an interceptor that passes the call on with its own observer wrapped around {@code call.context().stream()}

@@ -108,4 +108,18 @@ class StreamBufferTest {
 
         assertThat(describe(drain(buffer))).isEqualTo("call:a text:途中 dropped:1 model_retry text:完全 result");
     }
+
+    /** Nor is a model_fallback, which says the same of an attempt a fallback stage moved on from. */
+    @Test
+    void aModelFallbackIsNeverLeftOutOfAFullBuffer() throws InterruptedException {
+        StreamBuffer buffer = new StreamBuffer(2);
+        buffer.offer(call("a"));
+        buffer.offer(new RunEvent.TextDelta("途中"));
+        buffer.offer(call("b")); // full: left out
+        buffer.offer(new RunEvent.Trace(new TraceEvent.ModelFallback("run-1", 1, Instant.EPOCH, "primary", "backup",
+                "CONNECTION", 0, "reset", null, null)));
+        buffer.offer(new RunEvent.TextDelta("完全"));
+
+        assertThat(describe(drain(buffer))).isEqualTo("call:a text:途中 dropped:1 model_fallback text:完全 result");
+    }
 }

@@ -121,4 +121,73 @@ class StreamedRetryTextTest {
         assertThat(result.answer()).isEqualTo("答え");
         assertThat(seen.toString()).isEqualTo("[discard attempt 1] 答え");
     }
+
+    /**
+     * An application's fallback stage moves the call on to a backup model after the primary streamed part of an answer:
+     * the primary's text is void as a retried attempt's is. A RunStream consumer got it followed by the backup's text with
+     * nothing between them to say so, and a listener was never told to discard it (only the retry stage said onRetry).
+     * Now the model_fallback event comes between the two, and onRetry is said before the backup's first delta.
+     */
+    @Test
+    void aFallbackStageMovingOnFromAnAttemptThatStreamedTextSaysToDiscardItAsARetryDoes() {
+        Model primaryFailsMidAnswer = (request, context) -> {
+            if (!request.model().equals("backup")) {
+                context.stream().onTextDelta("途中まで書いた");
+                throw new ModelException(ModelException.Kind.CONNECTION, 0, "connection reset");
+            }
+            context.stream().onTextDelta("完全な");
+            context.stream().onTextDelta("答え");
+            return new ModelResponse("m1", "backup", List.of(new TextBlock("完全な答え")), StopReason.END_TURN, null,
+                    Usage.NOT_REPORTED);
+        };
+        dev.rein.model.ModelInterceptor fallback = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException first) {
+                    return chain.proceed(call.withRequest(call.request().withModel("backup")));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        java.util.function.Supplier<Agent.Builder> agent = () -> Agent.builder().model(primaryFailsMidAnswer).modelName("m")
+                .budget(Budget.builder().maxCostUsd((BigDecimal) null).build()).retryPolicy(RetryPolicy.NONE)
+                .modelInterceptor(fallback);
+        for (Secrets secrets : List.of(Secrets.NONE, Secrets.of(Map.of("api_key", "sk-live-0123456789")))) {
+            StringBuilder streamed = new StringBuilder();
+            try (RunStream run = agent.get().secrets(secrets).build().stream("答えて")) {
+                for (RunEvent event : run) {
+                    if (event instanceof RunEvent.TextDelta delta) {
+                        streamed.append(delta.text());
+                    } else if (event.type().equals("model_fallback")) {
+                        streamed.append(" | ");
+                    } else if (event instanceof RunEvent.Finished finished) {
+                        assertThat(finished.result().answer()).as(finished.result().reason() + ": " + finished.result().message()).isEqualTo("完全な答え");
+                    }
+                }
+            }
+            assertThat(streamed.toString()).isEqualTo("途中まで書いた | 完全な答え");
+
+            StringBuilder heard = new StringBuilder();
+            dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
+                @Override
+                public void onTextDelta(String text) {
+                    heard.append(text);
+                }
+
+                @Override
+                public void onRetry(int failedAttempt) {
+                    heard.append(" [discard attempt ").append(failedAttempt).append("] ");
+                }
+            };
+            RunResult result = agent.get().secrets(secrets).listener(runId -> listener).build().run("答えて");
+            assertThat(result.answer()).isEqualTo("完全な答え");
+            assertThat(heard.toString()).isEqualTo("途中まで書いた [discard attempt 1] 完全な答え");
+        }
+    }
 }

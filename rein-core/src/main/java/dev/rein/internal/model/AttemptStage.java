@@ -22,6 +22,8 @@ public final class AttemptStage implements ModelInterceptor {
     /** The last attempt's failure, not yet traced; null when the last attempt answered or none was made. */
     private ModelException failed;
     private String failedModel;
+    /** Attempts this logical call made through this stage so far: the number {@code onRetry} gives a failed one. */
+    private int attempts;
 
     public AttemptStage(Tracer tracer) {
         this.tracer = tracer;
@@ -30,7 +32,12 @@ public final class AttemptStage implements ModelInterceptor {
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         String model = call.request().model();
-        movedOn(model);
+        if (movedOn(model)) {
+            discardAttempt(call);
+        }
+        synchronized (this) {
+            attempts++;
+        }
         try {
             return chain.proceed(call);
         } catch (ModelDeadlineException | RetryStage.RetryLater e) {
@@ -48,6 +55,7 @@ public final class AttemptStage implements ModelInterceptor {
     synchronized void begin() {
         failed = null;
         failedModel = null;
+        attempts = 0;
     }
 
     /**
@@ -66,8 +74,28 @@ public final class AttemptStage implements ModelInterceptor {
         movedOn(null);
     }
 
-    /** Traces the last attempt's failure, when there is one: the stage moved on from it to {@code toModel} (null: none). */
-    private void movedOn(String toModel) {
+    /**
+     * What the failed attempt streamed is void, as a retried attempt's is: the call's observer is told before the next
+     * attempt streams, or a live view shows the failed attempt's text joined to the next one's.
+     */
+    private void discardAttempt(ModelCall call) {
+        int failedAttempt;
+        synchronized (this) {
+            failedAttempt = attempts;
+        }
+        try {
+            call.context().stream().onRetry(failedAttempt);
+        } catch (RuntimeException e) {
+            // an observer's failure must not stop the call: a live view is not worth it
+        }
+    }
+
+    /**
+     * Traces the last attempt's failure, when there is one: the stage moved on from it to {@code toModel} (null: none).
+     *
+     * @return whether there was one
+     */
+    private boolean movedOn(String toModel) {
         ModelException e;
         String fromModel;
         synchronized (this) {
@@ -77,12 +105,13 @@ public final class AttemptStage implements ModelInterceptor {
             failedModel = null;
         }
         if (e == null) {
-            return;
+            return false;
         }
         // as model_failed says it: the provider's words, the retries given up being model_retry events already
         String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
         tracer.emit(new TraceEvent.ModelFallback(tracer.runId(), tracer.step(), tracer.now(), fromModel, toModel,
                 e.kind().name(), e.httpStatus(), message, e.requestId(), e.reportedUsage().orElse(null)));
+        return true;
     }
 
     @Override
