@@ -183,13 +183,20 @@ enum Dialect {
         }
     }
 
-    /** Why a database whose text is in {@code encoding} cannot hold a store, and what to do, as ": ..." to add to a message. */
+    /**
+     * Why a database whose text is in {@code encoding} cannot hold a store, and what to do, as ": ..." to add to a message.
+     * The advice names the C locale: UTF8 must match the locale of the database, which is the template's (and so the
+     * cluster's) unless given, and a cluster whose locale is en_US.ISO-8859-1 (where LATIN1 databases come from) refuses
+     * UTF8 with it; C goes with every encoding and exists everywhere, and Rein's SQL orders text only to break ties,
+     * where C's byte order serves as well (it is SQLite's).
+     */
     private static String notUnicode(String database, String encoding) {
-        return ": the database " + database + " keeps its text in " + encoding + ", which has no place for every character a"
-                + " run or a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's"
-                + " stores need a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' TEMPLATE"
-                + " template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and"
-                + " pg_restore, which convert its text";
+        String why = " which has no place for every character a run or a memory may hold (Japanese text, an emoji, a dash a"
+                + " model writes)";
+        return ": the database " + database + " keeps its text in " + encoding + "," + why + ", so saving one would fail; Rein's"
+                + " stores need a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE"
+                + " 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one"
+                + " there with pg_dump and pg_restore, which convert its text";
     }
 
     /** The database a PostgreSQL URL names (jdbc:postgresql://host:port/name?...), or "of this URL" when it names none. */

@@ -145,8 +145,8 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         String latin1 = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
         String advice = ": the database " + database + " keeps its text in LATIN1, which has no place for every character a run or"
                 + " a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's stores need"
-                + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' TEMPLATE template0) and"
-                + " give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
+                + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+                + " TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
                 + " convert its text";
         try {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(latin1, user, password))
@@ -175,6 +175,41 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         } finally {
             try (Connection c = open(url); Statement st = c.createStatement()) {
                 st.execute("DROP DATABASE " + database + " WITH (FORCE)");
+            }
+        }
+    }
+
+    /**
+     * Before: the advice said CREATE DATABASE rein ENCODING 'UTF8' TEMPLATE template0, which a cluster whose locale is
+     * en_US.ISO-8859-1 (where LATIN1 databases come from) refuses: 'encoding "UTF8" does not match locale'. It now names
+     * the C locale, which goes with every encoding (checked by hand in such a cluster); here the statement is run as
+     * given, so it is at least one PostgreSQL takes.
+     */
+    @org.junit.jupiter.api.Test
+    void theAdvisedCreateDatabaseNamesALocaleThatGoesWithUtf8InAnyCluster() throws Exception {
+        String database = "rein_latin_" + schema.substring("rein_test_".length());
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+        }
+        String latin1 = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
+        String advised = "rein_advised_" + schema.substring("rein_test_".length());
+        try {
+            String message = org.assertj.core.api.Assertions.catchThrowable(() -> JdbcRunStore.connect(latin1, user, password)).getMessage();
+            java.util.regex.Matcher statement = java.util.regex.Pattern.compile("\\((CREATE DATABASE rein [^)]*)\\)").matcher(String.valueOf(message));
+            org.assertj.core.api.Assertions.assertThat(statement.find()).as(message).isTrue();
+            org.assertj.core.api.Assertions.assertThat(statement.group(1))
+                    .isEqualTo("CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute(statement.group(1).replace(" rein ", " " + advised + " "));
+            }
+            String made = url.replaceFirst("/[^/?]*(\\?|$)", "/" + advised + "$1");
+            try (JdbcMemoryStore memory = JdbcMemoryStore.connect(made, user, password)) {
+                org.assertj.core.api.Assertions.assertThat(memory).isNotNull();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+                st.execute("DROP DATABASE IF EXISTS " + advised + " WITH (FORCE)");
             }
         }
     }
