@@ -165,11 +165,13 @@ enum Dialect {
     /**
      * Refuses to make a store in a PostgreSQL database whose text is not UTF8, before anything is made in it: its
      * encoding lacks characters a run or a memory may hold (LATIN1 has no Japanese, EUC_JP no emoji), so a save would
-     * fail part way through a run. SQL_ASCII keeps the bytes it is given (the driver's UTF-8) as they are, so it holds
-     * them; it counts a column's characters in bytes, which only Rein's short ASCII columns are limited by. A store an
-     * earlier Rein made there
-     * (its rein_schema is there) is opened, so its runs can still be read and moved; a write its encoding cannot hold says
-     * the same ({@link #advice}). {@code failing} starts the message: "cannot prepare ... at URL".
+     * fail part way through a run. SQL_ASCII keeps the bytes it is given (the driver's UTF-8) as they are, but counts a
+     * VARCHAR's length in bytes, so the memory store's id (64 characters) and term (200) columns refuse what Rein lets
+     * through (an id of 64 Japanese characters, a long Cyrillic word): it is refused too. A store an earlier Rein made
+     * there (its rein_schema is there) is opened, so its runs can still be read and moved; a write its encoding cannot
+     * hold says the same ({@link #advice}), while in SQL_ASCII an id or term too long in bytes fails in PostgreSQL's words
+     * alone ('value too long for type character varying(64)'). {@code failing} starts the message: "cannot prepare ...
+     * at URL".
      */
     void requireUnicode(java.sql.Statement st, String failing) throws java.sql.SQLException {
         if (this != POSTGRES) {
@@ -177,7 +179,7 @@ enum Dialect {
         }
         try (java.sql.ResultSet rs = st.executeQuery("SELECT current_database(), current_setting('server_encoding'),"
                 + " to_regclass('rein_schema') IS NOT NULL")) {
-            if (rs.next() && !List.of("UTF8", "SQL_ASCII").contains(rs.getString(2)) && !rs.getBoolean(3)) {
+            if (rs.next() && !"UTF8".equals(rs.getString(2)) && !rs.getBoolean(3)) {
                 throw new dev.rein.state.StoreException(failing + notUnicode(rs.getString(1), rs.getString(2)) + "; nothing was made in it");
             }
         }
@@ -191,8 +193,11 @@ enum Dialect {
      * where C's byte order serves as well (it is SQLite's).
      */
     private static String notUnicode(String database, String encoding) {
-        String why = " which has no place for every character a run or a memory may hold (Japanese text, an emoji, a dash a"
-                + " model writes)";
+        String why = "SQL_ASCII".equals(encoding)
+                ? " which counts a text's length in bytes, so a memory's id or term as long as Rein allows but in letters"
+                        + " other than English ones (an id of 64 Japanese characters) would not fit"
+                : " which has no place for every character a run or a memory may hold (Japanese text, an emoji, a dash a model"
+                        + " writes)";
         return ": the database " + database + " keeps its text in " + encoding + "," + why + ", so saving one would fail; Rein's"
                 + " stores need a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE"
                 + " 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one"

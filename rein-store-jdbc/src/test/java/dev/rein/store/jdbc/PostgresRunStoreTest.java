@@ -215,6 +215,52 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: a database whose encoding is SQL_ASCII was taken for a new store, as it keeps the driver's UTF-8 bytes, but
+     * it counts a VARCHAR's length in bytes, so the memory store refused an id of 64 Japanese characters ('value too long
+     * for type character varying(64)'), which Rein lets through, and a Cyrillic term of 150 letters. A new store there is
+     * now refused as in a LATIN1 database, saying why and what to do, before any table is made; one an earlier Rein made
+     * there still opens.
+     */
+    @org.junit.jupiter.api.Test
+    void aSqlAsciiDatabaseIsRefusedForANewStoreAsItCountsLengthsInBytes() throws Exception {
+        String database = "rein_sqlascii_" + schema.substring("rein_test_".length());
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+        }
+        String ascii = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
+        String advice = ": the database " + database + " keeps its text in SQL_ASCII, which counts a text's length in bytes, so a"
+                + " memory's id or term as long as Rein allows but in letters other than English ones (an id of 64 Japanese"
+                + " characters) would not fit, so saving one would fail; Rein's stores need a database whose encoding is UTF8: create one"
+                + " (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and"
+                + " move a store an earlier Rein made in this one there with pg_dump and pg_restore, which convert its text";
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(ascii, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare its tables in the memory store at " + ascii + advice + "; nothing was made in it");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(ascii, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare the run store in " + ascii + advice + "; nothing was made in it");
+            try (Connection c = open(ascii); Statement st = c.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
+                rs.next();
+                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made").isZero();
+            }
+            // a store an earlier Rein made there opens, so what it holds can be read and moved
+            try (Connection c = open(ascii); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+                st.execute("INSERT INTO rein_schema (version) VALUES (1)");
+            }
+            try (JdbcMemoryStore old = JdbcMemoryStore.connect(ascii, user, password)) {
+                org.assertj.core.api.Assertions.assertThat(old).isNotNull();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE " + database + " WITH (FORCE)");
+            }
+        }
+    }
+
+    /**
      * Before: a table dropped while the store was open (or by a migration that cleaned the schema) failed the next use
      * with PostgreSQL's words alone, 'ERROR: relation "rein_runs" does not exist'; it now names the table and says that
      * opening the store creates the tables it lacks, for the run store and the memory store alike.
