@@ -97,14 +97,16 @@ final class StreamAssembler {
         if (message == null || !(message.get("usage") instanceof ObjectNode usage)) {
             return "";
         }
-        long read = count(usage, "cache_read_input_tokens");
-        long written = count(usage, "cache_creation_input_tokens");
-        long input = count(usage, "input_tokens") + read + written;
+        // the counts the failure carries (reportedUsage): a compaction's iterations included, which the top level leaves out
+        Usage counted = ResponseMapper.usage(usage, () -> 0);
+        long read = counted.cacheReadInputTokens();
+        long written = counted.cacheWriteInputTokens();
+        long input = counted.inputTokens() + read + written;
         String cache = read > 0 && written > 0 ? ", " + read + " of them read from the cache and " + written + " written to it"
                 : read > 0 ? ", " + read + " of them read from the cache"
                 : written > 0 ? ", " + written + " of them written to the cache" : "";
         String output = finalUsage && usage.path("output_tokens").canConvertToLong()
-                ? (cache.isEmpty() ? "" : ",") + " and " + count(usage, "output_tokens") + " output tokens"
+                ? (cache.isEmpty() ? "" : ",") + " and " + counted.outputTokens() + " output tokens"
                 : "; no output count came before the failure";
         return "; " + server + " reported usage for it (" + input + " input tokens" + cache + output + "), which the run's"
                 + " token and money budgets do not count, as a failed call charges nothing";

@@ -735,6 +735,27 @@ class ErrorMappingTest extends FakeApi {
         });
     }
 
+    /**
+     * A compacting call's usage.iterations add the compaction's own sampling to what the request was billed: the usage
+     * the failure carries counted it, but its message said only the top-level counts (23,000 input tokens where the
+     * data said 203,000).
+     */
+    @Test
+    void aStreamCutAfterACompactionsUsageSaysTheSameCountsItCarries() {
+        String cut = new Sse().messageStart("{\"input_tokens\":23000,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
+                .build()
+                + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+                + "\"stop_sequence\":null},\"usage\":{\"input_tokens\":23000,\"output_tokens\":1000,\"iterations\":["
+                + "{\"type\":\"compaction\",\"input_tokens\":180000,\"output_tokens\":3500,\"cache_read_input_tokens\":1000},"
+                + "{\"type\":\"message\",\"input_tokens\":23000,\"output_tokens\":1000}]}}\n\n";
+        ModelException e = failure(FakeReply.malformed(cut));
+
+        assertThat(e.reportedUsage()).contains(Usage.of(203_000, 4_500, 1_000, 0));
+        assertThat(e.getMessage()).contains("reported usage for it (204000 input tokens, 1000 of them read from the cache,"
+                + " and 4500 output tokens)");
+    }
+
     @Test
     void aStreamCutAfterMessageDeltaSaysItsCumulativeUsageToo() {
         // message_delta's counts are cumulative: its output_tokens is the output the call reported.
