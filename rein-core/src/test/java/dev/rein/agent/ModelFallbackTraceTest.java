@@ -132,4 +132,25 @@ class ModelFallbackTraceTest {
         assertThat(trace.events(TraceEvent.ModelFallback.class)).isEmpty();
         assertThat(trace.events(TraceEvent.ModelFailed.class)).hasSize(1);
     }
+
+    /**
+     * Under an engine that retries (rein-temporal: {@link DrivenRun#callModel}), a retryable failure reaches the stage as
+     * the engine's retry; a stage that moves on from it is a fallback as locally. Its model_fallback was left out: the
+     * trace said model_retry (a retry that never came) and then the backup's answer.
+     */
+    @Test
+    void aFallbackFromAFailureTheEngineWouldRetryIsTracedUnderAnEngineToo() throws Exception {
+        ScriptedModel.Turn overloadedRetryable = ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529,
+                "Overloaded", true, null, "req_1", REPORTED, null));
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        DrivenRun driven = new DrivenRun(Agent.builder().model(ScriptedModel.of(overloadedRetryable, ScriptedModel.text("Hi.")))
+                .listener(trace).price("backup", BACKUP).modelInterceptor(fallback(false)).build(), store);
+        DrivenRun.ModelStep step = driven.callModel(driven.begin("run_engine", "say hi"), 1);
+
+        assertThat(step.answerText()).isEqualTo("Hi.");
+        assertThat(trace.events().stream().map(ModelFallbackTraceTest::type).filter(t -> t.startsWith("model_")).toList())
+                .containsExactly("model_request", "model_retry", "model_fallback", "model_response");
+        assertThat(trace.events(TraceEvent.ModelFallback.class)).singleElement()
+                .satisfies(f -> assertThat(f.toModel()).isEqualTo("backup"));
+    }
 }

@@ -14,8 +14,10 @@ import dev.rein.trace.Tracer;
  * when the stage's next attempt begins, or, when none follows, as the call ends ({@link TracingStage} tells), unless
  * the call ends with that very failure, which its {@code model_failed} says. Without it the trace said only the call's
  * outcome, as if the failed model had never been called. The retry stage's own retries are {@code model_retry} events
- * and reach this stage only when given up. One logical call at a time, as a run makes its calls one after another;
- * its attempts may run on other threads, hence the locking.
+ * and reach this stage only when given up, or, under an engine that retries (Temporal), as {@code RetryLater}: a stage
+ * that moves on from that is a fallback too, and the engine's retry it announced never comes. One logical call at a
+ * time, as a run makes its calls one after another; its attempts may run on other threads, hence the locking, but
+ * one after another: of attempts a stage runs at the same time (hedging), only the last failure is kept.
  */
 public final class AttemptStage implements ModelInterceptor {
     private final Tracer tracer;
@@ -40,8 +42,8 @@ public final class AttemptStage implements ModelInterceptor {
         }
         try {
             return chain.proceed(call);
-        } catch (ModelDeadlineException | RetryStage.RetryLater e) {
-            throw e; // not a model's failure (the run's deadline), or an engine's retry, traced as model_retry
+        } catch (ModelDeadlineException e) {
+            throw e; // not a model's failure: the run's deadline
         } catch (ModelException e) {
             synchronized (this) {
                 failed = e;
