@@ -409,19 +409,11 @@ public final class LuceneRetriever implements Retriever {
         } catch (IOException e) {
             return; // the writer says what is wrong with the folder
         }
-        boolean indexed = !atRisk.isEmpty() && exists(index);
-        if (indexed) {
-            // a file of a segment whose other files are Lucene's, that starts with zeros where Lucene's header was (a
-            // crash left it so), is the index's: the writer then says the index is damaged, and what to do. A user's
-            // _0.doc beside segment _0 starts otherwise, and stays refused
-            Set<String> segments = segmentsWithLucenesHeader(index);
-            atRisk = atRisk.stream().filter(n -> !(segments.contains(segmentOf(n)) && zeroedStart(index.resolve(n)))).toList();
-        }
         if (atRisk.isEmpty()) {
             return;
         }
         String named = named(atRisk);
-        if (indexed) {
+        if (exists(index)) {
             throw new RetrievalException(index.toAbsolutePath() + " holds a document index and files of other names (" + named
                     + "): Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
                     + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move"
@@ -433,61 +425,15 @@ public final class LuceneRetriever implements Retriever {
                 + " left there, delete them and index again");
     }
 
-    /** The segments (_0) of which a file in {@code index} begins with Lucene's header. */
-    private static Set<String> segmentsWithLucenesHeader(Path index) {
-        try (var entries = Files.list(index)) {
-            return entries.filter(f -> segmentOf(f.getFileName().toString()) != null && lucenesOwn(f) && size(f) > 0)
-                    .map(f -> segmentOf(f.getFileName().toString())).collect(java.util.stream.Collectors.toSet());
-        } catch (IOException | RuntimeException e) {
-            return Set.of();
-        }
-    }
-
-    /** The segment a file of Lucene's name belongs to (_0 of _0.si and _0_Lucene103_0.doc), or null for another name. */
-    private static String segmentOf(String name) {
-        java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
-        if (!m.matches() || !LUCENES_EXTENSIONS.contains(m.group(2))) {
-            return null;
-        }
-        int end = name.indexOf('_', 1);
-        return name.substring(0, end > 0 && end < name.indexOf('.') ? end : name.indexOf('.'));
-    }
-
-    /** Whether {@code file} starts with four zero bytes, as a file a crash left unwritten does. */
-    private static boolean zeroedStart(Path file) {
-        try (var in = Files.newInputStream(file)) {
-            byte[] start = in.readNBytes(4);
-            return start.length == 4 && start[0] == 0 && start[1] == 0 && start[2] == 0 && start[3] == 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
     /** The first five names, and how many more. */
     private static String named(List<String> names) {
         return String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? " and " + (names.size() - 5) + " more" : "");
     }
 
-    /**
-     * The names in the index folder of what deleting it would lose (the user's files and folders), sorted, for the
-     * advice on a damaged index. A file is the index's by its name alone here, not its header: a damaged index is
-     * one whose files may have lost theirs (a segment's info a crash left zeroed), and a file of such a name is no
-     * user's in an index's folder (indexing refuses a folder holding one; Lucene's writer deletes one no commit needs).
-     * What an operating system leaves in a folder it shows (.DS_Store, Thumbs.db) is no one's work either.
-     */
+    /** The names in the index folder that are not Lucene's own files (the user's files and folders), sorted. */
     private static List<String> othersIn(Path index) {
         try (var entries = Files.list(index)) {
-            return entries.filter(f -> Files.isDirectory(f) || !(lucenesFileName(f.getFileName().toString())
-                    || SYSTEMS_LITTER.contains(f.getFileName().toString()) || f.getFileName().toString().startsWith("._")))
-                    .map(f -> f.getFileName().toString()).sorted().toList();
+            return entries.filter(f -> Files.isDirectory(f) || !lucenesOwn(f)).map(f -> f.getFileName().toString()).sorted().toList();
         } catch (IOException | RuntimeException e) {
             return List.of(); // a folder that cannot be listed: the message says what it said before
         }
@@ -508,16 +454,6 @@ public final class LuceneRetriever implements Retriever {
 
     /** A commit or a commit being written: segments_ or pending_segments_ and a base-36 generation. */
     private static final java.util.regex.Pattern LUCENES_COMMIT_FILE = java.util.regex.Pattern.compile("(pending_)?segments_[a-z0-9]+");
-
-    /** The files macOS and Windows leave in a folder shown in Finder or Explorer (macOS's ._ files aside). */
-    private static final Set<String> SYSTEMS_LITTER = Set.of(".DS_Store", "Thumbs.db", "desktop.ini");
-
-    /** A name Lucene gives its own files: the lock, a commit, a segment's file with one of its codecs' extensions. */
-    private static boolean lucenesFileName(String name) {
-        java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
-        return name.equals(IndexWriter.WRITE_LOCK_NAME) || LUCENES_COMMIT_FILE.matcher(name).matches()
-                || m.matches() && LUCENES_EXTENSIONS.contains(m.group(2));
-    }
 
     /**
      * A file Lucene's writer would delete that is not one of Lucene's own: a file of the user's. Lucene's own files left

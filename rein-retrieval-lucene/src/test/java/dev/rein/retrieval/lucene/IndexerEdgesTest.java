@@ -518,49 +518,6 @@ class IndexerEdgesTest {
     }
 
     /**
-     * Before: an index whose segment info a crash left zeroed (its _0.si no longer starts with Lucene's header) was
-     * said to be in a folder that "holds other files too (_0.si), so do not delete it", though the folder held Lucene's
-     * files alone and deleting it is what to do. A file Lucene names as its own is now the index's for this message.
-     */
-    @Test
-    void aDamagedIndexWhoseSegmentFileIsZeroedSaysToDeleteTheFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        try (var files = Files.list(index)) {
-            List<Path> infos = files.filter(p -> p.getFileName().toString().endsWith(".si")).toList();
-            assertThat(infos).isNotEmpty();
-            for (Path f : infos) {
-                Files.write(f, new byte[(int) Files.size(f)]);
-            }
-        }
-        String remedy = "; delete " + index + " and index the folder again (rein index DIR)";
-        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
-                .hasMessageStartingWith("the document index in " + index + " is damaged").hasMessageEndingWith(remedy);
-        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
-                .hasMessageEndingWith(remedy);
-    }
-
-    /**
-     * Before: a damaged index in a folder holding Lucene's files and a .DS_Store that macOS's Finder left there said
-     * the folder "holds other files too (.DS_Store), so do not delete it"; such a file of the system's is not the
-     * user's, and the message now says to delete the folder.
-     */
-    @Test
-    void aDamagedIndexBesideAFinderDsStoreSaysToDeleteTheFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        Files.write(index.resolve(".DS_Store"), new byte[] {0, 0, 0, 1, 'B', 'u', 'd', '1'});
-        try (var files = Files.list(index)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
-                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
-            }
-        }
-        String remedy = "; delete " + index + " and index the folder again (rein index DIR)";
-        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
-                .hasMessageStartingWith("the document index in " + index + " is damaged").hasMessageEndingWith(remedy);
-    }
-
-    /**
      * A file indexed as text and replaced since by one that is skipped (now binary, UTF-16 or too large) no longer
      * answers with what it held before: the index would cite the file for text it does not have.
      */
