@@ -74,17 +74,7 @@ class StreamedRetryTextTest {
     void aListenerIsToldToDiscardTheFailedAttemptsTextBeforeTheRetrysText() {
         for (Agent.Builder builder : List.of(agent(), agent().secrets(Secrets.of(Map.of("api_key", "sk-live-0123456789"))))) {
             StringBuilder seen = new StringBuilder();
-            dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
-                @Override
-                public void onTextDelta(String text) {
-                    seen.append(text);
-                }
-
-                @Override
-                public void onRetry(int failedAttempt) {
-                    seen.append(" [discard attempt ").append(failedAttempt).append("] ");
-                }
-            };
+            dev.rein.trace.RunListener listener = textAndDiscards(seen, " ");
             RunResult result = builder.listener(runId -> listener).build().run("答えて");
             assertThat(result.answer()).isEqualTo("完全な答え");
             assertThat(seen.toString()).isEqualTo("途中まで書いた [discard attempt 1] 完全な答え");
@@ -103,17 +93,7 @@ class StreamedRetryTextTest {
             return new ModelResponse("m1", "m", List.of(new TextBlock("答え")), StopReason.END_TURN, null, Usage.NOT_REPORTED);
         };
         StringBuilder seen = new StringBuilder();
-        dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
-            @Override
-            public void onTextDelta(String text) {
-                seen.append(text);
-            }
-
-            @Override
-            public void onRetry(int failedAttempt) {
-                seen.append("[discard attempt ").append(failedAttempt).append("] ");
-            }
-        };
+        dev.rein.trace.RunListener listener = textAndDiscards(seen, "");
         RunResult result = Agent.builder().model(refusedOnce).modelName("m")
                 .budget(Budget.builder().maxCostUsd((BigDecimal) null).build())
                 .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0))
@@ -174,20 +154,25 @@ class StreamedRetryTextTest {
             assertThat(streamed.toString()).isEqualTo("途中まで書いた | 完全な答え");
 
             StringBuilder heard = new StringBuilder();
-            dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
-                @Override
-                public void onTextDelta(String text) {
-                    heard.append(text);
-                }
-
-                @Override
-                public void onRetry(int failedAttempt) {
-                    heard.append(" [discard attempt ").append(failedAttempt).append("] ");
-                }
-            };
+            dev.rein.trace.RunListener listener = textAndDiscards(heard, " ");
             RunResult result = agent.get().secrets(secrets).listener(runId -> listener).build().run("答えて");
             assertThat(result.answer()).isEqualTo("完全な答え");
             assertThat(heard.toString()).isEqualTo("途中まで書いた [discard attempt 1] 完全な答え");
         }
+    }
+
+    /** A listener writing each text delta to {@code seen}, and each onRetry as {@code before}"[discard attempt N] ". */
+    private static dev.rein.trace.RunListener textAndDiscards(StringBuilder seen, String before) {
+        return new dev.rein.trace.RunListener() {
+            @Override
+            public void onTextDelta(String text) {
+                seen.append(text);
+            }
+
+            @Override
+            public void onRetry(int failedAttempt) {
+                seen.append(before).append("[discard attempt ").append(failedAttempt).append("] ");
+            }
+        };
     }
 }
