@@ -230,6 +230,28 @@ class HttpProtocolTest {
         }
     }
 
+    /** The Retry-After of a refused tools/list was cut away with the rest past 200 characters when the server's message was long. */
+    @Test
+    void aToolListRefusedWith503AndARetryAfterSaysItWhateverTheLengthOfTheServersMessage() throws Exception {
+        String words = "The service is temporarily overloaded by a burst of listing requests; please retry later";
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                exchange.getResponseHeaders().set("Retry-After", "30");
+                FakeHttpEndpoint.json(exchange, 503, "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                        + ",\"error\":{\"code\":-32000,\"message\":\"" + words + "\"}}");
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s1");
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining(words).hasMessageContaining("it asked to be tried again after 30 s");
+        }
+    }
+
     @Test
     void aJsonRpcErrorsLongMessageIsQuotedToItsFirst1000CharactersSayingHowManyItHas() throws Exception {
         // A server's JSON-RPC error message was quoted whole, however long: a stack trace of kilobytes filled the model's

@@ -330,8 +330,10 @@ public final class ServerConnection implements AutoCloseable {
                 if (status != null) {
                     // Refused with an HTTP status, which the SDK does not name for a 400 or 404 ("MCP session with server
                     // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
+                    // Rein's words around a quote HttpRefusal already cut to its bound: not cut again, or a long quote
+                    // took the Retry-After after it away
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            current.retryAfterOf(id), config.secrets()));
+                            current.retryAfterOf(id), config.secrets()), true);
                 }
                 throw e;
             } catch (McpError e) {
