@@ -329,7 +329,8 @@ final class Errors {
         // another word that merely begins as it does: --out is no --output-schema FILE (accepting it would pass a wrong
         // file), --reason no --reasoning-effort, --reason no --reject REASON, which would reject what 'rein approve RUN
         // --reason ok' meant to approve. In order: options whose first words are the word's (--max-cost of --max-cost-usd,
-        // however far; a lone letter, -a, begins --action and --as); then those near it (nearMiss); then those whose words
+        // however far, hyphens given or not; a lone letter, -a, begins --action and --as, as do one or two letters after
+        // them, --ba --base-url: startOf); then those near it (nearMiss); then those whose words
         // are the first of the word's (--trace of --trace-file). Abbreviations are only suggested, never accepted, so a
         // script's --max-cost does not come to mean another option when one is added.
         // the exact name of another command's option (--price of rein run given to rein demo, --mcp-instructions to rein
@@ -342,9 +343,8 @@ final class Errors {
         // compared without dashes: with them '-a' was the start of no option, so 'rein approve RUN -a HASH' was offered
         // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
         String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-        java.util.List<String> started = names.stream().filter(ofItsKind).filter(option -> !typed.isEmpty()
-                && (typed.length() == 1 ? withoutDashes(option).startsWith(typed) : withoutDashes(option).startsWith(typed + "-")))
-                .toList();
+        java.util.List<String> started = names.stream().filter(ofItsKind)
+                .filter(option -> startOf(typed, withoutDashes(option))).toList();
         if (!started.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
         }
@@ -368,15 +368,55 @@ final class Errors {
     }
 
     /**
+     * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a start of {@code option}
+     * meant as it: a single letter it begins with ({@code a} of {@code action}); its first words, hyphens given or not
+     * ({@code max-cost}, {@code maxcost} of {@code max-cost-usd}); or those then a start of one or two letters of the next
+     * word, too short to be a word of its own ({@code ba} of {@code base-url}, {@code max-s}). A longer start is another
+     * word more often than not ({@code out} is no {@code output-schema}, {@code reason} no {@code reasoning-effort}).
+     */
+    static boolean startOf(String typed, String option) {
+        if (typed.isEmpty()) {
+            return false;
+        }
+        if (typed.length() == 1) {
+            return option.startsWith(typed);
+        }
+        String[] its = option.split("-", -1);
+        String joined = "";
+        for (int k = 0; k < its.length - 1; k++) {
+            joined += its[k];
+            if (joined.equals(typed.replace("-", ""))) {
+                return true;
+            }
+        }
+        String[] words = typed.split("-", -1);
+        int last = words.length - 1;
+        if (last >= its.length || words[last].isEmpty() || words[last].length() > 2 || words[last].equals(its[last])
+                || !its[last].startsWith(words[last])) {
+            return false;
+        }
+        for (int i = 0; i < last; i++) {
+            if (!words[i].equals(its[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a plausible slip for
-     * {@code option}: the same letters with a hyphen left out or added ({@code maxsteps}), or, part by part (the words
-     * between hyphens, as many in each), every part the option's own, an abbreviation of it (its first two letters, then
-     * others of it in order: {@code secs} of {@code seconds}, not of {@code steps}), or a typo of it: one letter left out,
-     * added or swapped with its neighbour; replaced only in a part of five letters or more, as in one of up to four a
-     * replaced letter as often makes another word ({@code exit}, {@code edit}); two such edits in a part of eight or more.
+     * {@code option}: part by part (the words between hyphens, as many in each), every part the option's own, an
+     * abbreviation of it (its first two letters, then others of it in order: {@code secs} of {@code seconds}, not of
+     * {@code steps}), or a typo of it ({@link #typoOf}); or, hyphens left out of both, the same letters or one slip from
+     * them ({@code maxsteps}, {@code maxstep}). In a name of one word of up to four letters a replaced letter as often makes
+     * another word ({@code exit}, {@code edit}), so there it is taken only for the key beside it in the same keyboard row
+     * ({@code mco}, {@code jsom}); in a longer name the other words say which was meant ({@code mac-steps}).
      */
     static boolean nearMiss(String typed, String option) {
-        if (typed.replace("-", "").equals(option.replace("-", ""))) {
+        boolean short1 = !option.contains("-") && option.length() <= 4;
+        String bare = typed.replace("-", "");
+        String itsBare = option.replace("-", "");
+        if (bare.equals(itsBare) || (!short1 && bare.length() >= 4 && NearNames.editDistance(bare, itsBare) == 1)) {
             return true;
         }
         String[] words = typed.split("-", -1);
@@ -385,7 +425,7 @@ final class Errors {
             return false;
         }
         for (int i = 0; i < words.length; i++) {
-            if (!words[i].equals(its[i]) && !abbreviates(words[i], its[i]) && !typoOf(words[i], its[i])) {
+            if (!words[i].equals(its[i]) && !abbreviates(words[i], its[i]) && !typoOf(words[i], its[i], short1)) {
                 return false;
             }
         }
@@ -407,20 +447,46 @@ final class Errors {
         return true;
     }
 
-    /** One edit of {@code word} from {@code full} (a replaced letter only in a word of five letters or more), two from one of eight or more. */
-    private static boolean typoOf(String word, String full) {
+    /**
+     * {@code word} is a slip for {@code full}: one letter left out, added, replaced or swapped with its neighbour (in a
+     * {@code shortName}, replaced only by the key beside it: see {@link #nearMiss}); or, in a word of five letters or more,
+     * two slips one of which is a swap ({@code trail} of {@code trials}, {@code stpe} of {@code steps}, but not {@code secs},
+     * two letters from {@code steps}, which abbreviates {@code seconds}); or two of any kind in one of eight or more.
+     */
+    private static boolean typoOf(String word, String full, boolean shortName) {
         int edits = NearNames.editDistance(word, full);
         int length = full.codePointCount(0, full.length());
-        if (edits == 1 && length <= 4 && word.length() == full.length()) {
-            // a letter replaced, or two neighbours swapped: only the swap keeps the word's letters
+        if (edits == 1 && shortName && word.length() == full.length()) {
             int first = 0;
             while (word.charAt(first) == full.charAt(first)) {
                 first++;
             }
-            return first + 1 < word.length() && word.charAt(first) == full.charAt(first + 1)
+            boolean swapped = first + 1 < word.length() && word.charAt(first) == full.charAt(first + 1)
                     && word.charAt(first + 1) == full.charAt(first);
+            return swapped || besideInARow(word.charAt(first), full.charAt(first));
+        }
+        if (edits == 2 && length >= 5) {
+            for (int i = 0; i + 1 < word.length(); i++) {
+                String unswapped = word.substring(0, i) + word.charAt(i + 1) + word.charAt(i) + word.substring(i + 2);
+                if (NearNames.editDistance(unswapped, full) == 1) {
+                    return true;
+                }
+            }
         }
         return edits == 1 || (edits == 2 && length >= 8);
+    }
+
+    private static final java.util.List<String> KEY_ROWS = java.util.List.of("qwertyuiop", "asdfghjkl", "zxcvbnm");
+
+    /** {@code a} and {@code b} are neighbouring keys in a row of a QWERTY keyboard, the likeliest letter to hit instead. */
+    private static boolean besideInARow(char a, char b) {
+        for (String row : KEY_ROWS) {
+            int at = row.indexOf(a);
+            if (at >= 0 && (row.indexOf(b) == at - 1 || row.indexOf(b) == at + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -292,4 +292,34 @@ class UnknownOptionTest {
         assertThat(cli.run("run", "hi", "--modek", "x").stderrLines()).containsExactly("rein run: unknown option"
                 + " '--modek'; did you mean --model? (see 'rein run --help')");
     }
+
+    /**
+     * The limits that keep {@code --out} and {@code --exit} from other options apply only where they are needed: a
+     * replaced letter is refused only in a name of one short word ({@code --exit} is no {@code --edit}), not in a short
+     * word of a longer name whose other words match ({@code --mac-steps}); two slips in a word of five letters or more
+     * are a typo when one is two neighbours swapped ({@code --trail}, {@code --max-stpe}); a hyphen left out may come
+     * with a slip ({@code --maxstep}) or a first word ({@code --maxcost}); and a start of one or two letters is too short to
+     * be a word of its own ({@code --ba}). Before (since the part-by-part rule): each listed all the options.
+     */
+    @Test
+    void anObviousTypoOfAnOptionOfSeveralWordsOrOfAShortOneIsSuggested() {
+        String[][] cases = {
+                {"run", "--base-uri", "--base-url"}, {"run", "--base-irl", "--base-url"}, {"run", "--bace-url", "--base-url"},
+                {"run", "--vase-url", "--base-url"}, {"run", "--mac-steps", "--max-steps"}, {"run", "--nax-steps", "--max-steps"},
+                {"run", "--mas-steps", "--max-steps"}, {"run", "--max-cist-usd", "--max-cost-usd"},
+                {"run", "--max-cost-usf", "--max-cost-usd"}, {"run", "--wev-search", "--web-search"}, {"run", "--mco", "--mcp"},
+                {"run", "--ncp", "--mcp"}, {"run", "--dics", "--docs"}, {"runs", "--jsom", "--json"},
+                {"run", "--maxstep", "--max-steps"}, {"run", "--maxstesp", "--max-steps"}, {"run", "--max-stpe", "--max-steps"},
+                {"run", "--max-sptes", "--max-steps"}, {"run", "--jsonstram", "--json-stream"}, {"eval", "--trail", "--trials"},
+                {"run", "--maxcost", "--max-cost-usd"}, {"run", "--ba", "--base-url"}, {"run", "--we", "--web-search"},
+                {"run", "--ou", "--output-schema"}, {"run", "--max-s", "--max-steps or --max-seconds"}};
+        for (String[] c : cases) {
+            assertThat(cli.run(c[0], c[1]).stderrLines()).as(c[1]).singleElement().asString()
+                    .contains("unknown option '" + c[1] + "'; did you mean " + c[2] + "?");
+        }
+        assertThat(cli.run("show", "r1", "--hson").stderrLines()).singleElement().asString()
+                .contains("unknown option '--hson'; did you mean --json?");
+        assertThat(cli.run("eval", "--trail", "3", "suite.yaml").stderrLines()).singleElement().asString()
+                .contains("unknown option '--trail'; did you mean --trials?");
+    }
 }
