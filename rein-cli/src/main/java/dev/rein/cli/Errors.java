@@ -276,6 +276,9 @@ final class Errors {
         // the sentence after a "did you mean ...?" starts anew
         String and = unknown.endsWith("?") ? " And" : "; and";
         String or = unknown.endsWith("?") ? " Or" : "; or";
+        if (dashed.contains("=") && unknown.contains(" is given without an option name: ")) {
+            return unknown; // 'rein show --run=r1': the command shown is complete, and 'and give RUN' (or '--goal=hi is the GOAL') would say it is not
+        }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
         if (first instanceof CommandLine.Model.PositionalParamSpec positional && TEXT_LABELS.contains(positional.paramLabel())) {
             return unknown + or + ", if '" + dashed + "' is the " + positional.paramLabel() + ", put -- before it: "
@@ -320,9 +323,22 @@ final class Errors {
         // the word names one of the command's positional parameters (rein eval --suite s.yaml): no option was meant
         for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
             if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
+                int at = java.util.Arrays.asList(args).indexOf(arg);
+                boolean valued = arg.contains("=") || (at + 1 < args.length && valueOf(positional, args[at + 1]));
+                if (!valued && positionalWords(spec, args, arg) > positional.index().min()) {
+                    // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
+                    java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
+                    rest.remove(at);
+                    StringBuilder command = new StringBuilder(spec.qualifiedName());
+                    for (int i = rest.indexOf(spec.name()) + 1; i < rest.size(); i++) {
+                        command.append(' ').append(shellWord(rest.get(i)));
+                    }
+                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
+                            + " is given without an option name, and it is given already: drop " + name + ": " + command);
+                }
                 return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
                         + " is given without an option name: " + spec.qualifiedName() + withoutOptionName(spec, args, arg,
-                        positional.paramLabel()));
+                        positional));
             }
         }
         // A suggestion is a typo or an abbreviation of the option, compared part by part (the words between hyphens), never
@@ -490,21 +506,62 @@ final class Errors {
     }
 
     /**
-     * The command's arguments as typed, with the positional parameter {@code label} given without the option name
-     * {@code arg}: its value ({@code --suite=s.yaml}, or the word after it) in its place, else the label.
+     * The command's arguments as typed, with the positional parameter {@code positional} given without the option name
+     * {@code arg}: its value ({@code --suite=s.yaml}, or the word after it) in its place, after {@code --} when it starts
+     * with '-' ({@code rein run -- -5}, which would be taken for an option without it), else its label.
      */
-    private static String withoutOptionName(CommandLine.Model.CommandSpec spec, String[] args, String arg, String label) {
+    private static String withoutOptionName(CommandLine.Model.CommandSpec spec, String[] args, String arg,
+            CommandLine.Model.PositionalParamSpec positional) {
         StringBuilder sb = new StringBuilder();
+        boolean ended = false; // after '--' every word is a positional one
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            String value = null;
             if (!args[i].equals(arg)) {
+                ended |= args[i].equals("--");
                 sb.append(' ').append(shellWord(args[i]));
             } else if (arg.contains("=")) {
-                sb.append(' ').append(shellWord(arg.substring(arg.indexOf('=') + 1)));
-            } else if (i + 1 == args.length || args[i + 1].startsWith("-")) {
-                sb.append(' ').append(label);
+                value = arg.substring(arg.indexOf('=') + 1);
+            } else if (i + 1 < args.length && valueOf(positional, args[i + 1])) {
+                value = args[++i];
+            } else {
+                sb.append(' ').append(positional.paramLabel());
+            }
+            if (value != null) {
+                if (value.startsWith("-") && !ended) {
+                    sb.append(" --");
+                    ended = true;
+                }
+                sb.append(' ').append(shellWord(value));
             }
         }
         return sb.toString();
+    }
+
+    /** Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start with '-'. */
+    private static boolean valueOf(CommandLine.Model.PositionalParamSpec positional, String next) {
+        return !next.startsWith("-") || (TEXT_LABELS.contains(positional.paramLabel()) && !next.equals("--") && !optionShaped(next));
+    }
+
+    /** How many positional words the command's arguments hold besides {@code arg}: options' values and unknown options not counted. */
+    private static int positionalWords(CommandLine.Model.CommandSpec spec, String[] args, String arg) {
+        int count = 0;
+        boolean ended = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            if (args[i].equals(arg)) {
+                continue;
+            }
+            if (ended || !args[i].startsWith("-")) {
+                count++;
+            } else if (args[i].equals("--")) {
+                ended = true;
+            } else {
+                CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
+                if (option != null && option.arity().max() > 0 && !args[i].contains("=")) {
+                    i++;
+                }
+            }
+        }
+        return count;
     }
 
     /** The option named {@code name} of a rein command other than {@code spec}'s, or null. */

@@ -283,7 +283,8 @@ class UnknownOptionTest {
         assertThat(cli.run("eval", "--suite", "suite.yaml").stderrLines()).containsExactly("rein eval: unknown option"
                 + " '--suite'; SUITE is given without an option name: rein eval suite.yaml (see 'rein eval --help')");
         assertThat(cli.run("eval", "suite.yaml", "--suite").stderrLines()).containsExactly("rein eval: unknown option"
-                + " '--suite'; SUITE is given without an option name: rein eval suite.yaml SUITE (see 'rein eval --help')");
+                + " '--suite'; SUITE is given without an option name, and it is given already: drop --suite: rein eval suite.yaml"
+                + " (see 'rein eval --help')");
         // still offered: a hyphen left out or an underscore for it, a word abbreviated, a letter replaced in a longer word
         assertThat(cli.run("run", "hi", "--max_steps", "5").stderrLines()).containsExactly("rein run: unknown option"
                 + " '--max_steps'; did you mean --max-steps? (see 'rein run --help')");
@@ -321,5 +322,30 @@ class UnknownOptionTest {
                 .contains("unknown option '--hson'; did you mean --json?");
         assertThat(cli.run("eval", "--trail", "3", "suite.yaml").stderrLines()).singleElement().asString()
                 .contains("unknown option '--trail'; did you mean --trials?");
+    }
+
+    /**
+     * The command a positional parameter's name given as an option is answered with works: when the parameter is there
+     * already, it says to drop the option ({@code rein show r1 RUN} would show a run named RUN); a value starting with '-'
+     * comes after {@code --}; a value given with '=' needs nothing more. Before: "rein show r1 RUN", "rein run -5 + 3"
+     * (-5 taken for an option), and "and give RUN" after the complete "rein show r1".
+     */
+    @Test
+    void thePositionalHintIsACommandThatWorks() {
+        assertThat(cli.run("show", "r1", "--run").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
+                + " given without an option name, and it is given already: drop --run: rein show r1 (see 'rein show --help')");
+        assertThat(cli.run("run", "--goal=-5", "+", "3").stderrLines()).containsExactly("rein run: unknown option '--goal';"
+                + " GOAL is given without an option name: rein run -- -5 + 3 (see 'rein run --help')");
+        assertThat(cli.run("run", "--goal=-5 + 3").stderrLines()).containsExactly("rein run: unknown option '--goal';"
+                + " GOAL is given without an option name: rein run -- \"-5 + 3\" (see 'rein run --help')");
+        assertThat(cli.run("run", "--goal", "-5").stderrLines()).containsExactly("rein run: unknown option '--goal';"
+                + " GOAL is given without an option name: rein run -- -5 (see 'rein run --help')");
+        assertThat(cli.run("show", "--run=r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
+                + " given without an option name: rein show r1 (see 'rein show --help')");
+        // still: the value after the option in its place, or the label when there is none
+        assertThat(cli.run("show", "--run", "r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
+                + " given without an option name: rein show r1 (see 'rein show --help')");
+        assertThat(cli.run("show", "--run").stderrLines()).singleElement().asString().startsWith("rein show: unknown option"
+                + " '--run'; RUN is given without an option name: rein show RUN; and give RUN, the run id");
     }
 }
