@@ -18,7 +18,7 @@ final class DeciderName {
             }
             if (name.length() > MAX_LENGTH || !Text.visible(name).equals(name)) {
                 throw new UsageException("--as must be a name of at most " + MAX_LENGTH + " characters without control"
-                        + " characters, got '" + Text.shorten(Text.visible(as.strip()), 40) + "'"); // a tab shown as a space would hide what is wrong
+                        + " characters, got '" + Text.shortenVisible(as, 40) + "'"); // a tab shown as a space would hide what is wrong
             }
             return name;
         }

@@ -77,7 +77,7 @@ final class LiveView implements RunListener {
             case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
                     + e.tokensBefore() + " → " + e.tokensAfter() + " tokens");
             case TraceEvent.TurnStarted e -> line.print("run " + e.runId() + " continues, turn " + e.turn() + ": "
-                    + Text.shorten(Text.visible(e.text()), MAX_RESULT));
+                    + Text.shortenVisible(e.text(), MAX_RESULT));
             case TraceEvent.RunResumed e -> line.print("run " + e.runId() + " resumed from " + e.from() + " at step " + e.step()
                     + " · " + Text.millis(e.activeMillis()) + " of running time used before");
             case TraceEvent.ToolRetry e -> line.print(label(e.step()) + "! " + call(e.callId(), e.tool()) + " failed (" + e.errorClass() + "): "

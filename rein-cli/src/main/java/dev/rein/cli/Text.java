@@ -20,10 +20,20 @@ final class Text {
      * left fragments such as {@code \x} that read as text, and counted the escapes' letters as characters left out.
      */
     static String shorten(String text, int max) {
-        if (text == null) {
-            return "";
-        }
-        String line = text.strip().replaceAll("\\s+", " ");
+        return text == null ? "" : cut(text.strip().replaceAll("\\s+", " "), max);
+    }
+
+    /**
+     * {@code text} as {@link #shorten} shows it, but with its whitespace kept, each line break or tab shown as its escape
+     * ({@code \x0a}, {@code \x09}) as {@link #visible} shows it: for text where a tab shown as a space would hide what is
+     * wrong (a name refused for holding one), or whose lines are worth seeing as they were.
+     */
+    static String shortenVisible(String text, int max) {
+        return text == null ? "" : cut(text.strip(), max);
+    }
+
+    /** {@code line}, each code point {@link #visible}, cut at {@code max} shown code points with a note of what was left out. */
+    private static String cut(String line, int max) {
         StringBuilder shown = new StringBuilder();
         int width = 0;
         int kept = 0;

@@ -73,4 +73,16 @@ class FormattingTest {
         return new RunResult("run_1", RunStatus.SUCCEEDED, "completed", "done", "42", 1, Usage.of(1, 1, 0, 0), cost,
                 Duration.ofMillis(5), null, List.of());
     }
+
+    /**
+     * A name refused for {@code --as} is shown with its escapes whole and its own characters counted; its tab stays a tab's
+     * escape. Before: the escaped name was cut ("ab\\x…") and the escapes' letters counted (+80 for a name of 60).
+     */
+    @Test
+    void aRefusedAsNameIsCutWithoutCuttingAnEscape() {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> DeciderName.of("ab\u0007".repeat(20), null)))
+                .hasMessage("--as must be a name of at most 200 characters without control characters, got '"
+                        + "ab\\x07".repeat(6) + "ab… (+40 chars)'");
+        assertThat(Text.shortenVisible("a\tb\n c", 40)).isEqualTo("a\\x09b\\x0a c");
+    }
 }

@@ -81,4 +81,20 @@ class LiveViewTest {
         InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "--json", "one plus one");
         assertThat(outcome.stderr()).contains("! stall (");
     }
+
+    /**
+     * A continued run's reply is cut after its control characters are made visible, each escape whole, and the note counts
+     * the reply's characters left out. Before: the escaped text was cut ("ab\\x0…", a fragment reading as text) and the
+     * escapes' letters were counted (+200 for a reply of 180 characters).
+     */
+    @Test
+    void aTurnsTextIsCutWithoutCuttingAnEscapeAndCountsItsOwnCharacters() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        try (StatusLine line = new StatusLine(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), false)) {
+            new LiveView(line).onEvent(new dev.rein.trace.TraceEvent.TurnStarted("r1", 3, java.time.Instant.EPOCH, 2,
+                    "ab\u0007".repeat(60)));
+        }
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("run r1 continues, turn 2: "
+                + "ab\\x07".repeat(26) + "ab… (+100 chars)");
+    }
 }
