@@ -69,6 +69,7 @@ class RecordedBranchHistoriesTest {
     static final String DECISION_WITH_START = "decision-with-continued-start-v2.json";
     static final String RESUME_NOT_CANCELLED = "resume-not-cancelled-v2.json";
     static final String FINISH_REFUSAL_COUNT = "finish-refusal-count-v2.json";
+    static final String NO_DEADLINE_CALL = "no-deadline-call-unbounded-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -208,6 +209,21 @@ class RecordedBranchHistoriesTest {
         DeterminismTest.replay(history);
     }
 
+    @Test
+    void aModelCallWithoutScheduleToCloseInARunWithoutATimeLimitStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(NO_DEADLINE_CALL);
+        assertThat(versionMarkers(history)).as("the history goes through the no-deadline-call-unbounded branch")
+                .contains("no-deadline-call-unbounded");
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+                .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
+                .as("the model call scheduled without a limit as a whole").singleElement()
+                .satisfies(a -> assertThat(a.hasScheduleToCloseTimeout() && a.getScheduleToCloseTimeout().getSeconds() > 0
+                        && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse());
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
     /**
      * 6cee147d took up the count of refused answers an activity returns; a run recorded before it (a finish call its
      * schema refused, then an answer a verifier refused, and the model asked again) goes on as it did: its activities
@@ -338,6 +354,9 @@ class RecordedBranchHistoriesTest {
         }
         if (absent(into, FINISH_REFUSAL_COUNT)) {
             Files.writeString(into.resolve(FINISH_REFUSAL_COUNT), finishRefusalCounted().toJson(true));
+        }
+        if (absent(into, NO_DEADLINE_CALL)) {
+            Files.writeString(into.resolve(NO_DEADLINE_CALL), noDeadlineCall().toJson(true));
         }
     }
 
@@ -578,6 +597,22 @@ class RecordedBranchHistoriesTest {
             RunResult result = server.start(agent).start("A-1 の状況は?", "run-finish-refusal-count").result();
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
             return server.client().fetchHistory("run-finish-refusal-count");
+        }
+    }
+
+    /** As TemporalRunTest's: a run without a time limit whose model call is retried after two delays of 200 days. */
+    private static WorkflowExecutionHistory noDeadlineCall() {
+        dev.rein.model.ModelException slowDown = new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.RATE_LIMITED, 429, "slow down");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown),
+                ScriptedModel.text("A-1 は配達済みです。"));
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.lookup())
+                .retryPolicy(new dev.rein.retry.RetryPolicy(2, Duration.ofDays(200), Duration.ofDays(200), 0))
+                .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-no-deadline-call").result();
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            return server.client().fetchHistory("run-no-deadline-call");
         }
     }
 

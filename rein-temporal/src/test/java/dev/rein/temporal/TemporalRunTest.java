@@ -202,6 +202,33 @@ class TemporalRunTest {
         }
     }
 
+    /**
+     * Retries whose delays together pass 365 days, in a run without a time limit: the model call's activity had a
+     * schedule-to-close timeout of 365 days and 10 s, so Temporal stopped retrying after the first delay and the run ended
+     * FAILED with the provider's 429, where a local run with the same policy waits and succeeds. The test server skips
+     * the days.
+     */
+    @Test
+    void retriesWhoseDelaysTogetherPass365DaysAreAllWaitedInARunWithoutATimeLimit() throws TimeoutException {
+        for (RetryPolicy policy : List.of(new RetryPolicy(2, Duration.ofDays(200), Duration.ofDays(200), 0),
+                new RetryPolicy(2, Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MAX_VALUE), 0))) {
+            dev.rein.budget.Budget unlimited = dev.rein.budget.Budget.builder().maxDuration(null).build();
+            Agent agent = Orders.agent(rateLimitedTwice(), new RecordingListener(), Orders.lookup()).retryPolicy(policy)
+                    .budget(unlimited).build();
+            try (TemporalTestServer server = new TemporalTestServer()) {
+                RunResult result = server.start(agent).start("A-1?", "run-long-delays").result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(result.answer()).isEqualTo("A-1 は配達済みです。");
+            }
+        }
+    }
+
+    private static ScriptedModel rateLimitedTwice() {
+        ModelException slowDown = new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down");
+        return ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown), ScriptedModel.text("A-1 は配達済みです。"));
+    }
+
     /** Workers whose activities note the retry delay of each failure they end with. */
     private static WorkerInterceptorBase failureDelays(List<Duration> delays) {
         return new WorkerInterceptorBase() {

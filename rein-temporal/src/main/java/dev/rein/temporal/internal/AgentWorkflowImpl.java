@@ -658,7 +658,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline. Each
+     * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline (in a run
+     * without a time limit, as often as the policy allows, however long its delays add up to). Each
      * attempt applies the agent's retry policy (a provider error past it is not retryable), so the attempts Temporal
      * allows beyond it serve only a worker lost during the call.
      */
@@ -678,9 +679,17 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // an attempt may wait for the model until the deadline (and report that it passed within the grace); the
         // worker heartbeats meanwhile, so only a dead worker's attempt ends after the attempt timeout (and is
         // retried), not a live one waiting for a slow model
-        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(Duration.ofMillis(left)).setScheduleToCloseTimeout(Duration.ofMillis(left))
-                .setHeartbeatTimeout(attempt()).setRetryOptions(retry).build());
+        ActivityOptions.Builder options = ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofMillis(left))
+                .setHeartbeatTimeout(attempt()).setRetryOptions(retry);
+        // without a time limit nothing bounds the call as a whole but the policy's attempts: a schedule-to-close of
+        // 365 days (and the grace) stopped Temporal retrying once the policy's delays together passed it (two of
+        // 200 days), ending the run with the provider's failure where a local run waits them. Runs recorded before
+        // scheduled their calls with it and keep it
+        if (input.budget().maxDuration() != null
+                || Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) < 1) {
+            options.setScheduleToCloseTimeout(Duration.ofMillis(left));
+        }
+        return Workflow.newActivityStub(AgentActivities.class, options.build());
     }
 
     /**
