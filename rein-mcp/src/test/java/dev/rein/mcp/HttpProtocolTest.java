@@ -248,7 +248,9 @@ class HttpProtocolTest {
             FakeHttpEndpoint.echo(exchange, message, "s1");
         })) {
             assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
-                    .hasMessageContaining(words).hasMessageContaining("it asked to be tried again after 30 s");
+                    .hasMessageContaining(words).hasMessageContaining("it asked to be tried again after 30 s")
+                    .hasMessageEndingWith(" The server answered (its URL is right), but is not taking requests now: start again"
+                            + " once that time has passed, or set \"disabled\": true.");
         }
     }
 

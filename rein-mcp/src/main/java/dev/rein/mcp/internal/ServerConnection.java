@@ -332,8 +332,10 @@ public final class ServerConnection implements AutoCloseable {
                     // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
                     // Rein's words around a quote HttpRefusal already cut to its bound: not cut again, or a long quote
                     // took the Retry-After after it away
+                    // a server that asked to be tried later (503, 429 with Retry-After) is told apart as initialize's is
+                    long retryAfter = current.retryAfterOf(id);
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            current.retryAfterOf(id), config.secrets()), true);
+                            retryAfter, config.secrets()), true, retryAfter > 0 ? RETRY_LATER : RefusedListing.ADVICE);
                 }
                 throw e;
             } catch (McpError e) {
