@@ -2,7 +2,6 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.internal.text.Excerpts;
 import dev.rein.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,8 +113,10 @@ final class TraceSummary {
         return String.format("%3d %-18s ", e.step(), e.type());
     }
 
+    /** The text on one line, cut after {@link #MAX} code points (whole characters: half an emoji prints as '?'), saying how many more it had. */
     private static String oneLine(String text) {
         String flat = text.replace('\n', ' ').strip();
-        return Excerpts.first(flat, MAX); // whole characters: half an emoji would print as '?'
+        int length = flat.codePointCount(0, flat.length());
+        return length <= MAX ? flat : flat.substring(0, flat.offsetByCodePoints(0, MAX)) + "… (+" + (length - MAX) + " chars)";
     }
 }

@@ -92,14 +92,17 @@ class TraceSummaryTest {
         assertThat(lines.get(0)).endsWith("turn 2: 会議室Bで お願いします");
     }
 
-    /** A long detail is cut to 120 characters, never inside one: 119 then an emoji across the cut stays whole. */
+    /**
+     * A long detail is cut to 120 characters, never inside one: 119 then an emoji across the cut stays whole, and the cut
+     * says how many characters it left out (it said a bare "...").
+     */
     @Test
     void aLongDetailIsCutBetweenWholeCharacters() {
         Instant t = Instant.parse("2026-12-01T00:00:00Z");
         String content = "x".repeat(119 - "lookup ok: ".length()) + "🍣" + "在庫".repeat(50);
         List<String> lines = TraceSummary.lines(List.of(stored(1, "tool_result", new TraceEvent.ToolCompleted("r", 1, t, "c1",
                 "lookup", content, false, "NONE", "db", 3, "READ"))));
-        assertThat(lines.get(0)).endsWith("x🍣...");
+        assertThat(lines.get(0)).endsWith("x🍣… (+100 chars)");
         assertThat(lines.get(0).codePoints().filter(cp -> Character.isSurrogate((char) cp))).isEmpty();
     }
 
