@@ -12,7 +12,9 @@ package dev.rein.model;
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
  * {@code retryAfter}, within the deadline); the models of the application's stages
  * ({@link #aroundModel}); the deadline; the model. So an application stage sees
- * one logical call (retries happen below it) and everything it returns is traced.
+ * one logical call (retries happen below it) and everything it returns is traced. Under a durable engine
+ * (rein-temporal), which makes the retries itself, a stage sees each retryable failure instead, after its
+ * {@code model_retry} was traced: a fallback there moves on at the first one.
  *
  * <p>The chain polices the contract: a stage proceeds at most once per call unless it is a
  * retrying stage ({@link #retries()}: the built-in retry, a fallback model); it may change the model, the model name or the options of the
