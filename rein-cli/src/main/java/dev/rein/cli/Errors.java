@@ -481,15 +481,34 @@ final class Errors {
                     && word.charAt(first + 1) == full.charAt(first);
             return swapped || besideInARow(word.charAt(first), full.charAt(first));
         }
-        if (edits == 2 && length >= 5) {
+        // two slips, one of them a swap, the other a letter left out or added or another swap (trail: trials, stpe:
+        // steps, sptes: steps), in a word that starts as the option's does: a replaced letter besides a swap, or another
+        // first letter, made unrelated words alike (suite: quiet, quote: quiet, caution: action)
+        if (edits == 2 && length >= 5 && word.charAt(0) == full.charAt(0)) {
             for (int i = 0; i + 1 < word.length(); i++) {
-                String unswapped = word.substring(0, i) + word.charAt(i + 1) + word.charAt(i) + word.substring(i + 2);
-                if (NearNames.editDistance(unswapped, full) == 1) {
+                String unswapped = swapped(word, i);
+                if (NearNames.editDistance(unswapped, full) == 1
+                        && (unswapped.length() != full.length() || oneSwapFrom(unswapped, full))) {
                     return true;
                 }
             }
         }
         return edits == 1 || (edits == 2 && length >= 8);
+    }
+
+    /** {@code word} with its letters at {@code i} and {@code i + 1} swapped. */
+    private static String swapped(String word, int i) {
+        return word.substring(0, i) + word.charAt(i + 1) + word.charAt(i) + word.substring(i + 2);
+    }
+
+    /** Whether swapping two neighbouring letters of {@code word} gives {@code full}. */
+    private static boolean oneSwapFrom(String word, String full) {
+        for (int i = 0; i + 1 < word.length(); i++) {
+            if (swapped(word, i).equals(full)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final java.util.List<String> KEY_ROWS = java.util.List.of("qwertyuiop", "asdfghjkl", "zxcvbnm");
@@ -513,8 +532,23 @@ final class Errors {
     private static String withoutOptionName(CommandLine.Model.CommandSpec spec, String[] args, String arg,
             CommandLine.Model.PositionalParamSpec positional) {
         StringBuilder sb = new StringBuilder();
+        // a value starting with '-' goes after '--', and so do the positional words that follow it; the options that
+        // follow it go before, or '--' would take them into the value (rein run --goal=-5 --max-steps 3)
+        StringBuilder afterAll = null;
         boolean ended = false; // after '--' every word is a positional one
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            if (afterAll != null) {
+                CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
+                if (option == null) {
+                    afterAll.append(' ').append(shellWord(args[i]));
+                } else {
+                    sb.append(' ').append(shellWord(args[i]));
+                    if (option.arity().max() > 0 && !args[i].contains("=") && i + 1 < args.length) {
+                        sb.append(' ').append(shellWord(args[++i]));
+                    }
+                }
+                continue;
+            }
             String value = null;
             if (!args[i].equals(arg)) {
                 ended |= args[i].equals("--");
@@ -528,11 +562,14 @@ final class Errors {
             }
             if (value != null) {
                 if (value.startsWith("-") && !ended) {
-                    sb.append(" --");
-                    ended = true;
+                    afterAll = new StringBuilder(shellWord(value));
+                } else {
+                    sb.append(' ').append(shellWord(value));
                 }
-                sb.append(' ').append(shellWord(value));
             }
+        }
+        if (afterAll != null) {
+            sb.append(" -- ").append(afterAll);
         }
         return sb.toString();
     }

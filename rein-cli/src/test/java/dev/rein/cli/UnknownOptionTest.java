@@ -342,10 +342,26 @@ class UnknownOptionTest {
                 + " GOAL is given without an option name: rein run -- -5 (see 'rein run --help')");
         assertThat(cli.run("show", "--run=r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
                 + " given without an option name: rein show r1 (see 'rein show --help')");
+        // options after a value that starts with '-' go before '--', or they would be taken into the value (rev39)
+        assertThat(cli.run("run", "--goal=-5", "--max-steps", "3", "+", "1").stderrLines()).containsExactly("rein run:"
+                + " unknown option '--goal'; GOAL is given without an option name: rein run --max-steps 3 -- -5 + 1 (see 'rein"
+                + " run --help')");
         // still: the value after the option in its place, or the label when there is none
         assertThat(cli.run("show", "--run", "r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
                 + " given without an option name: rein show r1 (see 'rein show --help')");
         assertThat(cli.run("show", "--run").stderrLines()).singleElement().asString().startsWith("rein show: unknown option"
                 + " '--run'; RUN is given without an option name: rein show RUN; and give RUN, the run id");
+    }
+
+    /** Two slips, one a swap, offered unrelated options of the same length or another first letter (rev39). */
+    @Test
+    void twoSlipsAreATypoOnlyWithALetterLeftOutOrAddedAndTheSameFirstLetter() {
+        for (String wrong : List.of("--suite", "--quote", "--quest", "--quits")) {
+            assertThat(cli.run("run", wrong, "s.yaml").stderrLines()).as(wrong).singleElement().asString()
+                    .doesNotContain("did you mean");
+        }
+        assertThat(cli.run("approve", "run_1", "--caution").stderrLines()).singleElement().asString().doesNotContain("did you mean");
+        assertThat(cli.run("eval", "s.yaml", "--trains", "3").stderrLines()).singleElement().asString().doesNotContain("did you mean");
+        assertThat(cli.run("eval", "s.yaml", "--trail", "3").stderrLines()).singleElement().asString().contains("did you mean --trials?");
     }
 }
