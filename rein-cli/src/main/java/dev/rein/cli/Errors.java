@@ -534,18 +534,23 @@ final class Errors {
         StringBuilder sb = new StringBuilder();
         // a value starting with '-' goes after '--', and so do the positional words that follow it; the options that
         // follow it go before, or '--' would take them into the value (rein run --goal=-5 --max-steps 3)
+        // (an unknown option stays before it too, so that the hinted command still fails on it rather than take it as text)
         StringBuilder afterAll = null;
         boolean ended = false; // after '--' every word is a positional one
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
             if (afterAll != null) {
-                CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
-                if (option == null) {
-                    afterAll.append(' ').append(shellWord(args[i]));
-                } else {
+                if (ended) {
+                    afterAll.append(' ').append(shellWord(args[i])); // after the user's own '--': text as typed
+                } else if (args[i].equals("--")) {
+                    ended = true;
+                } else if (optionShaped(args[i])) {
                     sb.append(' ').append(shellWord(args[i]));
-                    if (option.arity().max() > 0 && !args[i].contains("=") && i + 1 < args.length) {
+                    CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
+                    if (option != null && option.arity().max() > 0 && !args[i].contains("=") && i + 1 < args.length) {
                         sb.append(' ').append(shellWord(args[++i]));
                     }
+                } else {
+                    afterAll.append(' ').append(shellWord(args[i]));
                 }
                 continue;
             }

@@ -346,6 +346,13 @@ class UnknownOptionTest {
         assertThat(cli.run("run", "--goal=-5", "--max-steps", "3", "+", "1").stderrLines()).containsExactly("rein run:"
                 + " unknown option '--goal'; GOAL is given without an option name: rein run --max-steps 3 -- -5 + 1 (see 'rein"
                 + " run --help')");
+        // a '--' the user typed after the value keeps what follows it as text, and an unknown option stays before '--' (rev41)
+        assertThat(cli.run("run", "--goal=-5", "--", "--max-steps", "3").stderrLines()).singleElement().asString()
+                .contains("GOAL is given without an option name: rein run -- -5 --max-steps 3 (see");
+        assertThat(cli.run("run", "--goal=-5", "--max-steps=3", "--", "-x").stderrLines()).singleElement().asString()
+                .contains("GOAL is given without an option name: rein run --max-steps=3 -- -5 -x (see");
+        assertThat(cli.run("run", "--goal=-5", "--max-stepz", "3").stderrLines()).singleElement().asString()
+                .contains("GOAL is given without an option name: rein run --max-stepz -- -5 3 (see");
         // still: the value after the option in its place, or the label when there is none
         assertThat(cli.run("show", "--run", "r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
                 + " given without an option name: rein show r1 (see 'rein show --help')");
