@@ -2,6 +2,7 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.Counts;
 import dev.rein.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +118,6 @@ final class TraceSummary {
     private static String oneLine(String text) {
         String flat = text.replace('\n', ' ').strip();
         int length = flat.codePointCount(0, flat.length());
-        return length <= MAX ? flat : flat.substring(0, flat.offsetByCodePoints(0, MAX)) + "… (+" + (length - MAX) + " chars)";
+        return length <= MAX ? flat : flat.substring(0, flat.offsetByCodePoints(0, MAX)) + "… (+" + Counts.of(length - MAX, "char") + ")";
     }
 }
