@@ -36,6 +36,12 @@ public final class TemporalAgentClient {
      * events at which Temporal warns, far under the 51,200 at which it terminates the workflow.
      */
     public static final int DEFAULT_HISTORY_LIMIT = 10_000;
+    /**
+     * How long a model call may wait for a worker to take it up (Temporal's schedule-to-start timeout, on each attempt)
+     * before the run ends FAILED with {@code internal_error}: 365 days, the most any activity of a run without a time
+     * limit may take. A run with a nearer deadline ends at the deadline first.
+     */
+    public static final Duration DEFAULT_MODEL_CALL_START_TIMEOUT = Duration.ofDays(365);
     /** The longest history limit {@link #withHistoryLimit} takes: room for a step's events under Temporal's 51,200. */
     public static final int LONGEST_HISTORY_LIMIT = 40_000;
 
@@ -58,19 +64,21 @@ public final class TemporalAgentClient {
     private final Duration attempt;
     private final OutputStore runStore;
     private final int historyLimit;
+    private final Duration callStartTimeout;
 
     TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
-        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT, runStore, DEFAULT_HISTORY_LIMIT);
+        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT, runStore, DEFAULT_HISTORY_LIMIT, DEFAULT_MODEL_CALL_START_TIMEOUT);
     }
 
     private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt, OutputStore runStore,
-                                int historyLimit) {
+                                int historyLimit, Duration callStartTimeout) {
         this.client = Objects.requireNonNull(client, "client");
         this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
         this.agent = Objects.requireNonNull(agent, "agent");
         this.attempt = attempt;
         this.runStore = Objects.requireNonNull(runStore, "runStore");
         this.historyLimit = historyLimit;
+        this.callStartTimeout = callStartTimeout;
     }
 
     /**
@@ -92,7 +100,27 @@ public final class TemporalAgentClient {
                     + " tool calls would be taken for a dead worker's and made again; set 1 second or more (the default"
                     + " is " + DEFAULT_ATTEMPT_TIMEOUT.toMinutes() + " minutes)");
         }
-        return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore, historyLimit);
+        return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore, historyLimit, callStartTimeout);
+    }
+
+    /**
+     * A client whose runs end FAILED with {@code internal_error} when a model call waits {@code timeout} for a worker to
+     * take it up (Temporal's schedule-to-start timeout: no worker with the agent's activities polls the task queue, or
+     * all of them were busy or stopped that long), each attempt counted on its own (after a retry's delay, after a lost
+     * worker); the message names the queue and says to check that a worker of it runs with the agent registered. The
+     * default is {@link #DEFAULT_MODEL_CALL_START_TIMEOUT}; a timeout over 365 days counts as 365 days (Temporal sets
+     * none past 10,000 years). In a run whose deadline comes first, the run ends at its deadline as before. Give your
+     * workers time to come back after a deployment: a call waiting longer ends the run.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is null, zero or negative
+     */
+    public TemporalAgentClient withModelCallStartTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the model call's start timeout must be positive, got " + timeout
+                    + ": it is how long a model call may wait for a worker to take it up before the run ends (the default"
+                    + " is " + DEFAULT_MODEL_CALL_START_TIMEOUT.toDays() + " days)");
+        }
+        return new TemporalAgentClient(client, taskQueue, agent, attempt, runStore, historyLimit, timeout);
     }
 
     /**
@@ -111,7 +139,7 @@ public final class TemporalAgentClient {
                     + " run continues as new only between steps, so a step's events must still fit (the default is "
                     + String.format(java.util.Locale.ROOT, "%,d", DEFAULT_HISTORY_LIMIT) + ")");
         }
-        return new TemporalAgentClient(client, taskQueue, agent, attempt, runStore, events);
+        return new TemporalAgentClient(client, taskQueue, agent, attempt, runStore, events, callStartTimeout);
     }
 
     /** Starts a run with a new id. */
@@ -319,6 +347,7 @@ public final class TemporalAgentClient {
         // is sent, as the local run masks the goal before it keeps or shows it
         String masked = new TraceRedactor(c.secrets()::known).redact(goal);
         return new RunInput(masked, c.modelName(), c.budget(), prices, c.maxTokens(), c.maxVerificationFailures(),
-                DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay(), historyLimit, null);
+                DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay(), historyLimit,
+                callStartTimeout, null);
     }
 }

@@ -216,6 +216,53 @@ class TemporalMisconfigurationTest {
     }
 
     /**
+     * A model call no worker takes up, in a run without a time limit (the workers of the agent's activities stopped
+     * after the run began): since 1ef586e2 the call had no timeout but its attempt's, which starts only when a worker
+     * takes it, so the run stayed RUNNING without end (before, it ended after 365 days). It now ends FAILED with
+     * internal_error once the call has waited the model call's start timeout, saying no worker took it up and to check
+     * that one polls the queue. The test server does not skip time while an activity waits for a worker: a short one.
+     */
+    @Test
+    void aModelCallNoWorkerTakesUpInARunWithoutATimeLimitEndsFailedAfterTheStartTimeout() throws TimeoutException {
+        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        // the activities' worker stops polling (gracefully: ReinBegin still reports) while it runs ReinBegin, its one slot
+        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
+                    activities.get().shutdown();
+                }
+            }
+        };
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(runId -> stopWorkers)
+                .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
+            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
+                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
+                    .build()), agent);
+            server.env.start();
+            activities.get().start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken");
+
+            RunResult result = run.result(Duration.ofSeconds(30));
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("internal_error");
+            assertThat(result.message()).contains("ReinCallModel").contains("no worker took it up within 2 s")
+                    .contains("'" + TemporalTestServer.QUEUE + "'").contains("TemporalAgents.worker")
+                    .contains("withModelCallStartTimeout");
+        } finally {
+            if (activities.get() != null) {
+                activities.get().shutdownNow();
+            }
+        }
+    }
+
+    /**
      * An empty task queue (an unset configuration value) is refused when the client is made, naming the queue, where
      * each start failed with Temporal's bare WorkflowServiceException ("workflowId='…', runId=''"), which named
      * neither the queue nor what to set.

@@ -216,7 +216,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // this command's input (goal and state) larger than Temporal takes, and the run could not go on
         Workflow.continueAsNew(new RunInput("", input.modelName(), input.budget(), input.prices(),
                 input.maxTokens(), input.maxVerificationFailures(), input.maxEmptyNudges(), input.attempt(), input.retries(),
-                input.initialBackoff(), input.maxBackoff(), input.historyLimit(), carried));
+                input.initialBackoff(), input.maxBackoff(), input.historyLimit(), input.callStartTimeout(), carried));
     }
 
     private void restore(Payloads.Carried carried) {
@@ -548,10 +548,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     /**
      * What to say of an activity no worker of the run's queue ran before its time was up (the run's deadline, and a
      * few attempt timeouts for lost workers): workers took it that lack the agent's activities (Temporal retried it,
-     * each attempt "not registered with a worker"), or no worker polls the queue for activities (never started).
-     * Null for any other failure.
+     * each attempt "not registered with a worker"), or no worker polls the queue for activities (never started); or
+     * a model call no worker took up within its start timeout. Null for any other failure.
      */
-    private static String unserved(ActivityFailure failure) {
+    private String unserved(ActivityFailure failure) {
         if (failure.getCause() instanceof ApplicationFailure app) {
             if (WorkerConverter.UNREADABLE.equals(app.getType())) {
                 return app.getOriginalMessage(); // the worker's client lacks Rein's converter: it says what to set
@@ -564,12 +564,21 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                         + " the run again under a new run id";
             }
         }
-        if (failure.getRetryState() != RetryState.RETRY_STATE_TIMEOUT) {
-            return null;
-        }
         String queue = "task queue '" + Workflow.getInfo().getTaskQueue() + "'";
         String register = "every worker of " + queue + " must register the agent with TemporalAgents.worker(worker, agent,"
                 + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
+        if (failure.getCause() instanceof TimeoutFailure timeout
+                && timeout.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START) {
+            // only a model call has one (callStartTimeout); Temporal does not retry it, whatever the retry state says
+            return "the activity " + failure.getActivityType() + " waited for a worker and no worker took it up within "
+                    + shown(callStartTimeout()) + ", its start timeout: no worker with the"
+                    + " agent's activities polls " + queue + ", or all of them were busy or stopped that long. Check that"
+                    + " one runs: " + register + "; to let a model call wait longer for a worker, set"
+                    + " TemporalAgentClient.withModelCallStartTimeout";
+        }
+        if (failure.getRetryState() != RetryState.RETRY_STATE_TIMEOUT) {
+            return null;
+        }
         if (failure.getCause() instanceof ApplicationFailure app && app.getOriginalMessage() != null
                 && app.getOriginalMessage().contains("is not registered with a worker")) {
             return "the activity " + failure.getActivityType() + " could not run before the run's deadline: the workers of "
@@ -689,7 +698,25 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 || Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) < 1) {
             options.setScheduleToCloseTimeout(Duration.ofMillis(left));
         }
+        // an attempt's timeouts start when a worker takes it up, so a call no worker takes up (none polls the queue)
+        // would wait without end where nothing else bounds it; a nearer deadline still ends it first
+        if (Workflow.getVersion("call-start-timeout", Workflow.DEFAULT_VERSION, 1) >= 1) {
+            options.setScheduleToStartTimeout(callStartTimeout());
+        }
         return Workflow.newActivityStub(AgentActivities.class, options.build());
+    }
+
+    /** {@code d} for people: whole days as days (the default start timeout read "31536000 s"), else as Rein writes it. */
+    private static String shown(Duration d) {
+        return d.toSeconds() % 86_400 == 0 && d.toNanosPart() == 0 ? d.toDays() + (d.toDays() == 1 ? " day" : " days")
+                : dev.rein.internal.text.Durations.human(d);
+    }
+
+    /** How long a model call may wait for a worker to take it up: the client's choice, at most {@link #NO_DEADLINE}. */
+    private Duration callStartTimeout() {
+        Duration chosen = input.callStartTimeout() == null
+                ? dev.rein.temporal.TemporalAgentClient.DEFAULT_MODEL_CALL_START_TIMEOUT : input.callStartTimeout();
+        return chosen.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(chosen);
     }
 
     /**

@@ -17,17 +17,20 @@ import java.util.Map;
  * @param retries     the agent's model retry policy, as activity retry options
  * @param historyLimit the workflow history's length (events) from which the run continues as new before its next step
  *                    (0: {@link dev.rein.temporal.TemporalAgentClient#DEFAULT_HISTORY_LIMIT})
+ * @param callStartTimeout how long a model call may wait for a worker to take it up, on each attempt (null, in a run
+ *                    started before it was kept: {@link dev.rein.temporal.TemporalAgentClient#DEFAULT_MODEL_CALL_START_TIMEOUT})
  * @param carried     Rein's own: the run's state carried into a workflow execution that continues it as new; null when
  *                    the run starts
  */
 public record RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,
                        int maxVerificationFailures, int maxEmptyNudges, Duration attempt, int retries,
-                       Duration initialBackoff, Duration maxBackoff, int historyLimit, Payloads.Carried carried) {
+                       Duration initialBackoff, Duration maxBackoff, int historyLimit, Duration callStartTimeout,
+                       Payloads.Carried carried) {
     /** A run's input as it starts, with the default history limit. */
     public RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,
                     int maxVerificationFailures, int maxEmptyNudges, Duration attempt, int retries,
                     Duration initialBackoff, Duration maxBackoff) {
         this(goal, modelName, budget, prices, maxTokens, maxVerificationFailures, maxEmptyNudges, attempt, retries,
-                initialBackoff, maxBackoff, 0, null);
+                initialBackoff, maxBackoff, 0, null, null);
     }
 }
