@@ -70,6 +70,7 @@ class RecordedBranchHistoriesTest {
     static final String RESUME_NOT_CANCELLED = "resume-not-cancelled-v2.json";
     static final String FINISH_REFUSAL_COUNT = "finish-refusal-count-v2.json";
     static final String NO_DEADLINE_CALL = "no-deadline-call-unbounded-v2.json";
+    static final String LONG_DEADLINE_CALL = "long-deadline-call-unbounded-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -225,6 +226,29 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
+     * A run whose time limit is further off than 365 days: its model call has no schedule-to-close (the deadline is kept
+     * within each attempt), and every model call has a schedule-to-start timeout (the client's, 365 days by default).
+     * The histories recorded before (no-deadline-call-unbounded-v2.json among them) have neither marker and still replay.
+     */
+    @Test
+    void aModelCallWithAStartTimeoutInARunWithALongTimeLimitStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(LONG_DEADLINE_CALL);
+        assertThat(versionMarkers(history)).as("the history goes through both branches")
+                .contains("long-deadline-call-unbounded", "call-start-timeout");
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+                .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
+                .as("the model call scheduled without a limit as a whole, and a start timeout of 365 days").singleElement()
+                .satisfies(a -> {
+                    assertThat(a.hasScheduleToCloseTimeout() && a.getScheduleToCloseTimeout().getSeconds() > 0
+                            && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse();
+                    assertThat(a.getScheduleToStartTimeout().getSeconds()).isEqualTo(365L * 24 * 3600);
+                });
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    /**
      * 6cee147d took up the count of refused answers an activity returns; a run recorded before it (a finish call its
      * schema refused, then an answer a verifier refused, and the model asked again) goes on as it did: its activities
      * returned no count, read as 0, and the workflow does not take it up without the branch's marker.
@@ -357,6 +381,9 @@ class RecordedBranchHistoriesTest {
         }
         if (absent(into, NO_DEADLINE_CALL)) {
             Files.writeString(into.resolve(NO_DEADLINE_CALL), noDeadlineCall().toJson(true));
+        }
+        if (absent(into, LONG_DEADLINE_CALL)) {
+            Files.writeString(into.resolve(LONG_DEADLINE_CALL), longDeadlineCall().toJson(true));
         }
     }
 
@@ -613,6 +640,22 @@ class RecordedBranchHistoriesTest {
             RunResult result = server.start(agent).start("A-1?", "run-no-deadline-call").result();
             assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
             return server.client().fetchHistory("run-no-deadline-call");
+        }
+    }
+
+    /** As TemporalRunTest's: a run with a time limit of 1000 days whose model call is retried after two delays of 200 days. */
+    private static WorkflowExecutionHistory longDeadlineCall() {
+        dev.rein.model.ModelException slowDown = new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.RATE_LIMITED, 429, "slow down");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown),
+                ScriptedModel.text("A-1 は配達済みです。"));
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.lookup())
+                .retryPolicy(new dev.rein.retry.RetryPolicy(2, Duration.ofDays(200), Duration.ofDays(200), 0))
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofDays(1000)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-long-deadline-call").result();
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            return server.client().fetchHistory("run-long-deadline-call");
         }
     }
 

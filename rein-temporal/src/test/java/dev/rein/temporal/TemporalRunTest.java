@@ -224,6 +224,25 @@ class TemporalRunTest {
         }
     }
 
+    /**
+     * Retries whose delays together pass 365 days, in a run whose time limit is further off than that: the model call's
+     * activity had a schedule-to-close timeout of 365 days and 10 s (a deadline past 365 days counted as 365), so Temporal
+     * stopped retrying after the first delay and the run ended FAILED with the provider's 429 long before its deadline,
+     * where a local run waits and succeeds. The test server skips the days.
+     */
+    @Test
+    void retriesWhoseDelaysTogetherPass365DaysAreAllWaitedInARunWhoseTimeLimitIsLonger() throws TimeoutException {
+        dev.rein.budget.Budget long1000Days = dev.rein.budget.Budget.builder().maxDuration(Duration.ofDays(1000)).build();
+        Agent agent = Orders.agent(rateLimitedTwice(), new RecordingListener(), Orders.lookup())
+                .retryPolicy(new RetryPolicy(2, Duration.ofDays(200), Duration.ofDays(200), 0)).budget(long1000Days).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-long-deadline-delays").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 は配達済みです。");
+        }
+    }
+
     private static ScriptedModel rateLimitedTwice() {
         ModelException slowDown = new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down");
         return ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown), ScriptedModel.text("A-1 は配達済みです。"));

@@ -693,9 +693,15 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // without a time limit nothing bounds the call as a whole but the policy's attempts: a schedule-to-close of
         // 365 days (and the grace) stopped Temporal retrying once the policy's delays together passed it (two of
         // 200 days), ending the run with the provider's failure where a local run waits them. Runs recorded before
-        // scheduled their calls with it and keep it
-        if (input.budget().maxDuration() != null
-                || Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) < 1) {
+        // scheduled their calls with it and keep it. So for a deadline further off than 365 days, which timeLeft counts
+        // as 365: the deadline is kept in each attempt instead (the retry stage waits no delay past it, the call stops
+        // waiting for the model at it)
+        Duration max = input.budget().maxDuration();
+        boolean unbounded = max == null
+                ? Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) >= 1
+                : max.toMillis() - activeMillis() > NO_DEADLINE.toMillis()
+                        && Workflow.getVersion("long-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) >= 1;
+        if (!unbounded) {
             options.setScheduleToCloseTimeout(Duration.ofMillis(left));
         }
         // an attempt's timeouts start when a worker takes it up, so a call no worker takes up (none polls the queue)
