@@ -262,6 +262,21 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /** A model call's start timeout that is not positive is refused, saying what the timeout is and its default. */
+    @Test
+    void aModelCallStartTimeoutThatIsNotPositiveIsRefusedSayingWhatItIs() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            for (Duration bad : java.util.Arrays.asList(null, Duration.ZERO, Duration.ofSeconds(-1))) {
+                assertThatThrownBy(() -> client.withModelCallStartTimeout(bad)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("start timeout must be positive, got " + bad)
+                        .hasMessageContaining("wait for a worker to take it up").hasMessageContaining("365 days");
+            }
+            assertThat(client.withModelCallStartTimeout(Duration.ofDays(365L * 20_000))).isNotNull();
+        }
+    }
+
     /**
      * An empty task queue (an unset configuration value) is refused when the client is made, naming the queue, where
      * each start failed with Temporal's bare WorkflowServiceException ("workflowId='…', runId=''"), which named
