@@ -243,6 +243,22 @@ class TemporalRunTest {
         }
     }
 
+    @Test
+    void aRetryWhoseDelayPassesALongTimeLimitCountedFromTheCallsFirstAttemptIsNotWaited() throws TimeoutException {
+        // 400 days: the first 429 at day 0 may wait 300 days; the second, at day 300, may not (the deadline is 100 days
+        // off), as a local run ends. Each attempt used to count the deadline from its own start, and waited it
+        dev.rein.budget.Budget long400Days = dev.rein.budget.Budget.builder().maxDuration(Duration.ofDays(400)).build();
+        Agent agent = Orders.agent(rateLimitedTwice(), new RecordingListener(), Orders.lookup())
+                .retryPolicy(new RetryPolicy(2, Duration.ofDays(300), Duration.ofDays(300), 0)).budget(long400Days).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-long-deadline-delay-past-it").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).contains("slow down");
+        }
+    }
+
     private static ScriptedModel rateLimitedTwice() {
         ModelException slowDown = new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down");
         return ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown), ScriptedModel.text("A-1 は配達済みです。"));

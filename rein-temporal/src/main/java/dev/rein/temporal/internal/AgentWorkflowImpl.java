@@ -59,6 +59,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * the deadline and reports the run after the call (the step counted), which Temporal's own timeout would lose.
      */
     static final Duration DEADLINE_GRACE = Duration.ofSeconds(10);
+
+    /**
+     * The longest a model call in a run with a far deadline is bounded by as a whole: Temporal's server keeps a
+     * duration in a Go time.Duration, which ends at about 292 years, so a time limit further off is counted as this.
+     */
+    static final Duration LONGEST_CALL = Duration.ofDays(200 * 365);
     /** The failure type of an activity whose input its worker's converter could not read: retrying it cannot help. */
     static final String CONVERTER_FAILURE = io.temporal.common.converter.DataConverterException.class.getName();
     /** A history this large continues as new: Temporal warns at 10 MB and terminates the workflow at 50 MB. */
@@ -693,15 +699,20 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // without a time limit nothing bounds the call as a whole but the policy's attempts: a schedule-to-close of
         // 365 days (and the grace) stopped Temporal retrying once the policy's delays together passed it (two of
         // 200 days), ending the run with the provider's failure where a local run waits them. Runs recorded before
-        // scheduled their calls with it and keep it. So for a deadline further off than 365 days, which timeLeft counts
-        // as 365: the deadline is kept in each attempt instead (the retry stage waits no delay past it, the call stops
-        // waiting for the model at it)
+        // scheduled their calls with it and keep it. A deadline further off than 365 days, which timeLeft counts as
+        // 365, bounds the call as a whole by the real time left (and the grace): each attempt gets the Turn of the
+        // call's scheduling, so it counts the deadline from its own start, and only this keeps the delays already
+        // waited counted (Temporal ends the call with its last failure where the next delay would pass it)
         Duration max = input.budget().maxDuration();
-        boolean unbounded = max == null
-                ? Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) >= 1
-                : max.toMillis() - activeMillis() > NO_DEADLINE.toMillis()
-                        && Workflow.getVersion("long-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) >= 1;
-        if (!unbounded) {
+        if (max == null) {
+            if (Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) < 1) {
+                options.setScheduleToCloseTimeout(Duration.ofMillis(left));
+            }
+        } else if (max.toMillis() - activeMillis() > NO_DEADLINE.toMillis()
+                && Workflow.getVersion("long-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) >= 1) {
+            long whole = Math.min(max.toMillis() - activeMillis(), LONGEST_CALL.toMillis()) + DEADLINE_GRACE.toMillis();
+            options.setScheduleToCloseTimeout(Duration.ofMillis(whole));
+        } else {
             options.setScheduleToCloseTimeout(Duration.ofMillis(left));
         }
         // an attempt's timeouts start when a worker takes it up, so a call no worker takes up (none polls the queue)
