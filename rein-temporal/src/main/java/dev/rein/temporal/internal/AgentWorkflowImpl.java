@@ -25,7 +25,6 @@ import dev.rein.temporal.internal.Payloads.RunRef;
 import dev.rein.temporal.internal.Payloads.Turn;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.api.enums.v1.RetryState;
 import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -555,47 +554,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * What to say of an activity no worker of the run's queue ran before its time was up (the run's deadline, and a
      * few attempt timeouts for lost workers): workers took it that lack the agent's activities (Temporal retried it,
      * each attempt "not registered with a worker"), or no worker polls the queue for activities (never started); or
-     * a model call no worker took up within its start timeout. Null for any other failure.
+     * a model call no worker took up within its start timeout (see {@link Unserved#describe}). Null for any other failure.
      */
     private String unserved(ActivityFailure failure) {
-        if (failure.getCause() instanceof ApplicationFailure app) {
-            if (WorkerConverter.UNREADABLE.equals(app.getType())) {
-                return app.getOriginalMessage(); // the worker's client lacks Rein's converter: it says what to set
-            }
-            if (CONVERTER_FAILURE.equals(app.getType())) {
-                return "a worker of task queue '" + Workflow.getInfo().getTaskQueue() + "' could not read the input of the"
-                        + " activity " + failure.getActivityType() + " (" + app.getOriginalMessage() + "): its WorkflowClient"
-                        + " has another data converter than Rein's. Build the client of every worker's WorkerFactory with"
-                        + " TemporalAgents.clientOptions() (or setDataConverter(TemporalAgents.dataConverter())), and start"
-                        + " the run again under a new run id";
-            }
-        }
-        String queue = "task queue '" + Workflow.getInfo().getTaskQueue() + "'";
-        String register = "every worker of " + queue + " must register the agent with TemporalAgents.worker(worker, agent,"
-                + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
-        if (failure.getCause() instanceof TimeoutFailure timeout
-                && timeout.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START) {
-            // only a model call has one (callStartTimeout); Temporal does not retry it, whatever the retry state says
-            return "the activity " + failure.getActivityType() + " waited for a worker and no worker took it up within "
-                    + shown(callStartTimeout()) + ", its start timeout: no worker with the"
-                    + " agent's activities polls " + queue + ", or all of them were busy or stopped that long. Check that"
-                    + " one runs: " + register + "; to let a model call wait longer for a worker, set"
-                    + " TemporalAgentClient.withModelCallStartTimeout";
-        }
-        if (failure.getRetryState() != RetryState.RETRY_STATE_TIMEOUT) {
-            return null;
-        }
-        if (failure.getCause() instanceof ApplicationFailure app && app.getOriginalMessage() != null
-                && app.getOriginalMessage().contains("is not registered with a worker")) {
-            return "the activity " + failure.getActivityType() + " could not run before the run's deadline: the workers of "
-                    + queue + " that took it lack the agent's activities, and Temporal retried it until then (last failure: "
-                    + app.getOriginalMessage() + "); " + register;
-        }
-        if (failure.getCause() instanceof TimeoutFailure timeout && failure.getStartedEventId() <= 0 && !startedByALostWorker(timeout)) {
-            return "the activity " + failure.getActivityType() + " was not started before the run's deadline: no worker with"
-                    + " the agent's activities polls " + queue + "; " + register + ", and one must run";
-        }
-        return null;
+        return Unserved.describe(failure, Workflow.getInfo().getTaskQueue(), callStartTimeoutShorter ? callStartTimeout() : null,
+                AgentWorkflowImpl::shown, AgentWorkflowImpl::startedByALostWorker);
     }
 
     /**
@@ -673,6 +636,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
+     * Whether the latest model call was scheduled with a start timeout shorter than its whole limit: only then may a
+     * start timeout of it be blamed on that setting, not on the deadline. Set anew for each call (replays alike).
+     */
+    private boolean callStartTimeoutShorter;
+
+    /**
      * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline (in a run
      * without a time limit, as often as the policy allows, however long its delays add up to). Each
      * attempt applies the agent's retry policy (a provider error past it is not retryable), so the attempts Temporal
@@ -719,6 +688,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // would wait without end where nothing else bounds it; a nearer deadline still ends it first
         if (Workflow.getVersion("call-start-timeout", Workflow.DEFAULT_VERSION, 1) >= 1) {
             options.setScheduleToStartTimeout(callStartTimeout());
+            // a real server caps it at the schedule-to-close and then reports a start timeout for the deadline too
+            Duration whole = options.build().getScheduleToCloseTimeout();
+            callStartTimeoutShorter = whole == null || callStartTimeout().compareTo(whole) < 0;
+        } else {
+            callStartTimeoutShorter = false;
         }
         return Workflow.newActivityStub(AgentActivities.class, options.build());
     }
