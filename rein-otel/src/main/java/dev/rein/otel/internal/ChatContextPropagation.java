@@ -269,14 +269,14 @@ final class ChatContextPropagation implements ModelInterceptor {
                 if (chunkAttributes == null) {
                     chunkAttributes = run.instruments().chunkAttributes(provider, server, requestModel);
                 }
-                run.instruments().laterChunk(chunkAttributes, (now - lastChunkNanos) / 1e9);
+                run.instruments().laterChunk(run.context().with(span), chunkAttributes, (now - lastChunkNanos) / 1e9);
             }
             lastChunkNanos = now;
             if (seen.compareAndSet(false, true)) {
                 double seconds = (now - sentNanos) / 1e9;
                 span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
                 span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, seconds);
-                run.instruments().firstChunk(provider, server, requestModel, seconds);
+                run.instruments().firstChunk(run.context().with(span), provider, server, requestModel, seconds);
             }
         }
 

@@ -17,8 +17,15 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.context.Context;
 
-/** The metric instruments: the GenAI client and agent metrics and Rein's run, stall and approval metrics. */
+/**
+ * The metric instruments: the GenAI client and agent metrics and Rein's run, stall and approval metrics. Each point is
+ * recorded with the context of the span of what it measures (a chat span's for the client metrics, a tool's for
+ * execute_tool, the run's for the agent and {@code rein.*} metrics), not the thread's current one: the events arrive
+ * where no Rein span is current, and the SDK's default {@code trace_based} exemplar filter samples only a point whose
+ * context has a sampled span, which the exemplar then names.
+ */
 final class Instruments {
     private final Settings settings;
     private final LongHistogram tokenUsage;
@@ -73,32 +80,32 @@ final class Instruments {
      * {@code openAiServiceTier} is the tier an OpenAI call was served at (null: not OpenAI's, or none named), which the
      * conventions' OpenAI metrics add to both ({@code openai.response.service_tier}, recommended).
      */
-    void modelCall(String provider, Server server, String requestModel, String responseModel, String openAiServiceTier,
+    void modelCall(Context chat, String provider, Server server, String requestModel, String responseModel, String openAiServiceTier,
                    long inputTokens, long outputTokens, boolean usageReported, double seconds) {
         AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
         putIfSet(base, GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, openAiServiceTier);
         if (usageReported) {
-            tokens(base, inputTokens, outputTokens);
+            tokens(chat, base, inputTokens, outputTokens);
         }
-        duration.record(seconds, base.build());
+        duration.record(seconds, base.build(), chat);
     }
 
     /** The tokens a provider reported for a model call: an answer's, or a failed attempt's (its response model then null). */
-    void tokensUsed(String provider, Server server, String requestModel, String responseModel, long inputTokens,
-                    long outputTokens) {
-        tokens(chatAttributes(provider, server, requestModel, responseModel), inputTokens, outputTokens);
+    void tokensUsed(Context chat, String provider, Server server, String requestModel, String responseModel,
+                    long inputTokens, long outputTokens) {
+        tokens(chat, chatAttributes(provider, server, requestModel, responseModel), inputTokens, outputTokens);
     }
 
     /** The input and output points, with {@code base}'s attributes ({@code base} itself is left as it was). */
-    private void tokens(AttributesBuilder base, long inputTokens, long outputTokens) {
+    private void tokens(Context chat, AttributesBuilder base, long inputTokens, long outputTokens) {
         Attributes attributes = base.build();
-        tokenUsage.record(inputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
-        tokenUsage.record(outputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+        tokenUsage.record(inputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build(), chat);
+        tokenUsage.record(outputTokens, attributes.toBuilder().put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build(), chat);
     }
 
     /** The response model is not known yet at the first chunk, so the point goes without it. */
-    void firstChunk(String provider, Server server, String requestModel, double seconds) {
-        firstChunk.record(seconds, chatAttributes(provider, server, requestModel, null).build());
+    void firstChunk(Context chat, String provider, Server server, String requestModel, double seconds) {
+        firstChunk.record(seconds, chatAttributes(provider, server, requestModel, null).build(), chat);
     }
 
     /** The attributes of a call's {@link #laterChunk} points, made once per call (the response model is not known yet). */
@@ -107,12 +114,12 @@ final class Instruments {
     }
 
     /** A streamed chunk after the first came {@code seconds} after the one before it. */
-    void laterChunk(Attributes chunkAttributes, double seconds) {
-        laterChunk.record(seconds, chunkAttributes);
+    void laterChunk(Context chat, Attributes chunkAttributes, double seconds) {
+        laterChunk.record(seconds, chunkAttributes, chat);
     }
 
-    void failedModelCall(String provider, Server server, String requestModel, String errorType, double seconds) {
-        duration.record(seconds, chatAttributes(provider, server, requestModel, null).put(ERROR_TYPE, errorType).build());
+    void failedModelCall(Context chat, String provider, Server server, String requestModel, String errorType, double seconds) {
+        duration.record(seconds, chatAttributes(provider, server, requestModel, null).put(ERROR_TYPE, errorType).build(), chat);
     }
 
     /**
@@ -120,37 +127,37 @@ final class Instruments {
      * required of an instrumentation of agent invocations, with the agent's name, its model when
      * known and {@code errorType} when the run failed (null otherwise).
      */
-    void agentInvoked(String agentName, String requestModel, String errorType, double seconds) {
+    void agentInvoked(Context run, String agentName, String requestModel, String errorType, double seconds) {
         AttributesBuilder b = Attributes.builder().put(GenAiConventions.AGENT_NAME, agentName);
         putIfSet(b, REQUEST_MODEL, requestModel);
         putIfSet(b, ERROR_TYPE, errorType);
-        agentDuration.record(seconds, b.build());
+        agentDuration.record(seconds, b.build(), run);
     }
 
     /** A tool call's execute_tool span ended after {@code seconds}, with {@code errorType} when it ended in an error. */
-    void toolExecuted(String tool, String errorType, double seconds) {
+    void toolExecuted(Context toolCall, String tool, String errorType, double seconds) {
         AttributesBuilder b = Attributes.builder().put(GenAiConventions.AGENT_NAME, settings.agentName())
                 .put(GenAiConventions.TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION);
         putIfSet(b, GenAiConventions.TOOL_NAME, tool);
         putIfSet(b, ERROR_TYPE, errorType);
-        toolDuration.record(seconds, b.build());
+        toolDuration.record(seconds, b.build(), toolCall);
     }
 
-    void runEnded(String status, String reason, boolean terminal, long steps, double costUsd) {
+    void runEnded(Context run, String status, String reason, boolean terminal, long steps, double costUsd) {
         Attributes byStatus = Attributes.of(ReinConventions.RUN_STATUS, status);
-        stops.add(1, byStatus.toBuilder().put(ReinConventions.RUN_REASON, reason).build());
+        stops.add(1, byStatus.toBuilder().put(ReinConventions.RUN_REASON, reason).build(), run);
         if (terminal) {
-            runSteps.record(steps, byStatus);
-            runCost.record(costUsd, byStatus);
+            runSteps.record(steps, byStatus, run);
+            runCost.record(costUsd, byStatus, run);
         }
     }
 
-    void stall(String detector, String action) {
-        stalls.add(1, Attributes.of(ReinConventions.STALL_DETECTOR, detector, ReinConventions.STALL_ACTION, action));
+    void stall(Context run, String detector, String action) {
+        stalls.add(1, Attributes.of(ReinConventions.STALL_DETECTOR, detector, ReinConventions.STALL_ACTION, action), run);
     }
 
-    void approval(String decision) {
-        approvals.add(1, Attributes.of(ReinConventions.APPROVAL_DECISION, decision));
+    void approval(Context run, String decision) {
+        approvals.add(1, Attributes.of(ReinConventions.APPROVAL_DECISION, decision), run);
     }
 
     /** {@code server}: the call's (the configured one, else its model's), null when unknown. */

@@ -19,6 +19,7 @@ import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -217,7 +218,7 @@ final class ModelSpans {
                 a.putAll(usage(attemptUsage));
                 saidUsages.add(attemptUsage);
                 if (!attemptUsage.estimated()) {
-                    run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
+                    run.instruments().tokensUsed(chatContext(), attemptProvider, attemptServer, attemptModel, null,
                             attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
                 }
             }
@@ -228,7 +229,7 @@ final class ModelSpans {
             // remembered, should the stage rethrow that failure as the call's (the span then shows it, uncounted)
             countedUsages.add(attemptUsage);
             if (!attemptUsage.estimated()) {
-                run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
+                run.instruments().tokensUsed(chatContext(), attemptProvider, attemptServer, attemptModel, null,
                         attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
             }
         }
@@ -349,9 +350,14 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.instruments().modelCall(openProvider, openServer, openModel, r.model(), openAiTier, u.totalInputTokens(),
+        run.instruments().modelCall(chatContext(), openProvider, openServer, openModel, r.model(), openAiTier, u.totalInputTokens(),
                 u.outputTokens(), !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
+    }
+
+    /** The open call's span in the run's context: what the call's metric points are recorded with, for their exemplars. */
+    private Context chatContext() {
+        return run.context().with(open);
     }
 
     /**
@@ -379,7 +385,7 @@ final class ModelSpans {
      */
     private void reportedTokens(Usage u) {
         if (!u.estimated()) {
-            run.instruments().tokensUsed(openProvider, openServer, openModel, null, u.totalInputTokens(), u.outputTokens());
+            run.instruments().tokensUsed(chatContext(), openProvider, openServer, openModel, null, u.totalInputTokens(), u.outputTokens());
         }
     }
 
@@ -401,7 +407,7 @@ final class ModelSpans {
             // last attempt's usage, which no event says, is still what the call's server reported
             open.setAllAttributes(usage(attemptUsage));
             if (!attemptUsage.estimated()) {
-                run.instruments().tokensUsed(attemptProvider, attemptServer, attemptModel, null,
+                run.instruments().tokensUsed(chatContext(), attemptProvider, attemptServer, attemptModel, null,
                         attemptUsage.totalInputTokens(), attemptUsage.outputTokens());
             }
         } else if (reported != null && open != null && !saidUsages.contains(reported)) {
@@ -426,7 +432,7 @@ final class ModelSpans {
         ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
-        run.instruments().failedModelCall(openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        run.instruments().failedModelCall(chatContext(), openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
 

@@ -261,12 +261,12 @@ final class RunTelemetry implements RunListener {
                     ReinConventions.TOKENS_AFTER, e.tokensAfter()), e.time());
             case TraceEvent.ApprovalRequested e -> {
                 tools.approvalRequested(e);
-                instruments().approval("requested");
+                instruments().approval(context, "requested");
             }
             case TraceEvent.ApprovalDecided e -> {
                 tools.approvalDecided(e);
                 runEvent(ReinConventions.EVENT_APPROVAL_DECIDED, decisionAttributes(e), e.time());
-                instruments().approval(e.decision());
+                instruments().approval(context, e.decision());
             }
             case TraceEvent.Audit e -> audit(e);
             case TraceEvent.StateChanged e -> stateChanged(e);
@@ -441,7 +441,7 @@ final class RunTelemetry implements RunListener {
     }
 
     private void stall(TraceEvent.StallDetected e) {
-        instruments().stall(e.detector(), e.action());
+        instruments().stall(context, e.detector(), e.action());
         AttributesBuilder b = Attributes.builder().put(ReinConventions.STALL_DETECTOR, e.detector())
                 .put(ReinConventions.STALL_ACTION, e.action());
         if (capture()) {
@@ -502,11 +502,11 @@ final class RunTelemetry implements RunListener {
         }
         span.end(e.time());
         if (startedAt != null) {
-            instruments().agentInvoked(telemetry.settings.agentName(), requestModel,
+            instruments().agentInvoked(context, telemetry.settings.agentName(), requestModel,
                     e.status() == RunStatus.FAILED ? e.reason() : null,
                     Math.max(0, java.time.Duration.between(startedAt, e.time()).toNanos()) / 1e9);
         }
-        instruments().runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
+        instruments().runEnded(context, status, e.reason(), e.status().terminal(), e.step(), cost);
     }
 
     private void runEvent(String name, Attributes attributes, Instant time) {

@@ -214,7 +214,7 @@ final class ToolSpans {
         span.end(time);
         Started call = started.remove(callId);
         if (call != null) {
-            run.instruments().toolExecuted(call.tool(), errorType,
+            run.instruments().toolExecuted(run.context().with(span), call.tool(), errorType,
                     Math.max(0, Duration.between(call.at(), time).toNanos()) / 1e9);
         }
     }
