@@ -40,6 +40,8 @@ import java.net.URI;
 public final class ReinTelemetry {
     /** The switch that lets {@link GlobalOpenTelemetry#get()} configure an unregistered global from the environment. */
     private static final String GLOBAL_AUTOCONFIGURE = "otel.java.global-autoconfigure.enabled";
+    /** The class {@link GlobalOpenTelemetry#get()} autoconfigures the global with, when the switch is on and it resolves. */
+    private static final String AUTOCONFIGURE_CLASS = "io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk";
 
     /** What to pass where an OpenTelemetry was given null. */
     private static final String OPEN_TELEMETRY = "pass the OpenTelemetry your service uses (OpenTelemetrySdk, or"
@@ -64,15 +66,29 @@ public final class ReinTelemetry {
      * ({@code OpenTelemetrySdk.builder()...buildAndRegisterGlobal()}). With none registered yet it is
      * a no-op for good; call it again once the SDK is registered. It never registers a global
      * itself (as {@link GlobalOpenTelemetry#get()} would, with a no-op), so an SDK registered later
-     * is not refused. With {@code otel.java.global-autoconfigure.enabled} set, an unregistered
-     * global is configured by the SDK's autoconfiguration, as {@code get()} does.
+     * is not refused. With {@code otel.java.global-autoconfigure.enabled} set and the SDK's
+     * autoconfiguration ({@code opentelemetry-sdk-extension-autoconfigure}) on the class path, an
+     * unregistered global is configured by it, as {@code get()} does; without that module the switch
+     * changes nothing here.
      */
     public static ReinTelemetry global() {
         // Native instrumentation takes getOrNoop(), as the API advises: get() would set a no-op as the
         // global, and the application's later buildAndRegisterGlobal() would then throw.
         boolean autoconfigure = Boolean.parseBoolean(System.getProperty(GLOBAL_AUTOCONFIGURE,
                 System.getenv().getOrDefault("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "false")).strip());
-        return create(GlobalOpenTelemetry.isSet() || autoconfigure ? GlobalOpenTelemetry.get() : GlobalOpenTelemetry.getOrNoop());
+        // get() autoconfigures only when the autoconfigure module is there; without it, it would set a no-op for good
+        return create(GlobalOpenTelemetry.isSet() || autoconfigure && autoconfigurePresent()
+                ? GlobalOpenTelemetry.get() : GlobalOpenTelemetry.getOrNoop());
+    }
+
+    /** Whether the SDK's autoconfiguration, which {@link GlobalOpenTelemetry#get()} looks for, is on its class path. */
+    private static boolean autoconfigurePresent() {
+        try {
+            Class.forName(AUTOCONFIGURE_CLASS, false, GlobalOpenTelemetry.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     /** A builder of telemetry through {@code openTelemetry}: the agent's identity, the provider, the server, the content opt-in. */

@@ -21,6 +21,17 @@ class GlobalTelemetryTest {
     @AfterEach
     void noGlobal() {
         GlobalOpenTelemetry.resetForTest();
+        System.clearProperty("otel.java.global-autoconfigure.enabled");
+    }
+
+    @Test
+    void globalWithTheAutoconfigureSwitchButNoAutoconfigureModuleDoesNotBlockALaterRegistration() {
+        // GlobalOpenTelemetry.get() with the switch on but without opentelemetry-sdk-extension-autoconfigure (not on
+        // this module's test class path) configures nothing and sets a no-op as the global
+        System.setProperty("otel.java.global-autoconfigure.enabled", "true");
+        ReinTelemetry.global();
+        assertThatCode(() -> OpenTelemetrySdk.builder().buildAndRegisterGlobal())
+                .as("the application registers its SDK after ReinTelemetry.global()").doesNotThrowAnyException();
     }
 
     @Test
