@@ -34,6 +34,18 @@ final class ExportLog extends Handler {
     /** The SDK's words for a collector that answered with a status it does not retry. */
     private static final java.util.regex.Pattern REFUSED_STATUS = java.util.regex.Pattern.compile(
             "Server responded with HTTP status code (\\d{3})");
+    /** How the SDK's OTLP exporter begins a failed export: "Failed to export 9 metrics. ...", "Failed to export spans. ...". */
+    private static final java.util.regex.Pattern FAILED_EXPORT = java.util.regex.Pattern.compile(
+            "^Failed to export (?:\\d+ )?(span|metric)");
+    /**
+     * What a metrics 404 means when no span export failed: Jaeger's and Tempo's OTLP receivers have a traces
+     * pipeline only, so /v1/metrics is not there (a Collector's otlpreceiver registers a signal's path only for
+     * a pipeline of it), while the endpoint is right.
+     */
+    static final String NO_METRICS_RECEIVER = "; the spans were not refused, so the receiver is there but takes no"
+            + " metrics, as a traces-only backend (Jaeger, Tempo) does: set OTEL_METRICS_EXPORTER=none to send no"
+            + " metrics, or send them through an OpenTelemetry Collector with a metrics pipeline"
+            + " (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, when set, is used as it is)";
 
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
@@ -58,6 +70,16 @@ final class ExportLog extends Handler {
     private volatile Throwable retryableFailure;
     /** The kind of failure Rein has said the collector could not be reached with: the SDK's later line repeats it. */
     private volatile Class<?> failureSaid;
+
+    /**
+     * The line of a metrics export the receiver answered 404, not said yet: while no span export has failed, the
+     * receiver may be a traces-only one (Jaeger, Tempo), which has no /v1/metrics, and the endpoint is right. It is
+     * said when a span export fails (the endpoint form) or when the command ends ({@link #close}). Null when none.
+     */
+    private String metricsNotFound;
+    /** A span export has failed (any problem the SDK reported for spans): a metrics 404 is then the endpoint's too. */
+    private volatile boolean spansFailed;
+    private final Object held = new Object();
 
     /** What the metric reader's "Exporter timed out" means here: which timeout ran out; set once configured. */
     private volatile String metricTimeout = "OTEL_METRIC_EXPORT_TIMEOUT";
@@ -101,6 +123,7 @@ final class ExportLog extends Handler {
      * failed because its request timed out, or with the failure said, is not reported again.
      */
     void timeoutsSaid() {
+        sayHeld(false); // the spans' fate is not known: the endpoint may be wrong
         Throwable failure = retryableFailure;
         failureSaid = failure == null ? null : failure.getClass();
         timeoutsSaid = true;
@@ -183,10 +206,40 @@ final class ExportLog extends Handler {
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";
         String message = withParameters(record);
-        String line = "rein: OpenTelemetry: " + Errors.oneLine(message) + cause + whatToCheck(message);
+        String signal = failedSignal(message);
+        if ("span".equals(signal)) {
+            spansFailed = true;
+            sayHeld(false); // the spans failed too: the metrics' 404 is not a receiver that takes traces only
+        }
+        String base = "rein: OpenTelemetry: " + Errors.oneLine(message) + cause;
+        String line = base + whatToCheck(message);
         // "Failed to export 9 metrics" and, at exit, "... 10 metrics" are one problem: the count does not make it another
-        if (said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
-            err.println(line);
+        if (!said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
+            return;
+        }
+        if ("metric".equals(signal) && "404".equals(status(message))) {
+            synchronized (held) {
+                if (!spansFailed && !timeoutsSaid) {
+                    metricsNotFound = base; // said when the spans' fate is known
+                    return;
+                }
+            }
+        }
+        err.println(line);
+    }
+
+    /**
+     * Says the held metrics 404 line, if any: with {@code tracesOnly}, as a receiver that took the spans but takes no
+     * metrics (a traces-only backend, the endpoint right); else with what to check of the endpoint.
+     */
+    private void sayHeld(boolean tracesOnly) {
+        String line;
+        synchronized (held) {
+            line = metricsNotFound;
+            metricsNotFound = null;
+        }
+        if (line != null) {
+            err.println(line + (tracesOnly ? NO_METRICS_RECEIVER : whatToCheck(line)));
         }
     }
 
@@ -228,11 +281,11 @@ final class ExportLog extends Handler {
      * SDK's "Server responded with HTTP status code 404" says nothing about what to change.
      */
     private static String whatToCheck(String message) {
-        java.util.regex.Matcher status = REFUSED_STATUS.matcher(message == null ? "" : message);
-        if (!status.find()) {
+        String status = status(message);
+        if (status == null) {
             return "";
         }
-        return switch (status.group(1)) {
+        return switch (status) {
             case "404" -> "; no OTLP receiver at that path: OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL"
                     + " (rein adds /v1/traces and /v1/metrics), while OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and"
                     + " OTEL_EXPORTER_OTLP_METRICS_ENDPOINT are used as they are";
@@ -240,6 +293,18 @@ final class ExportLog extends Handler {
                     + " (e.g. an API key header as its documentation gives it)";
             default -> "";
         };
+    }
+
+    /** The signal ("span", "metric") of a failed export the SDK's message says, null when it says no such failure. */
+    private static String failedSignal(String message) {
+        java.util.regex.Matcher failed = FAILED_EXPORT.matcher(message == null ? "" : message);
+        return failed.find() ? failed.group(1) : null;
+    }
+
+    /** The HTTP status the SDK's message says the collector refused an export with, null when it says none. */
+    private static String status(String message) {
+        java.util.regex.Matcher status = REFUSED_STATUS.matcher(message == null ? "" : message);
+        return status.find() ? status.group(1) : null;
     }
 
     @Override
@@ -256,6 +321,9 @@ final class ExportLog extends Handler {
      */
     @Override
     public void close() {
+        // the SDK has flushed: no span export failed, nor did the collector go unanswered, so the metrics' 404 is a
+        // receiver that takes no metrics
+        sayHeld(!spansFailed && !timeoutsSaid);
         closed = true;
         SDK_LOG.removeHandler(this);
         flush();

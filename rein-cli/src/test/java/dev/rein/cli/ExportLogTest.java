@@ -1,6 +1,12 @@
 package dev.rein.cli;
 
+import static dev.rein.testkit.ScriptedModel.text;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.rein.testkit.ScriptedModel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -96,5 +102,84 @@ class ExportLogTest {
         silent.timeoutsSaid();
         silent.publish(timedOut);
         assertThat(after.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    /**
+     * A receiver with a traces pipeline only, as Jaeger all-in-one and Tempo are: the Collector's otlpreceiver registers
+     * /v1/metrics only for a metrics pipeline, so metrics get a 404 there. It takes the spans.
+     */
+    private static HttpServer tracesOnly(AtomicInteger traces) throws java.io.IOException {
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/v1/traces", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            traces.incrementAndGet();
+            exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        receiver.start();
+        return receiver;
+    }
+
+    /** docs/observability.md "Seeing runs": the Jaeger recipe, followed as written, runs without a warning. */
+    @Test
+    void theDocumentedJaegerRecipeRunsWithoutAWarning() throws Exception {
+        AtomicInteger traces = new AtomicInteger();
+        HttpServer jaeger = tracesOnly(traces);
+        try {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT",
+                    "http://127.0.0.1:" + jaeger.getAddress().getPort()).env("OTEL_METRICS_EXPORTER", "none");
+            cli.models((name, env) -> ScriptedModel.of(text("391")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(traces.get()).as("spans reached the Jaeger-like receiver").isPositive();
+            assertThat(outcome.stderr()).doesNotContain("rein: OpenTelemetry:");
+        } finally {
+            jaeger.stop(0);
+        }
+    }
+
+    /**
+     * Metrics sent to a traces-only receiver that took the spans: the 404 is no wrong endpoint, and the line says so
+     * and how to send no metrics, not that OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL.
+     */
+    @Test
+    void metricsRefusedWith404ByAReceiverThatTookTheSpansSayItTakesNoMetrics() throws Exception {
+        AtomicInteger traces = new AtomicInteger();
+        HttpServer jaeger = tracesOnly(traces);
+        try {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT",
+                    "http://127.0.0.1:" + jaeger.getAddress().getPort());
+            cli.models((name, env) -> ScriptedModel.of(text("391")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(traces.get()).isPositive();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("metric", "404", "takes no metrics",
+                            "OTEL_METRICS_EXPORTER=none").doesNotContain("is the collector's base URL"));
+        } finally {
+            jaeger.stop(0);
+        }
+    }
+
+    /** A metrics 404 with the spans refused too is a wrong endpoint: both lines say what to check of it. */
+    @Test
+    void aMetrics404IsTheEndpointsWhenTheSpansFailedToo() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        log.publish(failed("Failed to export 9 metrics. Server responded with HTTP status code 404. Error message: Not Found", null));
+        log.publish(failed("Failed to export 2 spans. Server responded with HTTP status code 404. Error message: Not Found", null));
+        log.close();
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).hasSize(2)
+                .allSatisfy(line -> assertThat(line).contains("is the collector's base URL").doesNotContain("takes no metrics"));
+
+        // the flush found the collector silent: the spans' fate is unknown, so the endpoint is what to check
+        ByteArrayOutputStream silent = new ByteArrayOutputStream();
+        ExportLog unanswered = ExportLog.install(new PrintStream(silent, true, StandardCharsets.UTF_8));
+        unanswered.publish(failed("Failed to export metrics. Server responded with HTTP status code 404. Error message: Not Found", null));
+        unanswered.timeoutsSaid();
+        unanswered.close();
+        assertThat(silent.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).contains("is the collector's base URL"));
     }
 }
