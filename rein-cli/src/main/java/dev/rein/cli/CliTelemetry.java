@@ -97,6 +97,18 @@ final class CliTelemetry implements AutoCloseable {
                     tracesEndpoint, metricsEndpoint);
         }
 
+        /**
+         * Both signals go over OTLP and neither has its own endpoint variable: both go to the base URL of
+         * OTEL_EXPORTER_OTLP_ENDPOINT (or the default), so a receiver that took the spans is the one the metrics reached.
+         */
+        boolean spansShareTheMetricsReceiver() {
+            return traces && metrics && shared(tracesEndpoint) && shared(metricsEndpoint);
+        }
+
+        private static boolean shared(String endpointVariable) {
+            return endpointVariable == null || "OTEL_EXPORTER_OTLP_ENDPOINT".equals(endpointVariable);
+        }
+
         /** "spans and metrics", "spans" or "metrics": what a collector that did not take the data lost. */
         String signals() {
             return traces && metrics ? "spans and metrics" : traces ? "spans" : "metrics";
@@ -123,6 +135,40 @@ final class CliTelemetry implements AutoCloseable {
             }
             return then + (set.isEmpty() ? "" : "for the " + (metricsDefault ? "metrics" : "spans") + ", ") + "nothing sets "
                     + variable + ", so the default http://localhost:4318 is used: set it to the collector and check that the collector is up";
+        }
+    }
+
+    /**
+     * An OTLP/HTTP span exporter that tells {@link ExportLog} whether each export was taken: the SDK logs failures
+     * only, and whether a receiver took the spans tells a traces-only receiver from a wrong endpoint.
+     */
+    private record Counting(io.opentelemetry.sdk.trace.export.SpanExporter exporter, ExportLog log)
+            implements io.opentelemetry.sdk.trace.export.SpanExporter {
+        static io.opentelemetry.sdk.trace.export.SpanExporter of(io.opentelemetry.sdk.trace.export.SpanExporter exporter, ExportLog log) {
+            // only OTLP/HTTP: the metrics' 404 is an HTTP path's, and a console exporter's success says nothing of a receiver
+            return exporter instanceof io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter ? new Counting(exporter, log) : exporter;
+        }
+
+        @Override
+        public CompletableResultCode export(java.util.Collection<io.opentelemetry.sdk.trace.data.SpanData> spans) {
+            CompletableResultCode result = exporter.export(spans);
+            result.whenComplete(() -> log.spanExport(result.isSuccess()));
+            return result;
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return exporter.flush();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return exporter.shutdown();
+        }
+
+        @Override
+        public String toString() {
+            return exporter.toString();
         }
     }
 
@@ -168,6 +214,7 @@ final class CliTelemetry implements AutoCloseable {
         }
         OtelVariables.checkBeforeTheSdk(env, cli.err());
         ExportLog exportLog = ExportLog.install(cli.err());
+        exportLog.spansShareTheReceiver(OtlpSignals.of(env).spansShareTheMetricsReceiver());
         java.util.concurrent.atomic.AtomicReference<Duration> flushBound = new java.util.concurrent.atomic.AtomicReference<>(FLUSH);
         OpenTelemetrySdk sdk;
         try {
@@ -177,6 +224,7 @@ final class CliTelemetry implements AutoCloseable {
                         exportLog.metricExportTimeout(OtelVariables.metricExportTimeout(config),
                                 config.getString("otel.metric.export.timeout") != null);
                     }, exportLog::partialSuccess)
+                    .addSpanExporterCustomizer((exporter, config) -> Counting.of(exporter, exportLog))
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk());
         } catch (ConfigurationException e) {
@@ -347,6 +395,7 @@ final class CliTelemetry implements AutoCloseable {
             metrics.set(sdk.getSdkMeterProvider().forceFlush());
             return CompletableResultCode.ofAll(List.of(traces.get(), metrics.get()));
         }, () -> otlp.lost(pending(traces.get()), pending(metrics.get())));
+        exportLog.flushEnded(); // a held line is said now: Ctrl-C halts the process after the result, before close()
     }
 
     /** Whether a signal's flush had not ended (not even begun: null) when the bound passed. */

@@ -38,14 +38,14 @@ final class ExportLog extends Handler {
     private static final java.util.regex.Pattern FAILED_EXPORT = java.util.regex.Pattern.compile(
             "^Failed to export (?:\\d+ )?(span|metric)");
     /**
-     * What a metrics 404 means when no span export failed: Jaeger's and Tempo's OTLP receivers have a traces
-     * pipeline only, so /v1/metrics is not there (a Collector's otlpreceiver registers a signal's path only for
-     * a pipeline of it), while the endpoint is right.
+     * What a metrics 404 means when the spans went to the same base URL and were taken there: Jaeger's and Tempo's
+     * OTLP receivers have a traces pipeline only, so /v1/metrics is not there (a Collector's otlpreceiver registers a
+     * signal's path only for a pipeline of it), while the endpoint is right.
      */
-    static final String NO_METRICS_RECEIVER = "; the spans were not refused, so the receiver is there but takes no"
-            + " metrics, as a traces-only backend (Jaeger, Tempo) does: set OTEL_METRICS_EXPORTER=none to send no"
-            + " metrics, or send them through an OpenTelemetry Collector with a metrics pipeline"
-            + " (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, when set, is used as it is)";
+    static final String NO_METRICS_RECEIVER = "; the same receiver (OTEL_EXPORTER_OTLP_ENDPOINT) took the spans at"
+            + " /v1/traces, so it is there but takes no metrics, as a traces-only backend (Jaeger, Tempo) does: set"
+            + " OTEL_METRICS_EXPORTER=none to send no metrics, or send them through an OpenTelemetry Collector with a"
+            + " metrics pipeline (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, when set, is used as it is)";
 
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
@@ -72,13 +72,22 @@ final class ExportLog extends Handler {
     private volatile Class<?> failureSaid;
 
     /**
-     * The line of a metrics export the receiver answered 404, not said yet: while no span export has failed, the
-     * receiver may be a traces-only one (Jaeger, Tempo), which has no /v1/metrics, and the endpoint is right. It is
-     * said when a span export fails (the endpoint form) or when the command ends ({@link #close}). Null when none.
+     * The line of a metrics export the receiver answered 404, not said yet: when the spans go to the same base URL,
+     * the receiver may be a traces-only one (Jaeger, Tempo), which has no /v1/metrics, and the endpoint is right. It is
+     * said when a span export fails (the endpoint form), or when the run's flush ends ({@link #flushEnded}) or the
+     * command does ({@link #close}): as a receiver that takes no metrics only if a span export was taken. Null when none.
      */
     private String metricsNotFound;
     /** A span export has failed (any problem the SDK reported for spans): a metrics 404 is then the endpoint's too. */
     private volatile boolean spansFailed;
+    /** An OTLP/HTTP span export was taken by the receiver ({@link #spanExport}). */
+    private volatile boolean spansTaken;
+    /**
+     * The spans go over OTLP/HTTP to the same base URL as the metrics (neither has its own endpoint variable), so a
+     * receiver that took the spans is the one that answered the metrics' 404. Set from the configuration; until then
+     * (and when not) a metrics 404 is said at once, with what to check of the endpoint.
+     */
+    private volatile boolean spansShareTheReceiver;
     private final Object held = new Object();
 
     /** What the metric reader's "Exporter timed out" means here: which timeout ran out; set once configured. */
@@ -127,6 +136,37 @@ final class ExportLog extends Handler {
         Throwable failure = retryableFailure;
         failureSaid = failure == null ? null : failure.getClass();
         timeoutsSaid = true;
+    }
+
+    /** Whether the spans go over OTLP/HTTP to the same base URL as the metrics ({@link #spansShareTheReceiver}). */
+    void spansShareTheReceiver(boolean shared) {
+        spansShareTheReceiver = shared;
+    }
+
+    /**
+     * An OTLP/HTTP span export ended: taken by the receiver ({@code taken}) or not. The SDK logs no success, so the
+     * exporter's wrapper tells it ({@link CliTelemetry}).
+     */
+    void spanExport(boolean taken) {
+        if (taken) {
+            spansTaken = true;
+        } else {
+            spansFailed = true;
+            sayHeld(false);
+        }
+    }
+
+    /**
+     * The run's flush has ended: a held metrics 404 is said now, while the command still prints (Ctrl-C halts the
+     * process after the result, before the telemetry is closed).
+     */
+    void flushEnded() {
+        sayHeld(receiverTakesNoMetrics());
+    }
+
+    /** A span export was taken at the metrics' base URL, none failed, and the collector did not go unanswered. */
+    private boolean receiverTakesNoMetrics() {
+        return spansShareTheReceiver && spansTaken && !spansFailed && !timeoutsSaid;
     }
 
     /** The metric reader's export timeout, and whether OTEL_METRIC_EXPORT_TIMEOUT set it, for the line that says it ran out. */
@@ -218,8 +258,12 @@ final class ExportLog extends Handler {
             return;
         }
         if ("metric".equals(signal) && "404".equals(status(message))) {
+            if (receiverTakesNoMetrics()) {
+                err.println(base + NO_METRICS_RECEIVER);
+                return;
+            }
             synchronized (held) {
-                if (!spansFailed && !timeoutsSaid) {
+                if (spansShareTheReceiver && !spansFailed && !timeoutsSaid) {
                     metricsNotFound = base; // said when the spans' fate is known
                     return;
                 }
@@ -321,9 +365,8 @@ final class ExportLog extends Handler {
      */
     @Override
     public void close() {
-        // the SDK has flushed: no span export failed, nor did the collector go unanswered, so the metrics' 404 is a
-        // receiver that takes no metrics
-        sayHeld(!spansFailed && !timeoutsSaid);
+        // normally said when the run's flush ended; a command that flushed no run says it here
+        sayHeld(receiverTakesNoMetrics());
         closed = true;
         SDK_LOG.removeHandler(this);
         flush();

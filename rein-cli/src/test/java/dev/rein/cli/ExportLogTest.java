@@ -182,4 +182,75 @@ class ExportLogTest {
         assertThat(silent.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
                 .satisfies(line -> assertThat(line).contains("is the collector's base URL"));
     }
+
+    /** The stderr of {@code rein run} against a traces-only receiver, with {@code env} on top. */
+    private static InProcessCli.Outcome runAgainstTracesOnly(AtomicInteger traces, java.util.function.IntFunction<java.util.Map<String, String>> env)
+            throws Exception {
+        HttpServer receiver = tracesOnly(traces);
+        try {
+            InProcessCli cli = new InProcessCli();
+            env.apply(receiver.getAddress().getPort()).forEach(cli::env);
+            cli.models((name, e) -> ScriptedModel.of(text("391")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            return outcome;
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    /**
+     * OTEL_EXPORTER_OTLP_METRICS_ENDPOINT set to the base URL (without /v1/metrics): the spans are taken, the metrics
+     * get a 404 at "/". That is the endpoint's mistake, not a receiver that takes no metrics.
+     */
+    @Test
+    void aMetricsEndpointWithoutItsPathIsSaidAsTheEndpointEvenWhenTheSpansWereTaken() throws Exception {
+        AtomicInteger traces = new AtomicInteger();
+        InProcessCli.Outcome outcome = runAgainstTracesOnly(traces, port -> java.util.Map.of(
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port,
+                "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "http://127.0.0.1:" + port));
+        assertThat(traces.get()).isPositive();
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).singleElement()
+                .satisfies(line -> assertThat(line).contains("metric", "404", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")
+                        .contains("used as they are").doesNotContain("takes no metrics", "spans were not refused"));
+    }
+
+    /** No span sent at all (OTEL_TRACES_EXPORTER=none), the metrics refused with 404: nothing says the receiver is right. */
+    @Test
+    void aMetrics404WithNoSpansSentIsSaidAsTheEndpoint() throws Exception {
+        AtomicInteger traces = new AtomicInteger();
+        InProcessCli.Outcome outcome = runAgainstTracesOnly(traces, port -> java.util.Map.of(
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port + "/wrong", "OTEL_TRACES_EXPORTER", "none"));
+        assertThat(traces.get()).isZero();
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).singleElement()
+                .satisfies(line -> assertThat(line).contains("metric", "404", "is the collector's base URL")
+                        .doesNotContain("takes no metrics", "spans were not refused"));
+    }
+
+    /**
+     * The held metrics 404 line is said when the run's flush ends, before the result is printed: Ctrl-C halts the JVM
+     * after the result, before the telemetry is closed, so a line said only at close() was lost.
+     */
+    @Test
+    void theHeldMetricsLineIsSaidWhenTheRunsFlushEndsNotAtClose(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        AtomicInteger traces = new AtomicInteger();
+        HttpServer jaeger = tracesOnly(traces);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        CliEnvironment cli = new CliEnvironment(err, err, java.util.Map.of("OTEL_EXPORTER_OTLP_ENDPOINT",
+                "http://127.0.0.1:" + jaeger.getAddress().getPort()), Terminal.NONE, (name, e) -> {
+                    throw new AssertionError("no model");
+                }, false);
+        try (CliTelemetry telemetry = CliTelemetry.from(cli, CliHome.of(java.util.Map.of("REIN_HOME", dir.toString())))) {
+            telemetry.install(dev.rein.agent.Agent.builder().model(ScriptedModel.of(text("hi")))
+                    .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
+            assertThat(traces.get()).isPositive();
+            assertThat(bytes.toString(StandardCharsets.UTF_8).lines().filter(line -> line.startsWith("rein: OpenTelemetry:")))
+                    .as("said when the run's flush ended").singleElement()
+                    .satisfies(line -> assertThat(line).contains("404", "takes no metrics"));
+        } finally {
+            jaeger.stop(0);
+        }
+    }
 }
