@@ -74,11 +74,27 @@ public final class ReinTelemetry {
     public static ReinTelemetry global() {
         // Native instrumentation takes getOrNoop(), as the API advises: get() would set a no-op as the
         // global, and the application's later buildAndRegisterGlobal() would then throw.
-        boolean autoconfigure = Boolean.parseBoolean(System.getProperty(GLOBAL_AUTOCONFIGURE,
-                System.getenv().getOrDefault("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "false")).strip());
+        boolean autoconfigure = autoconfigureSwitch(System.getProperties(), System.getenv());
         // get() autoconfigures only when the autoconfigure module is there; without it, it would set a no-op for good
         return create(GlobalOpenTelemetry.isSet() || autoconfigure && autoconfigurePresent()
                 ? GlobalOpenTelemetry.get() : GlobalOpenTelemetry.getOrNoop());
+    }
+
+    /**
+     * Whether {@code otel.java.global-autoconfigure.enabled} is on, read as {@link GlobalOpenTelemetry#get()} reads it
+     * (SDK 1.68, ConfigUtil.getString then Boolean.parseBoolean): a system property whose key matches once lower-cased
+     * with '-' as '.', else an environment variable whose name matches once lower-cased with '_' as '.'; the value as
+     * it is, not trimmed ("true " is off for the SDK, so reading it as on would call get() and set a no-op global).
+     */
+    static boolean autoconfigureSwitch(java.util.Properties properties, java.util.Map<String, String> env) {
+        String key = GLOBAL_AUTOCONFIGURE.toLowerCase(java.util.Locale.ROOT).replace('-', '.');
+        String value = ((java.util.Properties) properties.clone()).entrySet().stream()
+                .filter(e -> key.equals(e.getKey().toString().toLowerCase(java.util.Locale.ROOT).replace('-', '.')))
+                .map(e -> e.getValue().toString()).findFirst()
+                .orElseGet(() -> env.entrySet().stream()
+                        .filter(e -> key.equals(e.getKey().toLowerCase(java.util.Locale.ROOT).replace('_', '.')))
+                        .map(java.util.Map.Entry::getValue).findFirst().orElse("false"));
+        return Boolean.parseBoolean(value);
     }
 
     /** Whether the SDK's autoconfiguration, which {@link GlobalOpenTelemetry#get()} looks for, is on its class path. */

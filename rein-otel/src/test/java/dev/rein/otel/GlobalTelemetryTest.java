@@ -13,6 +13,7 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@link ReinTelemetry#global()} and an application that registers its SDK as the global one. */
@@ -53,5 +54,31 @@ class GlobalTelemetryTest {
 
     private static Agent.Builder agent() {
         return Agent.builder().model(ScriptedModel.of(text("Hello."))).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES);
+    }
+
+    /**
+     * The switch is read as GlobalOpenTelemetry.get() reads it (SDK 1.68 ConfigUtil.getString, Boolean.parseBoolean):
+     * "true " is off for the SDK, so Rein must not take it as on and call get(), which would set a no-op global.
+     */
+    @Test
+    void theAutoconfigureSwitchIsReadAsTheSdkReadsIt() {
+        assertThat(ReinTelemetry.autoconfigureSwitch(properties("otel.java.global-autoconfigure.enabled", "true "), Map.of()))
+                .as("not trimmed").isFalse();
+        assertThat(ReinTelemetry.autoconfigureSwitch(properties("otel.java.global-autoconfigure.enabled", "TRUE"), Map.of())).isTrue();
+        assertThat(ReinTelemetry.autoconfigureSwitch(properties("otel.java.global.autoconfigure.enabled", "true"), Map.of()))
+                .as("the key normalised, '-' as '.'").isTrue();
+        assertThat(ReinTelemetry.autoconfigureSwitch(new java.util.Properties(), Map.of("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "true")))
+                .isTrue();
+        assertThat(ReinTelemetry.autoconfigureSwitch(new java.util.Properties(), Map.of("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", " true")))
+                .isFalse();
+        assertThat(ReinTelemetry.autoconfigureSwitch(properties("otel.java.global-autoconfigure.enabled", "false"),
+                Map.of("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "true"))).as("the system property first").isFalse();
+        assertThat(ReinTelemetry.autoconfigureSwitch(new java.util.Properties(), Map.of())).isFalse();
+    }
+
+    private static java.util.Properties properties(String key, String value) {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty(key, value);
+        return properties;
     }
 }
