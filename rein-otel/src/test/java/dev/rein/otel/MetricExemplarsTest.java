@@ -58,7 +58,7 @@ class MetricExemplarsTest {
         return OTEL.getSpans().stream().filter(s -> s.getName().startsWith(namePrefix)).map(SpanData::getSpanId).toList();
     }
 
-    /** The CLI without TRACEPARENT, or a library run started outside any span: no exemplar at all. */
+    /** The CLI without TRACEPARENT, or a library run started outside any span: the durations still get exemplars, of Rein's own spans. */
     @Test
     void aRunStartedAtTheRootGivesItsDurationsExemplarsOfItsSpans() {
         assertThat(agent().run("where is A-1?").status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -67,7 +67,7 @@ class MetricExemplarsTest {
         assertThat(exemplars(GenAiConventions.METRIC_EXECUTE_TOOL_DURATION)).as("tool duration exemplars").isNotEmpty();
     }
 
-    /** A run started while handling a request (sampled): the exemplars name the request's span, not Rein's. */
+    /** A run started while handling a request (sampled): the exemplars name the spans they measure (Rein's), not the request's. */
     @Test
     void aRunInARequestGivesExemplarsOfTheMeasuredSpansNotOfTheRequest() {
         Span request = OTEL.getOpenTelemetry().getTracer("app").spanBuilder("GET /orders").startSpan();
