@@ -7,6 +7,7 @@ import com.openai.core.JsonArray;
 import com.openai.core.JsonValue;
 import com.openai.core.ObjectMappers;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -184,6 +185,7 @@ final class RequestMapper {
         if (field == MaxTokensField.MAX_TOKENS && reasoningByName && reasoningModel(request.model())) {
             field = MaxTokensField.MAX_COMPLETION_TOKENS; // refused otherwise, a 400 and a second request per model
         }
+        requireForcedToolPresent(request);
         ObjectNode settings = settings(request, field);
         WellFormedText.of(settings); // stop sequences, the output schema: small, rebuilt every call anyway
         if (!streamOptions) {
@@ -270,6 +272,28 @@ final class RequestMapper {
             results |= block instanceof ToolResultBlock;
         }
         return !results;
+    }
+
+    /**
+     * The API refuses {@code tool_choice} without tools, so {@link #settings} leaves it out then; for {@code auto} or
+     * {@code none} that changes nothing, but a forced choice left out would let the model answer without the tool the
+     * caller made it call, so such a request is refused before sending.
+     */
+    static void requireForcedToolPresent(ModelRequest request) {
+        if (!request.tools().isEmpty()) {
+            return;
+        }
+        String forced = switch (request.toolChoice()) {
+            case ToolChoice.Any a -> "ToolChoice.any()";
+            case ToolChoice.Tool t -> "ToolChoice.tool(\"" + t.name() + "\")";
+            case ToolChoice.Auto a -> null;
+            case ToolChoice.None n -> null;
+        };
+        if (forced != null) {
+            throw new ReinException(forced + " makes the model call a tool, but the request has no tools, and the API"
+                    + " refuses a tool_choice without tools (400 \"'tool_choice' is only allowed when 'tools' are specified.\"):"
+                    + " add the tool to the request's tools, or use ToolChoice.auto()");
+        }
     }
 
     /**

@@ -1,10 +1,12 @@
 package dev.rein.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.model.Message;
+import dev.rein.model.ModelException;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolResultBlock;
@@ -263,6 +265,23 @@ class RequestMappingTest extends FakeChat {
         call(request("x").toolChoice(ToolChoice.none()));
         assertThat(lastBody().has("tools")).isFalse();
         assertThat(lastBody().has("tool_choice")).isFalse();
+    }
+
+    /**
+     * The API refuses tool_choice without tools, so Rein leaves auto/none out then; leaving out a forced choice would send
+     * a request the model may answer without any tool, so it is refused before sending, as rein-anthropic does.
+     */
+    @Test
+    void aForcedToolChoiceWithoutToolsIsRefusedBeforeSendingNotSentUnforced() {
+        for (ToolChoice choice : List.of(ToolChoice.any(), ToolChoice.tool("search"))) {
+            ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x").toolChoice(choice)));
+            assertThat(e).as("refused, not sent without tool_choice").isNotNull();
+            assertThat(e.kind()).isEqualTo(ModelException.Kind.INVALID_REQUEST);
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).contains(choice instanceof ToolChoice.Any ? "ToolChoice.any()" : "ToolChoice.tool(\"search\")")
+                    .contains("no tools").contains("ToolChoice.auto()");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
     }
 
     @Test
