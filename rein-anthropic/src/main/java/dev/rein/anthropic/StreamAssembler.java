@@ -1,9 +1,9 @@
 package dev.rein.anthropic;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.ReinException;
 import dev.rein.context.TokenEstimator;
 import dev.rein.json.Json;
 import dev.rein.model.ModelException;
@@ -280,14 +280,15 @@ final class StreamAssembler {
         StringBuilder input = inputs.remove(index);
         if (input != null && !input.toString().isBlank()) {
             try {
-                block.set("input", Json.mapper().readTree(input.toString()));
-            } catch (JsonProcessingException e) {
+                // The whole text: readTree would read a first value and drop what follows it ({"q":"a"}{"q":"b"}).
+                block.set("input", Json.parseWhole(input.toString()));
+            } catch (ReinException e) {
                 // A response cut off at max_tokens may end inside a tool call's input: the API
                 // documents that as a normal max_tokens response, so the block keeps an empty input
                 // and the failure stands only if the stop reason does not explain the cut.
                 if (unreadableInput == null) {
                     unreadableInput = ErrorMapper.malformed("the input of " + block.path("type").asText() + " block " + index
-                            + " is not valid JSON: " + e.getOriginalMessage(), e);
+                            + " is " + e.getMessage(), e);
                 }
                 block.putObject("input");
             }

@@ -278,6 +278,29 @@ class StreamingTest extends FakeApi {
         assertThat(e.getMessage()).contains("not valid JSON");
     }
 
+    /**
+     * Fragments that join to two JSON values: the input is not one JSON value, so it is unreadable like any other input
+     * that is not JSON (docs/anthropic.md: MALFORMED_RESPONSE), not read as its first value with the rest dropped, which
+     * would run the tool with arguments the model did not send as a whole.
+     */
+    @Test
+    void aToolInputWithMoreAfterItsJsonValueIsMalformedNotCutToTheFirstValue() {
+        for (String more : new String[] {"{\\\"q\\\":\\\"b\\\"}", "}"}) {
+            server.enqueue(FakeReply.malformed(new Sse()
+                    .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                    .block(0, "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"search\",\"input\":{}}",
+                            "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\\\"a\\\"}\"}",
+                            "{\"type\":\"input_json_delta\",\"partial_json\":\"" + more + "\"}")
+                    .end("tool_use", "{\"output_tokens\":12}").build()));
+            ModelException e = Assertions.catchThrowableOfType(ModelException.class,
+                    () -> call(request("weather?").tools(java.util.List.of(tool("search")))));
+            assertThat(e).as("not run with {\"q\":\"a\"} alone").isNotNull();
+            assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
+            assertThat(e.getMessage()).contains("the input of tool_use block 0 is not valid JSON")
+                    .contains("more text follows after the JSON value").doesNotContain("JSON: not valid JSON");
+        }
+    }
+
     @Test
     void aToolInputWhoseBlockWasNeverStoppedIsStillAssembledNotDropped() throws Exception {
         // message_stop came, so the message is complete; a server (or proxy) that left out one
