@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -350,7 +351,7 @@ final class RequestMapper {
                 g.writeObjectFieldStart("format");
                 g.writeStringField("type", "json_schema");
                 g.writeFieldName("schema");
-                g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
+                g.writeTree(sentSchema(request.option(OutputSchema.class).orElseThrow()));
                 g.writeEndObject();
             }
             g.writeEndObject();
@@ -373,6 +374,70 @@ final class RequestMapper {
             g.writeEndObject();
         }
         g.writeEndObject();
+    }
+
+    /** Keywords the structured outputs docs list as unsupported; Rein's own validation still applies them. */
+    private static final List<String> UNSUPPORTED_CONSTRAINTS = List.of("minimum", "maximum", "exclusiveMinimum",
+            "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems");
+
+    /** Keywords whose value is one schema, an array of schemas, or a map of names to schemas. */
+    private static final List<String> ONE_SCHEMA = List.of("items", "not", "if", "then", "else", "contains");
+    private static final List<String> SCHEMA_ARRAYS = List.of("anyOf", "allOf", "oneOf", "prefixItems");
+    private static final List<String> SCHEMA_MAPS = List.of("properties", "$defs", "definitions", "patternProperties");
+
+    /**
+     * The output schema as the API's structured outputs take it, a copy: every object schema closed with
+     * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
+     * array-size constraints the docs list as unsupported left out (as the SDKs do; the system prompt shows the whole
+     * schema and Rein validates the answer against it). An object that allows other properties is refused: sending it
+     * closed would change what the answer may hold.
+     */
+    static ObjectNode sentSchema(OutputSchema schema) {
+        ObjectNode copy = schema.schema().deepCopy();
+        close(copy, "", schema.name());
+        return copy;
+    }
+
+    private static void close(JsonNode node, String pointer, String name) {
+        if (!(node instanceof ObjectNode object)) {
+            return;
+        }
+        JsonNode type = object.get("type");
+        boolean isObject = object.has("properties") || (type != null && (type.isTextual() ? "object".equals(type.textValue())
+                : type.isArray() && java.util.stream.StreamSupport.stream(type.spliterator(), false)
+                        .anyMatch(t -> "object".equals(t.textValue()))));
+        JsonNode additional = object.get("additionalProperties");
+        if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
+            throw new ReinException("the output schema " + name + " lets the object at " + (pointer.isEmpty() ? "its top" : pointer)
+                    + " hold other properties (\"additionalProperties\": " + additional + "), and the API's structured"
+                    + " outputs take only \"additionalProperties\": false: list the properties it may hold (a record instead"
+                    + " of a Map), or leave AnthropicStructuredOutput off (Rein still validates the answer)");
+        }
+        if (isObject && additional == null) {
+            object.put("additionalProperties", false);
+        }
+        object.remove(UNSUPPORTED_CONSTRAINTS);
+        JsonNode minItems = object.get("minItems");
+        if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
+            object.remove("minItems"); // only 0 or 1 is supported
+        }
+        for (String key : ONE_SCHEMA) {
+            close(object.get(key), pointer + "/" + key, name);
+        }
+        for (String key : SCHEMA_ARRAYS) {
+            JsonNode array = object.get(key);
+            if (array != null && array.isArray()) {
+                for (int i = 0; i < array.size(); i++) {
+                    close(array.get(i), pointer + "/" + key + "/" + i, name);
+                }
+            }
+        }
+        for (String key : SCHEMA_MAPS) {
+            JsonNode map = object.get(key);
+            if (map != null && map.isObject()) {
+                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + e.getKey(), name));
+            }
+        }
     }
 
     /** Whether the request opts in with {@link AnthropicStructuredOutput} and has an output schema to send. */

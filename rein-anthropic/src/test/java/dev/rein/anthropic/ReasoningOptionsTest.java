@@ -179,7 +179,8 @@ class ReasoningOptionsTest extends FakeApi {
         call(request("hi").option(schema).option(AnthropicStructuredOutput.ENABLED).option(AnthropicEffort.of("low")));
 
         assertThat(lastBody().get("output_config")).isEqualTo(
-                Json.parse("{\"effort\":\"low\",\"format\":{\"type\":\"json_schema\",\"schema\":{\"type\":\"object\"}}}"));
+                Json.parse("{\"effort\":\"low\",\"format\":{\"type\":\"json_schema\",\"schema\":{\"type\":\"object\","
+                        + "\"additionalProperties\":false}}}"));
     }
 
     @Test

@@ -86,6 +86,69 @@ class TypedOutputTest extends FakeApi {
         assertThat(lastBody().at("/output_config/format/schema/required").toString()).contains("decision");
     }
 
+    /** A typed answer with an object nested in a list. */
+    public record Case(String id, List<Verdict> verdicts) {}
+
+    /**
+     * The structured outputs docs: every object schema needs {@code "additionalProperties": false} (the API refuses it
+     * otherwise, and the official SDKs add it). The sent copy gets it on every object; Rein validates with the schema as
+     * given.
+     */
+    @Test
+    void theSentSchemaClosesEveryObjectAsTheApiRequires() {
+        server.enqueue(FakeReply.text("{\"id\":\"A-1\",\"verdicts\":[{\"decision\":\"refund\",\"confidence\":7,\"reasons\":[]}]}"));
+
+        RunResult result = Agent.builder().model(model).outputType(Case.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Judge case A-1");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var sent = lastBody().at("/output_config/format/schema");
+        assertThat(sent.path("additionalProperties").asBoolean(true)).as("the top-level object").isFalse();
+        assertThat(sent.toString().split("\"additionalProperties\":false", -1).length - 1)
+                .as("the nested Verdict too, wherever it is defined").isGreaterThanOrEqualTo(2);
+        assertThat(OutputSchema.of(Case.class).schema().has("additionalProperties"))
+                .as("Rein's own schema is unchanged").isFalse();
+    }
+
+    /**
+     * The docs list numerical, string-length and array-size constraints as unsupported (the SDKs take them out of the sent
+     * schema): the sent copy leaves them out; the system prompt and Rein's validation keep them.
+     */
+    @Test
+    void constraintsTheApiDoesNotSupportAreLeftOutOfTheSentSchemaButStillValidated() {
+        server.enqueue(FakeReply.text("{\"n\":500,\"s\":\"x\",\"tags\":[]}"), FakeReply.text("{\"n\":5,\"s\":\"xyz\",\"tags\":[\"a\"]}"));
+        OutputSchema schema = OutputSchema.fromJson("Limits", "{\"type\":\"object\",\"properties\":{"
+                + "\"n\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10},\"s\":{\"type\":\"string\",\"minLength\":3},"
+                + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"maxItems\":5}},"
+                + "\"required\":[\"n\",\"s\",\"tags\"]}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema).maxVerificationFailures(2)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Limits?");
+
+        assertThat(result.status()).as("the first answer broke the limits and was repaired").isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requestCount()).isEqualTo(2);
+        var sent = lastBody().at("/output_config/format/schema");
+        assertThat(sent.toString()).doesNotContain("minimum").doesNotContain("maximum").doesNotContain("minLength")
+                .doesNotContain("maxItems");
+        assertThat(sent.at("/properties/tags/minItems").asInt()).as("minItems 0 or 1 is supported").isEqualTo(1);
+        assertThat(lastBody().at("/system/0/text").asText()).as("the prompt shows the whole schema").contains("\"maximum\"");
+    }
+
+    /** An object that allows other properties cannot be sent (the API takes only false): refused before sending. */
+    @Test
+    void anObjectThatAllowsOtherPropertiesIsRefusedBeforeSendingWithWhatToChange() {
+        OutputSchema schema = OutputSchema.fromJson("Open", "{\"type\":\"object\",\"properties\":{\"meta\":{\"type\":\"object\","
+                + "\"additionalProperties\":{\"type\":\"string\"}}}}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Open?");
+
+        assertThat(result.status()).isNotEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+        assertThat(result.message()).contains("additionalProperties").contains("/properties/meta")
+                .contains("AnthropicStructuredOutput");
+    }
+
     @Test
     void withoutTheOptInNoOutputConfigIsSent() {
         server.enqueue(FakeReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
