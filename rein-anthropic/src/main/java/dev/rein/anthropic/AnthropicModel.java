@@ -208,7 +208,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         if (found == null || !found.find()) {
             return e;
         }
-        int sent = CacheBreakpoints.plan(request, limit).count();
+        // Rein's and the server tools' own: a server tool's cache_control is the caller's, not a gateway's.
+        int sent = CacheBreakpoints.plan(request, limit).count() + CacheBreakpoints.serverToolBreakpoints(request);
         int added = Integer.parseInt(found.group(2)) - sent;
         if (sent == 0 || added <= 0) {
             return e;

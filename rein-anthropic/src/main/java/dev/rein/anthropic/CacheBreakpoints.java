@@ -79,6 +79,7 @@ final class CacheBreakpoints {
      * adds breakpoints of its own (the fixed prefix's goes first, then the moving one).
      */
     static Plan plan(ModelRequest request, int max) {
+        max -= serverToolBreakpoints(request); // the request's own: the API's limit counts every cache_control
         if (!AnthropicOptions.of(request).caching().enabled() || max <= 0) {
             return Plan.NONE;
         }
@@ -118,6 +119,16 @@ final class CacheBreakpoints {
         }
         marked.add(newest);
         return new Plan(system, tool, Set.copyOf(marked));
+    }
+
+    /**
+     * The {@code cache_control} entries the caller wrote on server tools ({@link AnthropicServerTools}), sent as given:
+     * the API's limit of four counts them with Rein's.
+     */
+    static int serverToolBreakpoints(ModelRequest request) {
+        return request.option(AnthropicServerTools.class)
+                .map(tools -> (int) tools.tools().stream().filter(tool -> tool.hasNonNull("cache_control")).count())
+                .orElse(0);
     }
 
     /** The last cacheable block in the messages before {@code end}, or null. */

@@ -174,6 +174,41 @@ class PromptCachingTest extends FakeApi {
         assertThat(marks).last().isEqualTo("messages/2/content/59");
     }
 
+    /**
+     * A server tool given with its own cache_control (the API's tool params take one) is one of the request's four: Rein
+     * places one fewer, so the API does not refuse the request, and a gateway's extra one is still told apart.
+     */
+    @Test
+    void aServerToolsOwnBreakpointCountsTowardTheFourAndIsNotBlamedOnAGateway() throws Exception {
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r", false));
+        }
+        dev.rein.model.ModelRequest longStep = cached(request("go").system("rules").tools(List.of(tool("search")))
+                .addMessage(Message.assistant(uses)).addMessage(Message.user(results))
+                .option(AnthropicServerTools.of("{\"type\":\"web_search_20250305\",\"name\":\"web_search\","
+                        + "\"cache_control\":{\"type\":\"ephemeral\"}}"))).build();
+        server.enqueue(FakeReply.text("ok"), FakeReply.error(400, "invalid_request_error",
+                "A maximum of 4 blocks with cache_control may be provided. Found 5."));
+
+        call(longStep);
+        String body = lastBody().toString();
+        assertThat(body.split("\"cache_control\"", -1).length - 1).as("the API refuses more than 4").isEqualTo(4);
+        JsonNode webSearch = null;
+        for (JsonNode sent : lastBody().path("tools")) {
+            webSearch = "web_search".equals(sent.path("name").asText()) ? sent : webSearch;
+        }
+        assertThat(webSearch.at("/cache_control/type").asText()).as("the user's own is kept").isEqualTo("ephemeral");
+        assertThat(breakpoints(lastBody())).startsWith("system/0").last().isEqualTo("messages/2/content/59");
+
+        dev.rein.model.ModelException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(longStep));
+        assertThat(refused.getMessage()).contains("(Rein placed 4, so a gateway or proxy at the base URL added 1 of its own:"
+                + " Rein now places at most 3 per request)");
+    }
+
     @Test
     void aShortStepNeedsNoIntermediateBreakpoint() throws Exception {
         server.enqueue(FakeReply.text("ok"));
