@@ -389,8 +389,8 @@ final class RequestMapper {
      * The output schema as the API's structured outputs take it, a copy: every object schema closed with
      * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
      * array-size constraints the docs list as unsupported left out (as the SDKs do; the system prompt shows the whole
-     * schema and Rein validates the answer against it). An object that allows other properties is refused: sending it
-     * closed would change what the answer may hold.
+     * schema and Rein validates the answer against it). An object that allows other properties, or lists none
+     * (a bare {@code {"type":"object"}}), is refused: sending it closed would change what the answer may hold.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
@@ -414,6 +414,16 @@ final class RequestMapper {
                     + " of a Map), or leave AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         if (isObject && additional == null) {
+            if (!object.has("properties")) {
+                // A bare {"type":"object"} (what a Map, JsonNode or Object-like field generates) sent closed would let
+                // the model answer only {} there: the data would be lost while the answer still validates.
+                throw new ReinException("the output schema " + name + " has an object at " + (pointer.isEmpty() ? "its top"
+                        : pointer) + " that lists no \"properties\" (a Map, JsonNode or polymorphic field, or an empty"
+                        + " record, is generated so), and the API's structured outputs close every object, so the model"
+                        + " could answer only {} there: list the properties it may hold (a record instead of a Map; in a"
+                        + " schema given as JSON, \"properties\": {} for an object that holds nothing), or leave"
+                        + " AnthropicStructuredOutput off (Rein still validates the answer)");
+            }
             object.put("additionalProperties", false);
         }
         object.remove(UNSUPPORTED_CONSTRAINTS);

@@ -175,12 +175,12 @@ class ReasoningOptionsTest extends FakeApi {
     @Test
     void effortAndStructuredOutputShareOneOutputConfig() throws Exception {
         server.enqueue(FakeReply.text("{}"));
-        OutputSchema schema = OutputSchema.fromJson("Verdict", "{\"type\":\"object\"}");
+        OutputSchema schema = OutputSchema.fromJson("Verdict", "{\"type\":\"object\",\"properties\":{}}");
         call(request("hi").option(schema).option(AnthropicStructuredOutput.ENABLED).option(AnthropicEffort.of("low")));
 
         assertThat(lastBody().get("output_config")).isEqualTo(
                 Json.parse("{\"effort\":\"low\",\"format\":{\"type\":\"json_schema\",\"schema\":{\"type\":\"object\","
-                        + "\"additionalProperties\":false}}}"));
+                        + "\"properties\":{},\"additionalProperties\":false}}}"));
     }
 
     @Test

@@ -149,6 +149,43 @@ class TypedOutputTest extends FakeApi {
                 .contains("AnthropicStructuredOutput");
     }
 
+    public record Tagged(String id, java.util.Map<String, String> labels) {}
+
+    public record Loose(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
+
+    public record Rows(List<java.util.Map<String, Integer>> rows) {}
+
+    /**
+     * A Map, JsonNode or List of Map field is generated as a bare {@code {"type":"object"}}; sent closed, the model could
+     * only answer {@code {}} there and the data would be lost while the run succeeded: refused before sending instead.
+     */
+    @Test
+    void anObjectListingNoPropertiesIsRefusedBeforeSendingNotClosedToEmpty() {
+        for (var c : List.of(new Object[] {Tagged.class, "/properties/labels"}, new Object[] {Loose.class, "/properties/extra"},
+                new Object[] {Rows.class, "/properties/rows/items"})) {
+            RunResult result = Agent.builder().model(model).outputType((Class<?>) c[0])
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Fill it");
+
+            assertThat(result.status()).as(c[0].toString()).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(c[0].toString()).contains((String) c[1]).contains("properties")
+                    .contains("a record instead of a Map").contains("AnthropicStructuredOutput");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    /** An object whose properties are written out, even as none, is closed and sent. */
+    @Test
+    void anObjectWithPropertiesWrittenOutEvenEmptyIsSentClosed() {
+        server.enqueue(FakeReply.text("{}"));
+        OutputSchema schema = OutputSchema.fromJson("Ack", "{\"type\":\"object\",\"properties\":{}}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Ack?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/additionalProperties").asBoolean(true)).isFalse();
+    }
+
     @Test
     void withoutTheOptInNoOutputConfigIsSent() {
         server.enqueue(FakeReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
