@@ -208,16 +208,20 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         if (found == null || !found.find()) {
             return e;
         }
-        // Rein's and the server tools' own: a server tool's cache_control is the caller's, not a gateway's.
-        int sent = CacheBreakpoints.plan(request, limit).count() + CacheBreakpoints.serverToolBreakpoints(request);
-        int added = Integer.parseInt(found.group(2)) - sent;
-        if (sent == 0 || added <= 0) {
+        // A server tool's cache_control is the caller's, not a gateway's; kept apart from Rein's own, since only those
+        // can Rein leave out: with none of Rein's, fewer from Rein changes nothing and each retry would draw the same 400.
+        int rein = CacheBreakpoints.plan(request, limit).count();
+        int own = CacheBreakpoints.serverToolBreakpoints(request);
+        int added = Integer.parseInt(found.group(2)) - rein - own;
+        if (rein == 0 || added <= 0) {
             return e;
         }
-        requests.lowerMaxBreakpoints(Integer.parseInt(found.group(1)) - added);
-        return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + sent + ", so a gateway or proxy"
-                + " at the base URL added " + added + " of its own: Rein now places at most " + requests.maxBreakpoints()
-                + " per request)", true, e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null), e.getCause());
+        requests.lowerMaxBreakpoints(Integer.parseInt(found.group(1)) - added); // the whole request's, own included
+        return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + rein
+                + (own > 0 ? ", your server tools " + own : "") + ", so a gateway or proxy at the base URL added " + added
+                + " of its own: Rein now places at most " + requests.maxBreakpoints() + " per request"
+                + (own > 0 ? ", your server tools' included" : "") + ")", true, e.retryAfter(),
+                e.requestId(), e.reportedUsage().orElse(null), e.getCause());
     }
 
     /**

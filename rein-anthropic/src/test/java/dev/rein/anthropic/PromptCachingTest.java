@@ -205,8 +205,29 @@ class PromptCachingTest extends FakeApi {
 
         dev.rein.model.ModelException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
                 dev.rein.model.ModelException.class, () -> call(longStep));
-        assertThat(refused.getMessage()).contains("(Rein placed 4, so a gateway or proxy at the base URL added 1 of its own:"
-                + " Rein now places at most 3 per request)");
+        assertThat(refused.getMessage()).contains("(Rein placed 3, your server tools 1, so a gateway or proxy at the base URL"
+                + " added 1 of its own: Rein now places at most 3 per request, your server tools' included)");
+    }
+
+    /**
+     * With caching off Rein places none: a 400 for the caller's own server-tool breakpoints is the request's mistake (every
+     * retry draws it again), so it stays the API's plain error, not a retryable "a gateway added some".
+     */
+    @Test
+    void withCachingOffTooManyServerToolBreakpointsIsThePlainErrorNotAGateways() {
+        String[] tools = new String[4];
+        for (int i = 0; i < tools.length; i++) {
+            tools[i] = "{\"type\":\"web_search_20250305\",\"name\":\"web_search_" + i + "\",\"cache_control\":{\"type\":\"ephemeral\"}}";
+        }
+        dev.rein.model.ModelRequest request = request("go").system("rules").option(AnthropicServerTools.of(tools))
+                .option(AnthropicOptions.caching(PromptCaching.DISABLED)).build();
+        server.enqueue(FakeReply.error(400, "invalid_request_error",
+                "A maximum of 4 blocks with cache_control may be provided. Found 5."));
+
+        dev.rein.model.ModelException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request));
+        assertThat(refused.getMessage()).doesNotContain("gateway");
+        assertThat(refused.retryable()).isFalse();
     }
 
     @Test

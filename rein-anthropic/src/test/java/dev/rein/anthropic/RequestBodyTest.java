@@ -310,7 +310,7 @@ class RequestBodyTest extends FakeApi {
         // The token counting endpoint takes the request's thinking and output_config, and they change
         // the count (earlier turns' thinking is not counted with thinking on; a format adds its schema).
         var options = request("数えて").maxTokens(4096).option(AnthropicThinking.budget(2048)).option(AnthropicEffort.MEDIUM)
-                .option(dev.rein.model.OutputSchema.fromJson("Verdict", "{\"type\":\"object\"}"))
+                .option(dev.rein.model.OutputSchema.fromJson("Verdict", "{\"type\":\"object\",\"properties\":{}}"))
                 .option(AnthropicStructuredOutput.ENABLED);
         server.enqueue(FakeReply.text("ok"));
         call(options);
