@@ -378,7 +378,12 @@ final class RequestMapper {
 
     /** Keywords the structured outputs docs list as unsupported; Rein's own validation still applies them. */
     private static final List<String> UNSUPPORTED_CONSTRAINTS = List.of("minimum", "maximum", "exclusiveMinimum",
-            "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems");
+            "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "contains", "minContains",
+            "maxContains");
+
+    /** The string formats the structured outputs docs list (and the official SDKs keep); any other is left out. */
+    private static final java.util.Set<String> SUPPORTED_FORMATS = java.util.Set.of("date-time", "time", "date", "duration",
+            "email", "hostname", "uri", "ipv4", "ipv6", "uuid");
 
     /** Keywords whose value is one schema, an array of schemas, or a map of names to schemas. */
     private static final List<String> ONE_SCHEMA = List.of("items", "not", "if", "then", "else", "contains");
@@ -388,7 +393,8 @@ final class RequestMapper {
     /**
      * The output schema as the API's structured outputs take it, a copy: every object schema closed with
      * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
-     * array-size constraints the docs list as unsupported left out (as the SDKs do; the system prompt shows the whole
+     * array-size constraints the docs list as unsupported, and a string format outside the supported list, left out, and
+     * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it). An object that allows other properties, or lists none
      * (a bare {@code {"type":"object"}}), is refused: sending it closed would change what the answer may hold.
      */
@@ -427,6 +433,15 @@ final class RequestMapper {
             object.put("additionalProperties", false);
         }
         object.remove(UNSUPPORTED_CONSTRAINTS);
+        JsonNode format = object.get("format");
+        if (format != null && !(format.isTextual() && SUPPORTED_FORMATS.contains(format.textValue()))) {
+            object.remove("format");
+        }
+        JsonNode oneOf = object.get("oneOf");
+        if (oneOf != null && !object.has("anyOf")) {
+            // As the SDKs send it: the API takes anyOf, not oneOf (Rein's validation keeps "exactly one").
+            object.set("anyOf", object.remove("oneOf"));
+        }
         JsonNode minItems = object.get("minItems");
         if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
             object.remove("minItems"); // only 0 or 1 is supported

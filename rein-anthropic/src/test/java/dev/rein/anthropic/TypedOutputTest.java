@@ -134,6 +134,37 @@ class TypedOutputTest extends FakeApi {
         assertThat(lastBody().at("/system/0/text").asText()).as("the prompt shows the whole schema").contains("\"maximum\"");
     }
 
+    /**
+     * As the official SDK's transform_schema sends it: oneOf as anyOf, a format outside the supported list and the array
+     * keywords the docs list as unsupported (uniqueItems, contains, minContains, maxContains) left out; Rein still
+     * validates with the whole schema.
+     */
+    @Test
+    void oneOfUnsupportedFormatsAndArrayKeywordsAreSentAsTheSdkSendsThem() {
+        server.enqueue(FakeReply.text("{\"at\":\"2026-01-01T00:00:00Z\",\"mail\":\"a@b.c\",\"re\":\"x\",\"tags\":[\"a\"],"
+                + "\"v\":1}"));
+        OutputSchema schema = OutputSchema.fromJson("Mixed", "{\"type\":\"object\",\"properties\":{"
+                + "\"at\":{\"type\":\"string\",\"format\":\"date-time\"},\"mail\":{\"type\":\"string\",\"format\":\"email\"},"
+                + "\"re\":{\"type\":\"string\",\"format\":\"regex\"},"
+                + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"uniqueItems\":true,"
+                + "\"contains\":{\"const\":\"a\"},\"minContains\":1,\"maxContains\":2},"
+                + "\"v\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}},"
+                + "\"required\":[\"at\",\"mail\",\"re\",\"tags\",\"v\"]}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Mixed?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var sent = lastBody().at("/output_config/format/schema/properties");
+        assertThat(sent.at("/at/format").asText()).isEqualTo("date-time");
+        assertThat(sent.at("/mail/format").asText()).isEqualTo("email");
+        assertThat(sent.path("re").has("format")).as("regex is not a supported format").isFalse();
+        assertThat(sent.path("tags").has("uniqueItems") || sent.path("tags").has("contains")
+                || sent.path("tags").has("minContains") || sent.path("tags").has("maxContains")).isFalse();
+        assertThat(sent.path("v").has("oneOf")).isFalse();
+        assertThat(sent.at("/v/anyOf/1/type").asText()).isEqualTo("string");
+    }
+
     /** An object that allows other properties cannot be sent (the API takes only false): refused before sending. */
     @Test
     void anObjectThatAllowsOtherPropertiesIsRefusedBeforeSendingWithWhatToChange() {
