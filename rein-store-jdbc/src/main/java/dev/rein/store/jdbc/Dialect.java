@@ -169,20 +169,39 @@ enum Dialect {
      * VARCHAR's length in bytes, so the memory store's id (64 characters) and term (200) columns refuse what Rein lets
      * through (an id of 64 Japanese characters, a long Cyrillic word): it is refused too. A store an earlier Rein made
      * there (its rein_schema is there) is opened, so its runs can still be read and moved; a write its encoding cannot
-     * hold says the same ({@link #advice}), while in SQL_ASCII an id or term too long in bytes fails in PostgreSQL's words
-     * alone ('value too long for type character varying(64)'). {@code failing} starts the message: "cannot prepare ...
-     * at URL".
+     * hold says the same ({@link #advice}), and in SQL_ASCII the memory store refuses an id or term too long in bytes
+     * before writing it ({@link #countedInBytes}), where PostgreSQL's words alone said 'value too long for type character
+     * varying(64)'. {@code failing} starts the message: "cannot prepare ... at URL".
+     *
+     * @return the name of the database when it counts a text's length in bytes (SQL_ASCII), which only a store an earlier
+     *     Rein made there reaches; null for any other
      */
-    void requireUnicode(java.sql.Statement st, String failing) throws java.sql.SQLException {
+    String requireUnicode(java.sql.Statement st, String failing) throws java.sql.SQLException {
         if (this != POSTGRES) {
-            return;
+            return null;
         }
         try (java.sql.ResultSet rs = st.executeQuery("SELECT current_database(), current_setting('server_encoding'),"
                 + " to_regclass('rein_schema') IS NOT NULL")) {
-            if (rs.next() && !"UTF8".equals(rs.getString(2)) && !rs.getBoolean(3)) {
+            if (!rs.next()) {
+                return null;
+            }
+            if (!"UTF8".equals(rs.getString(2)) && !rs.getBoolean(3)) {
                 throw new dev.rein.state.StoreException(failing + notUnicode(rs.getString(1), rs.getString(2)) + "; nothing was made in it");
             }
+            return "SQL_ASCII".equals(rs.getString(2)) ? rs.getString(1) : null;
         }
+    }
+
+    /**
+     * Why a value of {@code bytes} of UTF-8 does not fit a column of {@code limit} characters in {@code database}, which
+     * counts bytes (see {@link #requireUnicode}), and what to do, as a store's message ends: move the store to a UTF8
+     * database, which counts characters as Rein does.
+     */
+    static String countedInBytes(String database, int limit) {
+        return "more than the " + limit + " this database holds (the database " + database + " keeps its text in SQL_ASCII,"
+                + " which counts a text's length in bytes); move this store to a database whose encoding is UTF8 (CREATE"
+                + " DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) with pg_dump and pg_restore,"
+                + " which convert its text, and open it there";
     }
 
     /**

@@ -67,6 +67,11 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private boolean reconnected;
     /** Whether SQLite's log may still hold what a forget deleted, as a reader kept it from being emptied. */
     private boolean logToEmpty;
+    /**
+     * The name of the PostgreSQL database when it counts a VARCHAR's length in bytes (SQL_ASCII: a store an earlier Rein
+     * made there), so an id or term Rein lets through may not fit; null for any other.
+     */
+    private String countsBytes;
 
     private JdbcMemoryStore(String url, String user, String password) {
         this.url = url;
@@ -106,6 +111,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         requireOpen("remember " + e.id());
         requireIndexable(e, "tenant", e.scope().tenant());
         requireIndexable(e, "user", e.scope().user());
+        requireFitsInBytes(e);
         Instant expires = e.expiresAt();
         Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
                 e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
@@ -166,6 +172,32 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                     + " bytes of UTF-8, more than the " + LONGEST_SCOPE_BYTES + " a tenant or user may have in this store (PostgreSQL"
                     + " cannot index a longer one): '" + dev.rein.internal.text.RunIds.shown(start) + "'; give the " + part
                     + " a shorter name, such as an id that stands for it");
+        }
+    }
+
+    /**
+     * In a database that counts lengths in bytes ({@link #countsBytes}), refuses an id or a term longer in bytes than its
+     * column before anything is written: PostgreSQL's words alone ('value too long for type character varying(64)') say
+     * neither which value nor what to do.
+     */
+    private void requireFitsInBytes(MemoryEntry e) {
+        if (countsBytes == null) {
+            return;
+        }
+        int idBytes = e.id().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (idBytes > MemoryEntry.MAX_ID_CHARS) {
+            throw new StoreException("cannot remember " + e.id() + " in the memory store at " + shown + ": the id has "
+                    + e.id().codePointCount(0, e.id().length()) + " characters but " + idBytes + " bytes of UTF-8, "
+                    + Dialect.countedInBytes(countsBytes, MemoryEntry.MAX_ID_CHARS) + ", or give the entry a shorter id");
+        }
+        for (String t : terms(e.text())) {
+            int bytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > MAX_TERM_CHARS) {
+                int chars = t.codePointCount(0, t.length());
+                throw new StoreException("cannot remember " + e.id() + " in the memory store at " + shown + ": the text has a word of "
+                        + chars + " characters" + (chars == MAX_TERM_CHARS ? " (as the store keeps it: a longer word's first " + MAX_TERM_CHARS + ")" : "")
+                        + " but " + bytes + " bytes of UTF-8, " + Dialect.countedInBytes(countsBytes, MAX_TERM_CHARS));
+            }
         }
     }
 
@@ -544,7 +576,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             // The memory tables are part of the run store's schema: a database a later Rein gave a newer version is
             // refused before any table is made or changed in it, as JdbcRunStore refuses it.
             String failing = "cannot prepare its tables in the memory store at " + shown;
-            dialect.requireUnicode(st, failing);
+            countsBytes = dialect.requireUnicode(st, failing);
             st.execute(dialect.schema().get(0));
             dialect.requireReinTable(st, dialect.schema().get(0), failing);
             int version;

@@ -95,6 +95,55 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
         }
     }
 
+    /**
+     * Before: a memory store an earlier Rein made in a SQL_ASCII database (which counts a VARCHAR's length in bytes)
+     * opens, but an id of 64 Japanese characters, which Rein lets through, failed in PostgreSQL's words alone ('value too
+     * long for type character varying(64)'), and so did a word of 150 Cyrillic letters in an entry's text. Each is now
+     * refused before anything is written, saying how many bytes it has, why the database cannot hold them and what to
+     * do, as the run store says of a run id too long for it.
+     */
+    @Test
+    void anIdOrWordTooLongInBytesForASqlAsciiStoreIsRefusedSayingWhyAndWhatToDo() throws SQLException {
+        String database = "rein_memascii_" + schema.substring("rein_test_".length());
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+        }
+        String ascii = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
+        try {
+            try (Connection c = open(ascii); Statement st = c.createStatement()) {
+                // a store an earlier Rein made there
+                st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+                st.execute("INSERT INTO rein_schema (version) VALUES (1)");
+            }
+            String advice = " (the database " + database + " keeps its text in SQL_ASCII, which counts a text's length in bytes);"
+                    + " move this store to a database whose encoding is UTF8 (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE"
+                    + " 'C' LC_CTYPE 'C' TEMPLATE template0) with pg_dump and pg_restore, which convert its text, and open it there";
+            try (JdbcMemoryStore old = JdbcMemoryStore.connect(ascii, user, password)) {
+                String japanese = "顧".repeat(MemoryEntry.MAX_ID_CHARS);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.remember(entry(japanese, ACME, "配送先は大阪", null)))
+                        .isInstanceOf(dev.rein.state.StoreException.class)
+                        .hasMessageStartingWith("cannot remember " + japanese + " in the memory store at " + ascii + ": ")
+                        .hasMessageEndingWith(": the id has " + MemoryEntry.MAX_ID_CHARS + " characters but 192 bytes of UTF-8,"
+                                + " more than the " + MemoryEntry.MAX_ID_CHARS + " this database holds" + advice
+                                + ", or give the entry a shorter id")
+                        .hasMessageNotContaining("character varying");
+                String word = "я".repeat(150);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.remember(entry("mem_ru", ACME, "адрес " + word, null)))
+                        .isInstanceOf(dev.rein.state.StoreException.class)
+                        .hasMessageEndingWith(": the text has a word of 150 characters but 300 bytes of UTF-8, more than the"
+                                + " 200 this database holds" + advice)
+                        .hasMessageNotContaining("character varying");
+                org.assertj.core.api.Assertions.assertThat(old.list(ACME)).as("nothing was written").isEmpty();
+                old.remember(entry("mem_ok", ACME, "адрес " + "я".repeat(100), null));
+                org.assertj.core.api.Assertions.assertThat(old.list(ACME)).extracting(MemoryEntry::id).containsExactly("mem_ok");
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE " + database + " WITH (FORCE)");
+            }
+        }
+    }
+
     private static Connection open(String jdbcUrl) throws SQLException {
         Properties props = new Properties();
         if (user != null) {
