@@ -324,7 +324,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      * the run, the store, what is wrong and what to do.
      */
     public synchronized List<RunSummary> list(Consumer<String> unlisted) {
-        String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at, snapshot"
+        // The listing columns alone: a run's snapshot (its messages and tool results) is read only for a row whose
+        // columns cannot be read, so listing a large store does not carry every run's whole history.
+        String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at"
                 + " FROM rein_runs ORDER BY updated_at DESC, run_id";
         try {
             return retrying(() -> listRows(sql, unlisted));
@@ -335,29 +337,38 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     private List<RunSummary> listRows(String sql, Consumer<String> unlisted) throws SQLException {
         List<RunSummary> runs = new ArrayList<>();
+        // rows whose columns cannot be read, by their place in the listing: their snapshots are read after it
+        java.util.Map<Integer, String[]> unreadable = new java.util.LinkedHashMap<>();
         try (PreparedStatement st = connection().prepareStatement(sql); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 String runId = rs.getString(1);
-                String problem = null;
                 try {
                     runs.add(new RunSummary(runId, status(rs.getString(2)), orEmpty(rs.getString(3)), orEmpty(rs.getString(4)),
                             orEmpty(rs.getString(5)), rs.getInt(6), cost(rs.getString(7)), rs.getInt(8), instant(rs.getLong(9)),
                             instant(rs.getLong(10))));
-                    continue;
                 } catch (UnreadableColumn e) {
-                    problem = e.getMessage();
-                }
-                // The columns only repeat the snapshot for listing: the snapshot is the run as load() gives it.
-                try {
-                    RunSnapshot s = SnapshotCodec.readSnapshot(rs.getString(11));
-                    runs.add(new RunSummary(runId, s.status(), s.reason(), s.goal(), s.model(), s.steps(), s.costUsd(),
-                            s.pendingApprovals().size(), s.createdAt(), s.updatedAt()));
-                } catch (RuntimeException e) {
-                    unlisted.accept("run " + runId + " in " + shown + " cannot be listed: " + problem + ", and " + snapshotProblem(e)
-                            + "; it was edited outside Rein: restore the run store from a backup, or delete the run's row");
+                    unreadable.put(runs.size(), new String[] {runId, e.getMessage()});
+                    runs.add(null);
                 }
             }
         }
+        for (var row : unreadable.entrySet()) {
+            String runId = row.getValue()[0];
+            // The columns only repeat the snapshot for listing: the snapshot is the run as load() gives it.
+            try {
+                String json = storedSnapshot(runId);
+                if (json == null) {
+                    continue; // deleted since the listing was read
+                }
+                RunSnapshot s = SnapshotCodec.readSnapshot(json);
+                runs.set(row.getKey(), new RunSummary(runId, s.status(), s.reason(), s.goal(), s.model(), s.steps(), s.costUsd(),
+                        s.pendingApprovals().size(), s.createdAt(), s.updatedAt()));
+            } catch (RuntimeException e) {
+                unlisted.accept("run " + runId + " in " + shown + " cannot be listed: " + row.getValue()[1] + ", and " + snapshotProblem(e)
+                        + "; it was edited outside Rein: restore the run store from a backup, or delete the run's row");
+            }
+        }
+        runs.removeIf(java.util.Objects::isNull);
         return runs;
     }
 

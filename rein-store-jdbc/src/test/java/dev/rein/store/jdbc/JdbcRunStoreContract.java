@@ -21,7 +21,7 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
     /** The store's URL as its messages name it. */
     protected abstract String url();
 
-    private RunSnapshot snapshotOf(String id, RunStatus status) {
+    RunSnapshot snapshotOf(String id, RunStatus status) {
         return SnapshotCodec.readSnapshot(SnapshotCodec.write(snapshot(1, status)).replace(runId, id));
     }
 

@@ -304,6 +304,52 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: list() read every run's whole snapshot (its messages and tool results) with its listing columns, so a large
+     * store sent all of it to 'rein runs' to show a line per run. It now reads the listing columns alone, and a run's
+     * snapshot only when one of them was edited outside Rein into something it cannot read: a role that may read only the
+     * listing columns (not the snapshot) lists the runs, and sees what the owner's listing shows.
+     */
+    @org.junit.jupiter.api.Test
+    void theListingReadsNoSnapshotOfARunWhoseColumnsAreReadable() throws Exception {
+        String listing = schema + "_list", role = "rein_lister_" + schema.substring("rein_test_".length());
+        String listingUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + listing;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + listing);
+        }
+        try {
+            java.util.List<dev.rein.state.RunSummary> owners;
+            try (JdbcRunStore owner = JdbcRunStore.connect(listingUrl, user, password)) {
+                owner.save(snapshotOf(runId + "_a", dev.rein.run.RunStatus.SUCCEEDED));
+                owner.save(snapshotOf(runId + "_b", dev.rein.run.RunStatus.RUNNING));
+                owners = owner.list();
+            }
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("CREATE ROLE " + role + " LOGIN");
+                st.execute("GRANT USAGE, CREATE ON SCHEMA " + listing + " TO " + role);
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + listing + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + listing + " TO " + role);
+            }
+            try (JdbcRunStore lister = JdbcRunStore.connect(listingUrl, role, null)) {
+                // opened, the role may now read the listing columns of rein_runs alone
+                try (Connection c = open(url); Statement st = c.createStatement()) {
+                    st.execute("REVOKE SELECT ON " + listing + ".rein_runs FROM " + role);
+                    st.execute("GRANT SELECT (run_id, version, status, reason, goal, model, steps, cost_usd, pending_approvals,"
+                            + " created_at, updated_at) ON " + listing + ".rein_runs TO " + role);
+                }
+                org.assertj.core.api.Assertions.assertThat(lister.list()).hasSize(2).isEqualTo(owners);
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + listing + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            } catch (SQLException e) {
+                // the role was never made: nothing of it to drop
+            }
+        }
+    }
+
+    /**
      * A role that may use the tables but not alter them (they belong to the role that created them, as a deployment's
      * migration role) still opens a store an earlier Rein created with VARCHAR run id columns, which it cannot widen:
      * it uses them as they are, as it did before they were widened.
