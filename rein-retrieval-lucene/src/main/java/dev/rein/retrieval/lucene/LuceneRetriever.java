@@ -92,7 +92,7 @@ public final class LuceneRetriever implements Retriever {
                         + "; build one first (on the command line: rein index DIR)");
             }
         } catch (IOException e) {
-            throw new RetrievalException("cannot open the document index in " + index + ": " + e.getMessage(), e);
+            throw failure("cannot open", index, e);
         }
         return new LuceneRetriever(index);
     }
@@ -351,8 +351,8 @@ public final class LuceneRetriever implements Retriever {
             String remedy = others.isEmpty() ? "delete " + index + " and index the folder again (rein index DIR)"
                     : index + " holds other files too (" + named(others) + "), so do not delete it: index the folder again into a"
                             + " folder of its own, new or empty (such as .rein/index), and search that one";
-            return new RetrievalException("the document index in " + index + " is damaged or was written by another Lucene version ("
-                    + e.getMessage() + "); " + remedy, e);
+            return new RetrievalException("the document index in " + index + " " + unreadable(e) + "; " + remedy
+                    + " (Lucene: " + lucenesWords(e) + ")", e);
         }
         if (e instanceof org.apache.lucene.store.LockObtainFailedException) {
             // one writer at a time: another indexing (another 'rein index', or this process's) holds the index's write lock
@@ -362,7 +362,63 @@ public final class LuceneRetriever implements Retriever {
         }
         // some of Java's exceptions carry no message, others the path alone
         String why = dev.rein.internal.text.FileProblems.why(e);
-        return new RetrievalException(what + " the document index in " + index + ": " + (why == null ? e.toString() : why), e);
+        String inTheWay = why != null && why.endsWith(" is a file, not a directory")
+                ? "; give a folder for the index whose path runs through folders only" : "";
+        return new RetrievalException(what + " the document index in " + index + ": " + (why == null ? e.toString() : why) + inTheWay, e);
+    }
+
+    /**
+     * What is wrong with an index Lucene cannot read, in plain words, after "the document index in X": Lucene's own text
+     * names Java classes. A commit (segments_N) not starting with Lucene's header is reported by Lucene as a format too
+     * old, its version being the first four bytes: that is damage, not an old index.
+     */
+    private static String unreadable(IOException e) {
+        String file = fileOf(e);
+        String which = file == null ? "one of its files" : "its file " + file;
+        if (e instanceof IndexFormatTooNewException) {
+            return "was written by a newer Lucene than this Rein's (" + org.apache.lucene.util.Version.LATEST + "), which cannot"
+                    + " read it";
+        }
+        if (e instanceof IndexFormatTooOldException old && !(old.getMinVersion() != null
+                && old.getMinVersion() == CodecUtil.CODEC_MAGIC && old.getMaxVersion() != null && old.getMaxVersion() == CodecUtil.CODEC_MAGIC)) {
+            return "was written by an older Lucene than this Rein's (" + org.apache.lucene.util.Version.LATEST + ") reads";
+        }
+        return "is damaged: " + which + " is not as Lucene wrote it (cut short, overwritten or zeroed, as a crash, a full disk or a"
+                + " partial copy can leave it), so the index cannot be read";
+    }
+
+    /** The name of the file Lucene's exception is about (its resource names the file's path), or null. */
+    private static String fileOf(IOException e) {
+        String resource = e instanceof CorruptIndexException c ? c.getResourceDescription()
+                : e instanceof IndexFormatTooOldException old ? old.getResourceDescription()
+                : e instanceof IndexFormatTooNewException fresh ? fresh.getResourceDescription() : null;
+        java.util.regex.Matcher path = java.util.regex.Pattern.compile("path=\"([^\"]+)\"").matcher(String.valueOf(resource));
+        if (!path.find()) {
+            return null;
+        }
+        try {
+            Path name = Path.of(path.group(1)).getFileName();
+            return name == null ? null : name.toString();
+        } catch (java.nio.file.InvalidPathException notAPath) {
+            return null;
+        }
+    }
+
+    /** Lucene's own words about an index it cannot read, without the Java classes of the resource it names. */
+    private static String lucenesWords(IOException e) {
+        if (e instanceof CorruptIndexException c) {
+            return c.getOriginalMessage();
+        }
+        if (e instanceof IndexFormatTooOldException old) {
+            if (old.getReason() != null) {
+                return old.getReason();
+            }
+            return old.getMinVersion() != null && old.getMinVersion() == CodecUtil.CODEC_MAGIC
+                    ? "the file does not begin with its header" // its "version" is then the file's first four bytes
+                    : "format version " + old.getVersion() + ", this Lucene reads " + old.getMinVersion() + " to " + old.getMaxVersion();
+        }
+        IndexFormatTooNewException fresh = (IndexFormatTooNewException) e;
+        return "format version " + fresh.getVersion() + ", this Lucene reads " + fresh.getMinVersion() + " to " + fresh.getMaxVersion();
     }
 
     /** Whether there is an index in {@code index}. */

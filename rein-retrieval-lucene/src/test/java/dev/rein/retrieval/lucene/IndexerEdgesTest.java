@@ -510,11 +510,43 @@ class IndexerEdgesTest {
         String remedy = "; " + other + " holds other files too (README.md, notes), so do not delete it: index the folder again"
                 + " into a folder of its own, new or empty (such as .rein/index), and search that one";
         assertThatThrownBy(() -> LuceneRetriever.open(other).search("returns", 5)).isInstanceOf(RetrievalException.class)
-                .hasMessageStartingWith("the document index in " + other + " is damaged").hasMessageEndingWith(remedy)
+                .hasMessageStartingWith("the document index in " + other + " is damaged").hasMessageContaining(remedy + " (Lucene: ")
                 .hasMessageNotContaining("delete " + other);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
-                .hasMessageEndingWith(remedy);
+                .hasMessageContaining(remedy + " (Lucene: ");
         assertThat(other.resolve("README.md")).hasContent("# Project");
+    }
+
+    /**
+     * Before: a damaged index was named with Lucene's own text, which names Java classes ('codec header mismatch: actual
+     * header=... (resource=BufferedChecksumIndexInput(MMapIndexInput(path=...)))'), and a failure to open the folder with
+     * Java's message alone, often the path alone. The message now says in plain words what is wrong and what to do,
+     * naming the file Lucene could not read, with Lucene's words about it at the end, without its Java classes.
+     */
+    @Test
+    void aDamagedIndexIsDescribedInPlainWordsWithLucenesDetailAtTheEnd() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        String commit;
+        try (var files = Files.list(index)) {
+            commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
+        }
+        Files.write(index.resolve(commit), new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("the document index in " + index + " is damaged: its file " + commit + " is not as Lucene"
+                        + " wrote it (cut short, overwritten or zeroed, as a crash, a full disk or a partial copy can leave it),"
+                        + " so the index cannot be read; delete " + index + " and index the folder again (rein index DIR)")
+                .hasMessageContaining(" (Lucene: ")
+                .hasMessageNotContaining("Exception").hasMessageNotContaining("IndexInput").hasMessageNotContaining("resource");
+
+        // a folder on the index's path that is a file: Java's message was the path alone
+        Path file = other.resolve("notes.txt");
+        Files.writeString(file, "my notes", StandardCharsets.UTF_8);
+        Path under = file.resolve("index");
+        assertThatThrownBy(() -> LuceneRetriever.open(under)).isInstanceOf(RetrievalException.class)
+                .hasMessage("cannot open the document index in " + under + ": " + file + " is a file, not a directory; give a"
+                        + " folder for the index whose path runs through folders only");
+        assertThat(file).hasContent("my notes");
     }
 
     /**
