@@ -347,9 +347,18 @@ public final class LuceneRetriever implements Retriever {
     static RetrievalException failure(String what, Path index, IOException e) {
         if (e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
             List<String> others = othersIn(index);
-            // a folder holding the user's files too must not be deleted with the index
-            String remedy = others.isEmpty() ? "delete " + index + " and index the folder again (rein index DIR)"
-                    : index + " holds other files too (" + named(others) + "), so do not delete it: index the folder again into a"
+            List<String> unsure = unsureIn(index);
+            // a folder holding the user's files too must not be deleted with the index, nor one holding a file that may be
+            // the user's: a segment's file a crash zeroed cannot be told from a user's _0.doc starting with zeros
+            List<String> held = new ArrayList<>();
+            if (!others.isEmpty()) {
+                held.add("other files too (" + named(others) + ")");
+            }
+            if (!unsure.isEmpty()) {
+                held.add(unsure(unsure));
+            }
+            String remedy = held.isEmpty() ? "delete " + index + " and index the folder again (rein index DIR)"
+                    : index + " holds " + String.join(", and ", held) + ", so do not delete it: index the folder again into a"
                             + " folder of its own, new or empty (such as .rein/index), and search that one";
             return new RetrievalException("the document index in " + index + " " + unreadable(e) + "; " + remedy
                     + " (Lucene: " + lucenesWords(e) + ")", e);
@@ -470,8 +479,12 @@ public final class LuceneRetriever implements Retriever {
         }
         String named = named(atRisk);
         if (exists(index)) {
-            throw new RetrievalException(index.toAbsolutePath() + " holds a document index and files of other names (" + named
-                    + "): Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
+            List<String> unsure = atRisk.stream().filter(LuceneRetriever::segmentFileName).toList();
+            List<String> others = atRisk.stream().filter(n -> !segmentFileName(n)).toList();
+            String held = others.isEmpty() ? unsure(unsure)
+                    : "files of other names (" + named(others) + ")" + (unsure.isEmpty() ? "" : ", and " + unsure(unsure));
+            throw new RetrievalException(index.toAbsolutePath() + " holds a document index and " + held
+                    + (unsure.isEmpty() ? ": " : "; ") + "Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
                     + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move"
                     + " those files out of " + index.toAbsolutePath());
         }
@@ -486,13 +499,46 @@ public final class LuceneRetriever implements Retriever {
         return String.join(", ", names.subList(0, Math.min(5, names.size()))) + (names.size() > 5 ? " and " + (names.size() - 5) + " more" : "");
     }
 
-    /** The names in the index folder that are not Lucene's own files (the user's files and folders), sorted. */
+    /**
+     * The names in the index folder that are not Lucene's own files (the user's files and folders), sorted, but for those
+     * named as a segment's files ({@link #unsureIn}).
+     */
     private static List<String> othersIn(Path index) {
         try (var entries = Files.list(index)) {
-            return entries.filter(f -> Files.isDirectory(f) || !lucenesOwn(f)).map(f -> f.getFileName().toString()).sorted().toList();
+            return entries.filter(f -> Files.isDirectory(f) || !lucenesOwn(f) && !segmentFileName(f.getFileName().toString()))
+                    .map(f -> f.getFileName().toString()).sorted().toList();
         } catch (IOException | RuntimeException e) {
             return List.of(); // a folder that cannot be listed: the message says what it said before
         }
+    }
+
+    /**
+     * The files in the index folder named as a segment's files but not starting with Lucene's header, sorted: each is the
+     * index's own file damaged (a crash can leave one zeroed) or a file of the user's of such a name (a _0.doc of theirs,
+     * which may start with zeros too); nothing in the file tells which, so neither is deleted nor said to be deletable.
+     */
+    private static List<String> unsureIn(Path index) {
+        try (var entries = Files.list(index)) {
+            return entries.filter(f -> !Files.isDirectory(f) && segmentFileName(f.getFileName().toString()) && !lucenesOwn(f))
+                    .map(f -> f.getFileName().toString()).sorted().toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /** What the files of {@link #unsureIn} are, after "holds". */
+    private static String unsure(List<String> names) {
+        boolean one = names.size() == 1;
+        return named(names) + (one ? " has a name" : " have names") + " Lucene gives the files of an index but"
+                + (one ? " does not begin as they do: it is this index's own file" : " do not begin as they do: each is this"
+                        + " index's own file") + ", damaged (a crash can leave a file zeroed), or a file of another program's with"
+                + " such a name, and Rein cannot tell which";
+    }
+
+    /** A name Lucene gives a segment's file: _ and the segment's name, an optional _suffix, one of its codecs' extensions. */
+    private static boolean segmentFileName(String name) {
+        java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
+        return m.matches() && LUCENES_EXTENSIONS.contains(m.group(2));
     }
 
     /**
@@ -533,8 +579,7 @@ public final class LuceneRetriever implements Retriever {
             // indexing names as such
             return true;
         }
-        java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
-        if (!m.matches() || !LUCENES_EXTENSIONS.contains(m.group(2))) {
+        if (!segmentFileName(name)) {
             return false;
         }
         try (var in = Files.newInputStream(file)) {

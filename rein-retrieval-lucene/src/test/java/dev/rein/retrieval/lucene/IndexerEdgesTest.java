@@ -518,6 +518,45 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: an index whose segment info a crash left zeroed (its _0.si no longer starts with Lucene's header) was said
+     * to be in a folder that "holds other files too (_0.si), so do not delete it", and indexing again said the folder
+     * held "files of other names (_0.si)", though _0.si has the very name the index gives its files. Whether such a file
+     * is the index's own, damaged, or one of the user's with such a name (a _0.doc of theirs) cannot be told from it, so
+     * both now say exactly that, and still neither delete it nor say to delete the folder.
+     */
+    @Test
+    void aDamagedIndexWhoseSegmentFileIsZeroedSaysItCannotTellWhoseItIsAndKeepsIt() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        List<Path> infos;
+        try (var files = Files.list(index)) {
+            infos = files.filter(p -> p.getFileName().toString().endsWith(".si")).toList();
+        }
+        assertThat(infos).extracting(p -> p.getFileName().toString()).containsExactly("_0.si");
+        Files.write(infos.get(0), new byte[(int) Files.size(infos.get(0))]);
+        byte[] zeroed = Files.readAllBytes(infos.get(0));
+        String unsure = "_0.si has a name Lucene gives the files of an index but does not begin as they do: it is this index's"
+                + " own file, damaged (a crash can leave a file zeroed), or a file of another program's with such a name, and"
+                + " Rein cannot tell which";
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("the document index in " + index + " is damaged")
+                .hasMessageContaining("; " + index + " holds " + unsure + ", so do not delete it: index the folder again"
+                        + " into a folder of its own, new or empty (such as .rein/index), and search that one")
+                .hasMessageNotContaining("other files").hasMessageNotContaining("delete " + index);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and " + unsure)
+                .hasMessageContaining("nothing was written there")
+                .hasMessageNotContaining("other names").hasMessageNotContaining("delete " + index);
+        assertThat(infos.get(0)).hasBinaryContent(zeroed);
+
+        // beside a file of another name, each is named for what it is
+        Files.writeString(index.resolve("README.md"), "# Index", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("; " + index + " holds other files too (README.md), and " + unsure + ", so do not delete"
+                        + " it");
+    }
+
+    /**
      * Before: a damaged index was named with Lucene's own text, which names Java classes ('codec header mismatch: actual
      * header=... (resource=BufferedChecksumIndexInput(MMapIndexInput(path=...)))'), and a failure to open the folder with
      * Java's message alone, often the path alone. The message now says in plain words what is wrong and what to do,
@@ -739,8 +778,11 @@ class IndexerEdgesTest {
         Files.write(index.resolve("_draft.doc"), word);
         Files.writeString(index.resolve("_notes.pos"), "my notes", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
-                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and files of other names (_draft.doc,"
-                        + " _notes.pos)");
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and _draft.doc, _notes.pos have names"
+                        + " Lucene gives the files of an index but do not begin as they do: each is this index's own file, damaged"
+                        + " (a crash can leave a file zeroed), or a file of another program's with such a name, and Rein cannot"
+                        + " tell which; Lucene deletes files of such names in the folder it writes an index in, so nothing was"
+                        + " written there");
         assertThat(index.resolve("_draft.doc")).hasBinaryContent(word);
         assertThat(index.resolve("_notes.pos")).hasContent("my notes");
         assertThat(LuceneRetriever.open(index).search("refunds", 5)).extracting(RetrievedDocument::source).containsExactly("refunds.md#1");
