@@ -358,7 +358,9 @@ public final class LuceneRetriever implements Retriever {
                 held.add(unsure(unsure));
             }
             String remedy = held.isEmpty() ? "delete " + index + " and index the folder again (rein index DIR)"
-                    : index + " holds " + String.join(", and ", held) + ", so do not delete it: index the folder again into a"
+                    : index + " holds " + String.join(", and ", held) + ", so do not delete "
+                            + (unsure.isEmpty() ? "it" : "the folder or " + (unsure.size() == 1 ? "that file" : "those files"))
+                            + ": index the folder again into a"
                             + " folder of its own, new or empty (such as .rein/index), and search that one";
             return new RetrievalException("the document index in " + index + " " + unreadable(e) + "; " + remedy
                     + " (Lucene: " + lucenesWords(e) + ")", e);
@@ -526,10 +528,10 @@ public final class LuceneRetriever implements Retriever {
         }
     }
 
-    /** What the files of {@link #unsureIn} are, after "holds". */
+    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
     private static String unsure(List<String> names) {
         boolean one = names.size() == 1;
-        return named(names) + (one ? " has a name" : " have names") + " Lucene gives the files of an index but"
+        return named(names) + (one ? ", which has a name" : ", which have names") + " Lucene gives the files of an index but"
                 + (one ? " does not begin as they do: it is this index's own file" : " do not begin as they do: each is this"
                         + " index's own file") + ", damaged (a crash can leave a file zeroed), or a file of another program's with"
                 + " such a name, and Rein cannot tell which";

@@ -535,12 +535,13 @@ class IndexerEdgesTest {
         assertThat(infos).extracting(p -> p.getFileName().toString()).containsExactly("_0.si");
         Files.write(infos.get(0), new byte[(int) Files.size(infos.get(0))]);
         byte[] zeroed = Files.readAllBytes(infos.get(0));
-        String unsure = "_0.si has a name Lucene gives the files of an index but does not begin as they do: it is this index's"
+        String unsure = "_0.si, which has a name Lucene gives the files of an index but does not begin as they do: it is this index's"
                 + " own file, damaged (a crash can leave a file zeroed), or a file of another program's with such a name, and"
                 + " Rein cannot tell which";
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith("the document index in " + index + " is damaged")
-                .hasMessageContaining("; " + index + " holds " + unsure + ", so do not delete it: index the folder again"
+                .hasMessageContaining("; " + index + " holds " + unsure + ", so do not delete the folder or that file: index the"
+                        + " folder again"
                         + " into a folder of its own, new or empty (such as .rein/index), and search that one")
                 .hasMessageNotContaining("other files").hasMessageNotContaining("delete " + index);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
@@ -553,7 +554,7 @@ class IndexerEdgesTest {
         Files.writeString(index.resolve("README.md"), "# Index", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("; " + index + " holds other files too (README.md), and " + unsure + ", so do not delete"
-                        + " it");
+                        + " the folder or that file: index the folder again");
     }
 
     /**
@@ -778,7 +779,7 @@ class IndexerEdgesTest {
         Files.write(index.resolve("_draft.doc"), word);
         Files.writeString(index.resolve("_notes.pos"), "my notes", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
-                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and _draft.doc, _notes.pos have names"
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and _draft.doc, _notes.pos, which have names"
                         + " Lucene gives the files of an index but do not begin as they do: each is this index's own file, damaged"
                         + " (a crash can leave a file zeroed), or a file of another program's with such a name, and Rein cannot"
                         + " tell which; Lucene deletes files of such names in the folder it writes an index in, so nothing was"
