@@ -86,8 +86,18 @@ public final class LuceneRetriever implements Retriever {
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw notAFolder(index);
         }
+        // before FSDirectory.open, which creates a missing folder (and those on its way): reading makes nothing
+        if (!Files.isDirectory(index)) {
+            String inTheWay = dev.rein.internal.text.FileProblems.fileOnTheWay(index.toString());
+            if (inTheWay != null) {
+                throw new RetrievalException("cannot open the document index in " + index + ": " + inTheWay + " is a file, not a"
+                        + " directory; give a folder for the index whose path runs through folders only");
+            }
+            throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+                    + "; build one first (on the command line: rein index DIR)");
+        }
         try (Directory dir = FSDirectory.open(index)) {
-            if (!Files.isDirectory(index) || !indexIn(dir)) {
+            if (!indexIn(dir)) {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + "; build one first (on the command line: rein index DIR)");
             }
@@ -277,6 +287,10 @@ public final class LuceneRetriever implements Retriever {
         }
         if (limit == 0) {
             return List.of(); // Lucene wants at least one hit; none were asked for
+        }
+        if (!Files.isDirectory(index)) { // FSDirectory.open would create it again, empty
+            throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+                    + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)");
         }
         try (Analyzer analyzer = analyzer(); Directory dir = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(dir)) {
             List<String> terms = terms(analyzer, query);

@@ -916,4 +916,28 @@ class IndexerEdgesTest {
         LuceneIndexer.indexDirectory(docs, index);
         assertThat(retriever.search("返品", 5)).as("found once built again").hasSize(1);
     }
+
+    /**
+     * Before: opening a retriever on a folder that does not exist (a path mistyped), and searching after the index
+     * folder was deleted, created that folder and those on its way (Lucene's FSDirectory makes its folder), empty,
+     * while saying there is no index there. Reading an index now makes nothing.
+     */
+    @Test
+    void openingOrSearchingAnIndexThatIsNotThereMakesNoFolder() throws Exception {
+        Path mistyped = other.resolve("typo").resolve("index");
+        assertThatThrownBy(() -> LuceneRetriever.open(mistyped)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("there is no document index in " + mistyped.toAbsolutePath());
+        assertThat(other.resolve("typo")).doesNotExist();
+
+        Files.writeString(docs.resolve("returns.md"), "返品は30日以内です", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        try (var files = Files.walk(index)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        assertThatThrownBy(() -> retriever.search("返品", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("it was deleted since it was opened");
+        assertThat(index).doesNotExist();
+        Files.createDirectories(index); // the temporary folder, for its cleanup
+    }
 }
