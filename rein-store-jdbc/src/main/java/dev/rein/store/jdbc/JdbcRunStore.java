@@ -352,11 +352,22 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                 }
             }
         }
+        // snapshots by run id as read, of every row, read only if a run id edited outside Rein does not find its row again
+        java.util.Map<String, java.util.ArrayDeque<String>> byIdAsRead = null;
         for (var row : unreadable.entrySet()) {
             String runId = row.getValue()[0];
             // The columns only repeat the snapshot for listing: the snapshot is the run as load() gives it.
             try {
                 String json = storedSnapshot(runId);
+                if (json == null) {
+                    // an id that does not read back as stored (not UTF-8, a BLOB) finds no row by itself: read the rows
+                    // with their snapshots, in the listing's order, and take the snapshot by the id as read
+                    if (byIdAsRead == null) {
+                        byIdAsRead = snapshotsByIdAsRead(sql);
+                    }
+                    java.util.ArrayDeque<String> found = byIdAsRead.get(runId);
+                    json = found == null ? null : found.poll();
+                }
                 if (json == null) {
                     continue; // deleted since the listing was read
                 }
@@ -370,6 +381,21 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
         runs.removeIf(java.util.Objects::isNull);
         return runs;
+    }
+
+    /** Every row's snapshot by its run id as read, in the listing's order (ids read alike keep their rows' order). */
+    private java.util.Map<String, java.util.ArrayDeque<String>> snapshotsByIdAsRead(String listing) throws SQLException {
+        java.util.Map<String, java.util.ArrayDeque<String>> snapshots = new java.util.HashMap<>();
+        String sql = "SELECT run_id, snapshot" + listing.substring(listing.indexOf(" FROM "));
+        try (PreparedStatement st = connection().prepareStatement(sql); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                String json = rs.getString(2);
+                if (json != null) {
+                    snapshots.computeIfAbsent(rs.getString(1), id -> new java.util.ArrayDeque<>()).add(json);
+                }
+            }
+        }
+        return snapshots;
     }
 
     /** A listing column edited outside Rein into something it cannot read. */

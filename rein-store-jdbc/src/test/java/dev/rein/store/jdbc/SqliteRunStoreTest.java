@@ -271,4 +271,28 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
                 .hasMessageContaining("cannot be opened")
                 .hasMessageContaining("is a directory");
     }
+
+    /**
+     * A row whose listing columns cannot be read and whose run id, edited outside Rein, does not read back as stored (not
+     * UTF-8, or a BLOB) is still listed from its snapshot, as it was when the listing read every snapshot with its
+     * columns: looking its snapshot up by the id as read finds nothing, and the row was left out saying nothing.
+     */
+    @Test
+    void aRowWithUnreadableColumnsAndAnIdThatDoesNotReadBackIsStillListed() throws Exception {
+        JdbcRunStore store = (JdbcRunStore) store();
+        for (String id : java.util.List.of("a", "b", "c")) {
+            store.save(snapshotOf(id, RunStatus.SUCCEEDED));
+        }
+        try (var connection = otherConnection(); var st = connection.createStatement()) {
+            st.executeUpdate("UPDATE rein_runs SET status = 'DONE', run_id = CAST(X'72756EFF' AS TEXT) WHERE run_id = 'b'");
+            st.executeUpdate("UPDATE rein_runs SET status = 'DONE', run_id = X'72756E5F626C6F62' WHERE run_id = 'c'");
+        }
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        var listed = store.list(problems::add);
+        assertThat(listed).extracting(dev.rein.state.RunSummary::runId)
+                .containsExactlyInAnyOrder("a", "run\uFFFD", "run_blob");
+        assertThat(listed).allSatisfy(r ->
+                assertThat(r.status()).isEqualTo(RunStatus.SUCCEEDED));
+        assertThat(problems).isEmpty();
+    }
 }
