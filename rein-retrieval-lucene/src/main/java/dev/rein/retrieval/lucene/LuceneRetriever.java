@@ -93,7 +93,7 @@ public final class LuceneRetriever implements Retriever {
                 throw new RetrievalException("cannot open the document index in " + index + ": " + inTheWay + " is a file, not a"
                         + " directory; give a folder for the index whose path runs through folders only");
             }
-            throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+            throw notThere(index, "there is no document index in " + index.toAbsolutePath()
                     + "; build one first (on the command line: rein index DIR)");
         }
         try (Directory dir = FSDirectory.open(index)) {
@@ -105,6 +105,29 @@ public final class LuceneRetriever implements Retriever {
             throw failure("cannot open", index, e);
         }
         return new LuceneRetriever(index);
+    }
+
+    /**
+     * Why {@code index} is no folder: {@code noIndex} only when it provably does not exist; a symbolic link whose target is
+     * missing, or a path that cannot be looked at (a folder on its way that cannot be entered), is said so, as it is no
+     * missing index to build.
+     */
+    private static RetrievalException notThere(Path index, String noIndex) {
+        String dangling = dev.rein.internal.text.FileProblems.danglingLink(index.toString());
+        if (dangling != null) {
+            return new RetrievalException("cannot open the document index in " + index + ": " + dangling
+                    + "; restore the link's target, or give the path of the index's folder itself");
+        }
+        // notExists is false also when it cannot tell (no permission on a folder on the way): that is said as it is
+        if (Files.notExists(index)) {
+            return new RetrievalException(noIndex);
+        }
+        try {
+            Files.readAttributes(index, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            return failure("cannot open", index, e);
+        }
+        return new RetrievalException(noIndex); // there after all (made meanwhile): as when it was not
     }
 
     /** An index path that is a file: Lucene's own error names only the path. */
@@ -289,7 +312,7 @@ public final class LuceneRetriever implements Retriever {
             return List.of(); // Lucene wants at least one hit; none were asked for
         }
         if (!Files.isDirectory(index)) { // FSDirectory.open would create it again, empty
-            throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+            throw notThere(index, "there is no document index in " + index.toAbsolutePath()
                     + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)");
         }
         try (Analyzer analyzer = analyzer(); Directory dir = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(dir)) {

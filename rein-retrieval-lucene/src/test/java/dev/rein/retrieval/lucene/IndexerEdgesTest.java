@@ -940,4 +940,28 @@ class IndexerEdgesTest {
         assertThat(index).doesNotExist();
         Files.createDirectories(index); // the temporary folder, for its cleanup
     }
+
+    /**
+     * A symbolic link whose target is missing is no index to build: it is said so (a folder on the way that cannot be
+     * entered is said the same way, through the file system's own words; as root that cannot be tested).
+     */
+    @Test
+    void aDanglingLinkToTheIndexIsSaidSoNotThatThereIsNoIndex() throws Exception {
+        Path link = other.resolve("index");
+        Path gone = other.resolve("moved-away");
+        Files.createSymbolicLink(link, gone);
+        assertThatThrownBy(() -> LuceneRetriever.open(link)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("cannot open the document index in " + link + ": " + link + " is a symbolic link to " + gone)
+                .hasMessageContaining("which does not exist (the link's target is missing)")
+                .hasMessageNotContaining("there is no document index");
+        assertThat(gone).doesNotExist();
+
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, gone);
+        LuceneRetriever retriever = LuceneRetriever.open(link);
+        Files.move(gone, other.resolve("elsewhere"));
+        assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("is a symbolic link to " + gone).hasMessageNotContaining("there is no document index");
+        assertThat(gone).doesNotExist();
+    }
 }
