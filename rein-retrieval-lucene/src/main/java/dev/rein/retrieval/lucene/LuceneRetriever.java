@@ -440,7 +440,8 @@ public final class LuceneRetriever implements Retriever {
         String resource = e instanceof CorruptIndexException c ? c.getResourceDescription()
                 : e instanceof IndexFormatTooOldException old ? old.getResourceDescription()
                 : e instanceof IndexFormatTooNewException fresh ? fresh.getResourceDescription() : null;
-        java.util.regex.Matcher path = java.util.regex.Pattern.compile("path=\"([^\"]+)\"").matcher(String.valueOf(resource));
+        // up to the quote closing the input's parenthesis: a folder's name may hold a quote (my "notes")
+        java.util.regex.Matcher path = java.util.regex.Pattern.compile("path=\"(.+?)\"\\)").matcher(String.valueOf(resource));
         if (!path.find()) {
             return null;
         }
@@ -559,13 +560,7 @@ public final class LuceneRetriever implements Retriever {
     private static List<String> unsureIn(Path index) {
         try (var entries = Files.list(index)) {
             return entries.filter(f -> !Files.isDirectory(f) && segmentFileName(f.getFileName().toString()) && !lucenesOwn(f))
-                    .map(f -> f.getFileName().toString()).sorted().toList();
-        } catch (IOException | RuntimeException e) {
-            return List.of();
-        }
-    }
-
-    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
+                    .map(f -> f.getFileName().toString()).sorted().toLi    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
     private static String unsure(List<String> names) {
         boolean one = names.size() == 1;
         return named(names) + (one ? ", which has a name" : ", which have names") + " Lucene gives the files of an index but"

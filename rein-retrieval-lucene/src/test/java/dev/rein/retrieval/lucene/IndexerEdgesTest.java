@@ -964,4 +964,25 @@ class IndexerEdgesTest {
                 .hasMessageContaining("is a symbolic link to " + gone).hasMessageNotContaining("there is no document index");
         assertThat(gone).doesNotExist();
     }
+
+    /** A damaged index in a folder whose name holds a quote names the file that is damaged, not part of the folder's name. */
+    @Test
+    void aDamagedIndexInAFolderNamedWithQuotesNamesItsFile() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Path quoted = other.resolve("my \"notes\"").resolve("index");
+        LuceneIndexer.indexDirectory(docs, quoted);
+        String commit;
+        try (var files = Files.list(quoted)) {
+            commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
+        }
+        // a commit checked against its checksum: its header is Lucene's, the rest is damaged
+        try (RandomAccessFile f = new RandomAccessFile(quoted.resolve(commit).toFile(), "rw")) {
+            f.seek(f.length() - 1);
+            int last = f.read();
+            f.seek(f.length() - 1);
+            f.write(last ^ 0xFF);
+        }
+        assertThatThrownBy(() -> LuceneRetriever.open(quoted).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("is damaged: its file " + commit + " is not as Lucene wrote it");
+    }
 }
