@@ -560,7 +560,13 @@ public final class LuceneRetriever implements Retriever {
     private static List<String> unsureIn(Path index) {
         try (var entries = Files.list(index)) {
             return entries.filter(f -> !Files.isDirectory(f) && segmentFileName(f.getFileName().toString()) && !lucenesOwn(f))
-                    .map(f -> f.getFileName().toString()).sorted().toLi    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
+                    .map(f -> f.getFileName().toString()).sorted().toList();
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
     private static String unsure(List<String> names) {
         boolean one = names.size() == 1;
         return named(names) + (one ? ", which has a name" : ", which have names") + " Lucene gives the files of an index but"
@@ -569,8 +575,14 @@ public final class LuceneRetriever implements Retriever {
                 + " such a name, and Rein cannot tell which";
     }
 
-    /** A name Lucene gives a segment's file: _ and the segment's name, an optional _suffix, one of its codecs' extensions. */
+    /**
+     * A name Lucene gives a file of an index that begins with its header: a commit (segments_N), or a segment's file (_ and the
+     * segment's name, an optional _suffix, one of its codecs' extensions).
+     */
     private static boolean segmentFileName(String name) {
+        if (LUCENES_COMMIT_FILE.matcher(name).matches()) {
+            return true; // a commit's name, taken as one of the index's files unless it lacks Lucene's header
+        }
         java.util.regex.Matcher m = LUCENES_SEGMENT_FILE.matcher(name);
         return m.matches() && LUCENES_EXTENSIONS.contains(m.group(2));
     }
@@ -602,17 +614,16 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * One of Lucene's own files: a name Lucene gives them (a commit, the lock, a segment's file with one of its codecs'
-     * extensions) and, for a segment's file, as the name alone does not tell a user's {@code _draft.doc} from a segment's
-     * postings, Lucene's header at its start ({@link CodecUtil#CODEC_MAGIC}, which each file of a segment begins with), or
+     * extensions) and, for a commit or a segment's file, as the name alone does not tell a user's {@code _draft.doc} or
+     * {@code segments_notes} from the index's, Lucene's header at its start ({@link CodecUtil#CODEC_MAGIC}, which each file of a segment begins with), or
      * nothing yet (a file an indexing cut short had just made). A file that cannot be read is taken for the user's.
      */
     private static boolean lucenesOwn(Path file) {
         String name = file.getFileName().toString();
-        if (name.equals(IndexWriter.WRITE_LOCK_NAME) || LUCENES_COMMIT_FILE.matcher(name).matches()) {
-            // segments_2 is no name a person gives a file: one that is not Lucene's is a damaged commit, which the
-            // indexing names as such
+        if (name.equals(IndexWriter.WRITE_LOCK_NAME)) {
             return true;
         }
+        // a commit begins with Lucene's header too, and segments_notes is a name a person may give a file
         if (!segmentFileName(name)) {
             return false;
         }

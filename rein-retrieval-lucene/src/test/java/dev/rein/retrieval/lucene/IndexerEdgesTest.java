@@ -480,15 +480,36 @@ class IndexerEdgesTest {
     void aDamagedIndexIsNamedWithWhatToDo() throws Exception {
         Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
         LuceneIndexer.indexDirectory(docs, index);
+        List<Path> commits;
         try (var files = Files.list(index)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
-                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
-            }
+            commits = files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList();
+        }
+        for (Path f : commits) {
+            flipLastByte(f); // Lucene's header stays: the index's own file, damaged
         }
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("damaged").hasMessageContaining("delete " + index).hasMessageContaining("index the folder again");
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("damaged").hasMessageContaining("delete " + index);
+
+        // a commit not beginning with Lucene's header may be a file of another program's named segments_1: kept, and not
+        // said to be deletable, as a segment's file of that kind is
+        for (Path f : commits) {
+            Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        }
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("is damaged").hasMessageContaining("Rein cannot tell which").hasMessageNotContaining("delete " + index);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("Rein cannot tell which").hasMessageNotContaining("delete " + index);
+    }
+
+    private static void flipLastByte(Path file) throws java.io.IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(f.length() - 1);
+            int last = f.read();
+            f.seek(f.length() - 1);
+            f.write(last ^ 0xFF);
+        }
     }
 
     /**
@@ -504,7 +525,7 @@ class IndexerEdgesTest {
         LuceneIndexer.indexDirectory(docs, other);
         try (var files = Files.list(other)) {
             for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
-                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+                flipLastByte(f);
             }
         }
         String remedy = "; " + other + " holds other files too (README.md, notes), so do not delete it: index the folder again"
@@ -571,7 +592,7 @@ class IndexerEdgesTest {
         try (var files = Files.list(index)) {
             commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
         }
-        Files.write(index.resolve(commit), new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        flipLastByte(index.resolve(commit));
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith("the document index in " + index + " is damaged: its file " + commit + " is not as Lucene"
                         + " wrote it (cut short, overwritten or zeroed, as a crash, a full disk or a partial copy can leave it),"
@@ -976,13 +997,22 @@ class IndexerEdgesTest {
             commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
         }
         // a commit checked against its checksum: its header is Lucene's, the rest is damaged
-        try (RandomAccessFile f = new RandomAccessFile(quoted.resolve(commit).toFile(), "rw")) {
-            f.seek(f.length() - 1);
-            int last = f.read();
-            f.seek(f.length() - 1);
-            f.write(last ^ 0xFF);
-        }
+        flipLastByte(quoted.resolve(commit));
         assertThatThrownBy(() -> LuceneRetriever.open(quoted).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("is damaged: its file " + commit + " is not as Lucene wrote it");
+    }
+
+    /**
+     * A file of the user's named segments_notes (a name Lucene gives a commit, in base 36) alone in the folder is not taken
+     * for the index's own: nothing advises deleting it.
+     */
+    @Test
+    void aFileOfTheUsersNamedAsACommitIsNotSaidToBeDeletable() throws Exception {
+        Path folder = other.resolve("notes");
+        Files.createDirectories(folder);
+        Files.writeString(folder.resolve("segments_notes"), "my notes on segments", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneRetriever.open(folder).search("notes", 5)).isInstanceOf(RetrievalException.class)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("delete " + folder).contains("do not delete"));
+        assertThat(folder.resolve("segments_notes")).hasContent("my notes on segments");
     }
 }
