@@ -470,7 +470,11 @@ final class ErrorMapper {
     private ModelException errorAfterHttp200(JsonNode event, HttpHeaders headers, String requestId, String where) {
         JsonNode typeNode = event.path("error").get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
-        Kind kind = kindOfType(type);
+        // A gateway's error without the API's type (OpenRouter's errors page: {code, message, metadata}, code the HTTP
+        // status its error would have had) is classified by that status, as its HTTP error is: 402, out of credits, is
+        // no failure a retry can help.
+        int status = type == null ? statusCode(event.path("error").path("code")) : 0;
+        Kind kind = status != 0 ? kindOfStatus(status) : kindOfType(type);
         Boolean override = RetryAfter.shouldRetry(values(headers));
         // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
         boolean retryable = override != null ? override : kind.retryableByDefault() && !spendLimit(event.path("error"));
@@ -485,10 +489,17 @@ final class ErrorMapper {
         // same advice as for the 400.
         java.util.List<Words> refusal = kind == Kind.INVALID_REQUEST ? refusals(event, null) : java.util.List.of();
         String advice = contextAdvice(refusal) + settingAdvice(refusal) + signatureAdvice(refusal);
-        String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage + advice;
+        String message = where + " (" + (type != null ? type : status != 0 ? "code " + status : "no type") + "): " + apiMessage
+                + advice;
         // The header names the request; the error object names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;
         return new ModelException(kind, 0, message, retryable, RetryAfter.from(values(headers), clock), id, null);
+    }
+
+    /** An error's {@code code} when it is an HTTP error status, as a number or as text ({@code "402"}); else 0. */
+    private static int statusCode(JsonNode code) {
+        String text = code.isIntegralNumber() || code.isTextual() ? code.asText().strip() : "";
+        return text.matches("[45][0-9][0-9]") ? Integer.parseInt(text) : 0;
     }
 
     /** {@code e} with {@code requestId} when it names none (a failure after the response headers). */

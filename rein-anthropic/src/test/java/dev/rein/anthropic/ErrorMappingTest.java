@@ -977,4 +977,38 @@ class ErrorMappingTest extends FakeApi {
         assertThat(mapper.httpError(502, none, null, longBody.getBytes(java.nio.charset.StandardCharsets.UTF_8)).getMessage())
                 .contains("(Example: " + "x".repeat(1000) + "... (1500 characters, cut to 1000))");
     }
+
+    @Test
+    void aGatewaysErrorEventIsClassifiedByItsCodeAsItsHttpErrorWouldBe() {
+        // OpenRouter's errors page: after HTTP 200 an error is sent in the stream as {error: {code, message, metadata}},
+        // code being the status its HTTP error would carry (402: out of credits, 401: a bad key, ...), no Anthropic type.
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper mapper = new ErrorMapper(java.time.Clock.systemUTC(), "https://openrouter.ai/api");
+        java.util.function.Function<Object, JsonNode> event = code -> Json.parse("{\"type\":\"error\",\"error\":{\"code\":"
+                + (code instanceof String text ? "\"" + text + "\"" : code) + ",\"message\":\"Insufficient credits\"}}");
+        ModelException credits = mapper.streamError(event.apply(402), none, null);
+        assertThat(credits.kind()).isEqualTo(Kind.OTHER);
+        assertThat(credits.retryable()).as("a retry meets the same empty account").isFalse();
+        assertThat(credits.getMessage()).isEqualTo("error event in the response stream (code 402): Insufficient credits");
+        assertThat(mapper.bodyError(event.apply(401), none, null).kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(mapper.streamError(event.apply(403), none, null).retryable()).isFalse();
+        assertThat(mapper.streamError(event.apply("400"), none, null).kind()).isEqualTo(Kind.INVALID_REQUEST);
+        ModelException limited = mapper.streamError(event.apply(429), none, null);
+        assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(limited.retryable()).isTrue();
+        assertThat(mapper.streamError(event.apply(408), none, null).kind()).isEqualTo(Kind.TIMEOUT);
+        ModelException down = mapper.streamError(event.apply(502), none, null);
+        assertThat(down.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(down.retryable()).isTrue();
+        // A relayed 400 gets its advice
+        JsonNode tooLong = Json.parse("{\"type\":\"error\",\"error\":{\"code\":400,\"message\":"
+                + "\"prompt is too long: 208310 tokens > 200000 maximum\"}}");
+        assertThat(mapper.streamError(tooLong, none, null).getMessage())
+                .contains("(the conversation no longer fits the model's context window");
+        // The API's own type still decides, and a code that is no status is no status
+        JsonNode typed = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"code\":402,"
+                + "\"message\":\"Overloaded\"}}");
+        assertThat(mapper.streamError(typed, none, null).kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(mapper.streamError(event.apply("server_busy"), none, null).kind()).isEqualTo(Kind.SERVER_ERROR);
+    }
 }
