@@ -116,6 +116,22 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         }
     }
 
+    /**
+     * A tier's price prices each cache write class the model's price has: a provider prices a tier's cache writes as the
+     * same multiples of the tier's own input rate as the standard ones, so neither the base's rate for a class (another
+     * tier's money) nor the tier's plain cache write rate (what a class left out costs) is the tier's; the tier must say.
+     */
+    private static void requireClasses(String tier, ModelPrice price, Map<String, BigDecimal> classes) {
+        for (String writeClass : classes.keySet()) {
+            if (!price.cacheWriteClassPerMTok().containsKey(writeClass)) {
+                throw new ReinException("the price of service tier '" + tier + "' gives no rate for cache write class '"
+                        + writeClass + "', which the model's price has: its writes of that class would be priced as its"
+                        + " plain cache writes; give the tier's rate with withCacheWriteClass(\"" + writeClass + "\", ...) on"
+                        + " the tier's price");
+            }
+        }
+    }
+
     /** A cache write class's or a server tool's name, which its price is looked up by. */
     private static String requireName(String name, String refusal) {
         if (name == null) {
@@ -174,11 +190,17 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
                 price("output", output), Map.of());
     }
 
-    /** A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}. */
+    /**
+     * A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}.
+     *
+     * @throws ReinException when the rate is missing or not a decimal, or a service tier priced here gives no rate for
+     *                       that class (price the class on the tier's price too)
+     */
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         requireName(writeClass, "a cache write class price was given for no class");
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
+        tiers.forEach((tier, price) -> requireClasses(tier, price, classes));
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext,
                 tiers);
     }
@@ -212,10 +234,12 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * it, {@link dev.rein.model.ModelResponse#serviceTier()}, such as {@code "flex"} or {@code "priority"}) at {@code
      * price}'s rates, its long-context price included; per-use prices stay this model's.
      *
-     * @throws ReinException when the tier is unnamed, the price missing, or the price has tier prices of its own
+     * @throws ReinException when the tier is unnamed, the price missing, the price has tier prices of its own, or it
+     *                       gives no rate for a cache write class this price has ({@link #withCacheWriteClass})
      */
     public ModelPrice withTier(String tier, ModelPrice price) {
         requireTier(tier, price);
+        requireClasses(tier, price, cacheWriteClassPerMTok);
         Map<String, ModelPrice> prices = new TreeMap<>(tiers);
         prices.put(tier, price);
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
