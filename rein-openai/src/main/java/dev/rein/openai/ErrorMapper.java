@@ -865,19 +865,15 @@ final class ErrorMapper {
     private static String upstreamReason(JsonNode error) {
         JsonNode metadata = error.path("metadata");
         JsonNode raw = metadata.path("raw");
-        String text = (raw.isTextual() ? raw.asText() : raw.isContainerNode() ? raw.toString() : "").replaceAll("\\s+", " ")
-                .strip();
+        String text = dev.rein.internal.text.OneLine.of(raw.isTextual() ? raw.asText() : raw.isContainerNode() ? raw.toString()
+                : "", UPSTREAM_LIMIT);
         if (text.isEmpty()) {
             return "";
         }
-        if (text.length() > UPSTREAM_LIMIT) {
-            // not between the two halves of a surrogate pair
-            int cut = Character.isHighSurrogate(text.charAt(UPSTREAM_LIMIT - 1)) ? UPSTREAM_LIMIT - 1 : UPSTREAM_LIMIT;
-            text = text.substring(0, cut) + "... (" + text.length() + " characters, cut to " + UPSTREAM_LIMIT + ")";
-        }
         JsonNode name = metadata.path("provider_name");
-        String provider = name.isTextual() && !name.asText().isBlank() ? name.asText().strip() + ": " : "";
-        return " (" + dev.rein.internal.text.Controls.visible(provider + text, false) + ")";
+        String provider = name.isTextual() && !name.asText().isBlank()
+                ? dev.rein.internal.text.Controls.visible(name.asText().strip(), false) + ": " : "";
+        return " (" + provider + text + ")";
     }
 
     private static JsonNode node(JsonValue body) {
