@@ -331,10 +331,12 @@ final class ErrorMapper {
             message += azureAdvice();
         }
         if (status == 400 && message != null) {
-            JsonNode error = errorObject(body);
-            message += outputLimitAdvice(message, error) + modelMaximumAdvice(message, request) + RequestLimits.advice(message)
+            // A gateway's relaying of the provider's error is advised on as that error: the provider's words and fields.
+            JsonNode error = relayed(errorObject(body));
+            String words = error == errorObject(body) ? message : java.util.Objects.requireNonNullElse(message(error), message);
+            message += outputLimitAdvice(words, error) + modelMaximumAdvice(words, request) + RequestLimits.advice(words)
                     + samplingAdvice(error, request)
-                    + toolsWithReasoningAdvice(error, message, request);
+                    + toolsWithReasoningAdvice(error, words, request);
         }
         if (noQuota) {
             message = (message != null ? message : "HTTP 429 from " + server) + " (the project's quota for this model is 0,"
@@ -850,6 +852,28 @@ final class ErrorMapper {
             }
         }
         return null;
+    }
+
+    /**
+     * The provider's error a gateway relays in {@code error} (OpenRouter's {@code metadata.raw}, the provider's error JSON
+     * as text, or as JSON): its error object, read as {@link #errorObject} reads a body; else {@code error} itself (also
+     * when it is null, or {@code raw} is other text).
+     */
+    private static JsonNode relayed(JsonNode error) {
+        if (error == null) {
+            return null;
+        }
+        JsonNode raw = error.path("metadata").path("raw");
+        JsonNode parsed = raw.isObject() ? raw : null;
+        if (raw.isTextual() && raw.asText().strip().startsWith("{")) {
+            try {
+                parsed = dev.rein.json.Json.mapper().readTree(raw.asText());
+            } catch (java.io.IOException notJson) {
+                parsed = null; // shown as its text (upstreamReason), advised on as the gateway's message
+            }
+        }
+        JsonNode provider = errorObject(parsed);
+        return provider != null && message(provider) != null ? provider : error;
     }
 
     /** How much of the provider's error a gateway relays ({@link #upstreamReason}) a message shows, in characters. */

@@ -660,6 +660,35 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aRefusalRelayedByAGatewayGetsTheAdviceItGetsWhenTheProviderSendsIt() throws Exception {
+        // OpenRouter relays the provider's 400 under its own words: {"message": "Provider returned error", "code": 400,
+        // "metadata": {"raw": "<the provider's error JSON>", "provider_name": ...}}. The provider's error is the same
+        // one, so it gets the same advice as when the provider itself answers.
+        String refusal = "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value"
+                + " is supported.";
+        String raw = dev.rein.json.Json.mapper().writeValueAsString(dev.rein.json.Json.mapper().readTree("{\"error\":{\"message\":\"" + refusal
+                + "\",\"type\":\"invalid_request_error\",\"param\":\"temperature\",\"code\":\"unsupported_value\"}}")
+                .toPrettyString());
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned"
+                + " error\",\"code\":400,\"metadata\":{\"raw\":" + raw + ",\"provider_name\":\"OpenAI\"}},\"user_id\":\"u\"}"));
+        ModelException e = assertThrows(ModelException.class, () -> call(ModelRequest.builder("my-model").maxTokens(256)
+                .addMessage(Message.user("x")).temperature(0.2)));
+        assertThat(e.getMessage()).startsWith("Provider returned error (OpenAI: {").endsWith("} }) (this model takes only its"
+                + " own default temperature: leave the agent's temperature unset (Agent.Builder.temperature(null)) to run it)");
+
+        // Groq's words for an output limit above the model's maximum, which the advice reads from their start
+        String groq = "`max_tokens` must be less than or equal to `16384`, the maximum value for `max_tokens` is less than"
+                + " the `context_window` for this model";
+        String groqRaw = dev.rein.json.Json.mapper().writeValueAsString("{\"error\":{\"message\":\"" + groq
+                + "\",\"type\":\"invalid_request_error\",\"param\":\"max_tokens\"}}");
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned"
+                + " error\",\"code\":400,\"metadata\":{\"raw\":" + groqRaw + ",\"provider_name\":\"Groq\"}}}"));
+        ModelException limit = assertThrows(ModelException.class, () -> call(request("x").maxTokens(65536)));
+        assertThat(limit.getMessage()).endsWith(" (65536 is the run's output limit, more than the 16384 this model can write:"
+                + " lower it with --max-tokens (maxTokens in the library, max_tokens in a suite file))");
+    }
+
+    @Test
     void aGatewaysUpstreamReasonIsShownOnOneLineEscapedAndCutSayingSo() {
         // What the provider said (OpenRouter's metadata.raw) as rein-anthropic shows it: its control characters escaped,
         // its white space on one line (the provider's JSON is often printed over lines), a long one cut saying so.
@@ -869,7 +898,7 @@ class ErrorMappingTest extends FakeChat {
                 + " calls of a response that holds several are run in order as always)");
         // gpt-5 takes it
         server.enqueue(ChatReply.text("ok"));
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> call(ModelRequest.builder("gpt-5").maxTokens(256)
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> call(ModelRequest.builder("my-model").maxTokens(256)
                 .addMessage(Message.user("x")).tools(List.of(tool("search"))).option(dev.rein.model.ParallelToolCalls.DISABLED))))
                 .isNull();
     }
