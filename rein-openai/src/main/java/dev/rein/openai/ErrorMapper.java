@@ -186,7 +186,7 @@ final class ErrorMapper {
         boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(error);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
-                + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : "")
+                + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error) : "")
                 + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(error)
                 + failedGeneration(error) + usageNote,
                 retryable || resample, wait, requestId, null);
@@ -852,6 +852,12 @@ final class ErrorMapper {
             }
         }
         return null;
+    }
+
+    /** {@link #outputLimitAdvice} for {@code error}, or for the provider's error it relays ({@link #relayed}). */
+    private static String relayedOutputLimitAdvice(String message, JsonNode error) {
+        JsonNode provider = relayed(error);
+        return provider == error ? outputLimitAdvice(message, error) : outputLimitAdvice(message(provider), provider);
     }
 
     /**

@@ -689,6 +689,23 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aRefusalRelayedByAGatewayAfterHttp200GetsTheAdviceItGetsWhenTheProviderSendsIt() throws Exception {
+        // The same relaying as an error chunk after HTTP 200 (OpenRouter's errors page: an error met once the model
+        // started is sent as an SSE data event, its code the HTTP status it would have had)
+        String groq = "Please reduce the length of the messages or completion.";
+        String raw = dev.rein.json.Json.mapper().writeValueAsString("{\"error\":{\"message\":\"" + groq
+                + "\",\"type\":\"invalid_request_error\",\"code\":\"context_length_exceeded\"}}");
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Provider returned error\",\"code\":400,"
+                + "\"metadata\":{\"raw\":" + raw + ",\"provider_name\":\"Groq\"}}}")));
+        ModelException e = failure();
+        assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.getMessage()).contains("Provider returned error (Groq: ").endsWith(" (the messages and the run's output"
+                + " limit together are more than the model's context window: lower the output limit with --max-tokens"
+                + " (maxTokens in the library, max_tokens in a suite file), or make the conversation smaller with a"
+                + " ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit))");
+    }
+
+    @Test
     void aGatewaysUpstreamReasonIsShownOnOneLineEscapedAndCutSayingSo() {
         // What the provider said (OpenRouter's metadata.raw) as rein-anthropic shows it: its control characters escaped,
         // its white space on one line (the provider's JSON is often printed over lines), a long one cut saying so.
