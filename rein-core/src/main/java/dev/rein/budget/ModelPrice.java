@@ -132,6 +132,28 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         }
     }
 
+    /**
+     * A long-context price prices each cache write class of the price it extends, for the same reason as a tier's
+     * ({@link #requireClasses}): a class it left out would be priced above the threshold as its plain cache writes.
+     * Checked where a price is built, not in {@link LongContext}'s constructor, so a price recorded before this check
+     * (a replay's) still loads as it was recorded.
+     */
+    private static void requireLongContextClasses(String tier, LongContext longContext, Map<String, BigDecimal> classes) {
+        if (longContext == null) {
+            return;
+        }
+        for (String writeClass : classes.keySet()) {
+            if (!longContext.price().cacheWriteClassPerMTok().containsKey(writeClass)) {
+                throw new ReinException("the long-context price" + (tier == null ? "" : " of service tier '" + tier + "'")
+                        + " gives no rate for cache write class '" + writeClass + "', which the "
+                        + (tier == null ? "model's" : "tier's") + " price has: its writes of that class in a call of more"
+                        + " than " + longContext.aboveInputTokens() + " input tokens would be priced as its plain cache"
+                        + " writes; give the rate with withCacheWriteClass(\"" + writeClass + "\", ...) on the long-context"
+                        + " price");
+            }
+        }
+    }
+
     /** A cache write class's or a server tool's name, which its price is looked up by. */
     private static String requireName(String name, String refusal) {
         if (name == null) {
@@ -194,13 +216,14 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}.
      *
      * @throws ReinException when the rate is missing or not a decimal, or a service tier priced here gives no rate for
-     *                       that class (price the class on the tier's price too)
+     *                       that class (price the class on the tier's price too), or the long-context price gives none
      */
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         requireName(writeClass, "a cache write class price was given for no class");
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
         tiers.forEach((tier, price) -> requireClasses(tier, price, classes));
+        requireLongContextClasses(null, longContext, classes);
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext,
                 tiers);
     }
@@ -223,10 +246,15 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * A copy whose calls of more than {@code aboveInputTokens} input tokens (cache reads and writes
      * included) have their tokens priced at {@code price}'s rates, as the provider bills a long
      * context; per-use prices stay this model's.
+     *
+     * @throws ReinException when the price is missing, the threshold negative, or {@code price} gives no rate for a
+     *                       cache write class this price has ({@link #withCacheWriteClass})
      */
     public ModelPrice withLongContext(long aboveInputTokens, ModelPrice price) {
+        LongContext longContext = new LongContext(aboveInputTokens, price);
+        requireLongContextClasses(null, longContext, cacheWriteClassPerMTok);
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
-                new LongContext(aboveInputTokens, price), tiers);
+                longContext, tiers);
     }
 
     /**
@@ -235,11 +263,13 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * price}'s rates, its long-context price included; per-use prices stay this model's.
      *
      * @throws ReinException when the tier is unnamed, the price missing, the price has tier prices of its own, or it
-     *                       gives no rate for a cache write class this price has ({@link #withCacheWriteClass})
+     *                       gives no rate for a cache write class this price has ({@link #withCacheWriteClass}), or its long-context
+     *                       price none for a class the tier's price has
      */
     public ModelPrice withTier(String tier, ModelPrice price) {
         requireTier(tier, price);
         requireClasses(tier, price, cacheWriteClassPerMTok);
+        requireLongContextClasses(tier, price.longContext(), price.cacheWriteClassPerMTok());
         Map<String, ModelPrice> prices = new TreeMap<>(tiers);
         prices.put(tier, price);
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
