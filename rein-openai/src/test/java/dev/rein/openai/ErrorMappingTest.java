@@ -915,7 +915,7 @@ class ErrorMappingTest extends FakeChat {
                 + " calls of a response that holds several are run in order as always)");
         // gpt-5 takes it
         server.enqueue(ChatReply.text("ok"));
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> call(ModelRequest.builder("my-model").maxTokens(256)
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> call(ModelRequest.builder("gpt-5").maxTokens(256)
                 .addMessage(Message.user("x")).tools(List.of(tool("search"))).option(dev.rein.model.ParallelToolCalls.DISABLED))))
                 .isNull();
     }
