@@ -183,12 +183,14 @@ final class ErrorMapper {
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
-        boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(error);
+        // a gateway's relaying of the provider's error (OpenRouter's metadata.raw) is that error: resampled and shown alike
+        JsonNode provider = relayed(error);
+        boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(provider);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error) : "")
-                + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(error)
-                + failedGeneration(error) + usageNote,
+                + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(provider)
+                + failedGeneration(provider) + usageNote,
                 retryable || resample, wait, requestId, null);
     }
 
@@ -309,7 +311,9 @@ final class ErrorMapper {
         // One request needing more than the tokens-per-minute limit: sent again, it needs as many. Groq says so with 413.
         boolean overLimit = (status == 429 || status == 413) && message != null && OVER_MINUTE_LIMIT.matcher(message).find();
         // Groq's refusal of what the model wrote, not of the request: sampled again, it usually succeeds.
-        boolean resample = status == 400 && sampledGenerationFailed(errorObject(body));
+        // A gateway's relaying of it (OpenRouter's metadata.raw) is the same refusal: the provider's error is read.
+        JsonNode provider = relayed(errorObject(body));
+        boolean resample = status == 400 && sampledGenerationFailed(provider);
         // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
         // obey"); an exhausted quota, or none at all, is not waited out whatever a proxy in between says.
         boolean retryable = quotaExhausted(body) || noQuota || overLimit ? false
@@ -345,8 +349,8 @@ final class ErrorMapper {
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         if (status == 400 && message != null) {
-            message += promptFilterAdvice(errorObject(body)) + (resample && retryable ? RESAMPLE_NOTE : "")
-                    + cutNote(errorObject(body)) + failedGeneration(errorObject(body));
+            message += promptFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "")
+                    + cutNote(provider) + failedGeneration(provider);
         }
         if (status == 402 && message != null) {
             message += creditAdvice(message);

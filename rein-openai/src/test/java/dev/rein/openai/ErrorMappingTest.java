@@ -706,6 +706,34 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void groqsFailedGenerationRelayedByAGatewayIsRetriedAsWhenGroqSendsIt() throws Exception {
+        // OpenRouter relays Groq's tool_use_failed as "Provider returned error" (code 400), Groq's error JSON in
+        // metadata.raw: it was final, without the note or the failed_generation, where Groq's own is resampled.
+        String groq = "{\"error\":{\"message\":\"Failed to call a function. Please adjust your prompt. See"
+                + " 'failed_generation' for more details.\",\"type\":\"invalid_request_error\",\"code\":\"tool_use_failed\","
+                + "\"failed_generation\":\"<function=search{\\\"q\\\": 1}</function>\"}}";
+        String raw = dev.rein.json.Json.mapper().writeValueAsString(groq);
+        String relayed = "{\"error\":{\"message\":\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":" + raw
+                + ",\"provider_name\":\"Groq\"}}}";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), relayed));
+        ModelException http = failure();
+        assertThat(http.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(http.retryable()).isTrue();
+        assertThat(http.getMessage()).startsWith("Provider returned error (Groq: ").endsWith(" (the model wrote a call or JSON"
+                + " the server could not read; another sampling of the same request may not, so it is retried under the"
+                + " agent's RetryPolicy) (failed_generation: <function=search{\"q\": 1}</function>)");
+
+        // After HTTP 200, as an error chunk, the same
+        server.enqueue(new ChatReply.Malformed(events(relayed)));
+        ModelException chunk = failure();
+        assertThat(chunk.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(chunk.retryable()).isTrue();
+        assertThat(chunk.getMessage()).contains("Provider returned error (Groq: ").endsWith(" (the model wrote a call or JSON"
+                + " the server could not read; another sampling of the same request may not, so it is retried under the"
+                + " agent's RetryPolicy) (failed_generation: <function=search{\"q\": 1}</function>)");
+    }
+
+    @Test
     void aGatewaysUpstreamReasonIsShownOnOneLineEscapedAndCutSayingSo() {
         // What the provider said (OpenRouter's metadata.raw) as rein-anthropic shows it: its control characters escaped,
         // its white space on one line (the provider's JSON is often printed over lines), a long one cut saying so.
