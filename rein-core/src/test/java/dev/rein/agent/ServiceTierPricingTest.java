@@ -68,7 +68,9 @@ class ServiceTierPricingTest {
                 .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("served at service tier 'flex', which the"
                         + " price of model 'scripted-model' has no rates for: charged at its base price, which can be more or"
                         + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"flex\","
-                        + " ModelPrice.of(input, cacheRead, output)) on the model's price"));
+                        + " ModelPrice.of(input, cacheRead, output)) on the model's price"
+                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
+                        + " the model's price has"));
     }
 
     /**
@@ -172,7 +174,9 @@ class ServiceTierPricingTest {
                         + " than it was billed. Add each tier's rates on its model's price:"
                         + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on the price of model"
                         + " 'scripted-model'; ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on"
-                        + " the price of model 'backup'"));
+                        + " the price of model 'backup'"
+                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
+                        + " the model's price has"));
     }
 
     /** Two model calls to one model at two tiers its price lacks: the note names both tiers and asks for both. */
@@ -187,7 +191,9 @@ class ServiceTierPricingTest {
                         + " 'flex' and 'scale', which the price of model 'scripted-model' has no rates for: charged at its"
                         + " base price, which can be more or less than they were billed. Add the tiers' rates with"
                         + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) and"
-                        + " ModelPrice.withTier(\"scale\", ModelPrice.of(input, cacheRead, output)) on the model's price"));
+                        + " ModelPrice.withTier(\"scale\", ModelPrice.of(input, cacheRead, output)) on the model's price"
+                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
+                        + " the model's price has"));
     }
 
     @Test

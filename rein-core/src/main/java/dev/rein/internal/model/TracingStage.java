@@ -140,11 +140,11 @@ public final class TracingStage implements ModelInterceptor {
             if (tiers.size() == 1) {
                 return "served at service tier '" + tiers.get(0) + "', which the price of model '" + model + "' has no"
                         + " rates for: charged at its base price, which can be more or less than the call was billed."
-                        + " Add the tier's rates with " + withTier(tiers) + " on the model's price";
+                        + " Add the tier's rates with " + withTier(tiers) + " on the model's price" + CLASSES_ADVICE;
             }
             return "its model calls served at service tiers " + and(tiers.stream().map(t -> "'" + t + "'").toList())
                     + ", which the price of model '" + model + "' has no rates for: charged at its base price, which can be"
-                    + " more or less than they were billed. Add the tiers' rates with " + withTier(tiers) + " on the model's price";
+                    + " more or less than they were billed. Add the tiers' rates with " + withTier(tiers) + " on the model's price" + CLASSES_ADVICE;
         }
         // calls to several models (a fallback stage's backup): each was charged at its own model's base price
         java.util.List<String> served = new java.util.ArrayList<>();
@@ -155,8 +155,15 @@ public final class TracingStage implements ModelInterceptor {
         });
         return "its model calls served at " + and(served) + ", which those models' prices have no rates for: each"
                 + " charged at its model's base price, which can be more or less than it was billed. Add each tier's rates"
-                + " on its model's price: " + String.join("; ", advice);
+                + " on its model's price: " + String.join("; ", advice) + CLASSES_ADVICE;
     }
+
+    /**
+     * ModelPrice.withTier refuses a tier price without a rate for each cache write class of the model's price (a tier's
+     * writes of a class cost the tier's own multiple), so the advice built on ModelPrice.of alone must say so.
+     */
+    private static final String CLASSES_ADVICE = "; a tier's price also needs withCacheWriteClass(writeClass, rate) for"
+            + " each cache write class the model's price has";
 
     /** "a", "a and b", "a, b and c". */
     private static String and(java.util.List<String> items) {
