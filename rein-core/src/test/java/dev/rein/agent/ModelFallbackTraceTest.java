@@ -97,6 +97,124 @@ class ModelFallbackTraceTest {
         assertThat(report.reproduced()).as(report.toString()).isTrue();
     }
 
+    private static final dev.rein.budget.ModelPrice PRIMARY = dev.rein.budget.ModelPrice.of("3", "0.3", "15");
+
+    private static Agent.Builder fallbackAgent(ScriptedModel model, boolean rethrowFirst) {
+        return Agent.builder().model(model).price(ScriptedModel.DEFAULT_NAME, PRIMARY).price("backup", BACKUP)
+                .budget(dev.rein.budget.Budget.builder().maxCostUsd(new java.math.BigDecimal("5")).build())
+                .modelInterceptor(fallback(rethrowFirst));
+    }
+
+    private static List<String> modelEvents(Path trace) throws java.io.IOException {
+        return Files.readAllLines(trace).stream().map(l -> Json.parse(l).path("type").asText())
+                .filter(t -> t.startsWith("model_")).toList();
+    }
+
+    /**
+     * A replay reads a call's model_fallback events as its attempts: the failed one is answered with its recorded
+     * failure, so the stage moves on as it did, the answer is the backup's and priced as the backup (it was priced at the
+     * first attempt's model), and the replay's trace has the model_fallback the run's has.
+     */
+    @Test
+    void aReplayedFallbackMovesOnAsRecordedAndPricesTheAnswerAtTheAnsweringModel(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        RunResult recorded = fallbackAgent(ScriptedModel.of(overloaded(), ScriptedModel.text("Hi.")), false)
+                .listener(JsonlTraceListener.to(file)).build().run("say hi");
+        assertThat(recorded.status()).as(recorded.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        Path again = dir.resolve("replay.jsonl");
+        ReplayReport report = Replay.from(file).replay(fallbackAgent(ScriptedModel.of(), false)
+                .listener(JsonlTraceListener.to(again)).build());
+
+        assertThat(report.reproduced()).as(report.toString()).isTrue();
+        assertThat(report.result().costUsd()).isEqualByComparingTo(recorded.costUsd());
+        assertThat(modelEvents(again)).containsExactly("model_request", "model_fallback", "model_response");
+    }
+
+    /** A call that failed for good after a fallback replays so, without divergence: both attempts fail as recorded. */
+    @Test
+    void aReplayedFallbackThatFailedForGoodReplaysWithoutDivergence(@TempDir Path dir) throws Exception {
+        ScriptedModel.Turn backupDown = ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 500,
+                "backup down", false, null, null, null, null));
+        for (boolean rethrowFirst : new boolean[] {false, true}) {
+            Path file = dir.resolve("run-" + rethrowFirst + ".jsonl");
+            RunResult recorded = fallbackAgent(ScriptedModel.of(overloaded(), backupDown), rethrowFirst)
+                    .listener(JsonlTraceListener.to(file)).build().run("say hi");
+            assertThat(recorded.status()).isEqualTo(RunStatus.FAILED);
+
+            Path again = dir.resolve("replay-" + rethrowFirst + ".jsonl");
+            ReplayReport report = Replay.from(file).replay(fallbackAgent(ScriptedModel.of(), rethrowFirst)
+                    .listener(JsonlTraceListener.to(again)).build());
+
+            assertThat(report.reproduced()).as(rethrowFirst + ": " + report).isTrue();
+            assertThat(report.result().message()).isEqualTo(recorded.message());
+            assertThat(modelEvents(again)).isEqualTo(modelEvents(file));
+        }
+    }
+
+    /** A trace written before model_fallback was traced replays as it did: the call is answered at its first attempt. */
+    @Test
+    void aTraceWithoutModelFallbackEventsReplaysAsBefore(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        fallbackAgent(ScriptedModel.of(overloaded(), ScriptedModel.text("Hi.")), false).listener(JsonlTraceListener.to(file))
+                .build().run("say hi");
+        Path old = dir.resolve("old.jsonl");
+        Files.write(old, Files.readAllLines(file).stream().filter(l -> !l.contains("\"model_fallback\"")).toList());
+
+        Path again = dir.resolve("replay.jsonl");
+        ReplayReport report = Replay.from(old).replay(fallbackAgent(ScriptedModel.of(), false)
+                .listener(JsonlTraceListener.to(again)).build());
+
+        assertThat(report.reproduced()).as(report.toString()).isTrue();
+        assertThat(modelEvents(again)).containsExactly("model_request", "model_response");
+    }
+
+    /** A stage that now moves on to another model than the recorded one diverges there, naming both models. */
+    @Test
+    void aStageThatNowMovesOnToAnotherModelDiverges(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        fallbackAgent(ScriptedModel.of(overloaded(), ScriptedModel.text("Hi.")), false).listener(JsonlTraceListener.to(file))
+                .build().run("say hi");
+        ModelInterceptor toOther = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException first) {
+                    return chain.proceed(call.withRequest(call.request().withModel("other")));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        ReplayReport report = Replay.from(file).replay(Agent.builder().model(ScriptedModel.of())
+                .price(ScriptedModel.DEFAULT_NAME, PRIMARY).price("backup", BACKUP).price("other", BACKUP)
+                .modelInterceptor(toOther).build());
+
+        assertThat(report.firstDivergence()).as(report.toString()).hasValueSatisfying(d -> assertThat(d.description())
+                .contains("model").contains("\"backup\"").contains("\"other\""));
+    }
+
+    /** An agent whose stage no longer moves on ends the call at its first attempt's recorded failure: said as such. */
+    @Test
+    void aStageThatNoLongerMovesOnDivergesSayingSo(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        fallbackAgent(ScriptedModel.of(overloaded(), ScriptedModel.text("Hi.")), false).listener(JsonlTraceListener.to(file))
+                .build().run("say hi");
+        ModelInterceptor passOn = (call, chain) -> chain.proceed(call);
+        ReplayReport report = Replay.from(file).replay(Agent.builder().model(ScriptedModel.of())
+                .price(ScriptedModel.DEFAULT_NAME, PRIMARY).modelInterceptor(passOn).build());
+
+        assertThat(report.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(report.firstDivergence()).as(report.toString()).hasValueSatisfying(d -> assertThat(d.description())
+                .isEqualTo("step 1: the step call now ends after 1 of its 2 recorded attempts: the model-call stage no longer"
+                        + " moves on from the failed attempt of the model \"" + ScriptedModel.DEFAULT_NAME
+                        + "\" (OVERLOADED) to \"backup\" as the recorded run's did"));
+    }
+
     /**
      * The stage ends the call with the primary's failure after the backup failed too: model_failed says the primary's,
      * and the backup's, which no other event says, is a model_fallback to no model.
