@@ -80,11 +80,25 @@ final class StoreListener implements RunListener {
         if (holding) {
             deliverHeld();
         }
-        int lost = held.size() + dropped;
-        if (lost > 0) {
-            LOG.warn("{} of run {} could not be stored in {} ({}); the run's trace in the store lacks {}",
-                    Counts.of(lost, "trace event"), runId, store, lastFailure == null ? "" : lastFailure.getMessage(), lost == 1 ? "it" : "them");
+        String loss = lossReport();
+        if (loss != null) {
+            LOG.warn(loss);
+            LOG.debug("the store's last failure to keep an event of run {}", runId, lastFailure);
         }
+    }
+
+    /** What the store lost of the run's trace, for the log; null when it lost nothing. */
+    synchronized String lossReport() {
+        int lost = held.size() + dropped;
+        if (lost == 0) {
+            return null;
+        }
+        String them = lost == 1 ? "it" : "them";
+        return Counts.of(lost, "trace event") + " of run " + runId + " could not be stored in " + store + ": "
+                + (lastFailure == null ? "the store failed" : dev.rein.internal.state.StoreFailures.why(lastFailure))
+                + "; the run was not held up for " + them + ", but its trace in the store (rein show, Runs.show) lacks " + them
+                + " (a trace another listener wrote, JsonlTraceListener or rein run --trace, has " + them + "); "
+                + dev.rein.internal.state.StoreFailures.WHAT_TO_DO;
     }
 
     private void failed(RuntimeException e) {

@@ -21,6 +21,7 @@ import dev.rein.trace.TraceEvent;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import dev.rein.internal.state.StoreFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -235,8 +236,8 @@ public final class Runs {
                 store.appendEvent(runId, event);
             }
         } catch (RuntimeException e) {
-            LOG.warn("run {} was cancelled, but the store could not keep the end of its trace (state_change and run_finished):"
-                    + " {}", shown(runId), e.toString());
+            LOG.warn(cancelTraceLost(runId, e));
+            LOG.debug("the store's failure to keep the end of cancelled run {}'s trace", shown(runId), e);
         }
         for (RunListenerFactory factory : listeners) {
             tell(factory, runId, told);
@@ -319,8 +320,8 @@ public final class Runs {
                 store.appendEvent(runId, masker.redact(event));
             }
         } catch (RuntimeException e) {
-            LOG.warn("the decision on run {} was saved, but the store could not keep its approval_decided trace event: {}",
-                    runId, e.toString());
+            LOG.warn(decisionTraceLost(runId, e));
+            LOG.debug("the store's failure to keep the approval_decided event of run {}", shown(runId), e);
         }
     }
 
@@ -421,6 +422,19 @@ public final class Runs {
     }
 
     /** {@code runId} as a message or log line quotes it: control characters as escapes. */
+    /** The log line for a cancelled run whose trace's end the store could not keep. */
+    static String cancelTraceLost(String runId, RuntimeException e) {
+        return "run " + shown(runId) + " was cancelled (its status is saved), but the store could not keep the end of its"
+                + " trace (state_change and run_finished): " + StoreFailures.why(e) + "; the run's trace in the store lacks"
+                + " them, so rein show and Runs.show show no ending; " + StoreFailures.WHAT_TO_DO;
+    }
+
+    /** The log line for a saved decision whose approval_decided trace event the store could not keep. */
+    static String decisionTraceLost(String runId, RuntimeException e) {
+        return "the decision on run " + shown(runId) + " was saved and applies, but the store could not keep its approval_decided"
+                + " trace event: " + StoreFailures.why(e) + "; the run's trace in the store lacks it; " + StoreFailures.WHAT_TO_DO;
+    }
+
     private static String shown(String runId) {
         return dev.rein.internal.text.RunIds.shown(runId);
     }
