@@ -8,13 +8,26 @@ package dev.rein.model;
  * {@code Agent.builder().modelInterceptor(...)}.
  *
  * <p>The order, outermost first: tracing; secret masking of the response; the application's
- * interceptors, in the order added;
+ * interceptors, in the order added; the attempts stage (only when there is an application interceptor);
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
  * {@code retryAfter}, within the deadline); the models of the application's stages
  * ({@link #aroundModel}); the deadline; the model. So an application stage sees
  * one logical call (retries happen below it) and everything it returns is traced. Under a durable engine
  * (rein-temporal), which makes the retries itself, a stage sees each retryable failure instead, after its
  * {@code model_retry} was traced: a fallback there moves on at the first one.
+ *
+ * <p>Every {@link Chain#proceed} of an application stage (of the innermost one, when there are several: an outer
+ * stage's attempts pass the inner stages first) is one attempt of the call through the attempts stage, which sits
+ * below all of them. When a stage catches an attempt's {@link ModelException} and proceeds again (a fallback to a
+ * backup model, set with {@code call.withRequest(call.request().withModel("backup"))}), the attempts stage traces the
+ * failed attempt as a {@code model_fallback} event (the model it failed on and the one the stage moved on to, taken
+ * from the requests' model names; its failure, request id and the usage its server reported) and calls the call's
+ * {@link StreamObserver#onRetry} before the next attempt streams, so a live view drops the failed attempt's text.
+ * The next attempt is priced as the model its request names, within the same money budget, and gets its own retries
+ * below. A stage that ends the call with an earlier attempt's failure leaves the last attempt's failure traced as a
+ * {@code model_fallback} to no model; the call's {@code model_failed} says the failure it ended with. The run's
+ * deadline ({@link ModelDeadlineException}) is no attempt's failure: it passes the attempts stage untraced, and the
+ * next attempt of a stage that moves on from it fails the same way at once, the time being spent.
  *
  * <p>The chain polices the contract: a stage proceeds at most once per call unless it is a
  * retrying stage ({@link #retries()}: the built-in retry, a fallback model); it may change the model, the model name or the options of the
