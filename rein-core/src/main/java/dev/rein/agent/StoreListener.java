@@ -95,10 +95,10 @@ final class StoreListener implements RunListener {
         }
         String them = lost == 1 ? "it" : "them";
         return Counts.of(lost, "trace event") + " of run " + runId + " could not be stored in " + store + ": "
-                + (lastFailure == null ? "the store failed" : dev.rein.internal.state.StoreFailures.why(lastFailure))
+                + (lastFailure == null ? "the store failed" : dev.rein.internal.log.StoreFailures.why(lastFailure))
                 + "; the run was not held up for " + them + ", but its trace in the store (rein show, Runs.show) lacks " + them
                 + " (a trace another listener wrote, JsonlTraceListener or rein run --trace, has " + them + "); "
-                + dev.rein.internal.state.StoreFailures.WHAT_TO_DO;
+                + dev.rein.internal.log.StoreFailures.WHAT_TO_DO;
     }
 
     private void failed(RuntimeException e) {

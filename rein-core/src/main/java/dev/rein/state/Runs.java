@@ -21,7 +21,7 @@ import dev.rein.trace.TraceEvent;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import dev.rein.internal.state.StoreFailures;
+import dev.rein.internal.log.StoreFailures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

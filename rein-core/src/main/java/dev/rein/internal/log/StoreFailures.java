@@ -1,4 +1,4 @@
-package dev.rein.internal.state;
+package dev.rein.internal.log;
 
 /**
  * How a log line says a run store's failure the run goes on without (a trace event it could not keep): the store's own
