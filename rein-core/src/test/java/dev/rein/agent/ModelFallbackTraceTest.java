@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
-import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
-import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
 import dev.rein.run.RunStatus;
+import dev.rein.testkit.FallbackStage;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.JsonlTraceListener;
@@ -38,27 +37,8 @@ class ModelFallbackTraceTest {
                 "req_1", REPORTED, null));
     }
 
-    /** Tries the call as it came, then on any failure model 'backup'; {@code rethrow}: ends with the first failure. */
-    private static ModelInterceptor fallback(boolean rethrowFirst) {
-        return new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException first) {
-                    try {
-                        return chain.proceed(call.withRequest(call.request().withModel("backup")));
-                    } catch (ModelException second) {
-                        throw rethrowFirst ? first : second;
-                    }
-                }
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
+    private static FallbackStage fallback(boolean rethrowFirst) {
+        return rethrowFirst ? FallbackStage.toModel("backup").endingWithFirstFailure() : FallbackStage.toModel("backup");
     }
 
     private static String type(TraceEvent e) {
@@ -175,24 +155,9 @@ class ModelFallbackTraceTest {
         Path file = dir.resolve("run.jsonl");
         fallbackAgent(ScriptedModel.of(overloaded(), ScriptedModel.text("Hi.")), false).listener(JsonlTraceListener.to(file))
                 .build().run("say hi");
-        ModelInterceptor toOther = new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException first) {
-                    return chain.proceed(call.withRequest(call.request().withModel("other")));
-                }
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
         ReplayReport report = Replay.from(file).replay(Agent.builder().model(ScriptedModel.of())
                 .price(ScriptedModel.DEFAULT_NAME, PRIMARY).price("backup", BACKUP).price("other", BACKUP)
-                .modelInterceptor(toOther).build());
+                .modelInterceptor(FallbackStage.toModel("other")).build());
 
         assertThat(report.firstDivergence()).as(report.toString()).hasValueSatisfying(d -> assertThat(d.description())
                 .contains("model").contains("\"backup\"").contains("\"other\""));

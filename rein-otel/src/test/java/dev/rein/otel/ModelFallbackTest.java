@@ -18,6 +18,7 @@ import dev.rein.provider.ModelDefaults;
 import dev.rein.provider.PricedModel;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.run.RunStatus;
+import dev.rein.testkit.FallbackStage;
 import dev.rein.testkit.ScriptedModel;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
@@ -25,7 +26,6 @@ import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,34 +78,6 @@ class ModelFallbackTest {
         }
     }
 
-    /** A stage that tries each of {@code moves} in turn after a failure, as an application's fallback does. */
-    private static ModelInterceptor fallback(List<UnaryOperator<ModelCall>> moves) {
-        return new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                ModelException last;
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException e) {
-                    last = e;
-                }
-                for (UnaryOperator<ModelCall> move : moves) {
-                    try {
-                        return chain.proceed(move.apply(call));
-                    } catch (ModelException e) {
-                        last = e;
-                    }
-                }
-                throw last;
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
-    }
-
     private static SpanData onlyChat() {
         List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).toList();
         assertThat(chats).hasSize(1);
@@ -128,7 +100,7 @@ class ModelFallbackTest {
                 ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down")),
                 ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down")));
         Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai");
-        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup)));
+        ModelInterceptor stage = FallbackStage.to(backup);
         ReinTelemetry telemetry = ReinTelemetry.create(OTEL.getOpenTelemetry());
         Agent.Builder builder = Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                 .retryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(2), 0));
@@ -167,7 +139,7 @@ class ModelFallbackTest {
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+                .modelInterceptor(FallbackStage.to(backup)).build();
 
         assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
 
@@ -205,7 +177,7 @@ class ModelFallbackTest {
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme", "primary.example"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+                .modelInterceptor(FallbackStage.to(backup)).build();
 
         assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
 
@@ -226,7 +198,7 @@ class ModelFallbackTest {
                 "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
         Model backup = new ProviderModel(ScriptedModel.of(
                 ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded"))), "openai");
-        ModelInterceptor rethrowsThePrimarysFailure = rethrowsThePrimarysFailure(backup);
+        ModelInterceptor rethrowsThePrimarysFailure = FallbackStage.to(backup).endingWithFirstFailure();
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
@@ -255,7 +227,7 @@ class ModelFallbackTest {
                 "the response ended with finish_reason error", false, null, null, dev.rein.model.Usage.of(800, 5, 0, 0), null)));
         Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR,
                 0, "the stream was cut", false, null, null, dev.rein.model.Usage.of(300, 2, 0, 0), null))), "openai");
-        ModelInterceptor rethrowsThePrimarysFailure = rethrowsThePrimarysFailure(backup);
+        ModelInterceptor rethrowsThePrimarysFailure = FallbackStage.to(backup).endingWithFirstFailure();
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
@@ -284,8 +256,8 @@ class ModelFallbackTest {
                 "the response ended with finish_reason error", false, null, null, shared, null)));
         Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR,
                 0, "the stream was cut", false, null, null, shared, null))), "openai");
-        ModelInterceptor stage = stageKind.startsWith("rethrows") ? rethrowsThePrimarysFailure(backup)
-                : fallback(List.of(call -> call.withModel(backup)));
+        ModelInterceptor stage = stageKind.startsWith("rethrows") ? FallbackStage.to(backup).endingWithFirstFailure()
+                : FallbackStage.to(backup);
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
@@ -388,7 +360,7 @@ class ModelFallbackTest {
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(callsAgainAndRethrowsTheFirstFailure()).build();
+                .modelInterceptor(FallbackStage.of(call -> call).endingWithFirstFailure()).build();
 
         assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
 
@@ -416,7 +388,7 @@ class ModelFallbackTest {
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
                         .retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(callsAgainAndRethrowsTheFirstFailure()).build();
+                .modelInterceptor(FallbackStage.of(call -> call).endingWithFirstFailure()).build();
 
         assertThat(agent.run("say hi").status()).isNotEqualTo(RunStatus.SUCCEEDED);
 
@@ -464,54 +436,6 @@ class ModelFallbackTest {
         });
     }
 
-    /** A stage that calls the same model again after a failure and, when that fails too, throws the first failure. */
-    private static ModelInterceptor callsAgainAndRethrowsTheFirstFailure() {
-        return new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException first) {
-                    try {
-                        return chain.proceed(call);
-                    } catch (ModelException second) {
-                        first.addSuppressed(second);
-                        throw first;
-                    }
-                }
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
-    }
-
-    /** A fallback stage that, when the backup fails too, throws the primary's failure (the backup's suppressed in it). */
-    private static ModelInterceptor rethrowsThePrimarysFailure(Model backup) {
-        return new ModelInterceptor() {
-            @Override
-            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                try {
-                    return chain.proceed(call);
-                } catch (ModelException first) {
-                    try {
-                        return chain.proceed(call.withModel(backup));
-                    } catch (ModelException second) {
-                        first.addSuppressed(second);
-                        throw first;
-                    }
-                }
-            }
-
-            @Override
-            public boolean retries() {
-                return true;
-            }
-        };
-    }
-
     /**
      * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
      * each move is its event, in order, and the span's own error.type is the last attempt's failure.
@@ -523,8 +447,8 @@ class ModelFallbackTest {
                 ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded")),
                 ScriptedModel.fail(new ModelException(ModelException.Kind.NOT_FOUND, 404, "no such model")));
         Model backup = new ProviderModel(other, "openai");
-        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup),
-                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model"))));
+        ModelInterceptor stage = FallbackStage.of(call -> call.withModel(backup),
+                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model")));
         Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .price("smaller-model", PRICE).retryPolicy(RetryPolicy.NONE))
@@ -561,8 +485,8 @@ class ModelFallbackTest {
         ScriptedModel other = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 500, "down")),
                 ScriptedModel.text("Hi."));
         Model backup = new ProviderModel(other, "openai");
-        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup),
-                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model"))));
+        ModelInterceptor stage = FallbackStage.of(call -> call.withModel(backup),
+                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model")));
         Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("gateway").build()
                 .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
                         .price("smaller-model", PRICE).retryPolicy(RetryPolicy.NONE))
@@ -591,7 +515,7 @@ class ModelFallbackTest {
         Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai");
         Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).defaultProviderName("acme").build()
                 .install(Agent.builder().model(primary).modelName("test-model").price("test-model", PRICE).retryPolicy(RetryPolicy.NONE))
-                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+                .modelInterceptor(FallbackStage.to(backup)).build();
         assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
 
         SpanData chat = onlyChat();
