@@ -244,40 +244,6 @@ final class Comparison {
         return true;
     }
 
-    /** The request of the logical call the replay's model is asked now: a model's later attempts of one call share it. */
-    TraceEvent.ModelRequested lastRequest() {
-        return lastRequest;
-    }
-
-    /**
-     * The replay's model-call stage made attempt {@code attempt} (from 0) of recorded call {@code index} with the model
-     * {@code now}, where the recorded run's stage moved on to {@code recorded}.
-     */
-    void attemptDiffers(int index, int attempt, String recorded, String now) {
-        Recording.Call call = recording.calls().get(index);
-        String diff = JsonDiff.first(Json.mapper().createObjectNode().put("model", recorded),
-                Json.mapper().createObjectNode().put("model", now)).orElse("");
-        String what = "the model-call stage now makes attempt " + (attempt + 1) + " of the " + call.purpose()
-                + " call with the model \"" + now + "\" where the recorded run's moved on to \"" + recorded + "\"";
-        diverge(index, call.step(), call.purpose(), what + ", so the request differs " + diff,
-                what + " at step " + call.step(), diff);
-    }
-
-    /**
-     * The replay's call at recorded call {@code index} ended after {@code made} of its recorded attempts: the replay's
-     * model-call stage no longer moved on from a failed attempt where the recorded run's did.
-     */
-    void fewerAttempts(int index, int made) {
-        Recording.Call call = recording.calls().get(index);
-        JsonNode movedOn = call.fallbacks().get(made - 1);
-        String what = "the " + call.purpose() + " call now ends after " + made + " of its " + call.modelAttempts()
-                + " recorded attempts: the model-call stage no longer moves on from the failed attempt of the model \""
-                + movedOn.path("from_model").asText() + "\" (" + movedOn.path("error_kind").asText() + ") to "
-                + (movedOn.path("to_model").isTextual() ? "\"" + movedOn.get("to_model").asText() + "\"" : "no model")
-                + " as the recorded run's did";
-        diverge(index, call.step(), call.purpose(), what, what + " at step " + call.step(), "");
-    }
-
     /** The replay makes one model call more than the recording has. */
     void beyondRecording() {
         TraceEvent.ModelRequested now = lastRequest;

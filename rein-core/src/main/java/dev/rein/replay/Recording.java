@@ -116,32 +116,9 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
-     * null) the {@code model_failed} event of a call that failed for good; and the {@code model_fallback} events of the
-     * failed attempts an application's stage moved on from, in order (none in a trace written before they were traced).
+     * null) the {@code model_failed} event of a call that failed for good.
      */
-    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure, List<JsonNode> fallbacks) {
-        Call {
-            fallbacks = List.copyOf(fallbacks);
-        }
-
-        /**
-         * How many attempts reached a model: one per failed attempt moved on from, and the one the call ended with,
-         * unless the stage moved on to no model (its last fallback's {@code to_model} is null) and ended the call with
-         * an earlier failure of its own.
-         */
-        int modelAttempts() {
-            boolean movedOnToNone = !fallbacks.isEmpty() && !fallbacks.getLast().path("to_model").isTextual();
-            return fallbacks.size() + (movedOnToNone ? 0 : 1);
-        }
-
-        /** The model the recorded run's attempt {@code attempt} (from 0) was made with; null when not recorded. */
-        String attemptModel(int attempt) {
-            if (attempt < fallbacks.size()) {
-                return fallbacks.get(attempt).path("from_model").asText(null);
-            }
-            return fallbacks.isEmpty() ? null : fallbacks.getLast().path("to_model").asText(null);
-        }
-    }
+    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure) {}
 
     /**
      * The part of the trace one process wrote since the run (or its last resumption or turn) began there: where its
@@ -299,7 +276,6 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode started = null;
         JsonNode finished = null;
         JsonNode pendingRequest = null;
-        List<JsonNode> fallbacks = new ArrayList<>(); // of the pending request's call
         List<Call> calls = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         Map<String, List<JsonNode>> results = new LinkedHashMap<>();
@@ -327,24 +303,14 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         modelInForce = e.path("model").asText();
                     }
                 }
-                case "model_request" -> {
-                    pendingRequest = required(e, "request", trace);
-                    fallbacks.clear();
-                }
-                // an attempt an application's stage moved on from: the replay answers the call's attempts as recorded
-                case "model_fallback" -> {
-                    if (pendingRequest != null) {
-                        reportedUsage(e, trace); // read now: a replay fails the attempt with it
-                        fallbacks.add(e);
-                    }
-                }
+                case "model_request" -> pendingRequest = required(e, "request", trace);
                 case "model_response" -> {
                     if (pendingRequest == null) {
                         throw new ReinException("the trace " + trace + " has a model_response without its model_request (step "
                                 + e.path("step").asInt() + ")");
                     }
                     calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                            pendingRequest.get("request"), response(e, trace), null, fallbacks));
+                            pendingRequest.get("request"), response(e, trace), null));
                     pendingRequest = null;
                 }
                 // A call that failed for good (after its retries) is a call too: a compaction or summary
@@ -357,7 +323,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     } else if (pendingRequest != null) {
                         reportedUsage(e, trace); // read now: a replay fails the call with it
                         calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                                pendingRequest.get("request"), null, e, fallbacks));
+                                pendingRequest.get("request"), null, e));
                         pendingRequest = null;
                     }
                 }
@@ -646,8 +612,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             return Json.storedMapper().treeToValue(usage, Usage.class);
         } catch (IOException | IllegalArgumentException e) {
             String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
-            throw new ReinException("the trace " + trace + " has a " + failed.path("type").asText() + " at step "
-                    + failed.path("step").asInt()
+            throw new ReinException("the trace " + trace + " has a model_failed at step " + failed.path("step").asInt()
                     + " whose reported_usage cannot be read back: " + reason + ". A trace written by another Rein version can"
                     + " hold a field this version does not know: replay it with the version that wrote it, or record the run again");
         }

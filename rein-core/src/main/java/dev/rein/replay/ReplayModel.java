@@ -20,10 +20,6 @@ final class ReplayModel implements Model {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger nextCount = new AtomicInteger();
     private volatile Runnable stop = () -> { };
-    /** The recorded call the last model attempt answered (-1: none yet), the attempt (from 0) and its logical call. */
-    private int callIndex = -1;
-    private int attempt;
-    private Object callRequest;
 
     ReplayModel(Recording recording, Comparison comparison, boolean stopAtDivergence) {
         this.recording = recording;
@@ -39,43 +35,9 @@ final class ReplayModel implements Model {
         return Math.min(next.get(), recording.calls().size());
     }
 
-    /**
-     * Which recorded call and attempt answer this model attempt: the next attempt of the call being answered when it is
-     * that logical call's (its {@code model_request}, which the run traces once per call, is the same) and the recording
-     * has another attempt of it (a stage moved on from a failed one: its {@code model_fallback}); else the next call.
-     */
-    private synchronized int[] nextAttempt() {
-        Object requested = comparison.lastRequest();
-        if (callIndex >= 0 && callIndex < recording.calls().size() && requested != null && requested == callRequest
-                && attempt + 1 < recording.calls().get(callIndex).modelAttempts()) {
-            attempt++;
-            return new int[] {callIndex, attempt};
-        }
-        if (callIndex >= 0 && callIndex < recording.calls().size() && comparison.divergence() == null
-                && attempt + 1 < recording.calls().get(callIndex).modelAttempts()) {
-            comparison.fewerAttempts(callIndex, attempt + 1);
-        }
-        callIndex = next.getAndIncrement();
-        attempt = 0;
-        callRequest = requested;
-        return new int[] {callIndex, 0};
-    }
-
-    /** Called once the replayed run has ended: its last call may have ended before its recorded attempts were all made. */
-    synchronized void ended() {
-        if (callIndex >= 0 && callIndex < recording.calls().size() && comparison.divergence() == null
-                && attempt + 1 < recording.calls().get(callIndex).modelAttempts()) {
-            comparison.fewerAttempts(callIndex, attempt + 1);
-        }
-    }
-
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-        int[] at = nextAttempt();
-        int index = at[0];
-        if (at[1] > 0) {
-            return laterAttempt(request, context, recording.calls().get(index), index, at[1]);
-        }
+        int index = next.getAndIncrement();
         if (index >= recording.calls().size()) {
             if (recordingCancelled()) {
                 // The recorded run was cancelled while it waited for this call: the recording ends
@@ -99,30 +61,6 @@ final class ReplayModel implements Model {
                 comparison.requestDiffers(index, diff.get(), now);
                 stopIfAsked();
             }
-        }
-        return answer(recorded, index, 0, context);
-    }
-
-    /**
-     * A later attempt of a call, after the stage moved on from a failed one: the recording holds only its model (the
-     * {@code to_model} of the {@code model_fallback} before it), so that is what is compared.
-     */
-    private ModelResponse laterAttempt(ModelRequest request, ModelCallContext context, Recording.Call recorded, int index,
-                                       int attempt)
-            throws ModelException, InterruptedException {
-        String model = recorded.attemptModel(attempt);
-        if (comparison.divergence() == null && model != null && !model.equals(request.model())) {
-            comparison.attemptDiffers(index, attempt, model, request.model());
-            stopIfAsked();
-        }
-        return answer(recorded, index, attempt, context);
-    }
-
-    /** Attempt {@code attempt} of recorded call {@code index}: a failure moved on from, or the call's outcome. */
-    private ModelResponse answer(Recording.Call recorded, int index, int attempt, ModelCallContext context)
-            throws ModelException {
-        if (attempt < recorded.fallbacks().size()) {
-            throw failure(recorded.fallbacks().get(attempt), false);
         }
         if (recorded.failure() != null) {
             throw failure(recorded.failure(), index == recording.calls().size() - 1);

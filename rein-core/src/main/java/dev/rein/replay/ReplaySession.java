@@ -237,7 +237,6 @@ public final class ReplaySession {
      */
     public ReplayReport report(RunResult result) {
         Objects.requireNonNull(result, "result");
-        model.ended();
         if (model.used() < recording.calls().size()) {
             comparison.endedEarly(model.used(), result);
         }
