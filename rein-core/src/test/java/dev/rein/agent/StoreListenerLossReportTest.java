@@ -51,7 +51,24 @@ class StoreListenerLossReportTest {
         String report = failingWith(new StoreException("cannot append an event of run run_1",
                 new java.io.IOException("database is locked"))).lossReport();
 
-        assertThat(report).contains(": cannot append an event of run run_1 (caused by IOException: database is locked)");
+        assertThat(report).contains(": cannot append an event of run run_1 (caused by IOException)");
+    }
+
+    /**
+     * A store that reworded its cause's message (one that quotes a password, masked) is quoted in its words alone, and a
+     * message over several lines (a database's error with its hint) stays one log line. Both came out as they were: the
+     * cause's message after the store's, the line breaks as they are.
+     */
+    @Test
+    void theReportIsOneLineAndLeavesOutTheMessageOfACauseTheStoreReworded() {
+        String report = failingWith(new StoreException("cannot connect to the database (password=***)",
+                new IllegalStateException("connection refused: password=s3cret"))).lossReport();
+        String full = failingWith(new StoreException("ERROR: could not extend file: No space left on device\n  Hint: Check free"
+                + " disk space.")).lossReport();
+
+        assertThat(report).contains(": cannot connect to the database (password=***) (caused by IllegalStateException)")
+                .doesNotContain("s3cret");
+        assertThat(full).contains("No space left on device\\x0a  Hint: Check free disk space.").doesNotContain("\n");
     }
 
     @Test

@@ -26,8 +26,8 @@ class RunsStoreFailureLogTest {
                 new java.io.IOException("database is locked")));
 
         assertThat(line).isEqualTo("the decision on run run_1 was saved and applies, but the store could not keep its"
-                + " approval_decided trace event: cannot append an event of run run_1 (caused by IOException: database is"
-                + " locked); the run's trace in the store lacks it; check that the store can be written to (reachable, not"
+                + " approval_decided trace event: cannot append an event of run run_1 (caused by IOException); the"
+                + " run's trace in the store lacks it; check that the store can be written to (reachable, not"
                 + " locked by another process, not full)");
     }
 }

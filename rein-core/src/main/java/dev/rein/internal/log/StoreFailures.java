@@ -13,23 +13,24 @@ public final class StoreFailures {
     private StoreFailures() {}
 
     /**
-     * The failure's message, with its cause's when that adds something ("cannot append … (caused by IOException: database
-     * is locked)"); its type when it has no message ("IllegalStateException (no message)").
+     * The failure's message on one line (control characters, line breaks too, as escapes: a database's error can run
+     * over several lines), with its cause's type when it has one ("cannot append … (caused by IOException)"); its type,
+     * and its cause's message, when it has no message ("IllegalStateException (no message)"). A store that wrapped its
+     * cause said what failed in its own words, which may leave out what it must not show (a password the database's
+     * message quotes), so the cause's message is not added to them.
      */
     public static String why(Throwable e) {
-        String said = words(e);
+        String message = e.getMessage();
+        boolean silent = message == null || message.isBlank();
+        String said = silent ? e.getClass().getSimpleName() + " (no message)" : message;
         Throwable cause = e.getCause();
         String causeMessage = cause == null ? null : cause.getMessage();
-        boolean blank = causeMessage == null || causeMessage.isBlank();
-        // a wrapper made with new X(cause) repeats the cause's words already
-        if (cause != null && cause != e && (blank || !said.contains(causeMessage))) {
-            said += " (caused by " + cause.getClass().getSimpleName() + (blank ? "" : ": " + causeMessage) + ")";
+        boolean causeSilent = causeMessage == null || causeMessage.isBlank();
+        // a wrapper made with new X(cause) says the cause already
+        if (cause != null && cause != e && (silent || causeSilent || !message.contains(causeMessage))) {
+            said += " (caused by " + cause.getClass().getSimpleName() + (silent && !causeSilent ? ": " + causeMessage : "")
+                    + ")";
         }
-        return said;
-    }
-
-    private static String words(Throwable e) {
-        String message = e.getMessage();
-        return message == null || message.isBlank() ? e.getClass().getSimpleName() + " (no message)" : message;
+        return dev.rein.internal.text.Controls.visible(said, false);
     }
 }
