@@ -421,7 +421,6 @@ public final class Runs {
         }
     }
 
-    /** {@code runId} as a message or log line quotes it: control characters as escapes. */
     /** The log line for a cancelled run whose trace's end the store could not keep. */
     static String cancelTraceLost(String runId, RuntimeException e) {
         return "run " + shown(runId) + " was cancelled (its status is saved), but the store could not keep the end of its"
@@ -435,6 +434,7 @@ public final class Runs {
                 + " trace event: " + StoreFailures.why(e) + "; the run's trace in the store lacks it; " + StoreFailures.WHAT_TO_DO;
     }
 
+    /** {@code runId} as a message or log line quotes it: control characters as escapes. */
     private static String shown(String runId) {
         return dev.rein.internal.text.RunIds.shown(runId);
     }
