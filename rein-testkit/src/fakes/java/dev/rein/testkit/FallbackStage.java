@@ -16,7 +16,10 @@ import java.util.function.UnaryOperator;
  *
  * <pre>{@code
  * Agent agent = Agent.builder()
- *         .model(ScriptedModel.of(ScriptedModel.fail(new ModelException(Kind.OVERLOADED, 529, "Overloaded")),
+ *         // not retryable: a retryable failure (OVERLOADED is, by default) is retried on the same model first,
+ *         // and the script's next turn answers that retry, so no fallback would happen
+ *         .model(ScriptedModel.of(ScriptedModel.fail(new ModelException(Kind.SERVER_ERROR, 500, "primary down", false,
+ *                         null, null, null, null)),
  *                 ScriptedModel.text("Hi.")))
  *         .price("backup", price)                       // a money limit needs the backup's price
  *         .modelInterceptor(FallbackStage.toModel("backup"))
@@ -24,9 +27,10 @@ import java.util.function.UnaryOperator;
  * }</pre>
  *
  * <p>It tries the call as it came, then each move in turn after a failure; when every attempt failed it ends the call
- * with the last failure, or, {@link #endingWithFirstFailure()}, with the first (the later ones suppressed in it), as a
- * stage that reports the primary's failure does. The run's deadline ({@code ModelDeadlineException}) is moved on from
- * like any failure: the next attempt fails at once the same way.
+ * with the last failure, or, {@link #endingWithFirstFailure()}, with the first, as a stage that reports the primary's
+ * failure does (the later ones are in the trace's {@code model_fallback} events; the exceptions are thrown as they are,
+ * not changed, since a script may fail several attempts, or runs, with the same instance). The run's deadline
+ * ({@code ModelDeadlineException}) is moved on from like any failure: the next attempt fails at once the same way.
  */
 public final class FallbackStage implements ModelInterceptor {
     private final List<UnaryOperator<ModelCall>> moves;
@@ -56,13 +60,18 @@ public final class FallbackStage implements ModelInterceptor {
         return of(call -> call.withRequest(call.request().withModel(name)));
     }
 
-    /** Tries the call, then after a failure the same call on {@code backup} (another provider's model, say). */
+    /**
+     * Tries the call, then after a failure the same call on {@code backup} (another provider's model, say). The request
+     * keeps its model name, so the trace's {@code model_fallback} says the same model moved on from and to, and the
+     * backup's answer is priced at that name's price; to trace and price the backup by its own name, use {@link #of}
+     * with {@code call -> call.withModel(backup).withRequest(call.request().withModel("backup-model"))}.
+     */
     public static FallbackStage to(Model backup) {
         Objects.requireNonNull(backup, "backup");
         return of(call -> call.withModel(backup));
     }
 
-    /** This stage, ending a call every attempt of which failed with the first failure, the later ones suppressed in it. */
+    /** This stage, ending a call every attempt of which failed with the first failure (as it was thrown, unchanged). */
     public FallbackStage endingWithFirstFailure() {
         return new FallbackStage(moves, true);
     }
@@ -80,9 +89,8 @@ public final class FallbackStage implements ModelInterceptor {
             try {
                 return chain.proceed(move.apply(call));
             } catch (ModelException e) {
-                if (endWithFirst) {
-                    first.addSuppressed(e);
-                }
+                // not first.addSuppressed(e): a script's shared instance would be changed for every later run, and
+                // the same instance failing twice cannot suppress itself
                 last = e;
             }
         }

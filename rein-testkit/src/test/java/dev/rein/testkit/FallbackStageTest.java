@@ -43,6 +43,26 @@ class FallbackStageTest {
         assertThat(firstFailure.message()).endsWith("primary down");
     }
 
+    /**
+     * One failure instance failing every attempt ends the call with it, and is not changed for the next run: the stage
+     * added each later failure to the first's suppressed ones, which threw "Self-suppression not permitted" for the same
+     * instance and piled up on a script's shared one.
+     */
+    @Test
+    void theSameFailureFailingEveryAttemptEndsTheCallWithItUnchanged() {
+        ModelException down = new ModelException(ModelException.Kind.SERVER_ERROR, 500, "down", false, null, null, null,
+                null);
+        for (int run = 0; run < 2; run++) {
+            RunResult result = Agent.builder().model(ScriptedModel.of(ScriptedModel.fail(down), ScriptedModel.fail(down)))
+                    .budget(dev.rein.budget.Budget.builder().maxCostUsd((java.math.BigDecimal) null).build())
+                    .modelInterceptor(FallbackStage.toModel("backup").endingWithFirstFailure()).build().run("say hi");
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).endsWith("down").doesNotContain("uppression");
+        }
+        assertThat(down.getSuppressed()).isEmpty();
+    }
+
     @Test
     void aStageWithoutAMoveIsRefused() {
         assertThatThrownBy(FallbackStage::of).isInstanceOf(IllegalArgumentException.class)
