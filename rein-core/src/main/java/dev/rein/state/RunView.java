@@ -4,6 +4,7 @@ import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.internal.text.Controls;
 import dev.rein.json.Json;
 import java.util.List;
 import java.util.Optional;
@@ -23,15 +24,19 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
                       List<String> trace, List<Conversation.Reply> replies) {
     /** A paused action and the decision a person made on it, recorded before the run resumed. */
     public record Decided(ApprovalRequest request, ApprovalDecision decision) {
-        /** One line for people: the decision, who made it, the action and what will run. */
+        /**
+         * One line for people: the decision, who made it, the action and what will run. The reason and
+         * the name are a person's free text (a name may come from {@code $USER}): their control
+         * characters are shown as escapes, so neither can end the line and fake one after it.
+         */
         public String describe() {
             String what = switch (decision) {
                 case ApprovalDecision.Approve a -> "approved";
-                case ApprovalDecision.Reject r -> "rejected (" + r.reason().replace('\n', ' ') + ")";
+                case ApprovalDecision.Reject r -> "rejected (" + Controls.visible(r.reason().replace('\n', ' '), false) + ")";
                 case ApprovalDecision.Edit e -> "approved with edited arguments " + Json.write(e.arguments());
             };
             return request.tool() + " [" + request.risk() + "] action " + request.actionHash() + ": " + what
-                    + " by " + decision.decidedBy();
+                    + " by " + Controls.visible(decision.decidedBy(), false);
         }
     }
 
