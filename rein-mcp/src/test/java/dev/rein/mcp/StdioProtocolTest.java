@@ -604,6 +604,21 @@ class StdioProtocolTest {
     }
 
     @Test
+    void theVersionsARefusedInitializeSaysItSupportsAreMaskedAsOtherServerTextIs() {
+        // The "supported" list of a refused initialize is the server's text, quoted in the start failure: it was not masked,
+        // so a server echoing its key there (a misconfigured proxy, a debug build) put the key in the log and the error.
+        assertThatThrownBy(() -> start(", \"env\": {\"SVC_API_KEY\": \"sk-literal-77\"}", (server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"), "error", Map.of("code", -32602,
+                        "message", "Unsupported protocol version",
+                        "data", Map.of("supported", List.of("2099-01-01 (key sk-literal-77)"), "requested", "sk-literal-77"))));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("(it supports 2099-01-01 (key [REDACTED:")
+                .hasMessageNotContaining("sk-literal-77");
+    }
+
+    @Test
     void aRefusedInitializeDoesNotPutTheServersCommandInDoubtButSaysWhatToCheck() {
         // The server ran and answered: 'Check that 'scripted' runs from a shell with the same arguments' sent the user to
         // a command that works. A refusal says what to check instead, as a refused tools/list does.

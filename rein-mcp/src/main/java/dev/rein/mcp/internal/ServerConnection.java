@@ -1038,13 +1038,17 @@ public final class ServerConnection implements AutoCloseable {
     /** How the SDK words the data of its refusal of the version a server chose. */
     private static final String SDK_REFUSAL = "Unsupported protocol version from the server: ";
 
-    /** " (it supports V; Rein asked for R)" from the data of a server's version refusal (the protocol's example shape); else "". */
-    private static String versions(Object data) {
+    /**
+     * " (it supports V; Rein asked for R)" from the data of a server's version refusal (the protocol's example shape); else "".
+     * Both are the server's text, masked before they are cut short, as the rest of what a server says is.
+     */
+    private String versions(Object data) {
         if (!(data instanceof Map<?, ?> map) || !(map.get("supported") instanceof List<?> supported)) {
             return "";
         }
-        return " (it supports " + StdioTransport.abbreviate(supported.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")))
-                + (map.get("requested") instanceof String requested ? "; Rein asked for " + StdioTransport.abbreviate(requested) : "") + ")";
+        return " (it supports " + StdioTransport.abbreviate(mask(supported.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", "))))
+                + (map.get("requested") instanceof String requested ? "; Rein asked for " + StdioTransport.abbreviate(mask(requested)) : "") + ")";
     }
 
     private static final String UNANSWERED_TEXT = "it ended its response without the answer, and without an event id to resume it"
