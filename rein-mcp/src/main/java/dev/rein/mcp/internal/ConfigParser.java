@@ -45,6 +45,8 @@ public final class ConfigParser {
     /** How Jackson words a key written twice in one object. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     private static final BigDecimal MAX_TIMEOUT_SECONDS = BigDecimal.valueOf(3600);
+    /** The longest {@code timeout_seconds} a servers file takes, for advice that names a value it would take. */
+    static final java.time.Duration MAX_TIMEOUT = java.time.Duration.ofSeconds(MAX_TIMEOUT_SECONDS.longValueExact());
 
     private final String origin;
     private final Function<String, String> variables;

@@ -447,7 +447,7 @@ public final class ServerConnection implements AutoCloseable {
      * may be wrong (the command or URL), a server may only be slow to start (npx fetching a package
      * on its first run): the advice names the setting that gives it longer.
      */
-    private static final class StartTimedOut extends IOException {
+    static final class StartTimedOut extends IOException {
         final String advice;
 
         StartTimedOut(String message, Duration limit, Throwable cause) {
@@ -457,6 +457,12 @@ public final class ServerConnection implements AutoCloseable {
 
         /** The advice for a server that may only be slow to {@code what}, having had {@code limit}. */
         static String longer(Duration limit, String what) {
+            if (limit.compareTo(ConfigParser.MAX_TIMEOUT) >= 0) {
+                // "above 3600" named a value the servers file refuses: at the cap, longer is only given in code.
+                return " It had " + limit.toSeconds() + " s to " + what + ", at least the most \"timeout_seconds\" takes in the servers"
+                        + " file (" + ConfigParser.MAX_TIMEOUT.toSeconds() + "): a server that needs longer is likely stuck (its stderr"
+                        + " may say); only McpServerConfig.timeout() in code gives it longer.";
+            }
             return " If it is only slow to " + what + ", give it longer with \"timeout_seconds\" above " + limit.toSeconds()
                     + " in its entry of the servers file (McpServerConfig.timeout() in code): Rein waits that long for initialize and"
                     + " each page of the tool list, 30 s at least.";
