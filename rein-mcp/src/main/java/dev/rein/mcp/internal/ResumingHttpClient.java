@@ -154,6 +154,11 @@ final class ResumingHttpClient extends HttpClient {
     };
     /** The resumed stream being read for each request awaiting its answer, by the request's id as JSON text. */
     private final java.util.Map<String, InputStream> readingFor = new ConcurrentHashMap<>();
+    /**
+     * Opened when a request's caller stops waiting, by the request's id as JSON text, so its resumption waiting before the
+     * next GET (a backoff, a Retry-After) ends at once, not after its wait.
+     */
+    private final java.util.Map<String, java.util.concurrent.CountDownLatch> wakers = new ConcurrentHashMap<>();
 
     /**
      * Tells that the caller of the request with id {@code id} (JSON text) stopped waiting for it (it
@@ -163,6 +168,10 @@ final class ResumingHttpClient extends HttpClient {
     void requestEnded(String id) {
         synchronized (ended) {
             ended.put(id, Boolean.TRUE);
+        }
+        java.util.concurrent.CountDownLatch waiting = wakers.get(id);
+        if (waiting != null) {
+            waiting.countDown();
         }
         InputStream open = readingFor.get(id);
         if (open != null) {
@@ -189,6 +198,7 @@ final class ResumingHttpClient extends HttpClient {
     void stopResuming() {
         closed = true;
         stopped.countDown();
+        wakers.values().forEach(java.util.concurrent.CountDownLatch::countDown);
         for (InputStream stream : resuming) {
             try {
                 stream.close();
@@ -823,13 +833,28 @@ final class ResumingHttpClient extends HttpClient {
     private void resumeUntilDone(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
         Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
         JsonNode awaited = awaitsAnswer ? requestId(original) : null;
+        String key = awaited == null ? null : Json.write(awaited);
+        java.util.concurrent.CountDownLatch wake = key == null ? stopped : new java.util.concurrent.CountDownLatch(1);
+        if (key != null) {
+            wakers.put(key, wake);
+        }
+        try {
+            resumeUntilDone(original, lastEventId, retryMillis, awaitsAnswer, until, awaited, key, wake);
+        } finally {
+            if (key != null) {
+                wakers.remove(key, wake);
+            }
+        }
+    }
+
+    private void resumeUntilDone(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer, Instant until,
+                                 JsonNode awaited, String key, java.util.concurrent.CountDownLatch wake) {
         String last = lastEventId;
         Long retry = retryMillis;
         boolean[] answered = {false};
         int failures = 0;
         int passing = 0; // the status of the last GET answered with a passing error (5xx, 429, 408); 0 when the last was not
         long retryAfter = 0; // the Retry-After of that answer, in milliseconds
-        String key = awaited == null ? null : Json.write(awaited);
         while (!closed && !answered[0] && failures < MAX_FAILURES) {
             if (key != null && hasEnded(key)) {
                 return; // its caller stopped waiting: nothing more is asked of the server for it
@@ -855,9 +880,10 @@ final class ResumingHttpClient extends HttpClient {
                     }
                     return;
                 }
-                // Not a bare sleep: the session's end opens the latch, so this ends at once rather than after the wait.
-                if (stopped.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || closed) {
-                    return; // the session ended while this waited
+                // Not a bare sleep: the session's end opens the latch, and so does the end of the call awaiting the answer, so
+                // this ends at once rather than after the wait.
+                if (wake.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) || closed) {
+                    return; // the session ended, or the caller stopped waiting, while this waited
                 }
                 if (key != null && (hasEnded(key) || !Instant.now().isBefore(bound))) {
                     return; // the caller stopped waiting while this waited

@@ -133,6 +133,38 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void aRequestsResumptionWaitingOutARetryAfterEndsAsSoonAsItsCallEnds() throws Exception {
+        // A call's stream closed before its answer, and the GET resuming it answered 503 with Retry-After: 20. The call then
+        // ended (given up, or its run cancelled): the resumption slept on the whole 20 s (only the session's end woke it),
+        // holding a thread, and then asked the server again for an answer nobody waited for.
+        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        try (RawServer server = new RawServer(body -> {
+            if (connections.incrementAndGet() == 1) {
+                String events = "retry: 50\nid: e1\ndata: \n\n";
+                return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\nContent-Length: "
+                        + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
+            }
+            return "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 20\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+        })) {
+            ResumingHttpClient client = client(Duration.ofSeconds(60));
+            client.send(post(server, 1), HttpResponse.BodyHandlers.ofString());
+            for (int tries = 0; connections.get() < 2 && tries < 200; tries++) {
+                Thread.sleep(50);
+            }
+            assertThat(connections.get()).as("the stream resumed and answered 503").isEqualTo(2);
+            Thread.sleep(300); // now waiting out the Retry-After
+            assertThat(client.resumptions()).isEqualTo(1);
+            client.requestEnded("1");
+            for (int tries = 0; client.resumptions() > 0 && tries < 100; tries++) { // up to 5 s, not 20
+                Thread.sleep(50);
+            }
+            assertThat(client.resumptions()).as("the resumption ended with its call").isZero();
+            assertThat(connections.get()).as("no GET after the call ended").isEqualTo(2);
+            client.close();
+        }
+    }
+
+    @Test
     void aRetryAfterGivenAsAnHttpDateInAnyOfItsThreeFormsIsTheWaitUntilThenAndOneInThePastIsNoWait() {
         // RFC 9110 section 10.2.3: Retry-After is delay-seconds or an HTTP-date, and section 5.6.7 has a recipient accept all
         // three HTTP-date forms (IMF-fixdate and the obsolete RFC 850 and asctime forms). Before, only IMF-fixdate was read:
@@ -217,7 +249,11 @@ class ResumingHttpClientTest {
     private static final String REFUSAL = "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32603, \"message\": \"東京 is down\"}}";
 
     private static ResumingHttpClient client() {
-        ResumingHttpClient.Builder builder = new ResumingHttpClient.Builder(Duration.ofSeconds(5));
+        return client(Duration.ofSeconds(5));
+    }
+
+    private static ResumingHttpClient client(Duration limit) {
+        ResumingHttpClient.Builder builder = new ResumingHttpClient.Builder(limit);
         builder.build();
         return builder.client();
     }
