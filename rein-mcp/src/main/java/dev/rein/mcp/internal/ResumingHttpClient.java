@@ -159,6 +159,12 @@ final class ResumingHttpClient extends HttpClient {
      * next GET (a backoff, a Retry-After) ends at once, not after its wait.
      */
     private final java.util.Map<String, java.util.concurrent.CountDownLatch> wakers = new ConcurrentHashMap<>();
+    /**
+     * The GET each resumption has sent and is awaiting the response headers of, by the request's id as JSON text (the
+     * stream for the server's own messages under ""): cancelled, so aborted, when the call ends or the session does. Until
+     * its headers come there is no stream in {@link #readingFor} to close, and a server holding the GET held the thread.
+     */
+    private final java.util.Map<String, CompletableFuture<?>> sendingFor = new ConcurrentHashMap<>();
 
     /**
      * Tells that the caller of the request with id {@code id} (JSON text) stopped waiting for it (it
@@ -172,6 +178,10 @@ final class ResumingHttpClient extends HttpClient {
         java.util.concurrent.CountDownLatch waiting = wakers.get(id);
         if (waiting != null) {
             waiting.countDown();
+        }
+        CompletableFuture<?> sending = sendingFor.get(id);
+        if (sending != null) {
+            sending.cancel(true);
         }
         InputStream open = readingFor.get(id);
         if (open != null) {
@@ -199,6 +209,7 @@ final class ResumingHttpClient extends HttpClient {
         closed = true;
         stopped.countDown();
         wakers.values().forEach(java.util.concurrent.CountDownLatch::countDown);
+        sendingFor.values().forEach(sending -> sending.cancel(true));
         for (InputStream stream : resuming) {
             try {
                 stream.close();
@@ -326,6 +337,16 @@ final class ResumingHttpClient extends HttpClient {
      * go, and a 301/302/303 turns a POST into a GET, which no MCP endpoint answers.
      */
     private <T> CompletableFuture<HttpResponse<T>> following(HttpRequest request, HttpResponse.BodyHandler<T> handler, int hops) {
+        return following(request, handler, hops, sent -> {});
+    }
+
+    /**
+     * As {@link #following(HttpRequest, HttpResponse.BodyHandler, int)}, telling {@code onSent} each exchange sent (the
+     * request, then each redirect followed), whose cancelling aborts it: a resumption's {@code GET} still waiting for its
+     * response headers is ended so when its call ends.
+     */
+    private <T> CompletableFuture<HttpResponse<T>> following(HttpRequest request, HttpResponse.BodyHandler<T> handler, int hops,
+                                                             Consumer<CompletableFuture<?>> onSent) {
         java.util.concurrent.atomic.AtomicReference<java.net.URI> target = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<BadSessionId> badSession = new java.util.concurrent.atomic.AtomicReference<>();
         HttpResponse.BodyHandler<T> unlessRedirected = info -> {
@@ -345,7 +366,9 @@ final class ResumingHttpClient extends HttpClient {
             HttpResponse.BodySubscriber<T> none = (HttpResponse.BodySubscriber<T>) HttpResponse.BodySubscribers.discarding();
             return none;
         };
-        return delegate.sendAsync(request, unlessRedirected).thenCompose(response -> {
+        CompletableFuture<HttpResponse<T>> sent = delegate.sendAsync(request, unlessRedirected);
+        onSent.accept(sent);
+        return sent.thenCompose(response -> {
             if (badSession.get() != null) {
                 return CompletableFuture.failedFuture(badSession.get());
             }
@@ -356,7 +379,7 @@ final class ResumingHttpClient extends HttpClient {
             boolean sameServer = to != null && request.uri().getScheme().equalsIgnoreCase(to.getScheme())
                     && request.uri().getHost().equalsIgnoreCase(String.valueOf(to.getHost())) && port(request.uri()) == port(to);
             if ((response.statusCode() == 307 || response.statusCode() == 308) && sameServer && hops < MAX_REDIRECTS) {
-                return following(HttpRequest.newBuilder(request, (name, value) -> true).uri(to).build(), handler, hops + 1);
+                return following(HttpRequest.newBuilder(request, (name, value) -> true).uri(to).build(), handler, hops + 1, onSent);
             }
             return CompletableFuture.failedFuture(new NotFollowed(response.statusCode(), to, sameServer));
         });
@@ -855,6 +878,7 @@ final class ResumingHttpClient extends HttpClient {
         int failures = 0;
         int passing = 0; // the status of the last GET answered with a passing error (5xx, 429, 408); 0 when the last was not
         long retryAfter = 0; // the Retry-After of that answer, in milliseconds
+        String sendingKey = key == null ? "" : key;
         while (!closed && !answered[0] && failures < MAX_FAILURES) {
             if (key != null && hasEnded(key)) {
                 return; // its caller stopped waiting: nothing more is asked of the server for it
@@ -893,7 +917,22 @@ final class ResumingHttpClient extends HttpClient {
                         .GET()
                         .header("Accept", "text/event-stream");
                 HttpRequest get = (last == null ? builder : builder.header("Last-Event-ID", last)).build();
-                HttpResponse<InputStream> response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0).get();
+                HttpResponse<InputStream> response;
+                java.util.concurrent.atomic.AtomicReference<CompletableFuture<?>> mine = new java.util.concurrent.atomic.AtomicReference<>();
+                try {
+                    response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0, sent -> {
+                        mine.set(sent);
+                        sendingFor.put(sendingKey, sent);
+                        if (closed || key != null && hasEnded(key)) {
+                            sent.cancel(true); // ended as it went out: requestEnded or stopResuming may have missed it
+                        }
+                    }).get();
+                } finally {
+                    CompletableFuture<?> sent = mine.get();
+                    if (sent != null) {
+                        sendingFor.remove(sendingKey, sent);
+                    }
+                }
                 try (InputStream in = response.body()) {
                     resuming.add(in);
                     if (key != null) {

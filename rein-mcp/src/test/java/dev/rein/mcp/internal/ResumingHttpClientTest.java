@@ -165,6 +165,46 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void aResumingGetStillWaitingForItsResponseHeadersIsClosedWhenItsCallEnds() throws Exception {
+        // The GET resuming a call's stream was sent, and the server (or a proxy) held it without answering. The call then
+        // ended: only a stream already answered was closed, so this GET and its thread stayed until the server answered,
+        // which it might never do.
+        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (RawServer server = new RawServer(body -> {
+            if (connections.incrementAndGet() == 1) {
+                String events = "retry: 50\nid: e1\ndata: \n\n";
+                return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\nContent-Length: "
+                        + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
+            }
+            try {
+                release.await(30, java.util.concurrent.TimeUnit.SECONDS); // holds the GET without an answer
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+        })) {
+            ResumingHttpClient client = client(Duration.ofSeconds(60));
+            try {
+                client.send(post(server, 1), HttpResponse.BodyHandlers.ofString());
+                for (int tries = 0; connections.get() < 2 && tries < 200; tries++) {
+                    Thread.sleep(50);
+                }
+                assertThat(connections.get()).as("the GET resuming the stream was sent").isEqualTo(2);
+                assertThat(client.resumptions()).isEqualTo(1);
+                client.requestEnded("1");
+                for (int tries = 0; client.resumptions() > 0 && tries < 100; tries++) { // up to 5 s, not until the server answers
+                    Thread.sleep(50);
+                }
+                assertThat(client.resumptions()).as("the GET ended with its call").isZero();
+            } finally {
+                release.countDown();
+                client.close();
+            }
+        }
+    }
+
+    @Test
     void aRetryAfterGivenAsAnHttpDateInAnyOfItsThreeFormsIsTheWaitUntilThenAndOneInThePastIsNoWait() {
         // RFC 9110 section 10.2.3: Retry-After is delay-seconds or an HTTP-date, and section 5.6.7 has a recipient accept all
         // three HTTP-date forms (IMF-fixdate and the obsolete RFC 850 and asctime forms). Before, only IMF-fixdate was read:
