@@ -161,10 +161,10 @@ class HttpProtocolTest {
             assertThat(unauthorized.isError()).isTrue();
             assertThat(unauthorized.content()).contains("MCP server 'scripted'", "tool 'echo'", "HTTP 401 Unauthorized", "\"headers\"")
                     .doesNotContain("Exception");
-            server.refuseCallsWith.set(503);
-            ToolOutput unavailable = invoke(mcp, "echo", "k-503", Duration.ofSeconds(10));
+            server.refuseCallsWith.set(502); // 503 and 429 are passing refusals, retried: aCallRefusedWith503Or429WasNotRun...
+            ToolOutput unavailable = invoke(mcp, "echo", "k-502", Duration.ofSeconds(10));
             assertThat(unavailable.isError()).isTrue();
-            assertThat(unavailable.content()).contains("tool 'echo'", "HTTP 503").doesNotContain("Exception");
+            assertThat(unavailable.content()).contains("tool 'echo'", "HTTP 502").doesNotContain("Exception");
             server.refuseCallsWith.set(0);
             assertThat(invoke(mcp, "echo", "k-ok", Duration.ofSeconds(10)).content()).isEqualTo("done");
         }
@@ -183,9 +183,9 @@ class HttpProtocolTest {
                     + " it said: 'JSON-RPC error -32603: Internal error: データベースに接続できません'.");
             // A refusal without a body afterwards quotes nothing, not the earlier one.
             server.refusalBody.set(null);
-            server.refuseCallsWith.set(503);
-            assertThat(invoke(mcp, "echo", "k-503b", Duration.ofSeconds(10)).content())
-                    .startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 503.");
+            server.refuseCallsWith.set(502);
+            assertThat(invoke(mcp, "echo", "k-502b", Duration.ofSeconds(10)).content())
+                    .startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 502.");
         }
     }
 
@@ -196,20 +196,58 @@ class HttpProtocolTest {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.refuseCallsWith.set(503);
             server.refusalRetryAfter.set("30");
-            assertThat(invoke(mcp, "echo", "k-503-ra", Duration.ofSeconds(10)).content()).startsWith("MCP server 'scripted' failed"
-                    + " while running tool 'echo': it answered HTTP 503; it asked to be tried again after 30 s.");
+            assertThat(refusal(mcp, "k-503-ra")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP 503;"
+                    + " it asked to be tried again after 30 s, so the tool was not run");
             server.refuseCallsWith.set(429);
             server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Too many requests\"}}");
             server.refusalRetryAfter.set(java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
                     java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(120)));
-            assertThat(invoke(mcp, "echo", "k-429-ra", Duration.ofSeconds(10)).content()).matches("MCP server 'scripted' failed while"
-                    + " running tool 'echo': it answered HTTP 429; it said: 'JSON-RPC error -32000: Too many requests'; it asked to be"
-                    + " tried again after 1(19|20) s\\. .*");
+            assertThat(refusal(mcp, "k-429-ra")).matches("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP 429;"
+                    + " it said: 'JSON-RPC error -32000: Too many requests'; it asked to be tried again after 1(19|20) s, so the tool was"
+                    + " not run .*");
             server.refusalBody.set(null);
             server.refusalRetryAfter.set(null);
             server.refuseCallsWith.set(503); // none asked: none said, nor one said before
-            assertThat(invoke(mcp, "echo", "k-503-none", Duration.ofSeconds(10)).content())
-                    .startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 503.");
+            assertThat(refusal(mcp, "k-503-none")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP"
+                    + " 503, so the tool was not run");
+        }
+    }
+
+    /** The message of the passing refusal a call of 'echo' with idempotency key {@code key} met. */
+    private static String refusal(McpToolset mcp, String key) {
+        try {
+            invoke(mcp, "echo", key, Duration.ofSeconds(10));
+        } catch (dev.rein.tool.RetryableToolException e) {
+            return e.getMessage();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("the call was not refused");
+    }
+
+    @Test
+    void aCallRefusedWith503Or429WasNotRunIsRetryableAndKeepsTheSession() throws Exception {
+        // RFC 9110 section 15.6.4: a 503 says the server is unable to handle the request now; RFC 6585 section 4: a 429 refuses
+        // it for too many requests. Either refuses the request, so the tool did not run. Rein ended the session ('Rein
+        // connects to it again at the next call') and told the model the call 'may or may not have taken effect', and the
+        // executor's retry policy never saw a passing failure it could wait out.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            int initialized = server.rpc("initialize").size();
+            for (int status : new int[] {503, 429}) {
+                server.refuseCallsWith.set(status);
+                server.refusalRetryAfter.set("7");
+                assertThatThrownBy(() -> invoke(mcp, "echo", "k-" + status + "-kept", Duration.ofSeconds(10)))
+                        .isInstanceOf(dev.rein.tool.RetryableToolException.class)
+                        .hasMessage("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP " + status + "; it asked to"
+                                + " be tried again after 7 s, so the tool was not run (a server answers HTTP " + status + " to a request"
+                                + " it does not take now).")
+                        .satisfies(e -> assertThat(((dev.rein.tool.RetryableToolException) e).retryAfter())
+                                .isEqualTo(Duration.ofSeconds(7)));
+            }
+            server.refuseCallsWith.set(0);
+            server.refusalRetryAfter.set(null);
+            assertThat(invoke(mcp, "echo", "k-after-refusals", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as("the session was kept").hasSize(initialized);
         }
     }
 

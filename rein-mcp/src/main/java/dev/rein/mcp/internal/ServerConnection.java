@@ -5,6 +5,7 @@ import dev.rein.json.Json;
 import dev.rein.mcp.McpConfigException;
 import dev.rein.mcp.McpServerConfig;
 import dev.rein.model.OutputSchema;
+import dev.rein.tool.RetryableToolException;
 import dev.rein.tool.ToolOutput;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
@@ -641,9 +642,11 @@ public final class ServerConnection implements AutoCloseable {
      * @param callersDeadline the call gives up at this instant (or after the server's timeout and 5 s, if sooner)
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
+     * @throws RetryableToolException when a streamable HTTP server refused the call with 503 or 429: it did not run, and
+     *                 the call may be tried again (after the server's {@code Retry-After}, when it gave one)
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
-                           boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException {
+                           boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException, RetryableToolException {
         // The server's timeout bounds a call also for a caller allowing more (a handler called outside the
         // executor), with the slack the executor's own timeout is given to come first.
         Instant bound = Instant.now().plus(config.timeout()).plusSeconds(5);
@@ -806,6 +809,16 @@ public final class ServerConnection implements AutoCloseable {
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(call.id());
             long retryAfter = current.retryAfterOf(call.id());
+            Integer status = current.refusedStatusOf(call.id());
+            if (status != null && (status == 503 || status == 429)) {
+                // RFC 9110 section 15.6.4 (503: unable to handle the request now) and RFC 6585 section 4 (429: too many
+                // requests) refuse the request: the tool did not run, so the call may be tried again, after the wait asked
+                // for, and the session, whose server answered, is kept.
+                throw new RetryableToolException("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
+                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + ", so the tool was not run (a server"
+                        + " answers HTTP " + status + " to a request it does not take now).",
+                        retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);
+            }
             Exception e = said == null && retryAfter == 0 ? failure : new HttpRefusal.Said(failure, said, retryAfter);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
             if (timedOut || failure.getCause() instanceof InterruptedException) {

@@ -147,8 +147,14 @@ public final class ToolAdapter {
                                 + now.get() + " rather than " + risk + "; it was not called. Start a new run to use it under its new risk.");
                     }
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
-                    ToolOutput output = connection.call(tool.name(), args, meta(context), context.deadline(), risk != Risk.READ,
-                            outputSchema);
+                    ToolOutput output;
+                    try {
+                        output = connection.call(tool.name(), args, meta(context), context.deadline(), risk != Risk.READ, outputSchema);
+                    } catch (dev.rein.tool.RetryableToolException refused) {
+                        // Masked as a result is: the executor shows its message to the model.
+                        throw new dev.rein.tool.RetryableToolException(Secrets.mask(refused.getMessage(), config.secrets()),
+                                refused.retryAfter());
+                    }
                     // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
                     String masked = Secrets.mask(output.content(), config.secrets());
                     return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
