@@ -1282,6 +1282,32 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aRetryAfterTooLargeToReadIsSaidSoNotAsAnInventedNumberOfSeconds() throws Exception {
+        // Retry-After: 99999999999999999999 does not fit in a long: Rein took it as a wait later than any call makes, and then
+        // printed that stand-in as what the server asked ('only after 4611686018427388 s'), a number the server never sent,
+        // and advised "timeout_seconds" above it, which no servers file takes.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.pollInit.set(true);
+            server.refuseResumeWith.set(503);
+            server.refuseResumeRetryAfter.set("99999999999999999999");
+            assertThatThrownBy(() -> start(server, "")).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("(last: HTTP 503 to the GET with Last-Event-ID that asks for the rest; it sent a Retry-After"
+                            + " too large to read, which Rein took as a wait past the time Rein waits"
+                            + " for it)")
+                    .hasMessageNotContaining("4611686018427388").hasMessageNotContaining("\"timeout_seconds\" above");
+        }
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(503);
+            server.refusalRetryAfter.set("99999999999999999999");
+            // Not retryable: the retry policy would say the stand-in wait as seconds the server never sent.
+            assertThat(invoke(mcp, "echo", "k-503-unreadable", Duration.ofSeconds(10)).content()).isEqualTo("MCP server 'scripted'"
+                    + " refused the call of tool 'echo': it answered HTTP 503; it sent a Retry-After too large to read, which Rein took"
+                    + " as a wait longer than any it makes, so the tool was not run (a server answers HTTP 503 to a request it does not"
+                    + " take now). Rein does not try it again; try again later, or use another tool.");
+        }
+    }
+
+    @Test
     void aRetryAfterPastTheInitializeDeadlineFailsTheStartSayingSoWholeWithoutAskingToCheckTheUrl() throws Exception {
         // The same for initialize: the start failed at once, but the message was cut short at 200 characters
         // ("it asked to be tried ag…") and told to check the URL and headers, though the server had answered.

@@ -95,7 +95,16 @@ final class HttpRefusal {
      * know: trying again at once is refused again.
      */
     static String retryAfter(long millis) {
-        return millis <= 0 ? "" : "; it asked to be tried again after " + (millis / 1000 + (millis % 1000 == 0 ? 0 : 1)) + " s";
+        return millis <= 0 ? "" : unreadable(millis) ? "; it sent a Retry-After too large to read, which Rein took as a wait longer"
+                + " than any it makes" : "; it asked to be tried again after " + (millis / 1000 + (millis % 1000 == 0 ? 0 : 1)) + " s";
+    }
+
+    /**
+     * Whether a wait of {@code millis} is Rein's stand-in for a {@code Retry-After} too large to read, not a number the
+     * server sent: printed, it was an invented number of seconds ('after 4611686018427388 s').
+     */
+    static boolean unreadable(long millis) {
+        return millis >= ResumingHttpClient.UNREADABLE_MILLIS;
     }
 
     /** What the server said, masked before it is cut short: it tells a 403 for the Host header from one for a token. */

@@ -1041,9 +1041,15 @@ final class ResumingHttpClient extends HttpClient {
             // A date in the past asks for no wait: the usual backoff.
             return at == null ? 0 : Math.max(0, Duration.between(now, at).toMillis());
         } catch (ArithmeticException | NumberFormatException e) {
-            return Long.MAX_VALUE / 2; // a number too large to hold: later than any call waits
+            return UNREADABLE_MILLIS; // a number too large to hold: later than any call waits
         }
     }
+
+    /**
+     * The wait Rein takes a {@code Retry-After} too large to read for (a number of seconds past a long's milliseconds): later
+     * than any call waits. Not a wait the server asked for, so it is said as such ({@link HttpRefusal#unreadable}).
+     */
+    static final long UNREADABLE_MILLIS = Long.MAX_VALUE / 2;
 
     /** RFC 9110's obsolete RFC 850 form of an HTTP-date, after its weekday: {@code Sunday, 06-Nov-94 08:49:37 GMT}. */
     private static final String RFC_850 = "dd-MMM-";

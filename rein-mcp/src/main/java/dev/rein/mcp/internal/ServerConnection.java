@@ -526,7 +526,13 @@ public final class ServerConnection implements AutoCloseable {
         UnansweredInitialize(String message, long retryAfter, Throwable cause) {
             super(message, cause);
             String runs = " The server runs (it began answering the initialize request)";
-            this.advice = retryAfter > 0
+            // "timeout_seconds" above the wait is advice only while the servers file takes such a value.
+            this.advice = retryAfter > 0 && (HttpRefusal.unreadable(retryAfter * 1000) || retryAfter >= ConfigParser.MAX_TIMEOUT.toSeconds())
+                    ? runs + " and asked to be tried again " + (HttpRefusal.unreadable(retryAfter * 1000) ? "after a wait too large to read"
+                    : "after " + retryAfter + " s") + ", longer than \"timeout_seconds\" can give it (at most "
+                    + ConfigParser.MAX_TIMEOUT.toSeconds() + " s): start again once it takes requests, or set \"disabled\": true to"
+                    + " leave it out."
+                    : retryAfter > 0
                     ? runs + " and asked to be tried again after " + retryAfter + " s: set \"timeout_seconds\" above that to wait for it,"
                     + " or set \"disabled\": true to leave it out."
                     : runs + ": its stderr or logs may say why its answer was lost, or set \"disabled\": true to leave it out.";
@@ -814,10 +820,14 @@ public final class ServerConnection implements AutoCloseable {
                 // RFC 9110 section 15.6.4 (503: unable to handle the request now) and RFC 6585 section 4 (429: too many
                 // requests) refuse the request: the tool did not run, so the call may be tried again, after the wait asked
                 // for, and the session, whose server answered, is kept.
-                throw new RetryableToolException("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
+                String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
                         + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + ", so the tool was not run (a server"
-                        + " answers HTTP " + status + " to a request it does not take now).",
-                        retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);
+                        + " answers HTTP " + status + " to a request it does not take now).";
+                if (HttpRefusal.unreadable(retryAfter)) {
+                    // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
+                    return ToolOutput.error(refused + " Rein does not try it again; try again later, or use another tool.");
+                }
+                throw new RetryableToolException(refused, retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);
             }
             Exception e = said == null && retryAfter == 0 ? failure : new HttpRefusal.Said(failure, said, retryAfter);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
@@ -1092,9 +1102,10 @@ public final class ServerConnection implements AutoCloseable {
         if (attempts > 0) {
             // A passing error (5xx, 429, 408), tried again until the limit or the call's time ran out.
             return "ended its response to " + what + " before the answer, and could not resume it after " + attempts + " attempt"
-                    + (attempts == 1 ? "" : "s") + " (last: HTTP " + status + " to " + get + (retryAfter > 0 ? "; it asked to be tried"
-                    + " again only after " + retryAfter + " s, past " + (what.startsWith("the call") ? "the call's timeout"
-                    : "the time Rein waits for it") : "") + "), so the answer was lost";
+                    + (attempts == 1 ? "" : "s") + " (last: HTTP " + status + " to " + get + (retryAfter > 0
+                    ? (HttpRefusal.unreadable(retryAfter * 1000) ? "; it sent a Retry-After too large to read, which Rein took as a"
+                    + " wait past " : "; it asked to be tried again only after " + retryAfter + " s, past ")
+                    + (what.startsWith("the call") ? "the call's timeout" : "the time Rein waits for it") : "") + "), so the answer was lost";
         }
         return "ended its response to " + what + " before the answer, and " + (status == 0 ? "it could not be resumed: " + get
                 + " failed 3 times in a row (the connection dropped or could not be made)" : "refused to resume it: it answered HTTP "
