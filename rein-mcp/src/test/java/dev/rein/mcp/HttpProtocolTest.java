@@ -252,6 +252,47 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aRestartRefusedWithARetryAfterIsNotTriedAgainBeforeThatWaitHasPassed() throws Exception {
+        // RFC 9110 section 10.2.3: Retry-After is how long the user agent ought to wait before its follow-up request. A session
+        // that broke was restarted, and the server refused its initialize with 503 and Retry-After: 20; the restart backoff
+        // (1 s, then doubled) ignored it, so the next call a second later initialized again, and was refused again.
+        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String method = FakeHttpEndpoint.method(message);
+            if (method.equals("initialize") && initializes.incrementAndGet() > 1) {
+                exchange.getResponseHeaders().set("Retry-After", "20");
+                FakeHttpEndpoint.empty(exchange, 503);
+                return;
+            }
+            if (method.equals("tools/call")) {
+                FakeHttpEndpoint.empty(exchange, 500); // the session is in doubt: restarted at the next call
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s-1");
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Tool echo = mcp.tools().getFirst();
+            java.util.function.Function<String, String> call = key -> {
+                try {
+                    return ((ToolOutput) echo.handler().handle(Json.parse("{}"), ToolContext.standalone(key)
+                            .withDeadline(Instant.now().plusSeconds(10)))).content();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            assertThat(call.apply("k-breaks")).contains("it answered HTTP 500");
+            assertThat(call.apply("k-restart")).contains("could not be restarted: it answered HTTP 503; it asked to be tried again"
+                    + " after 20 s");
+            Thread.sleep(1500); // past the backoff of 1 s, well before the 20 s asked
+            assertThat(call.apply("k-waits")).matches(".*; it is tried again at the first call in (19|20) s or later\\..*");
+            assertThat(initializes.get()).as("no initialize before the wait asked for").isEqualTo(2);
+        }
+    }
+
+    @Test
     void aStartRefusedWith503AndARetryAfterSaysWhenTheServerAskedToBeTriedAgain() throws Exception {
         try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (FakeHttpEndpoint.method(message).equals("initialize")) {

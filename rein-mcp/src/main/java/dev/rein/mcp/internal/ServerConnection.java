@@ -523,8 +523,12 @@ public final class ServerConnection implements AutoCloseable {
         /** What to do, after the message and the stderr tail. */
         final String advice;
 
+        /** The seconds a Retry-After asked to wait, past the time Rein waits for initialize; 0 when none did. */
+        final long retryAfterSeconds;
+
         UnansweredInitialize(String message, long retryAfter, Throwable cause) {
             super(message, cause);
+            this.retryAfterSeconds = retryAfter;
             String runs = " The server runs (it began answering the initialize request)";
             // "timeout_seconds" above the wait is advice only while the servers file takes such a value.
             this.advice = retryAfter > 0 && (HttpRefusal.unreadable(retryAfter * 1000) || retryAfter >= ConfigParser.MAX_TIMEOUT.toSeconds())
@@ -673,7 +677,8 @@ public final class ServerConnection implements AutoCloseable {
             long seconds = Math.max(1, (Duration.between(Instant.now(), restartNotBefore).toMillis() + 999) / 1000);
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ")"
                     + (restartFailure == null ? "" : " and could not be restarted (" + restartFailure + ")")
-                    + "; it is tried again at the first call in " + seconds + " s or later. Tool '" + tool + "' was not called."
+                    + (restartWaitUnreadable ? "; it is not tried again before the wait its Retry-After asked, too large to read, has"
+                    + " passed" : "; it is tried again at the first call in " + seconds + " s or later") + ". Tool '" + tool + "' was not called."
                     + " Try again later or use another tool.");
         }
         CancellingTransport.Call call = current.transport.began(deadline);
@@ -986,7 +991,11 @@ public final class ServerConnection implements AutoCloseable {
                     restartFailure = describeConnect(e);
                     failedRestarts++;
                     long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
-                    restartNotBefore = Instant.now().plusSeconds(seconds);
+                    // RFC 9110 section 10.2.3: a Retry-After is how long to wait before the follow-up request; a restart
+                    // before it passed is refused again. (No thread waits for it: it only holds the next restart back.)
+                    long asked = retryAfterAskedIn(e);
+                    restartWaitUnreadable = HttpRefusal.unreadable(asked);
+                    restartNotBefore = Instant.now().plusMillis(Math.max(seconds * 1000, asked));
                 }
                 restart.completeExceptionally(e);
                 return;
@@ -1014,6 +1023,22 @@ public final class ServerConnection implements AutoCloseable {
     private synchronized void succeeded() {
         failedRestarts = 0;
         restartNotBefore = Instant.MIN;
+        restartWaitUnreadable = false;
+    }
+
+    /** True while the next restart waits for a Retry-After too large to read (Rein's stand-in, not a number to say). */
+    private volatile boolean restartWaitUnreadable;
+
+    /** The wait, in milliseconds, a Retry-After refusing the restart's {@code initialize} asked for; 0 when none did. */
+    private static long retryAfterAskedIn(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof UnansweredInitialize unanswered && unanswered.retryAfterSeconds > 0) {
+                // its stream's resumption was refused with a Retry-After past the time Rein waits for initialize
+                return HttpRefusal.unreadable(unanswered.retryAfterSeconds * 1000) ? ResumingHttpClient.UNREADABLE_MILLIS
+                        : unanswered.retryAfterSeconds * 1000;
+            }
+        }
+        return HttpRefusal.retryAfterIn(failure);
     }
 
     /** A call that timed out or failed on the transport leaves the server in doubt: restart it next time. */
