@@ -208,8 +208,9 @@ class HttpProtocolTest {
             server.refusalBody.set(null);
             server.refusalRetryAfter.set(null);
             server.refuseCallsWith.set(503); // none asked: none said, nor one said before
+            // (a bare 503 may come from a proxy after the call went on: echo, a READ tool, is still tried again)
             assertThat(refusal(mcp, "k-503-none")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP"
-                    + " 503, so the tool was not run");
+                    + " 503, without a Retry-After");
         }
     }
 
@@ -248,6 +249,37 @@ class HttpProtocolTest {
             server.refusalRetryAfter.set(null);
             assertThat(invoke(mcp, "echo", "k-after-refusals", Duration.ofSeconds(10)).content()).isEqualTo("done");
             assertThat(server.rpc("initialize")).as("the session was kept").hasSize(initialized);
+        }
+    }
+
+    @Test
+    void aCallOfAToolWithEffectsRefusedWith503AndNoRetryAfterIsNotSentAgainByTheRetryPolicy() throws Exception {
+        // A 503 does not prove the request was not carried out: Envoy and Istio answer 503 ("upstream connect error or
+        // disconnect/reset before headers") when the upstream connection drops after the request was forwarded, and carry no
+        // Retry-After. The executor's retry sits below the approval gate, so a WRITE tool's same tools/call was sent three
+        // times on one approval. Only a refusal that cannot have taken effect is retried: a 429, a 503 with a Retry-After
+        // (a deliberate refusal), or any refusal of a READ tool.
+        record Case(String risk, String retryAfter, int sent, boolean retried) {}
+        for (Case c : List.of(new Case("WRITE", null, 1, false), new Case("WRITE", "1", 3, true), new Case("READ", null, 3, true))) {
+            try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, ", \"risk\": \"" + c.risk() + "\"")) {
+                int initialized = server.rpc("initialize").size();
+                server.refuseCallsWith.set(503);
+                server.refusalRetryAfter.set(c.retryAfter());
+                ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{}")), text("done"));
+                var result = Agent.builder().model(model).tools(mcp.tools())
+                        .safety(dev.rein.agent.SafetyConfig.builder().approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build())
+                        .build().run("echo");
+                assertThat(result.status()).as(c.toString()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(server.rpc("tools/call")).as(c.toString()).hasSize(c.sent());
+                var answer = McpTesting.toolResults(model.lastRequest()).getFirst();
+                assertThat(answer.isError()).as(c.toString()).isTrue();
+                if (!c.retried()) {
+                    assertThat(answer.content()).as(c.toString()).contains("it answered HTTP 503")
+                            .contains("It may or may not have taken effect; check before calling it again.")
+                            .doesNotContain("was not run");
+                }
+                assertThat(server.rpc("initialize")).as("the session was kept: " + c).hasSize(initialized);
+            }
         }
     }
 

@@ -652,8 +652,9 @@ public final class ServerConnection implements AutoCloseable {
      * @param callersDeadline the call gives up at this instant (or after the server's timeout and 5 s, if sooner)
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
-     * @throws RetryableToolException when a streamable HTTP server refused the call with 503 or 429: it did not run, and
-     *                 the call may be tried again (after the server's {@code Retry-After}, when it gave one)
+     * @throws RetryableToolException when a streamable HTTP server refused the call with 429, or 503 with a {@code Retry-After},
+     *                 or a call of a tool without effects got a 503: the call may be tried again (after the server's
+     *                 {@code Retry-After}, when it gave one)
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
                            boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException, RetryableToolException {
@@ -821,13 +822,24 @@ public final class ServerConnection implements AutoCloseable {
             String said = current.refusalOf(call.id());
             long retryAfter = current.retryAfterOf(call.id());
             Integer status = current.refusedStatusOf(call.id());
+            // RFC 6585 section 4 (429: too many requests) refuses the request, and so does a 503 (RFC 9110 section 15.6.4)
+            // carrying a Retry-After: a server's deliberate "not now". A bare 503 proves nothing: Envoy and Istio answer it
+            // ("upstream connect error or disconnect/reset before headers") when the upstream connection drops after the
+            // request was forwarded. The executor's retry sits below the approval gate, so only a call that cannot have
+            // taken effect (refused, or of a tool without effects) is handed to it; the session, whose endpoint answered, is kept.
+            boolean refusedOutright = status != null && (status == 429 || status == 503 && retryAfter > 0);
+            if (status != null && status == 503 && !refusedOutright && mayHaveEffect) {
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
+                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + ", without a Retry-After, which a"
+                        + " proxy also answers when its connection to the server broke after it passed the call on, so Rein does not"
+                        + " send it again. It may or may not have taken effect; check before calling it again.");
+            }
             if (status != null && (status == 503 || status == 429)) {
-                // RFC 9110 section 15.6.4 (503: unable to handle the request now) and RFC 6585 section 4 (429: too many
-                // requests) refuse the request: the tool did not run, so the call may be tried again, after the wait asked
-                // for, and the session, whose server answered, is kept.
                 String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
-                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + ", so the tool was not run (a server"
-                        + " answers HTTP " + status + " to a request it does not take now).";
+                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + (refusedOutright
+                        ? ", so the tool was not run (a server answers HTTP " + status + " to a request it does not take now)."
+                        : ", without a Retry-After (which a proxy also answers when its connection to the server broke, so the"
+                        + " tool may have run); it has no effects, so it may be tried again.");
                 if (HttpRefusal.unreadable(retryAfter)) {
                     // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
                     return ToolOutput.error(refused + " Rein does not try it again; try again later, or use another tool.");
