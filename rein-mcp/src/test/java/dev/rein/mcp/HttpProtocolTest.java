@@ -324,6 +324,45 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"31536000", "99999999999999999999"})
+    void aRestartRefusedWithAVeryLongOrUnreadableRetryAfterIsHeldBackAnHourAtMost(String retryAfter) throws Exception {
+        // The hold was max(backoff, Retry-After): a year asked (or an unreadable value, Rein's stand-in of ~146 million
+        // years) disabled the server for the process's life, while every call told the model "Try again later".
+        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String method = FakeHttpEndpoint.method(message);
+            if (method.equals("initialize") && initializes.incrementAndGet() > 1) {
+                exchange.getResponseHeaders().set("Retry-After", retryAfter);
+                FakeHttpEndpoint.empty(exchange, 503);
+                return;
+            }
+            if (method.equals("tools/call")) {
+                FakeHttpEndpoint.empty(exchange, 500);
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s-1");
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Tool echo = mcp.tools().getFirst();
+            java.util.function.Function<String, String> call = key -> {
+                try {
+                    return ((ToolOutput) echo.handler().handle(Json.parse("{}"), ToolContext.standalone(key)
+                            .withDeadline(Instant.now().plusSeconds(10)))).content();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            call.apply("k-breaks");
+            call.apply("k-restart");
+            assertThat(call.apply("k-waits")).matches(".*; it is tried again at the first call in (3599|3600) s or later \\(its"
+                    + " Retry-After (asked for 31536000 s|was too large to read); Rein holds a restart back 1 h at most\\)\\..*");
+        }
+    }
+
     @Test
     void aStartRefusedWith503AndARetryAfterSaysWhenTheServerAskedToBeTriedAgain() throws Exception {
         try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {

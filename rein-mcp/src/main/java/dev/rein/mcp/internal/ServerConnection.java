@@ -678,8 +678,9 @@ public final class ServerConnection implements AutoCloseable {
             long seconds = Math.max(1, (Duration.between(Instant.now(), restartNotBefore).toMillis() + 999) / 1000);
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ")"
                     + (restartFailure == null ? "" : " and could not be restarted (" + restartFailure + ")")
-                    + (restartWaitUnreadable ? "; it is not tried again before the wait its Retry-After asked, too large to read, has"
-                    + " passed" : "; it is tried again at the first call in " + seconds + " s or later") + ". Tool '" + tool + "' was not called."
+                    + "; it is tried again at the first call in " + seconds + " s or later" + (restartWaitCut == null ? ""
+                    : " (its Retry-After " + restartWaitCut + "; Rein holds a restart back " + LONGEST_RESTART_HOLD.toHours() + " h"
+                    + " at most)") + ". Tool '" + tool + "' was not called."
                     + " Try again later or use another tool.");
         }
         CancellingTransport.Call call = current.transport.began(deadline);
@@ -1005,9 +1006,13 @@ public final class ServerConnection implements AutoCloseable {
                     long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
                     // RFC 9110 section 10.2.3: a Retry-After is how long to wait before the follow-up request; a restart
                     // before it passed is refused again. (No thread waits for it: it only holds the next restart back.)
+                    // Held back at most LONGEST_RESTART_HOLD: a year asked, or a value too large to read, disabled the
+                    // server for the process's life while its calls told the model to try again later.
                     long asked = retryAfterAskedIn(e);
-                    restartWaitUnreadable = HttpRefusal.unreadable(asked);
-                    restartNotBefore = Instant.now().plusMillis(Math.max(seconds * 1000, asked));
+                    long longest = LONGEST_RESTART_HOLD.toMillis();
+                    restartWaitCut = asked <= longest ? null : HttpRefusal.unreadable(asked) ? "was too large to read"
+                            : "asked for " + asked / 1000 + " s";
+                    restartNotBefore = Instant.now().plusMillis(Math.max(seconds * 1000, Math.min(asked, longest)));
                 }
                 restart.completeExceptionally(e);
                 return;
@@ -1035,11 +1040,14 @@ public final class ServerConnection implements AutoCloseable {
     private synchronized void succeeded() {
         failedRestarts = 0;
         restartNotBefore = Instant.MIN;
-        restartWaitUnreadable = false;
+        restartWaitCut = null;
     }
 
-    /** True while the next restart waits for a Retry-After too large to read (Rein's stand-in, not a number to say). */
-    private volatile boolean restartWaitUnreadable;
+    /** The longest a {@code Retry-After} refusing a restart holds the next restart back. */
+    static final Duration LONGEST_RESTART_HOLD = Duration.ofHours(1);
+
+    /** How the Retry-After that holds the next restart back was cut to {@link #LONGEST_RESTART_HOLD}; null when it was not. */
+    private volatile String restartWaitCut;
 
     /** The wait, in milliseconds, a Retry-After refusing the restart's {@code initialize} asked for; 0 when none did. */
     private static long retryAfterAskedIn(Throwable failure) {
