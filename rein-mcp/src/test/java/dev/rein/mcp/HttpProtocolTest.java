@@ -1420,6 +1420,21 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aStartRefusedWithARetryAfterTooLargeToReadIsToldToStartAgainOnceTheServerTakesRequests() throws Exception {
+        // The initialize POST itself answered 503 with an unreadable Retry-After: the start said "start again once that time
+        // has passed", a time the server never gave.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            exchange.getResponseHeaders().set("Retry-After", "99999999999999999999");
+            FakeHttpEndpoint.empty(exchange, 503);
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("it sent a Retry-After too large to read")
+                    .hasMessageContaining("start again once it takes requests, or set \"disabled\": true.")
+                    .hasMessageNotContaining("once that time has passed");
+        }
+    }
+
+    @Test
     void aRetryAfterPastTheInitializeDeadlineFailsTheStartSayingSoWholeWithoutAskingToCheckTheUrl() throws Exception {
         // The same for initialize: the start failed at once, but the message was cut short at 200 characters
         // ("it asked to be tried ag…") and told to check the URL and headers, though the server had answered.

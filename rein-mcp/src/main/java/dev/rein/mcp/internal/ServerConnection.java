@@ -163,7 +163,7 @@ public final class ServerConnection implements AutoCloseable {
                     : e instanceof StartTimedOut timedOut ? hint() + timedOut.advice
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
                     : e instanceof UnansweredInitialize unanswered ? unanswered.advice
-                    : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 ? RETRY_LATER : hint()));
+                    : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 ? retryLater(HttpRefusal.retryAfterIn(e)) : hint()));
         } finally {
             startEnded.complete(null);
         }
@@ -336,7 +336,7 @@ public final class ServerConnection implements AutoCloseable {
                     // a server that asked to be tried later (503, 429 with Retry-After) is told apart as initialize's is
                     long retryAfter = current.retryAfterOf(id);
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            retryAfter, config.secrets()), true, retryAfter > 0 ? RETRY_LATER : RefusedListing.ADVICE);
+                            retryAfter, config.secrets()), true, retryAfter > 0 ? retryLater(retryAfter) : RefusedListing.ADVICE);
                 }
                 throw e;
             } catch (McpError e) {
@@ -1444,9 +1444,12 @@ public final class ServerConnection implements AutoCloseable {
         return false;
     }
 
-    /** The advice of a start refused with a {@code Retry-After}: the server answered, so neither its URL nor its headers are in doubt. */
-    private static final String RETRY_LATER = " The server answered (its URL is right), but is not taking requests now: start again once"
-            + " that time has passed, or set \"disabled\": true.";
+    /** The advice of a start refused with a {@code Retry-After} ({@code retryAfterMillis}): the server answered, so neither its URL nor its headers are in doubt. */
+    private static String retryLater(long retryAfterMillis) {
+        // a Retry-After too large to read gave no time to wait for: "once that time has passed" named one that never comes
+        return " The server answered (its URL is right), but is not taking requests now: start again once "
+                + (HttpRefusal.unreadable(retryAfterMillis) ? "it takes requests" : "that time has passed") + ", or set \"disabled\": true.";
+    }
 
     private String hint() {
         if (config.transport() instanceof McpServerConfig.Stdio stdio && OsProcess.missingDirectory(stdio) != null) {
