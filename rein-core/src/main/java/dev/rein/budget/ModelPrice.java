@@ -37,7 +37,8 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         public LongContext {
             if (price == null) {
                 throw new ReinException("the long-context price is missing (null): give the token rates of a call of more"
-                        + " than " + aboveInputTokens + " input tokens, e.g. ModelPrice.of(\"6\", \"0.6\", \"22.5\")");
+                        + " than " + aboveInputTokens + " input tokens, e.g. ModelPrice.of(\"6\", \"0.6\", \"22.5\"), with"
+                        + " withCacheWriteClass(writeClass, rate) for each cache write class the model's price has");
             }
             if (aboveInputTokens < 0) {
                 throw new ReinException("a long-context threshold cannot be negative, was " + aboveInputTokens);
@@ -51,7 +52,8 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
                 throw new ReinException("the long-context price cannot have service tier prices of its own (it has '"
                         + String.join("', '", price.tiers().keySet()) + "'): give a tier's long-context rates on the tier's"
                         + " price, e.g. withTier(\"" + tier + "\", tierPrice.withLongContext(" + aboveInputTokens
-                        + ", ModelPrice.of(input, cacheRead, output))) on the model's price");
+                        + ", ModelPrice.of(input, cacheRead, output))) on the model's price, with withCacheWriteClass(writeClass, rate)"
+                        + " on the long-context price for each cache write class the tier's price has");
             }
         }
     }

@@ -238,7 +238,8 @@ class ServiceTierPricingTest {
 
         assertThatThrownBy(() -> BASE.withLongContext(200_000, longTiered)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("the long-context price cannot have service tier prices of its own")
-                .hasMessageContaining("withTier(\"priority\", tierPrice.withLongContext(200000, ModelPrice.of(");
+                .hasMessageContaining("withTier(\"priority\", tierPrice.withLongContext(200000, ModelPrice.of(")
+                .hasMessageContaining("for each cache write class the tier's price has");
     }
 
     @Test

@@ -48,7 +48,8 @@ class PriceInputsTest {
         assertThatThrownBy(() -> PRICE.withPerUse(null, "0.01")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("per-use price was given for no tool (null)");
         assertThatThrownBy(() -> PRICE.withLongContext(200_000, null)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("long-context price is missing (null)");
+                .hasMessageContaining("long-context price is missing (null)")
+                .hasMessageContaining("with withCacheWriteClass(writeClass, rate) for each cache write class the model's price has");
     }
 
     @Test
