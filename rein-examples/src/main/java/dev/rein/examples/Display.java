@@ -11,22 +11,48 @@ public final class Display {
 
     /**
      * {@code text} on one line, at most about {@code max} characters: when longer, its beginning and
-     * its end (where tools put notes such as "showing the first 50 rows"), with the number of
-     * characters omitted in between; whole when that note would be as long as what it leaves out.
+     * its end (where tools put notes such as "showing the first 50 rows"), with the number of the text's
+     * characters omitted in between; whole when that note would be as long as what it leaves out. A
+     * control character's escape is shown whole or not at all: cutting the escaped line left fragments
+     * such as {@code \x} that read as text, and counted the escapes' letters as characters omitted.
      */
     public static String line(String text, int max) {
-        String flat = visible(text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", " ⏎ "), false);
-        int length = flat.codePointCount(0, flat.length());
-        if (length <= max) {
-            return flat;
+        String flat = text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", " ⏎ ");
+        String whole = visible(flat, false);
+        int width = whole.codePointCount(0, whole.length());
+        if (width <= max) {
+            return whole;
         }
-        String marker = " … (" + (length - max) + " characters omitted) … ";
-        if (length - max <= marker.length()) {
-            return flat; // the marker would be as long as what it leaves out: the whole text is no longer
+        int[] points = flat.codePoints().toArray();
+        StringBuilder head = new StringBuilder();
+        int headWidth = 0;
+        int first = 0; // code points of the text shown at its beginning
+        while (first < points.length) {
+            String piece = visible(Character.toString(points[first]), false); // escapes are per character
+            if (headWidth + piece.codePointCount(0, piece.length()) > max / 2) {
+                break;
+            }
+            head.append(piece);
+            headWidth += piece.codePointCount(0, piece.length());
+            first++;
         }
-        int head = max / 2;
-        int tail = max - head;
-        return flat.substring(0, flat.offsetByCodePoints(0, head)) + marker + flat.substring(flat.offsetByCodePoints(0, length - tail));
+        StringBuilder tail = new StringBuilder();
+        int tailWidth = 0;
+        int last = points.length; // the first code point of the text shown at its end
+        while (last > first) {
+            String piece = visible(Character.toString(points[last - 1]), false);
+            if (tailWidth + piece.codePointCount(0, piece.length()) > max - max / 2) {
+                break;
+            }
+            tail.insert(0, piece);
+            tailWidth += piece.codePointCount(0, piece.length());
+            last--;
+        }
+        String marker = " … (" + (last - first) + " characters omitted) … ";
+        if (width - headWidth - tailWidth <= marker.length()) {
+            return whole; // the marker would be as long as what it leaves out: the whole text is no longer
+        }
+        return head + marker + tail;
     }
 
     /** Indents every line of {@code text}. */
