@@ -102,7 +102,7 @@ final class ApproveCommand implements Callable<Integer> {
             ApprovalRequest request = pick(found);
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
-                env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
+                env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + Text.visible(user));
             } else if (decision.edit != null) {
                 // An MCP server's tool is not among the CLI's own: its schema is known only once the servers run,
                 // so the executor checks the edit when the run resumes (the model is told if it does not fit).
@@ -125,7 +125,7 @@ final class ApproveCommand implements Callable<Integer> {
                 }
                 (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), edited, user);
                 env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)
-                        + " as " + user);
+                        + " as " + Text.visible(user));
                 if (!known) {
                     env.err().println("the edited arguments are checked against the schema of " + Text.visible(request.tool())
                             + (ours ? " when the run resumes, with its MCP servers started"
@@ -133,7 +133,7 @@ final class ApproveCommand implements Callable<Integer> {
                 }
             } else {
                 runs.approve(runId, request.actionHash(), user);
-                env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
+                env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + Text.visible(user));
             }
             int left = runs.pending(runId).size();
             env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + runId + "'"

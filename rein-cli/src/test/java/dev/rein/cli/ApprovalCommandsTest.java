@@ -296,6 +296,23 @@ class ApprovalCommandsTest {
         assertThat(cli.run("show", id).stdout()).doesNotContain("Decided, carried out").contains("approval_decided");
     }
 
+    /**
+     * The name from {@code $USER} is printed as every other text from outside is: a control character or a bidi override in
+     * it is shown as an escape, never written raw to the terminal. Before: "approved ... as " + the variable as it was.
+     */
+    @Test
+    void theNameFromUserIsPrintedWithItsControlCharactersEscaped() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "lookup_contact,send_message", "佐藤さんに連絡して");
+        String id = runId();
+        cli.env("USER", "佐藤\u001b[2J\u202eevil");
+        InProcessCli.Outcome approve = cli.run("approve", id);
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(approve.stderr()).doesNotContain("\u001b").doesNotContain("\u202e")
+                .contains(" as 佐藤\\x1b[2J\\u202eevil");
+    }
+
     @Test
     void anEditThatIsNotClosedIsDescribedByLineAndColumnWithoutJacksonsSourcePlaceholder() throws Exception {
         ScriptedModel model = sendThenConfirm();
