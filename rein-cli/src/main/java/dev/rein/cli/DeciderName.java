@@ -16,7 +16,8 @@ final class DeciderName {
             if (name.isEmpty()) {
                 throw new UsageException("--as is empty: give the name the decision is recorded under, e.g. --as alice");
             }
-            if (name.length() > MAX_LENGTH || !Text.visible(name).equals(name)) {
+            // characters as the message (and Text.shorten) count them: code points, not UTF-16 units
+            if (name.codePointCount(0, name.length()) > MAX_LENGTH || !Text.visible(name).equals(name)) {
                 throw new UsageException("--as must be a name of at most " + MAX_LENGTH + " characters without control"
                         + " characters, got '" + Text.shortenVisible(as, 40) + "'"); // a tab shown as a space would hide what is wrong
             }

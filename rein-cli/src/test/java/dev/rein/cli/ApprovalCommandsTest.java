@@ -313,6 +313,27 @@ class ApprovalCommandsTest {
                 .contains(" as 佐藤\\x1b[2J\\u202eevil");
     }
 
+    /**
+     * The --as limit counts characters as the message says, code points: a name of 150 characters outside the BMP (300
+     * UTF-16 units) is taken, one of 201 refused. Before: the UTF-16 length was compared, so the 150-character name was
+     * refused as longer than 200 characters.
+     */
+    @Test
+    void theAsLimitCountsCharactersNotUtf16Units() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "lookup_contact,send_message", "佐藤さんに連絡して");
+        String id = runId();
+        String tooLong = "𠮷".repeat(201);
+        InProcessCli.Outcome refused = cli.run("approve", id, "--as", tooLong);
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.stderr()).contains("--as must be a name of at most 200 characters");
+        String name = "𠮷".repeat(150);
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", name);
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(approve.stderr()).contains(" as " + name);
+    }
+
     @Test
     void anEditThatIsNotClosedIsDescribedByLineAndColumnWithoutJacksonsSourcePlaceholder() throws Exception {
         ScriptedModel model = sendThenConfirm();
