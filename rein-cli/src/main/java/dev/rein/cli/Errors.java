@@ -62,7 +62,10 @@ final class Errors {
                     // picocli said "Unknown options: '--limit', '5'", the option's value taken for another option
                     message = unknownOption(spec, dashed, args);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
-                    String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
+                    String quoted = afterDoubleDash(e.getCommandLine().getCommandSpec(), args, unmatched.getUnmatched());
+                    if (quoted == null) {
+                        quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
+                    }
                     if (quoted == null) {
                         quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
                     }
@@ -163,6 +166,46 @@ final class Errors {
     /** What to do about {@code option} given twice: give it once (with the value meant, when it takes one). */
     private static String givenOnce(CommandLine.Model.OptionSpec option) {
         return option.arity().max() > 0 ? "; give it once, with the value meant" : "; give it once";
+    }
+
+    /**
+     * For an option's name after {@code --} that the command has no place for ({@code rein runs -- --json}): that it was
+     * taken as an argument because of {@code --}, and, when it names one of the command's options, the command with it
+     * before {@code --}; in place of picocli's "Unknown option: '--json'; did you mean --json?". Null when no unmatched
+     * word is an option's name after {@code --}.
+     */
+    static String afterDoubleDash(CommandLine.Model.CommandSpec spec, String[] args, java.util.List<String> unmatched) {
+        java.util.List<String> words = java.util.Arrays.asList(args);
+        int start = words.indexOf(spec.name()) + 1;
+        int dashes = words.subList(start, words.size()).indexOf("--");
+        if (dashes < 0 || unmatched.isEmpty()) {
+            return null;
+        }
+        dashes += start;
+        java.util.List<String> after = words.subList(dashes + 1, words.size());
+        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w)).findFirst().orElse(null);
+        if (word == null) {
+            return null;
+        }
+        String takes = spec.positionalParameters().isEmpty() ? "takes no argument, only options"
+                : "takes only " + String.join(" and ", spec.positionalParameters().stream()
+                        .map(CommandLine.Model.PositionalParamSpec::paramLabel).toList());
+        String said = "'" + word + "' comes after --, so it was taken as an argument, not an option, and " + spec.qualifiedName()
+                + " " + takes;
+        if (spec.findOption(optionName(word)) == null) {
+            return said;
+        }
+        // the option before '--'; the other words after it stay after it
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
+        command.append(' ').append(shellWord(word));
+        java.util.List<String> rest = new java.util.ArrayList<>(after);
+        rest.remove(word);
+        if (!rest.isEmpty()) {
+            command.append(" --");
+            rest.forEach(w -> command.append(' ').append(shellWord(w)));
+        }
+        return said + "; to give the option, put it before --: " + command;
     }
 
     /**

@@ -371,4 +371,21 @@ class UnknownOptionTest {
         assertThat(cli.run("eval", "s.yaml", "--trains", "3").stderrLines()).singleElement().asString().doesNotContain("did you mean");
         assertThat(cli.run("eval", "s.yaml", "--trail", "3").stderrLines()).singleElement().asString().contains("did you mean --trials?");
     }
+
+    /**
+     * After {@code --} every word is a positional argument: an option's name there is said to have been taken as one, not
+     * offered as itself. Before: "Unknown option: '--json'; did you mean --json?".
+     */
+    @Test
+    void anOptionAfterDoubleDashIsSaidToBeTakenAsAnArgument() {
+        assertThat(cli.run("runs", "--", "--json").stderrLines()).containsExactly("rein runs: '--json' comes after --, so it"
+                + " was taken as an argument, not an option, and rein runs takes no argument, only options; to give the option,"
+                + " put it before --: rein runs --json (see 'rein runs --help')");
+        assertThat(cli.run("show", "r1", "--", "--json").stderrLines()).containsExactly("rein show: '--json' comes after --,"
+                + " so it was taken as an argument, not an option, and rein show takes only RUN; to give the option, put it"
+                + " before --: rein show r1 --json (see 'rein show --help')");
+        assertThat(cli.run("memory", "list", "--", "--jsn").stderrLines()).containsExactly("rein memory list: '--jsn' comes"
+                + " after --, so it was taken as an argument, not an option, and rein memory list takes no argument, only options"
+                + " (see 'rein memory list --help')");
+    }
 }
