@@ -418,6 +418,13 @@ final class Errors {
         if (!near.isEmpty()) {
             return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", near) + "?");
         }
+        // a slip of another command's option (--mcp-instructons of rein run, given to rein eval) is no option of this one
+        // that it begins with (--mcp FILE would take the text for its file): it is named as the other command's
+        String others = elsewhere == null ? nearOptionOfAnotherCommand(spec, typed) : null;
+        if (others != null) {
+            return NearNames.unknown("option", name, java.util.List.of(), "it is near " + others + " that "
+                    + spec.qualifiedName() + " does not have; " + options);
+        }
         java.util.List<String> prefixes = names.stream()
                 .filter(option -> typed.startsWith(withoutDashes(option) + "-")).filter(ofItsKind).toList();
         if (!prefixes.isEmpty()) {
@@ -647,6 +654,35 @@ final class Errors {
             }
         }
         return count;
+    }
+
+    /**
+     * "--mcp-instructions, an option of rein run" when {@code typed} (without dashes) is a slip ({@link #nearMiss}) for an
+     * option of other rein commands than {@code spec}'s and of none of its own; else null.
+     */
+    private static String nearOptionOfAnotherCommand(CommandLine.Model.CommandSpec spec, String typed) {
+        java.util.Map<String, java.util.List<String>> owners = new java.util.TreeMap<>();
+        java.util.Deque<CommandLine> commands = new java.util.ArrayDeque<>(java.util.List.of(spec.root().commandLine()));
+        while (!commands.isEmpty()) {
+            CommandLine command = commands.pop();
+            if (command.getCommandSpec() != spec) {
+                for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
+                    if (!option.hidden() && spec.findOption(option.longestName()) == null
+                            && nearMiss(typed, withoutDashes(option.longestName()))) {
+                        java.util.List<String> of = owners.computeIfAbsent(option.longestName(), k -> new java.util.ArrayList<>());
+                        if (!of.contains(command.getCommandSpec().qualifiedName())) {
+                            of.add(command.getCommandSpec().qualifiedName());
+                        }
+                    }
+                }
+            }
+            command.getSubcommands().values().stream().distinct().forEach(commands::push);
+        }
+        if (owners.isEmpty()) {
+            return null;
+        }
+        return String.join(", and ", owners.entrySet().stream().map(entry -> entry.getKey() + ", an option of "
+                + String.join(" and ", entry.getValue().stream().sorted().toList())).toList());
     }
 
     /** The option named {@code name} of a rein command other than {@code spec}'s, or null. */

@@ -388,4 +388,24 @@ class UnknownOptionTest {
                 + " after --, so it was taken as an argument, not an option, and rein memory list takes no argument, only options"
                 + " (see 'rein memory list --help')");
     }
+
+    /**
+     * A slip of another command's option ({@code --mcp-instructons} of rein run's {@code --mcp-instructions}) given to a
+     * command without it is not offered the command's option it begins with ({@code --mcp FILE}, which would take the text as
+     * its file): it is named as near the other command's option. Before: "did you mean --mcp?" on eval, resume and reply.
+     */
+    @Test
+    void aSlipOfAnotherCommandsOptionIsNotOfferedAnOptionWithAnotherMeaning() {
+        assertThat(cli.run("eval", "s.yaml", "--mcp-instructons", "x").stderrLines()).singleElement().asString()
+                .startsWith("rein eval: unknown option '--mcp-instructons'; it is near --mcp-instructions, an option of rein run"
+                        + " that rein eval does not have; the options of rein eval are: ").doesNotContain("did you mean");
+        assertThat(cli.run("resume", "r1", "--mcp-instruction", "x").stderrLines()).singleElement().asString()
+                .startsWith("rein resume: unknown option '--mcp-instruction'; it is near --mcp-instructions, an option of rein"
+                        + " run that rein resume does not have; the options of rein resume are: ").doesNotContain("did you mean");
+        assertThat(cli.run("reply", "r1", "hi", "--mcp-instructons", "x").stderrLines()).singleElement().asString()
+                .startsWith("rein reply: unknown option '--mcp-instructons'; it is near --mcp-instructions").doesNotContain("did you mean");
+        // an option's own first words, with no other command's option near: still offered (--trace of --trace-file)
+        assertThat(cli.run("run", "hi", "--trace-file", "t.jsonl").stderrLines()).singleElement().asString()
+                .contains("did you mean --trace?");
+    }
 }
