@@ -402,6 +402,13 @@ final class Errors {
         // compared without dashes: with them '-a' was the start of no option, so 'rein approve RUN -a HASH' was offered
         // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
         String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        if (!typed.contains("-") && typed.codePointCount(0, typed.length()) <= 2) {
+            // one or two letters are too short to say which option was meant, and often a word of their own (--re, --to):
+            // the options starting with them are listed, with no guess among them
+            java.util.List<String> starting = names.stream().filter(option -> withoutDashes(option).startsWith(typed)).toList();
+            return NearNames.unknown("option", name, java.util.List.of(), starting.isEmpty() ? options
+                    : tooShort("option", typed, "the options of " + spec.qualifiedName(), starting));
+        }
         java.util.List<String> started = names.stream().filter(ofItsKind)
                 .filter(option -> startOf(typed, withoutDashes(option))).toList();
         if (!started.isEmpty()) {
@@ -654,6 +661,15 @@ final class Errors {
             }
         }
         return count;
+    }
+
+    /**
+     * "too short to tell which KIND was meant: WHAT starting with 'TYPED' are: A, B; give the whole name": for a name of one
+     * or two letters, where any guess among the names it begins is as likely wrong as right.
+     */
+    private static String tooShort(String kind, String typed, String what, java.util.List<String> starting) {
+        return "too short to tell which " + kind + " was meant: " + what + " starting with '" + typed + "' are: "
+                + String.join(", ", starting) + "; give the whole name";
     }
 
     /**
@@ -914,6 +930,13 @@ final class Errors {
         java.util.List<String> names = spec.subcommands().entrySet().stream()
                 .filter(entry -> !entry.getValue().getCommandSpec().usageMessage().hidden())
                 .map(java.util.Map.Entry::getKey).distinct().toList();
+        String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
+        if (typed.codePointCount(0, typed.length()) <= 2) {
+            // as for an option: one or two letters are too short to guess from ('rein ru': run or runs?)
+            java.util.List<String> starting = names.stream().filter(name -> name.startsWith(typed)).toList();
+            return "unknown command '" + word + "'; " + (starting.isEmpty() ? "the commands are: " + String.join(", ", names)
+                    : tooShort("command", typed, "the commands", starting));
+        }
         return NearNames.unknown("command", word, names, "the commands are: " + String.join(", ", names));
     }
 

@@ -252,7 +252,8 @@ class UnknownOptionTest {
     @Test
     void aShortOptionIsComparedWithoutDashesAndALetterAwayBeatsAnOptionTheWordBeginsWith() {
         assertThat(cli.run("approve", "run_x", "-a", "abc123").stderrLines()).singleElement().satisfies(line ->
-                assertThat(line).contains("unknown option '-a'; did you mean --action or --as?"));
+                assertThat(line).contains("unknown option '-a'; too short to tell which option was meant: the options of rein"
+                        + " approve starting with 'a' are: --action, --as; give the whole name"));
         assertThat(cli.run("run", "hi", "--mcp-instructons", "x").stderrLines()).containsExactly("rein run: unknown option"
                 + " '--mcp-instructons'; did you mean --mcp-instructions? (see 'rein run --help')");
         assertThat(cli.run("run", "hi", "--json-streams").stderrLines()).containsExactly("rein run: unknown option"
@@ -299,8 +300,8 @@ class UnknownOptionTest {
      * replaced letter is refused only in a name of one short word ({@code --exit} is no {@code --edit}), not in a short
      * word of a longer name whose other words match ({@code --mac-steps}); two slips in a word of five letters or more
      * are a typo when one is two neighbours swapped ({@code --trail}, {@code --max-stpe}); a hyphen left out may come
-     * with a slip ({@code --maxstep}) or a first word ({@code --maxcost}); and a start of one or two letters is too short to
-     * be a word of its own ({@code --ba}). Before (since the part-by-part rule): each listed all the options.
+     * with a slip ({@code --maxstep}) or a first word ({@code --maxcost}); and a start of one or two letters after whole
+     * words ({@code --max-s}) is offered the options it begins. Before (since the part-by-part rule): each listed all the options.
      */
     @Test
     void anObviousTypoOfAnOptionOfSeveralWordsOrOfAShortOneIsSuggested() {
@@ -312,11 +313,15 @@ class UnknownOptionTest {
                 {"run", "--ncp", "--mcp"}, {"run", "--dics", "--docs"}, {"runs", "--jsom", "--json"},
                 {"run", "--maxstep", "--max-steps"}, {"run", "--maxstesp", "--max-steps"}, {"run", "--max-stpe", "--max-steps"},
                 {"run", "--max-sptes", "--max-steps"}, {"run", "--jsonstram", "--json-stream"}, {"eval", "--trail", "--trials"},
-                {"run", "--maxcost", "--max-cost-usd"}, {"run", "--ba", "--base-url"}, {"run", "--we", "--web-search"},
-                {"run", "--ou", "--output-schema"}, {"run", "--max-s", "--max-steps or --max-seconds"}};
+                {"run", "--maxcost", "--max-cost-usd"}, {"run", "--max-s", "--max-steps or --max-seconds"}};
         for (String[] c : cases) {
             assertThat(cli.run(c[0], c[1]).stderrLines()).as(c[1]).singleElement().asString()
                     .contains("unknown option '" + c[1] + "'; did you mean " + c[2] + "?");
+        }
+        // one or two letters alone: listed as the options starting with them, not guessed (cli26)
+        for (String[] c : new String[][] {{"--ba", "--base-url"}, {"--we", "--web-search"}, {"--ou", "--output-schema"}}) {
+            assertThat(cli.run("run", c[0]).stderrLines()).as(c[0]).singleElement().asString()
+                    .contains("starting with '" + c[0].substring(2) + "' are: " + c[1] + "; give the whole name");
         }
         assertThat(cli.run("show", "r1", "--hson").stderrLines()).singleElement().asString()
                 .contains("unknown option '--hson'; did you mean --json?");
@@ -407,5 +412,33 @@ class UnknownOptionTest {
         // an option's own first words, with no other command's option near: still offered (--trace of --trace-file)
         assertThat(cli.run("run", "hi", "--trace-file", "t.jsonl").stderrLines()).singleElement().asString()
                 .contains("did you mean --trace?");
+    }
+
+    /**
+     * A name of one or two letters is too short to say which option (or command) was meant, and is often a word of its own
+     * ({@code re}, {@code to}): the names that begin with it are listed, with no "did you mean". Before: {@code rein run
+     * --re} was asked "did you mean --reasoning-effort?".
+     */
+    @Test
+    void aStartOfOneOrTwoLettersListsTheNamesBeginningWithItWithoutAGuess() {
+        assertThat(cli.run("run", "hi", "--re").stderrLines()).containsExactly("rein run: unknown option '--re'; too short to"
+                + " tell which option was meant: the options of rein run starting with 're' are: --reasoning-effort; give the"
+                + " whole name (see 'rein run --help')");
+        assertThat(cli.run("approve", "r1", "-a", "x").stderrLines()).containsExactly("rein approve: unknown option '-a'; too"
+                + " short to tell which option was meant: the options of rein approve starting with 'a' are: --action, --as;"
+                + " give the whole name (see 'rein approve --help')");
+        assertThat(cli.run("run", "hi", "--to", "x").stderrLines()).singleElement().asString()
+                .contains("starting with 'to' are: --tools;").doesNotContain("did you mean");
+        assertThat(cli.run("run", "hi", "--js").stderrLines()).singleElement().asString()
+                .contains("starting with 'js' are: --json, --json-stream;").doesNotContain("did you mean");
+        // none begins with it: the options are listed
+        assertThat(cli.run("runs", "--zz").stderrLines()).containsExactly("rein runs: unknown option '--zz'; the options of"
+                + " rein runs are: --json, --help, --version (see 'rein runs --help')");
+        // the words before a short start say which option it is
+        assertThat(cli.run("run", "hi", "--max-s", "3").stderrLines()).singleElement().asString()
+                .contains("did you mean --max-steps or --max-seconds?");
+        // and a command
+        assertThat(cli.run("ru", "hi").stderrLines()).singleElement().asString().startsWith("rein: unknown command 'ru'; too"
+                + " short to tell which command was meant: the commands starting with 'ru' are: run, runs; give the whole name");
     }
 }
