@@ -368,6 +368,23 @@ final class Errors {
             if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
                 int at = java.util.Arrays.asList(args).indexOf(arg);
                 boolean valued = arg.contains("=") || (at + 1 < args.length && valueOf(positional, args[at + 1]));
+                if (valued && !positional.isMultiValue() && positionalAt(spec, args, arg, positional.index().min()) >= 0) {
+                    // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; either run is a command that works
+                    int value = arg.contains("=") ? at : at + 1;
+                    String taken = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : args[value];
+                    int other = positionalAt(spec, args, arg, positional.index().min());
+                    StringBuilder kept = new StringBuilder(spec.qualifiedName());
+                    StringBuilder instead = new StringBuilder(spec.qualifiedName());
+                    for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+                        if (i == at || i == value) {
+                            continue;
+                        }
+                        kept.append(' ').append(shellWord(args[i]));
+                        instead.append(' ').append(shellWord(i == other ? taken : args[i]));
+                    }
+                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
+                            + " is given without an option name, and it is given already: give one: " + kept + " or " + instead);
+                }
                 if (!valued && positionalWords(spec, args, arg) > positional.index().min()) {
                     // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
                     java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
@@ -634,6 +651,32 @@ final class Errors {
             sb.append(" -- ").append(afterAll);
         }
         return sb.toString();
+    }
+
+    /**
+     * The index in {@code args} of the positional word at {@code index} (options, their values and {@code arg} with its
+     * value not counted), or -1.
+     */
+    private static int positionalAt(CommandLine.Model.CommandSpec spec, String[] args, String arg, int index) {
+        int count = 0;
+        boolean ended = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            if (args[i].equals(arg)) {
+                i += arg.contains("=") ? 0 : 1;
+            } else if (ended || !args[i].startsWith("-")) {
+                if (count++ == index) {
+                    return i;
+                }
+            } else if (args[i].equals("--")) {
+                ended = true;
+            } else {
+                CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
+                if (option != null && option.arity().max() > 0 && !args[i].contains("=")) {
+                    i++;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start with '-'. */

@@ -378,6 +378,23 @@ class UnknownOptionTest {
     }
 
     /**
+     * A positional parameter given twice, once without an option name and once with one ({@code rein show r1 --run r2}), is
+     * answered with two commands that work, one for each. Before: "rein show r1 r2", a word too many.
+     */
+    @Test
+    void aPositionalGivenTwiceIsAnsweredWithOneCommandForEach() {
+        assertThat(cli.run("show", "r1", "--run", "r2").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN"
+                + " is given without an option name, and it is given already: give one: rein show r1 or rein show r2 (see 'rein"
+                + " show --help')");
+        assertThat(cli.run("show", "--json", "--run=r2", "r1").stderrLines()).containsExactly("rein show: unknown option"
+                + " '--run'; RUN is given without an option name, and it is given already: give one: rein show --json r1 or rein"
+                + " show --json r2 (see 'rein show --help')");
+        // GOAL takes several words: they are joined, so the one command still works
+        assertThat(cli.run("run", "hi", "--goal", "there").stderrLines()).containsExactly("rein run: unknown option '--goal';"
+                + " GOAL is given without an option name: rein run hi there (see 'rein run --help')");
+    }
+
+    /**
      * After {@code --} every word is a positional argument: an option's name there is said to have been taken as one, not
      * offered as itself. Before: "Unknown option: '--json'; did you mean --json?".
      */
