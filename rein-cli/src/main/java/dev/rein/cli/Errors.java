@@ -319,7 +319,7 @@ final class Errors {
         // the sentence after a "did you mean ...?" starts anew
         String and = unknown.endsWith("?") ? " And" : "; and";
         String or = unknown.endsWith("?") ? " Or" : "; or";
-        if (dashed.contains("=") && unknown.contains(" is given without an option name: ")) {
+        if (dashed.contains("=") && unknown.contains(" is given without an option name")) {
             return unknown; // 'rein show --run=r1': the command shown is complete, and 'and give RUN' (or '--goal=hi is the GOAL') would say it is not
         }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
@@ -367,7 +367,10 @@ final class Errors {
         for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
             if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
                 int at = java.util.Arrays.asList(args).indexOf(arg);
-                boolean valued = arg.contains("=") || (at + 1 < args.length && valueOf(positional, args[at + 1]));
+                // '--goal=' gives no value: 'rein run ""' would be refused as an empty goal
+                boolean empty = arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1;
+                boolean valued = arg.contains("=") ? !empty : at + 1 < args.length && valueOf(positional, args[at + 1]);
+                int given = positionalWords(spec, args, arg);
                 if (valued && !positional.isMultiValue() && positionalAt(spec, args, arg, positional.index().min()) >= 0) {
                     // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; either run is a command that works
                     int value = arg.contains("=") ? at : at + 1;
@@ -385,7 +388,7 @@ final class Errors {
                     return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
                             + " is given without an option name, and it is given already: give one: " + kept + " or " + instead);
                 }
-                if (!valued && positionalWords(spec, args, arg) > positional.index().min()) {
+                if (!valued && given > positional.index().min()) {
                     // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
                     java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
                     rest.remove(at);
@@ -394,7 +397,15 @@ final class Errors {
                         command.append(' ').append(shellWord(rest.get(i)));
                     }
                     return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                            + " is given without an option name, and it is given already: drop " + name + ": " + command);
+                            + " is given without an option name, and it is given already: drop " + (empty ? arg : name) + ": "
+                            + command);
+                }
+                if (empty) {
+                    String example = example(positional);
+                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
+                            + " is given without an option name, and " + arg + " gives it empty: give it, e.g. " + spec.qualifiedName()
+                            + withoutOptionName(spec, args, arg, positional).replace(EMPTY, example == null
+                                    ? positional.paramLabel() : example));
                 }
                 return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
                         + " is given without an option name: " + spec.qualifiedName() + withoutOptionName(spec, args, arg,
@@ -632,6 +643,8 @@ final class Errors {
             if (!args[i].equals(arg)) {
                 ended |= args[i].equals("--");
                 sb.append(' ').append(shellWord(args[i]));
+            } else if (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1) {
+                sb.append(' ').append(EMPTY); // the caller puts an example in its place
             } else if (arg.contains("=")) {
                 value = arg.substring(arg.indexOf('=') + 1);
             } else if (i + 1 < args.length && valueOf(positional, args[i + 1])) {
@@ -652,6 +665,9 @@ final class Errors {
         }
         return sb.toString();
     }
+
+    /** Where an empty value ({@code --goal=}) stood in {@link #withoutOptionName}'s command: no shell word looks so. */
+    private static final String EMPTY = "\u0000";
 
     /**
      * The index in {@code args} of the positional word at {@code index} (options, their values and {@code arg} with its

@@ -395,6 +395,22 @@ class UnknownOptionTest {
     }
 
     /**
+     * {@code --goal=} gives an empty goal, which rein run refuses: the hint is a command with a goal in it, the parameter's
+     * example, or without the option when a goal is there already. Before: {@code rein run ""}.
+     */
+    @Test
+    void anEmptyValueOfAPositionalsNameIsAnsweredWithACommandThatWorks() {
+        assertThat(cli.run("run", "--goal=").stderrLines()).containsExactly("rein run: unknown option '--goal'; GOAL is given"
+                + " without an option name, and --goal= gives it empty: give it, e.g. rein run \"What is 17 * 23?\" (see 'rein run"
+                + " --help')");
+        assertThat(cli.run("run", "--goal=", "--max-steps", "3").stderrLines()).containsExactly("rein run: unknown option"
+                + " '--goal'; GOAL is given without an option name, and --goal= gives it empty: give it, e.g. rein run"
+                + " \"What is 17 * 23?\" --max-steps 3 (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--goal=").stderrLines()).containsExactly("rein run: unknown option '--goal'; GOAL is"
+                + " given without an option name, and it is given already: drop --goal=: rein run hi (see 'rein run --help')");
+    }
+
+    /**
      * After {@code --} every word is a positional argument: an option's name there is said to have been taken as one, not
      * offered as itself. Before: "Unknown option: '--json'; did you mean --json?".
      */
