@@ -195,12 +195,20 @@ final class Errors {
         if (spec.findOption(optionName(word)) == null) {
             return said;
         }
-        // the option before '--'; the other words after it stay after it
+        // the option before '--', with its value when it takes one ('--as bob'; else an example of it, or the hint would
+        // fail on the missing value); the other words after it stay after it
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
         command.append(' ').append(shellWord(word));
         java.util.List<String> rest = new java.util.ArrayList<>(after);
-        rest.remove(word);
+        int at = rest.indexOf(word);
+        rest.remove(at);
+        CommandLine.Model.OptionSpec option = spec.findOption(optionName(word));
+        if (option.arity().max() > 0 && !word.contains("=")) {
+            String example = example(option);
+            command.append(' ').append(at < rest.size() ? shellWord(rest.remove(at))
+                    : example == null ? option.paramLabel() : example);
+        }
         if (!rest.isEmpty()) {
             command.append(" --");
             rest.forEach(w -> command.append(' ').append(shellWord(w)));

@@ -425,6 +425,12 @@ class UnknownOptionTest {
         assertThat(cli.run("memory", "list", "--", "--jsn").stderrLines()).containsExactly("rein memory list: '--jsn' comes"
                 + " after --, so it was taken as an argument, not an option, and rein memory list takes no argument, only options"
                 + " (see 'rein memory list --help')");
+        // an option taking a value goes before -- with it, or with an example of it: the command must not fail on its value
+        assertThat(cli.run("approve", "r1", "--", "--as", "bob").stderrLines()).containsExactly("rein approve: '--as' comes"
+                + " after --, so it was taken as an argument, not an option, and rein approve takes only RUN; to give the option,"
+                + " put it before --: rein approve r1 --as bob (see 'rein approve --help')");
+        assertThat(cli.run("approve", "r1", "--", "--as").stderrLines()).singleElement().asString()
+                .contains("put it before --: rein approve r1 --as alice (see");
     }
 
     /**
