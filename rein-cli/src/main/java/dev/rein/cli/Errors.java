@@ -195,8 +195,9 @@ final class Errors {
         if (spec.findOption(optionName(word)) == null) {
             return said;
         }
-        // the option before '--', with its value when it takes one ('--as bob'; else an example of it, or the hint would
-        // fail on the missing value); the other words after it stay after it
+        // the option before '--', with its value when it takes one ('--as bob'; else its placeholder to fill in: an example
+        // value would make a pasteable command doing what the user never said, 'rein approve r1 --as alice'); the other
+        // words after it stay after it
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
         command.append(' ').append(shellWord(word));
@@ -204,16 +205,20 @@ final class Errors {
         int at = rest.indexOf(word);
         rest.remove(at);
         CommandLine.Model.OptionSpec option = spec.findOption(optionName(word));
+        String fill = "";
         if (option.arity().max() > 0 && !word.contains("=")) {
-            String example = example(option);
-            command.append(' ').append(at < rest.size() ? shellWord(rest.remove(at))
-                    : example == null ? option.paramLabel() : example);
+            if (at < rest.size()) {
+                command.append(' ').append(shellWord(rest.remove(at)));
+            } else {
+                command.append(' ').append(option.paramLabel());
+                fill = " with its " + option.paramLabel() + " filled in";
+            }
         }
         if (!rest.isEmpty()) {
             command.append(" --");
             rest.forEach(w -> command.append(' ').append(shellWord(w)));
         }
-        return said + "; to give the option, put it before --: " + command;
+        return said + "; to give the option, put it before --" + fill + ": " + command;
     }
 
     /**

@@ -430,7 +430,20 @@ class UnknownOptionTest {
                 + " after --, so it was taken as an argument, not an option, and rein approve takes only RUN; to give the option,"
                 + " put it before --: rein approve r1 --as bob (see 'rein approve --help')");
         assertThat(cli.run("approve", "r1", "--", "--as").stderrLines()).singleElement().asString()
-                .contains("put it before --: rein approve r1 --as alice (see");
+                .contains("put it before -- with its NAME filled in: rein approve r1 --as NAME (see");
+    }
+
+    /**
+     * An option after {@code --} given without its value is hinted with its placeholder to fill in, never a pasteable
+     * command with an invented value. Before: {@code rein approve r1 -- --as} hinted {@code rein approve r1 --as alice},
+     * which records a decision as "alice".
+     */
+    @Test
+    void anOptionAfterDoubleDashWithoutItsValueIsHintedWithItsPlaceholder() {
+        assertThat(cli.run("approve", "r1", "--", "--as").stderrLines()).singleElement().asString()
+                .contains("put it before -- with its NAME filled in: rein approve r1 --as NAME (see").doesNotContain("alice");
+        assertThat(cli.run("approve", "r1", "--", "--reject").stderrLines()).singleElement().asString()
+                .contains("filled in: rein approve r1 --reject REASON (see").doesNotContain("wrong recipient");
     }
 
     /**
