@@ -429,8 +429,9 @@ final class Errors {
         // another word that merely begins as it does: --out is no --output-schema FILE (accepting it would pass a wrong
         // file), --reason no --reasoning-effort, --reason no --reject REASON, which would reject what 'rein approve RUN
         // --reason ok' meant to approve. In order: options whose first words are the word's (--max-cost of --max-cost-usd,
-        // however far, hyphens given or not; a lone letter, -a, begins --action and --as, as do one or two letters after
-        // them, --ba --base-url: startOf); then those near it (nearMiss); then those whose words
+        // however far, hyphens given or not, or one or two letters after them, --max-s: startOf; one or two letters
+        // alone, -a or --re, are only listed with the options they begin: tooShort); then those near it (nearMiss); then
+        // those whose words
         // are the first of the word's (--trace of --trace-file). Abbreviations are only suggested, never accepted, so a
         // script's --max-cost does not come to mean another option when one is added.
         // the exact name of another command's option (--price of rein run given to rein demo, --mcp-instructions to rein
@@ -444,11 +445,17 @@ final class Errors {
         // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
         String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         if (!typed.contains("-") && typed.codePointCount(0, typed.length()) <= 2) {
-            // one or two letters are too short to say which option was meant, and often a word of their own (--re, --to):
-            // the options starting with them are listed, with no guess among them
+            // the whole name with one dash (-as) or a slip of it (--sa: a swap, or the key beside) names the option; only
+            // a start of one or two letters is too short to say which option was meant, and often a word of its own
+            // (--re, --to): the options starting with it are listed, with no guess among them
+            java.util.List<String> meant = names.stream().filter(ofItsKind).filter(option -> withoutDashes(option).equals(typed)
+                    || (!withoutDashes(option).startsWith(typed) && nearMiss(typed, withoutDashes(option)))).toList();
+            if (!meant.isEmpty()) {
+                return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", meant) + "?");
+            }
             java.util.List<String> starting = names.stream().filter(option -> withoutDashes(option).startsWith(typed)).toList();
             return NearNames.unknown("option", name, java.util.List.of(), starting.isEmpty() ? options
-                    : tooShort("option", typed, "the options of " + spec.qualifiedName(), starting));
+                    : tooShort("option", typed, " of " + spec.qualifiedName(), starting));
         }
         java.util.List<String> started = names.stream().filter(ofItsKind)
                 .filter(option -> startOf(typed, withoutDashes(option))).toList();
@@ -485,7 +492,8 @@ final class Errors {
      * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a start of {@code option}
      * meant as it: a single letter it begins with ({@code a} of {@code action}); its first words, hyphens given or not
      * ({@code max-cost}, {@code maxcost} of {@code max-cost-usd}); or those then a start of one or two letters of the next
-     * word, too short to be a word of its own ({@code ba} of {@code base-url}, {@code max-s}). A longer start is another
+     * word, too short to be a word of its own ({@code max-s} of {@code max-steps}). (A start of one or two letters alone
+     * never gets here: {@link #unknownOption} lists the options it begins.) A longer start is another
      * word more often than not ({@code out} is no {@code output-schema}, {@code reason} no {@code reasoning-effort}).
      */
     static boolean startOf(String typed, String option) {
@@ -736,11 +744,15 @@ final class Errors {
     }
 
     /**
-     * "too short to tell which KIND was meant: WHAT starting with 'TYPED' are: A, B; give the whole name": for a name of one
-     * or two letters, where any guess among the names it begins is as likely wrong as right.
+     * "too short to tell which KIND was meant: the KINDs OF starting with 'TYPED' are: A, B; give the whole name" for a
+     * start of one or two letters, where any guess among the names it begins is as likely wrong as right; with one such
+     * name, "the only KIND OF starting with 'TYPED' is A; give the whole name" ({@code of}: " of rein run", or "").
      */
-    private static String tooShort(String kind, String typed, String what, java.util.List<String> starting) {
-        return "too short to tell which " + kind + " was meant: " + what + " starting with '" + typed + "' are: "
+    private static String tooShort(String kind, String typed, String of, java.util.List<String> starting) {
+        if (starting.size() == 1) {
+            return "the only " + kind + of + " starting with '" + typed + "' is " + starting.getFirst() + "; give the whole name";
+        }
+        return "too short to tell which " + kind + " was meant: the " + kind + "s" + of + " starting with '" + typed + "' are: "
                 + String.join(", ", starting) + "; give the whole name";
     }
 
@@ -1004,10 +1016,16 @@ final class Errors {
                 .map(java.util.Map.Entry::getKey).distinct().toList();
         String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
         if (typed.codePointCount(0, typed.length()) <= 2) {
-            // as for an option: one or two letters are too short to guess from ('rein ru': run or runs?)
+            // as for an option: a slip of a name ('rein rn') names it; a start of one or two letters is too short to guess
+            // from ('rein ru': run or runs?)
             java.util.List<String> starting = names.stream().filter(name -> name.startsWith(typed)).toList();
+            java.util.List<String> slips = names.stream().filter(name -> !name.startsWith(typed)).toList();
+            String near = NearNames.unknown("command", word, slips, "");
+            if (near.contains("; did you mean ")) {
+                return near;
+            }
             return "unknown command '" + word + "'; " + (starting.isEmpty() ? "the commands are: " + String.join(", ", names)
-                    : tooShort("command", typed, "the commands", starting));
+                    : tooShort("command", typed, "", starting));
         }
         return NearNames.unknown("command", word, names, "the commands are: " + String.join(", ", names));
     }

@@ -321,7 +321,8 @@ class UnknownOptionTest {
         // one or two letters alone: listed as the options starting with them, not guessed (cli26)
         for (String[] c : new String[][] {{"--ba", "--base-url"}, {"--we", "--web-search"}, {"--ou", "--output-schema"}}) {
             assertThat(cli.run("run", c[0]).stderrLines()).as(c[0]).singleElement().asString()
-                    .contains("starting with '" + c[0].substring(2) + "' are: " + c[1] + "; give the whole name");
+                    .contains("the only option of rein run starting with '" + c[0].substring(2) + "' is " + c[1]
+                            + "; give the whole name");
         }
         assertThat(cli.run("show", "r1", "--hson").stderrLines()).singleElement().asString()
                 .contains("unknown option '--hson'; did you mean --json?");
@@ -473,14 +474,14 @@ class UnknownOptionTest {
      */
     @Test
     void aStartOfOneOrTwoLettersListsTheNamesBeginningWithItWithoutAGuess() {
-        assertThat(cli.run("run", "hi", "--re").stderrLines()).containsExactly("rein run: unknown option '--re'; too short to"
-                + " tell which option was meant: the options of rein run starting with 're' are: --reasoning-effort; give the"
-                + " whole name (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--re").stderrLines()).containsExactly("rein run: unknown option '--re'; the only"
+                + " option of rein run starting with 're' is --reasoning-effort; give the whole name (see 'rein run --help')");
         assertThat(cli.run("approve", "r1", "-a", "x").stderrLines()).containsExactly("rein approve: unknown option '-a'; too"
                 + " short to tell which option was meant: the options of rein approve starting with 'a' are: --action, --as;"
                 + " give the whole name (see 'rein approve --help')");
         assertThat(cli.run("run", "hi", "--to", "x").stderrLines()).singleElement().asString()
-                .contains("starting with 'to' are: --tools;").doesNotContain("did you mean");
+                .contains("the only option of rein run starting with 'to' is --tools; give the whole name")
+                .doesNotContain("did you mean").doesNotContain("too short to tell which");
         assertThat(cli.run("run", "hi", "--js").stderrLines()).singleElement().asString()
                 .contains("starting with 'js' are: --json, --json-stream;").doesNotContain("did you mean");
         // none begins with it: the options are listed
@@ -492,5 +493,22 @@ class UnknownOptionTest {
         // and a command
         assertThat(cli.run("ru", "hi").stderrLines()).singleElement().asString().startsWith("rein: unknown command 'ru'; too"
                 + " short to tell which command was meant: the commands starting with 'ru' are: run, runs; give the whole name");
+    }
+
+    /**
+     * The one-or-two-letter rule applies only to names the word begins: the exact name with one dash, a swap or the key
+     * beside are typos and are named. Before: {@code rein approve r1 --sa bob} and {@code rein rn} listed every name, and
+     * {@code -as} was called too short though it is the whole name.
+     */
+    @Test
+    void aShortWordThatIsTheWholeNameOrATypoOfItIsNamed() {
+        assertThat(cli.run("approve", "r1", "--sa", "bob").stderrLines()).singleElement().asString()
+                .contains("unknown option '--sa'; did you mean --as?");
+        assertThat(cli.run("approve", "r1", "-as", "bob").stderrLines()).singleElement().asString()
+                .contains("unknown option '-as'; did you mean --as?");
+        assertThat(cli.run("rn", "hi").stderrLines()).singleElement().asString()
+                .startsWith("rein: unknown command 'rn'; did you mean run?");
+        assertThat(cli.run("de").stderrLines()).singleElement().asString()
+                .startsWith("rein: unknown command 'de'; the only command starting with 'de' is demo; give the whole name");
     }
 }
