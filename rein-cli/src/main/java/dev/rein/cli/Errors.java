@@ -380,9 +380,11 @@ final class Errors {
         for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
             if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
                 int at = java.util.Arrays.asList(args).indexOf(arg);
-                // '--goal=' gives no value: 'rein run ""' would be refused as an empty goal
-                boolean empty = arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1;
-                boolean valued = arg.contains("=") ? !empty : at + 1 < args.length && valueOf(positional, args[at + 1]);
+                // '--goal=' and '--goal ""' give no value: 'rein run ""' would be refused as an empty goal
+                boolean emptyNext = !arg.contains("=") && at + 1 < args.length && args[at + 1].isEmpty();
+                boolean empty = emptyNext || (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1);
+                String emptied = emptyNext ? name + " \"\"" : arg;
+                boolean valued = !empty && (arg.contains("=") || at + 1 < args.length && valueOf(positional, args[at + 1]));
                 int given = positionalWords(spec, args, arg);
                 if (valued && !positional.isMultiValue() && positionalAt(spec, args, arg, positional.index().min()) >= 0) {
                     // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; either run is a command that works
@@ -405,20 +407,25 @@ final class Errors {
                     // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
                     java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
                     rest.remove(at);
+                    if (emptyNext) {
+                        rest.remove(at); // the empty word went with the name
+                    }
                     StringBuilder command = new StringBuilder(spec.qualifiedName());
                     for (int i = rest.indexOf(spec.name()) + 1; i < rest.size(); i++) {
                         command.append(' ').append(shellWord(rest.get(i)));
                     }
                     return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                            + " is given without an option name, and it is given already: drop " + (empty ? arg : name) + ": "
+                            + " is given without an option name, and it is given already: drop " + (empty ? emptied : name) + ": "
                             + command);
                 }
                 if (empty) {
+                    // with no example to fill in, the parameter is asked for: its label is no command to paste
                     String example = example(positional);
-                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                            + " is given without an option name, and " + arg + " gives it empty: give it, e.g. " + spec.qualifiedName()
-                            + withoutOptionName(spec, args, arg, positional).replace(EMPTY, example == null
-                                    ? positional.paramLabel() : example));
+                    String said = positional.paramLabel() + " is given without an option name, and " + emptied + " gives it empty: ";
+                    return NearNames.unknown("option", name, java.util.List.of(), example == null
+                            ? said + "give the " + positional.paramLabel()
+                            : said + "give it, e.g. " + spec.qualifiedName()
+                                    + withoutOptionName(spec, args, arg, positional).replace(EMPTY, example));
                 }
                 return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
                         + " is given without an option name: " + spec.qualifiedName() + withoutOptionName(spec, args, arg,
@@ -666,6 +673,9 @@ final class Errors {
                 sb.append(' ').append(shellWord(args[i]));
             } else if (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1) {
                 sb.append(' ').append(EMPTY); // the caller puts an example in its place
+            } else if (!arg.contains("=") && i + 1 < args.length && args[i + 1].isEmpty()) {
+                i++; // '--goal ""': as '--goal='
+                sb.append(' ').append(EMPTY);
             } else if (arg.contains("=")) {
                 value = arg.substring(arg.indexOf('=') + 1);
             } else if (i + 1 < args.length && valueOf(positional, args[i + 1])) {
@@ -727,6 +737,9 @@ final class Errors {
         boolean ended = false;
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
             if (args[i].equals(arg)) {
+                if (!arg.contains("=") && i + 1 < args.length && args[i + 1].isEmpty()) {
+                    i++; // '--goal ""' gives no GOAL
+                }
                 continue;
             }
             if (ended || !args[i].startsWith("-")) {

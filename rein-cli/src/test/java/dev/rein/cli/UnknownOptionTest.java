@@ -412,6 +412,24 @@ class UnknownOptionTest {
     }
 
     /**
+     * An empty next word ({@code --goal ""}) is an empty value as {@code --goal=} is; with no example, the parameter is
+     * asked for, not shown as a command. Before: {@code rein run --goal ""} hinted {@code rein run ""} (refused: the GOAL
+     * is empty) and {@code rein eval --suite=} hinted {@code e.g. rein eval SUITE}.
+     */
+    @Test
+    void anEmptyNextWordOfAPositionalsNameIsAnEmptyValueToo() {
+        assertThat(cli.run("run", "--goal", "").stderrLines()).containsExactly("rein run: unknown option '--goal'; GOAL is given"
+                + " without an option name, and --goal \"\" gives it empty: give it, e.g. rein run \"What is 17 * 23?\" (see"
+                + " 'rein run --help')");
+        assertThat(cli.run("show", "--run", "").stderrLines()).singleElement().asString()
+                .contains("and --run \"\" gives it empty: give").doesNotContain("rein show \"\"");
+        assertThat(cli.run("show", "r1", "--run", "").stderrLines()).singleElement().asString()
+                .contains("it is given already: drop --run \"\": rein show r1 (see");
+        assertThat(cli.run("eval", "--suite=").stderrLines()).singleElement().asString()
+                .contains("and --suite= gives it empty: give the SUITE (see").doesNotContain("e.g.");
+    }
+
+    /**
      * After {@code --} every word is a positional argument: an option's name there is said to have been taken as one, not
      * offered as itself. Before: "Unknown option: '--json'; did you mean --json?".
      */
