@@ -398,8 +398,17 @@ final class Errors {
                             continue;
                         }
                         kept.append(' ').append(shellWord(args[i]));
-                        instead.append(' ').append(shellWord(i == other ? taken : args[i]));
                     }
+                    // the other alternative: the value in the other's place, as withoutOptionName puts it (a value
+                    // starting with '-' after '--', or 'rein reply r1 -x' would fail on -x)
+                    String named = "--" + positional.paramLabel().toLowerCase(java.util.Locale.ROOT) + "=" + taken;
+                    java.util.List<String> moved = new java.util.ArrayList<>();
+                    for (int i = 0; i < args.length; i++) {
+                        if (i != at && i != value) {
+                            moved.add(i == other ? named : args[i]);
+                        }
+                    }
+                    instead.append(withoutOptionName(spec, moved.toArray(String[]::new), named, positional));
                     return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
                             + " is given without an option name, and it is given already: give one: " + kept + " or " + instead);
                 }

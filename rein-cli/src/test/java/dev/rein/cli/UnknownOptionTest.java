@@ -417,6 +417,13 @@ class UnknownOptionTest {
      * is empty) and {@code rein eval --suite=} hinted {@code e.g. rein eval SUITE}.
      */
     @Test
+    void aValueStartingWithADashInTheGiveOneAlternativeGoesAfterDoubleDash() {
+        // before: 'or rein reply r1 -x', which fails on -x as an unknown option
+        assertThat(cli.run("reply", "r1", "hi", "--text=-x").stderrLines()).singleElement().asString()
+                .contains("give one: rein reply r1 hi or rein reply r1 -- -x (see");
+    }
+
+    @Test
     void anEmptyNextWordOfAPositionalsNameIsAnEmptyValueToo() {
         assertThat(cli.run("run", "--goal", "").stderrLines()).containsExactly("rein run: unknown option '--goal'; GOAL is given"
                 + " without an option name, and --goal \"\" gives it empty: give it, e.g. rein run \"What is 17 * 23?\" (see"
