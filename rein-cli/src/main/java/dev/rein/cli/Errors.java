@@ -195,6 +195,19 @@ final class Errors {
         if (spec.findOption(optionName(word)) == null) {
             return said;
         }
+        // where no command would work, none is shown, only what to do: several options after '--', one given before it
+        // already, or words left after '--' for a command taking none
+        CommandLine.Model.OptionSpec named = spec.findOption(optionName(word));
+        if (after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null).count() > 1) {
+            return said + "; to give the options, put them before --";
+        }
+        if (words.subList(start, dashes).stream().anyMatch(w -> optionShaped(w) && spec.findOption(optionName(w)) == named)) {
+            return said + "; " + named.longestName() + " is given before -- already: give it once";
+        }
+        int valueWords = named.arity().max() > 0 && !word.contains("=") ? 1 : 0;
+        if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
+            return said + "; to give the option, put it before --, and drop the rest";
+        }
         // the option before '--', with its value when it takes one ('--as bob'; else its placeholder to fill in: an example
         // value would make a pasteable command doing what the user never said, 'rein approve r1 --as alice'); the other
         // words after it stay after it

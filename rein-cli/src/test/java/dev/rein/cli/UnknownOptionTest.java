@@ -424,6 +424,17 @@ class UnknownOptionTest {
     }
 
     @Test
+    void anOptionAfterDoubleDashGetsNoCommandWhereNoneWouldWork() {
+        // before: only --as moved ('rein approve r1 --as bob -- --action h1'), --as given twice, 'rein runs --json -- extra'
+        assertThat(cli.run("approve", "r1", "--", "--as", "bob", "--action", "h1").stderrLines()).singleElement().asString()
+                .contains("to give the options, put them before --").doesNotContain("rein approve r1 --as bob --");
+        assertThat(cli.run("approve", "r1", "--as", "bob", "--", "--as", "carl").stderrLines()).singleElement().asString()
+                .contains("--as is given before -- already: give it once").doesNotContain("--as bob --as");
+        assertThat(cli.run("runs", "--", "--json", "extra").stderrLines()).singleElement().asString()
+                .contains("to give the option, put it before --, and drop the rest").doesNotContain("rein runs --json --");
+    }
+
+    @Test
     void anEmptyNextWordOfAPositionalsNameIsAnEmptyValueToo() {
         assertThat(cli.run("run", "--goal", "").stderrLines()).containsExactly("rein run: unknown option '--goal'; GOAL is given"
                 + " without an option name, and --goal \"\" gives it empty: give it, e.g. rein run \"What is 17 * 23?\" (see"
