@@ -208,6 +208,11 @@ final class Errors {
         if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
             return said + "; to give the option, put it before --, and drop the rest";
         }
+        if (after.size() - 1 - valueWords > openArguments(spec, words.subList(start, dashes))) {
+            // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
+            return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
+                    + " has no place for";
+        }
         // the option before '--', with its value when it takes one ('--as bob'; else its placeholder to fill in: an example
         // value would make a pasteable command doing what the user never said, 'rein approve r1 --as alice'); the other
         // words after it stay after it
@@ -235,13 +240,38 @@ final class Errors {
     }
 
     /**
+     * How many more arguments {@code spec} takes after {@code before}, the words before {@code --} (its options and their
+     * values left out); {@link Integer#MAX_VALUE} for a command taking any number (rein run's GOAL).
+     */
+    private static int openArguments(CommandLine.Model.CommandSpec spec, java.util.List<String> before) {
+        long takes = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            takes += positional.arity().max();
+        }
+        int given = 0;
+        for (int i = 0; i < before.size(); i++) {
+            String w = before.get(i);
+            CommandLine.Model.OptionSpec option = optionShaped(w) ? spec.findOption(optionName(w)) : null;
+            if (option == null) {
+                given++;
+            } else if (option.arity().max() > 0 && !w.contains("=")) {
+                i++; // its value
+            }
+        }
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, takes - given));
+    }
+
+    /**
      * For a command whose last parameter is one TEXT ({@code rein reply RUN TEXT}) given several words unquoted
      * ({@code rein reply RUN 会議室 B}): says to quote them, with the command to type; rein run joins a GOAL's words, so
      * the habit carries over. Null when the command has no TEXT or the extra words are something else.
      */
     private static String textInQuotes(CommandLine.Model.CommandSpec spec, String[] args) {
         java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
-        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")) {
+        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")
+                || java.util.Arrays.asList(args).subList(java.util.Arrays.asList(args).indexOf(spec.name()) + 1, args.length)
+                        .contains("--")) {
+            // after '--' every word is an argument: quoting them together would put '--' (and an option's name) in the TEXT
             return null;
         }
         java.util.List<String> options = new java.util.ArrayList<>();

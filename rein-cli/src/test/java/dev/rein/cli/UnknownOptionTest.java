@@ -432,6 +432,16 @@ class UnknownOptionTest {
                 .contains("--as is given before -- already: give it once").doesNotContain("--as bob --as");
         assertThat(cli.run("runs", "--", "--json", "extra").stderrLines()).singleElement().asString()
                 .contains("to give the option, put it before --, and drop the rest").doesNotContain("rein runs --json --");
+        // RUN is given before '--', so 'extra' has no place: 'rein approve r1 --as bob -- extra' was hinted, and refused
+        assertThat(cli.run("approve", "r1", "--", "--as", "bob", "extra").stderrLines()).singleElement().asString()
+                .contains("to give the option, put it before --, and drop the words rein approve has no place for")
+                .doesNotContain("rein approve r1 --as bob --");
+        // a place left: the command is still shown
+        assertThat(cli.run("approve", "--", "r1", "--as", "bob").stderrLines()).singleElement().asString()
+                .contains("put it before --: rein approve --as bob -- r1");
+        // the words after '--' are not one TEXT to quote with '--' inside: 'rein reply --json r1 "-- hi"' was hinted
+        assertThat(cli.run("reply", "r1", "--", "--json", "hi").stderrLines()).singleElement().asString()
+                .doesNotContain("\"-- hi\"");
     }
 
     @Test
