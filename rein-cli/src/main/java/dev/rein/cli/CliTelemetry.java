@@ -214,7 +214,9 @@ final class CliTelemetry implements AutoCloseable {
         }
         OtelVariables.checkBeforeTheSdk(env, cli.err());
         ExportLog exportLog = ExportLog.install(cli.err());
-        exportLog.spansShareTheReceiver(OtlpSignals.of(env).spansShareTheMetricsReceiver());
+        OtlpSignals signals = OtlpSignals.of(env);
+        // shared, both endpoints are OTEL_EXPORTER_OTLP_ENDPOINT's, or both the default (null)
+        exportLog.spansShareTheReceiver(signals.spansShareTheMetricsReceiver(), signals.metricsEndpoint());
         java.util.concurrent.atomic.AtomicReference<Duration> flushBound = new java.util.concurrent.atomic.AtomicReference<>(FLUSH);
         OpenTelemetrySdk sdk;
         try {

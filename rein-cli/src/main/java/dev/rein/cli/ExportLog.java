@@ -40,12 +40,18 @@ final class ExportLog extends Handler {
     /**
      * What a metrics 404 means when the spans went to the same base URL and were taken there: Jaeger's and Tempo's
      * OTLP receivers have a traces pipeline only, so /v1/metrics is not there (a Collector's otlpreceiver registers a
-     * signal's path only for a pipeline of it), while the endpoint is right.
+     * signal's path only for a pipeline of it), while the endpoint is right. {@code receiver} says what the spans and
+     * metrics were sent to: OTEL_EXPORTER_OTLP_ENDPOINT, or the default endpoint when nothing set one.
      */
-    static final String NO_METRICS_RECEIVER = "; the same receiver (OTEL_EXPORTER_OTLP_ENDPOINT) took the spans at"
-            + " /v1/traces, so it is there but takes no metrics, as a traces-only backend (Jaeger, Tempo) does: set"
-            + " OTEL_METRICS_EXPORTER=none to send no metrics, or send them through an OpenTelemetry Collector with a"
-            + " metrics pipeline (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, when set, is used as it is)";
+    private static String noMetricsReceiver(String receiver) {
+        return "; the same receiver (" + receiver + ") took the spans at"
+                + " /v1/traces, so it is there but takes no metrics, as a traces-only backend (Jaeger, Tempo) does: set"
+                + " OTEL_METRICS_EXPORTER=none to send no metrics, or send them through an OpenTelemetry Collector with a"
+                + " metrics pipeline (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, when set, is used as it is)";
+    }
+
+    /** The default OTLP/HTTP endpoint, which the spans and metrics go to when no endpoint variable is set. */
+    private static final String DEFAULT_RECEIVER = "the default endpoint http://localhost:4318, as OTEL_EXPORTER_OTLP_ENDPOINT is not set";
 
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
@@ -88,6 +94,8 @@ final class ExportLog extends Handler {
      * (and when not) a metrics 404 is said at once, with what to check of the endpoint.
      */
     private volatile boolean spansShareTheReceiver;
+    /** What the shared receiver is, as {@link #noMetricsReceiver} names it: the variable that set it, else the default. */
+    private volatile String sharedReceiver = DEFAULT_RECEIVER;
     private final Object held = new Object();
 
     /** What the metric reader's "Exporter timed out" means here: which timeout ran out; set once configured. */
@@ -138,8 +146,13 @@ final class ExportLog extends Handler {
         timeoutsSaid = true;
     }
 
-    /** Whether the spans go over OTLP/HTTP to the same base URL as the metrics ({@link #spansShareTheReceiver}). */
-    void spansShareTheReceiver(boolean shared) {
+    /**
+     * Whether the spans go over OTLP/HTTP to the same base URL as the metrics ({@link #spansShareTheReceiver}), and
+     * the variable that sets that URL ({@code OTEL_EXPORTER_OTLP_ENDPOINT}), or null when none does and the default
+     * endpoint is used: the line about a receiver that takes no metrics names what the user actually sent them to.
+     */
+    void spansShareTheReceiver(boolean shared, String endpointVariable) {
+        sharedReceiver = endpointVariable == null ? DEFAULT_RECEIVER : endpointVariable;
         spansShareTheReceiver = shared;
     }
 
@@ -259,7 +272,7 @@ final class ExportLog extends Handler {
         }
         if ("metric".equals(signal) && "404".equals(status(message))) {
             if (receiverTakesNoMetrics()) {
-                err.println(base + NO_METRICS_RECEIVER);
+                err.println(base + noMetricsReceiver(sharedReceiver));
                 return;
             }
             synchronized (held) {
@@ -283,7 +296,7 @@ final class ExportLog extends Handler {
             metricsNotFound = null;
         }
         if (line != null) {
-            err.println(line + (tracesOnly ? NO_METRICS_RECEIVER : whatToCheck(line)));
+            err.println(line + (tracesOnly ? noMetricsReceiver(sharedReceiver) : whatToCheck(line)));
         }
     }
 

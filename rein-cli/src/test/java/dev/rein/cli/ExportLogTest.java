@@ -253,4 +253,45 @@ class ExportLogTest {
             jaeger.stop(0);
         }
     }
+
+    /**
+     * Nothing sets an endpoint (OTEL_TRACES_EXPORTER=otlp alone): both signals go to the default http://localhost:4318.
+     * The line about a receiver that took the spans but not the metrics named OTEL_EXPORTER_OTLP_ENDPOINT as the
+     * receiver, a variable the user never set; it names the default endpoint and the variable that would change it.
+     */
+    @Test
+    void aTracesOnlyReceiverAtTheDefaultEndpointIsNamedAsTheDefault(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        CliEnvironment cli = new CliEnvironment(err, err, java.util.Map.of("OTEL_TRACES_EXPORTER", "otlp"), Terminal.NONE,
+                (name, e) -> {
+                    throw new AssertionError("no model");
+                }, false);
+        try (CliTelemetry ignored = CliTelemetry.from(cli, CliHome.of(java.util.Map.of("REIN_HOME", dir.toString())))) {
+            ExportLog log = java.util.Arrays.stream(java.util.logging.Logger.getLogger("io.opentelemetry").getHandlers())
+                    .filter(ExportLog.class::isInstance).map(ExportLog.class::cast).findFirst().orElseThrow();
+            log.spanExport(true);
+            log.publish(failed("Failed to export metrics. Server responded with HTTP status code 404. Error message: Not Found", null));
+            log.flushEnded();
+            assertThat(bytes.toString(StandardCharsets.UTF_8).lines().filter(line -> line.startsWith("rein: OpenTelemetry:")))
+                    .singleElement().satisfies(line -> assertThat(line)
+                            .contains("takes no metrics", "the default endpoint http://localhost:4318",
+                                    "OTEL_EXPORTER_OTLP_ENDPOINT is not set", "OTEL_METRICS_EXPORTER=none")
+                            .doesNotContain("(OTEL_EXPORTER_OTLP_ENDPOINT)"));
+        }
+    }
+
+    /** With OTEL_EXPORTER_OTLP_ENDPOINT set, the line names it, as the variable that sent both signals there. */
+    @Test
+    void aTracesOnlyReceiverAtTheSetEndpointIsNamedByItsVariable() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        log.spansShareTheReceiver(true, "OTEL_EXPORTER_OTLP_ENDPOINT");
+        log.spanExport(true);
+        log.publish(failed("Failed to export metrics. Server responded with HTTP status code 404. Error message: Not Found", null));
+        log.close();
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).contains("the same receiver (OTEL_EXPORTER_OTLP_ENDPOINT)", "takes no metrics")
+                        .doesNotContain("default"));
+    }
 }
