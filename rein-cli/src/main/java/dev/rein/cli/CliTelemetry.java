@@ -436,7 +436,8 @@ final class CliTelemetry implements AutoCloseable {
                         : failure != null
                         ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
                                 + ") and the exporter's retries did not get the data through" + within + ";"
-                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck() + ")"
+                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck()
+                                + ExportLog.notHttp(failure) + ")"
                         : "rein: OpenTelemetry: the collector did not answer" + within + "; " + lostSignals.signals()
                                 + " not sent by now are lost (" + lostSignals.whatToCheck() + ")");
             }

@@ -53,6 +53,25 @@ final class ExportLog extends Handler {
     /** The default OTLP/HTTP endpoint, which the spans and metrics go to when no endpoint variable is set. */
     private static final String DEFAULT_RECEIVER = "the default endpoint http://localhost:4318, as OTEL_EXPORTER_OTLP_ENDPOINT is not set";
 
+    /**
+     * What a failure to read the answer's HTTP/1.1 status line means: the endpoint is an OTLP/gRPC port (4317, Jaeger's
+     * and a Collector's), whose HTTP/2 server answers rein's HTTP/1.1 request with its SETTINGS frame and closes the
+     * connection, which the JDK client reports as "parsing HTTP/1.1 status line, receiving [...]" (or, with a whole
+     * line, "Invalid status line"). The command line sends OTLP/HTTP only, so the collector is up but at the wrong port:
+     * "could not be reached" and "check that it is up" alone sent the user looking for a collector that is down.
+     * Empty for any other failure.
+     */
+    static String notHttp(Throwable thrown) {
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && (message.contains("HTTP/1.1 status line") || message.startsWith("Invalid status line"))) {
+                return "; the server's answer was not HTTP/1.1, as at an OTLP/gRPC port (4317, Jaeger's and a Collector's):"
+                        + " rein sends OTLP/HTTP, so point the endpoint at the collector's OTLP/HTTP port (4318 by default)";
+            }
+        }
+        return "";
+    }
+
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
     private static final java.util.logging.Formatter CONSOLE = new java.util.logging.SimpleFormatter();
@@ -265,7 +284,7 @@ final class ExportLog extends Handler {
             sayHeld(false); // the spans failed too: the metrics' 404 is not a receiver that takes traces only
         }
         String base = "rein: OpenTelemetry: " + Errors.oneLine(message) + cause;
-        String line = base + whatToCheck(message);
+        String line = base + whatToCheck(message) + notHttp(record.getThrown());
         // "Failed to export 9 metrics" and, at exit, "... 10 metrics" are one problem: the count does not make it another
         if (!said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
             return;

@@ -294,4 +294,53 @@ class ExportLogTest {
                 .satisfies(line -> assertThat(line).contains("the same receiver (OTEL_EXPORTER_OTLP_ENDPOINT)", "takes no metrics")
                         .doesNotContain("default"));
     }
+
+    /**
+     * What an OTLP/gRPC port (4317: Jaeger's, a Collector's) does with rein's OTLP/HTTP request, as grpc-go's server
+     * does: it sends its HTTP/2 SETTINGS frame, reads the request's first bytes, finds no HTTP/2 preface and closes.
+     */
+    private static java.net.ServerSocket grpcPort() throws java.io.IOException {
+        java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(() -> {
+            while (!server.isClosed()) {
+                try (java.net.Socket socket = server.accept()) {
+                    socket.getOutputStream().write(new byte[] {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x40, 0});
+                    socket.getOutputStream().flush();
+                    socket.getInputStream().readNBytes(24);
+                } catch (java.io.IOException e) {
+                    // closed with the test
+                }
+            }
+        });
+        return server;
+    }
+
+    /**
+     * OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/gRPC port (Jaeger's 4317): the JDK client cannot read an HTTP/1.1 answer,
+     * and the line said only that the collector could not be reached, and to check that it is up, which it is. It now
+     * says the answer was not HTTP/1.1, as a gRPC port's is, and to use the OTLP/HTTP port.
+     */
+    @Test
+    void anEndpointAtAGrpcPortIsSaidToNeedTheHttpPort() throws Exception {
+        try (java.net.ServerSocket grpc = grpcPort()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + grpc.getLocalPort());
+            cli.models((name, env) -> ScriptedModel.of(text("391")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).contains("not HTTP/1.1", "OTLP/gRPC", "4318", "OTEL_EXPORTER_OTLP_ENDPOINT"));
+        }
+    }
+
+    /** The SDK's own line for such an export (its retries ended before the flush's bound) gets the same hint. */
+    @Test
+    void theSdksFailedExportFromAGrpcPortGetsTheHint() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        log.publish(failed("Failed to export 1 spans. The request could not be executed.", new java.io.IOException(
+                "parsing HTTP/1.1 status line, receiving [\u0000\u0000\u0006\u0004], parser state [STATUS_LINE]")));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).startsWith("rein: OpenTelemetry: Failed to export 1 spans.")
+                        .contains("not HTTP/1.1", "OTLP/gRPC", "4318"));
+    }
 }
