@@ -15,8 +15,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Retries a failed call when the provider classed the failure as retryable, after the policy's
- * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
- * deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
+ * backoff or the provider's {@code retryAfter} (in whole milliseconds, a fraction rounded up), as long as
+ * that wait ends before the run's deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
  * call fails with the provider's error and says so, whatever time the run has left (as tool
  * retries do); so does a call that used its last retry. Only a wait Rein would make is refused
  * for passing the deadline. Each retry is traced. A cancelled run starts no backoff and no other attempt: a
@@ -61,7 +61,10 @@ public final class RetryStage implements ModelInterceptor {
             return attempt;
         }
 
-        /** How long to wait before the next attempt (the policy's backoff, or the provider's retry-after). */
+        /**
+         * How long to wait before the next attempt (the policy's backoff, or the provider's retry-after), in whole
+         * milliseconds: the wait checked against the run's deadline and traced.
+         */
         public Duration delay() {
             return delay;
         }
@@ -133,12 +136,14 @@ public final class RetryStage implements ModelInterceptor {
                 if (RetryPolicy.tooLong(e.retryAfter())) {
                     throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
                 }
-                Duration delay = policy.delayBefore(attempt, e.retryAfter());
+                // the wait as it is made, traced and handed to an engine (whole milliseconds): checked unrounded, a wait
+                // passing the deadline by less than a millisecond was made
+                Duration delay = upToMillis(policy.delayBefore(attempt, e.retryAfter()));
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), millisRoundedUp(delay), e.requestId(), e.reportedUsage().orElse(null)));
+                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId(), e.reportedUsage().orElse(null)));
                 discardAttempt(call, attempt);
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
@@ -175,11 +180,16 @@ public final class RetryStage implements ModelInterceptor {
     }
 
     /**
-     * {@code delay} in whole milliseconds for the trace's {@code delay_ms}, a fraction rounded up: truncated, a wait of
-     * 0.4 ms (a server's {@code retry-after-ms: 0.4}, a sub-millisecond backoff) read as none.
+     * {@code delay} in whole milliseconds, a fraction rounded up, as the trace's {@code delay_ms} says it and an engine
+     * (Temporal) waits it: truncated, a wait of 0.4 ms (a server's {@code retry-after-ms: 0.4}, a sub-millisecond
+     * backoff) read as none. A delay too long for a count of milliseconds is the longest that is.
      */
-    static long millisRoundedUp(Duration delay) {
-        long millis = delay.toMillis();
-        return delay.minusMillis(millis).isPositive() && millis < Long.MAX_VALUE ? millis + 1 : millis;
+    static Duration upToMillis(Duration delay) {
+        Duration longest = Duration.ofMillis(Long.MAX_VALUE);
+        if (delay.compareTo(longest) >= 0) {
+            return longest;
+        }
+        Duration whole = Duration.ofMillis(delay.toMillis());
+        return whole.equals(delay) || whole.equals(longest) ? whole : whole.plusMillis(1);
     }
 }

@@ -325,6 +325,69 @@ class ModelChainTest {
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageContaining("the server asked to wait 120 s, more than Rein waits (60 s)");
     }
 
+    /**
+     * A wait is checked against the run's deadline as it is made and reported: in whole milliseconds, a fraction rounded
+     * up. The check used the unrounded delay, so a wait of 9.5 ms with 9.7 ms left was scheduled, though it is waited
+     * (and handed to an engine such as Temporal) as 10 ms, past the deadline. A wait that fits once rounded is made,
+     * as the same whole milliseconds the trace reports.
+     */
+    @Test
+    void aWaitIsCheckedAgainstTheDeadlineInTheWholeMillisecondsItIsWaitedAndReported() throws Exception {
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        Tracer fixed = new Tracer() {
+            @Override
+            public String runId() {
+                return "run_chain";
+            }
+
+            @Override
+            public int step() {
+                return 1;
+            }
+
+            @Override
+            public Instant now() {
+                return start;
+            }
+
+            @Override
+            public void emit(TraceEvent event) {
+                events.add(event);
+            }
+        };
+        BudgetMeter meter = new BudgetMeter(Budget.builder().maxDuration(Duration.ofNanos(9_700_000)).build(), PRICES, "main",
+                Clock.fixed(start, java.time.ZoneOffset.UTC), start);
+        RetryPolicy policy = new RetryPolicy(2, Duration.ofNanos(9_500_000), Duration.ofSeconds(1), 0);
+        Model overloaded = (request, context) -> {
+            throw new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded");
+        };
+        ModelCall call = new ModelCall(overloaded, request("main"), "step", ModelCallContext.until(start.plusSeconds(60)));
+        List<Duration> slept = new ArrayList<>();
+
+        assertThatThrownBy(() -> only(new RetryStage(policy, meter, fixed, slept::add)).call(call))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
+        assertThat(slept).isEmpty();
+        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, meter, fixed, 1)).call(call))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
+        assertThat(slept).isEmpty();
+        assertThat(events).isEmpty();
+
+        BudgetMeter roomy = new BudgetMeter(Budget.builder().maxDuration(Duration.ofNanos(10_100_000)).build(), PRICES, "main",
+                Clock.fixed(start, java.time.ZoneOffset.UTC), start);
+        assertThatThrownBy(() -> only(new RetryStage(new RetryPolicy(1, Duration.ofNanos(9_500_000), Duration.ofSeconds(1), 0),
+                roomy, fixed, slept::add)).call(call))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("gave up after 2 attempts");
+        assertThat(slept).containsExactly(Duration.ofMillis(10));
+        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, roomy, fixed, 1)).call(call))
+                .isInstanceOfSatisfying(RetryStage.RetryLater.class, later -> assertThat(later.delay()).isEqualTo(Duration.ofMillis(10)));
+        assertThat(events).filteredOn(TraceEvent.ModelRetry.class::isInstance)
+                .map(e -> ((TraceEvent.ModelRetry) e).delayMillis()).containsExactly(10L, 10L);
+    }
+
+    private static ModelChain only(RetryStage stage) {
+        return new ModelChain(List.of(stage, ModelChain.MODEL));
+    }
+
     @Test
     void aPolicyWithoutRetriesSaysItGaveUpAfterOneAttemptInSingular() {
         // said "gave up after 1 attempts"
