@@ -218,12 +218,33 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}.
      *
      * @throws ReinException when the rate is missing or not a decimal, or a service tier priced here gives no rate for
-     *                       that class (price the class on the tier's price too), or the long-context price gives none
+     *                       that class, or the long-context price gives none (give that price again with the class, with
+     *                       {@link #withTier} or {@link #withLongContext}, before adding it here)
      */
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         requireName(writeClass, "a cache write class price was given for no class");
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
+        // the tier and long-context prices are attached already: the advice is to give them again with the class, not
+        // to add it "on" a price that can no longer be changed where it is
+        tiers.forEach((tier, price) -> {
+            if (!price.cacheWriteClassPerMTok().containsKey(writeClass)) {
+                throw new ReinException("the price of service tier '" + tier + "', given with withTier before, gives no"
+                        + " rate for cache write class '" + writeClass + "', which is being added to the model's price: its"
+                        + " writes of that class would be priced as its plain cache writes; give the tier's price again with"
+                        + " the class's rate first, withTier(\"" + tier + "\", tierPrice.withCacheWriteClass(\"" + writeClass
+                        + "\", rate)), then add the class");
+            }
+        });
+        if (longContext != null && !longContext.price().cacheWriteClassPerMTok().containsKey(writeClass)) {
+            throw new ReinException("the long-context price, given with withLongContext before, gives no rate for cache"
+                    + " write class '" + writeClass + "', which is being added to the model's price: its writes of that"
+                    + " class in a call of more than " + longContext.aboveInputTokens() + " input tokens would be priced"
+                    + " as its plain cache writes; give the long-context price again with the class's rate first,"
+                    + " withLongContext(" + longContext.aboveInputTokens() + ", longContextPrice.withCacheWriteClass(\""
+                    + writeClass + "\", rate)), then add the class");
+        }
+        // the classes given before, which a price built with the constructor may still lack
         tiers.forEach((tier, price) -> requireClasses(tier, price, classes));
         requireLongContextClasses(null, longContext, classes);
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext,

@@ -26,7 +26,13 @@ class ModelPriceTierTest {
         // Given the other way round: the class added to a price whose tier has none
         ModelPrice tiered = ModelPrice.of("3", "0.3", "3.75", "15").withTier("priority", ModelPrice.of("6", "0.6", "7.5", "30"));
         assertThatThrownBy(() -> tiered.withCacheWriteClass("1h", "6")).isInstanceOf(ReinException.class)
-                .hasMessageContaining("service tier 'priority' gives no rate for cache write class '1h'");
+                .hasMessage("the price of service tier 'priority', given with withTier before, gives no rate for cache write"
+                        + " class '1h', which is being added to the model's price: its writes of that class would be priced as"
+                        + " its plain cache writes; give the tier's price again with the class's rate first,"
+                        + " withTier(\"priority\", tierPrice.withCacheWriteClass(\"1h\", rate)), then add the class");
+        // as it says: the tier given again with the class, then the class added
+        assertThat(tiered.withTier("priority", ModelPrice.of("6", "0.6", "7.5", "30").withCacheWriteClass("1h", "12"))
+                .withCacheWriteClass("1h", "6").cacheWriteClassPerMTok()).containsOnlyKeys("1h");
     }
 
     @Test
@@ -65,8 +71,16 @@ class ModelPriceTierTest {
                         + " cache writes; give the rate with withCacheWriteClass(\"1h\", ...) on the long-context price");
         // Given the other way round: the class added to a price whose long-context price has none
         ModelPrice longer = ModelPrice.of("3", "0.3", "3.75", "15").withLongContext(200_000, ModelPrice.of("6", "0.6", "7.5", "22.5"));
+        // It said to give the rate "on the long-context price", which is attached already and cannot be changed there
         assertThatThrownBy(() -> longer.withCacheWriteClass("1h", "6")).isInstanceOf(ReinException.class)
-                .hasMessageContaining("the long-context price gives no rate for cache write class '1h'");
+                .hasMessage("the long-context price, given with withLongContext before, gives no rate for cache write class"
+                        + " '1h', which is being added to the model's price: its writes of that class in a call of more"
+                        + " than 200000 input tokens would be priced as its plain cache writes; give the long-context price"
+                        + " again with the class's rate first, withLongContext(200000,"
+                        + " longContextPrice.withCacheWriteClass(\"1h\", rate)), then add the class");
+        // as it says: the long-context price given again with the class, then the class added
+        assertThat(longer.withLongContext(200_000, ModelPrice.of("6", "0.6", "7.5", "22.5").withCacheWriteClass("1h", "12"))
+                .withCacheWriteClass("1h", "6").cacheWriteClassPerMTok()).containsOnlyKeys("1h");
 
         // Given with the class, each prices 1-hour writes above the threshold at its long-context rate
         ModelPrice price = BASE.withLongContext(200_000, ModelPrice.of("6", "0.6", "7.5", "22.5").withCacheWriteClass("1h", "12"))
