@@ -41,13 +41,15 @@ public final class BudgetMeter {
     private final java.util.Set<UnpricedTier> unpricedTiers = new java.util.LinkedHashSet<>();
 
     /**
-     * A service tier a call was served at that the price used for it has no rates for, and the model that price is of
-     * (null when the caller did not name it), so the call was charged at that price's base rates.
+     * A service tier a call was served at that the price used for it has no rates for, the model that price is of
+     * (null when the caller did not name it), and that price, so the call was charged at its base rates; the price
+     * says what a tier's rates must include (a rate for each of its cache write classes).
      *
      * @param tier  the tier as the response names it ({@link dev.rein.model.ModelResponse#serviceTier()})
      * @param model the model whose price was used, as the request reaching the pricing named it; null when not given
+     * @param price the price used, which lacks the tier
      */
-    public record UnpricedTier(String tier, String model) {}
+    public record UnpricedTier(String tier, String model, ModelPrice price) {}
 
     /**
      * @throws ConfigurationException when a money budget is set and {@code model} has no price: a
@@ -153,7 +155,7 @@ public final class BudgetMeter {
         costUsd = costUsd.add(cost);
         // a priced model whose price lacks the tier: charged at the base price, which the call's trace must say
         if (callPrice != null && !callPrice.pricesTier(tier)) {
-            unpricedTiers.add(new UnpricedTier(tier, model));
+            unpricedTiers.add(new UnpricedTier(tier, model, callPrice));
         }
         return cost;
     }

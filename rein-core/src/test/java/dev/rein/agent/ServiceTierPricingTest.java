@@ -68,9 +68,42 @@ class ServiceTierPricingTest {
                 .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("served at service tier 'flex', which the"
                         + " price of model 'scripted-model' has no rates for: charged at its base price, which can be more or"
                         + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"flex\","
-                        + " ModelPrice.of(input, cacheRead, output)) on the model's price"
-                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
-                        + " the model's price has"));
+                        + " ModelPrice.of(input, cacheRead, output)) on the model's price"));
+    }
+
+    /**
+     * The note's advice on a price with cache write classes names them, as ModelPrice.withTier refuses a tier's price
+     * without a rate for each; on a price without any it says nothing of them. It said for every price that "a tier's
+     * price also needs withCacheWriteClass(writeClass, rate) for each cache write class the model's price has", naming
+     * none, though UnpricedTier did not carry the price to say which.
+     */
+    @Test
+    void thePricingNoteNamesTheCacheWriteClassesATiersPriceNeedsAndOnlyWhenThePriceHasThem() {
+        ModelPrice classes = ModelPrice.of("2", "0.2", "2.5", "8").withCacheWriteClass("ephemeral_1h_input_tokens", "4")
+                .withCacheWriteClass("ephemeral_5m_input_tokens", "2.5");
+        Agent.builder().model(ScriptedModel.of(servedAt("flex"))).listener(trace).price(ScriptedModel.DEFAULT_NAME, classes)
+                .build().run("go");
+
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).isEqualTo("served at service tier 'flex', which the"
+                        + " price of model 'scripted-model' has no rates for: charged at its base price, which can be more or"
+                        + " less than the call was billed. Add the tier's rates with ModelPrice.withTier(\"flex\","
+                        + " ModelPrice.of(input, cacheRead, output).withCacheWriteClass(\"ephemeral_1h_input_tokens\", rate)"
+                        + ".withCacheWriteClass(\"ephemeral_5m_input_tokens\", rate)) on the model's price: a tier's price"
+                        + " needs a rate for each cache write class the model's price has"));
+
+        // two models, one price with a class and one without: each model's advice names what its own price needs
+        RecordingListener other = new RecordingListener();
+        Agent.builder().model(ScriptedModel.of(servedAt("flex"), servedAt("flex"))).listener(other)
+                .price(ScriptedModel.DEFAULT_NAME, BASE).price("backup", ModelPrice.of("2", "0.2", "2.5", "8")
+                        .withCacheWriteClass("ephemeral_1h_input_tokens", "4"))
+                .modelInterceptor(alsoCalling("backup")).build().run("go");
+        assertThat(other.events(TraceEvent.ModelResponded.class)).singleElement()
+                .satisfies(responded -> assertThat(responded.pricing()).endsWith("Add each tier's rates on its model's price:"
+                        + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on the price of model"
+                        + " 'scripted-model'; ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)"
+                        + ".withCacheWriteClass(\"ephemeral_1h_input_tokens\", rate)) on the price of model 'backup': a"
+                        + " tier's price needs a rate for each cache write class the model's price has"));
     }
 
     /**
@@ -174,9 +207,7 @@ class ServiceTierPricingTest {
                         + " than it was billed. Add each tier's rates on its model's price:"
                         + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on the price of model"
                         + " 'scripted-model'; ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) on"
-                        + " the price of model 'backup'"
-                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
-                        + " the model's price has"));
+                        + " the price of model 'backup'"));
     }
 
     /** Two model calls to one model at two tiers its price lacks: the note names both tiers and asks for both. */
@@ -191,9 +222,7 @@ class ServiceTierPricingTest {
                         + " 'flex' and 'scale', which the price of model 'scripted-model' has no rates for: charged at its"
                         + " base price, which can be more or less than they were billed. Add the tiers' rates with"
                         + " ModelPrice.withTier(\"flex\", ModelPrice.of(input, cacheRead, output)) and"
-                        + " ModelPrice.withTier(\"scale\", ModelPrice.of(input, cacheRead, output)) on the model's price"
-                        + "; a tier's price also needs withCacheWriteClass(writeClass, rate) for each cache write class"
-                        + " the model's price has"));
+                        + " ModelPrice.withTier(\"scale\", ModelPrice.of(input, cacheRead, output)) on the model's price"));
     }
 
     @Test

@@ -119,51 +119,56 @@ public final class TracingStage implements ModelInterceptor {
     /**
      * What the model_response event says of tiers charged at the base price (null: none): a call served at a tier
      * without rates, or, when an interceptor called the model more than once for it, each such tier, and where each
-     * tier's rates go: one model's price, or, when the calls went to several models, each model's own.
+     * tier's rates go: one model's price, or, when the calls went to several models, each model's own. ModelPrice.withTier
+     * refuses a tier's price without a rate for each cache write class of the model's price, so the advice names them,
+     * where there are any.
      */
     private static String pricing(java.util.List<BudgetMeter.UnpricedTier> unpricedTiers, String asked) {
         if (unpricedTiers.isEmpty()) {
             return null;
         }
-        // the tiers of each model, in the order first recorded (a model named by none is the one asked for)
+        // the tiers of each model, in the order first recorded (a model named by none is the one asked for), and the
+        // cache write classes of its price
         java.util.Map<String, java.util.List<String>> tiersOf = new java.util.LinkedHashMap<>();
+        java.util.Map<String, java.util.Set<String>> classesOf = new java.util.HashMap<>();
         for (BudgetMeter.UnpricedTier u : unpricedTiers) {
-            java.util.List<String> tiers = tiersOf.computeIfAbsent(u.model() == null ? asked : u.model(),
-                    m -> new java.util.ArrayList<>());
+            String model = u.model() == null ? asked : u.model();
+            java.util.List<String> tiers = tiersOf.computeIfAbsent(model, m -> new java.util.ArrayList<>());
             if (!tiers.contains(u.tier())) {
                 tiers.add(u.tier());
             }
+            java.util.Set<String> classes = classesOf.computeIfAbsent(model, m -> new java.util.TreeSet<>());
+            if (u.price() != null) {
+                classes.addAll(u.price().cacheWriteClassPerMTok().keySet());
+            }
         }
+        String classesAdvice = classesOf.values().stream().anyMatch(c -> !c.isEmpty())
+                ? ": a tier's price needs a rate for each cache write class the model's price has" : "";
         if (tiersOf.size() == 1) {
             String model = tiersOf.keySet().iterator().next();
             java.util.List<String> tiers = tiersOf.get(model);
+            String withTier = withTier(tiers, classesOf.get(model));
             if (tiers.size() == 1) {
                 return "served at service tier '" + tiers.get(0) + "', which the price of model '" + model + "' has no"
                         + " rates for: charged at its base price, which can be more or less than the call was billed."
-                        + " Add the tier's rates with " + withTier(tiers) + " on the model's price" + CLASSES_ADVICE;
+                        + " Add the tier's rates with " + withTier + " on the model's price" + classesAdvice;
             }
             return "its model calls served at service tiers " + and(tiers.stream().map(t -> "'" + t + "'").toList())
                     + ", which the price of model '" + model + "' has no rates for: charged at its base price, which can be"
-                    + " more or less than they were billed. Add the tiers' rates with " + withTier(tiers) + " on the model's price" + CLASSES_ADVICE;
+                    + " more or less than they were billed. Add the tiers' rates with " + withTier + " on the model's price"
+                    + classesAdvice;
         }
         // calls to several models (a fallback stage's backup): each was charged at its own model's base price
         java.util.List<String> served = new java.util.ArrayList<>();
         java.util.List<String> advice = new java.util.ArrayList<>();
         tiersOf.forEach((model, tiers) -> {
             tiers.forEach(tier -> served.add("service tier '" + tier + "' of model '" + model + "'"));
-            advice.add(withTier(tiers) + " on the price of model '" + model + "'");
+            advice.add(withTier(tiers, classesOf.get(model)) + " on the price of model '" + model + "'");
         });
         return "its model calls served at " + and(served) + ", which those models' prices have no rates for: each"
                 + " charged at its model's base price, which can be more or less than it was billed. Add each tier's rates"
-                + " on its model's price: " + String.join("; ", advice) + CLASSES_ADVICE;
+                + " on its model's price: " + String.join("; ", advice) + classesAdvice;
     }
-
-    /**
-     * ModelPrice.withTier refuses a tier price without a rate for each cache write class of the model's price (a tier's
-     * writes of a class cost the tier's own multiple), so the advice built on ModelPrice.of alone must say so.
-     */
-    private static final String CLASSES_ADVICE = "; a tier's price also needs withCacheWriteClass(writeClass, rate) for"
-            + " each cache write class the model's price has";
 
     /** "a", "a and b", "a, b and c". */
     private static String and(java.util.List<String> items) {
@@ -171,10 +176,14 @@ public final class TracingStage implements ModelInterceptor {
                 : String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
     }
 
-    /** How to give {@code tiers} their rates: {@code ModelPrice.withTier("flex", ...)} for each, joined by "and". */
-    private static String withTier(java.util.List<String> tiers) {
-        return String.join(" and ", tiers.stream()
-                .map(t -> "ModelPrice.withTier(\"" + t + "\", ModelPrice.of(input, cacheRead, output))").toList());
+    /**
+     * How to give {@code tiers} their rates: {@code ModelPrice.withTier("flex", ...)} for each, joined by "and", the
+     * tier's price with a rate for each of {@code classes} (the model's price's cache write classes).
+     */
+    private static String withTier(java.util.List<String> tiers, java.util.Set<String> classes) {
+        StringBuilder price = new StringBuilder("ModelPrice.of(input, cacheRead, output)");
+        classes.forEach(c -> price.append(".withCacheWriteClass(\"").append(c).append("\", rate)"));
+        return String.join(" and ", tiers.stream().map(t -> "ModelPrice.withTier(\"" + t + "\", " + price + ")").toList());
     }
 
     /** The provider the model names, null when it names none or fails to (an application's model: tracing must not fail the call). */
