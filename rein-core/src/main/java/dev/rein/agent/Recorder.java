@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.internal.log.ListenerFailures;
+import dev.rein.internal.trace.TraceNames;
 import dev.rein.model.StreamObserver;
 import dev.rein.security.TraceRedactor;
 import dev.rein.trace.RunListener;
@@ -18,15 +20,25 @@ import org.slf4j.LoggerFactory;
 final class Recorder implements StreamObserver {
     private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
 
+    private final String runId;
     private final List<RunListener> listeners;
     private final TraceRedactor redactor;
+    /** Where a listener's failure is reported: {@link #LOG}, or a test's. */
+    private final Logger log;
     private final Supplier<Map<String, String>> secrets;
     /** Secrets can be split across stream fragments, so fragments are masked as one text per block. */
     private final DeltaMasker textMasker;
     private final DeltaMasker thinkingMasker;
     private final Map<String, DeltaMasker> inputMaskers = new HashMap<>();
 
-    Recorder(List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets) {
+    Recorder(String runId, List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets) {
+        this(runId, listeners, redactor, secrets, LOG);
+    }
+
+    Recorder(String runId, List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets,
+             Logger log) {
+        this.runId = runId;
+        this.log = log;
         this.listeners = List.copyOf(listeners);
         this.redactor = redactor;
         this.secrets = secrets;
@@ -48,7 +60,7 @@ final class Recorder implements StreamObserver {
             try {
                 listener.onEvent(event);
             } catch (Exception | Error e) { // any Error too (a test's AssertionError, a StackOverflowError): it must not end or cancel the run
-                LOG.warn("run listener {} failed on {}: {}", listener.getClass().getName(), event.getClass().getSimpleName(), e.toString());
+                failed(listener, "the " + TraceNames.of(event) + " event", ListenerFailures.MISSED_EVENT, e);
             }
         }
     }
@@ -70,21 +82,21 @@ final class Recorder implements StreamObserver {
     public synchronized void onToolUseStart(String id, String name) {
         endOfText();
         endOfThinking();
-        listeners.forEach(l -> safely(() -> l.onToolUseStart(id, name)));
+        listeners.forEach(l -> safely(l, "the start of a streamed tool call (onToolUseStart)", () -> l.onToolUseStart(id, name)));
     }
 
     @Override
     public synchronized void onToolInputDelta(String id, String partialJson) {
         String masked = inputMaskers.computeIfAbsent(id, k -> new DeltaMasker(secrets)).accept(partialJson);
         if (!masked.isEmpty()) {
-            listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, masked)));
+            listeners.forEach(l -> safely(l, "streamed tool input (onToolInputDelta)", () -> l.onToolInputDelta(id, masked)));
         }
     }
 
     /** The attempt's held-back text was released at its end (endOfStream), so a listener discards all of it. */
     @Override
     public synchronized void onRetry(int failedAttempt) {
-        listeners.forEach(l -> safely(() -> l.onRetry(failedAttempt)));
+        listeners.forEach(l -> safely(l, "a retry's restart of the stream (onRetry)", () -> l.onRetry(failedAttempt)));
     }
 
     /** The model call ended: what was held back (a possible start of a secret) is released, masked. */
@@ -94,7 +106,7 @@ final class Recorder implements StreamObserver {
         inputMaskers.forEach((id, masker) -> {
             String rest = masker.flush();
             if (!rest.isEmpty()) {
-                listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, rest)));
+                listeners.forEach(l -> safely(l, "streamed tool input (onToolInputDelta)", () -> l.onToolInputDelta(id, rest)));
             }
         });
         inputMaskers.clear();
@@ -110,25 +122,37 @@ final class Recorder implements StreamObserver {
 
     private void deliverThinking(String masked) {
         if (!masked.isEmpty()) {
-            listeners.forEach(l -> safely(() -> l.onThinkingDelta(masked)));
+            listeners.forEach(l -> safely(l, "streamed thinking (onThinkingDelta)", () -> l.onThinkingDelta(masked)));
         }
     }
 
     private void deliverText(String masked) {
         if (!masked.isEmpty()) {
-            listeners.forEach(l -> safely(() -> l.onTextDelta(masked)));
+            listeners.forEach(l -> safely(l, "streamed text (onTextDelta)", () -> l.onTextDelta(masked)));
         }
     }
 
     void close() {
-        listeners.forEach(l -> safely(l::close));
+        listeners.forEach(l -> safely(l, null, l::close));
     }
 
-    private static void safely(Runnable action) {
+    /** Runs one call of {@code listener}'s; {@code what} it is for the log (null: its close). */
+    private void safely(RunListener listener, String what, Runnable action) {
         try {
             action.run();
         } catch (Exception | Error e) {
-            LOG.warn("run listener failed: {}", e.toString());
+            failed(listener, what, what == null ? ListenerFailures.MISSED_CLOSE : ListenerFailures.MISSED_STREAM, e);
         }
+    }
+
+    /**
+     * Logs {@code listener}'s failure on {@code what} (null: its close) as one line saying the run, what it lost and what
+     * to check: it said the failure's toString() alone (over as many lines as its message had, for a streamed part
+     * naming neither listener nor run); the stack trace goes to debug.
+     */
+    private void failed(RunListener listener, String what, String lost, Throwable e) {
+        String run = "run " + dev.rein.internal.text.RunIds.shown(runId);
+        log.warn(ListenerFailures.line(listener.getClass().getName(), what, run, "the run went on", lost, e));
+        log.debug("the failure of run listener {} on run {}", listener.getClass().getName(), dev.rein.internal.text.RunIds.shown(runId), e);
     }
 }

@@ -130,7 +130,7 @@ final class Run {
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
         this.state = from == null ? AgentState.of(this.goal) : from.state();
-        this.recorder = new Recorder(listeners(runId, config), redactor, secrets::known);
+        this.recorder = new Recorder(runId, listeners(runId, config), redactor, secrets::known);
         try {
             this.outputs = config.guards().context().storeForRun();
             Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();

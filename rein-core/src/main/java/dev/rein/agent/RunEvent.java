@@ -17,7 +17,7 @@ public sealed interface RunEvent {
     record Trace(TraceEvent event) implements RunEvent {
         @Override
         public String type() {
-            return TraceNames.of(event);
+            return dev.rein.internal.trace.TraceNames.of(event);
         }
     }
 

@@ -21,7 +21,9 @@ import dev.rein.trace.TraceEvent;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import dev.rein.internal.log.ListenerFailures;
 import dev.rein.internal.log.StoreFailures;
+import dev.rein.internal.trace.TraceNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -240,7 +242,7 @@ public final class Runs {
             LOG.debug("the store's failure to keep the end of cancelled run {}'s trace", shown(runId), e);
         }
         for (RunListenerFactory factory : listeners) {
-            tell(factory, runId, told);
+            tell(LOG, factory, runId, model, told);
         }
     }
 
@@ -248,34 +250,43 @@ public final class Runs {
      * Tells one factory's listener for the run of its end. The cancellation is saved, so a listener
      * that fails is only logged, as a run's own listeners are, and the others are still told.
      */
-    private void tell(RunListenerFactory factory, String runId, List<TraceEvent> end) {
+    static void tell(Logger log, RunListenerFactory factory, String runId, Model model, List<TraceEvent> end) {
         RunListener listener;
         try {
             listener = factory.create(runId, model);
         } catch (RuntimeException | Error e) {
-            LOG.warn("run {} was cancelled, but the run listener factory {} failed to make its listener: {}", shown(runId),
-                    factory.getClass().getName(), e.toString());
+            log.warn("run " + shown(runId) + " was cancelled (its status is saved), but the run listener factory "
+                    + factory.getClass().getName() + " failed to make its listener: " + ListenerFailures.words(e) + "; its"
+                    + " listener was not told of the run's end, so what it writes (a trace file, an export) lacks it; check"
+                    + " the factory: where its listener writes (reachable, writable, not full), or its code");
+            log.debug("the failure of run listener factory {} on cancelled run {}", factory.getClass().getName(), shown(runId), e);
             return;
         }
         if (listener == null) {
             return; // this factory has no listener for this run
         }
+        String run = "cancelled run " + shown(runId);
         try {
             for (TraceEvent event : end) {
                 try {
                     listener.onEvent(event);
                 } catch (RuntimeException | Error e) {
-                    LOG.warn("run listener {} failed on {} of cancelled run {}: {}", listener.getClass().getName(),
-                            event.getClass().getSimpleName(), shown(runId), e.toString());
+                    listenerFailed(log, listener, "the " + TraceNames.of(event) + " event", run, ListenerFailures.MISSED_EVENT, e);
                 }
             }
         } finally {
             try {
                 listener.close();
             } catch (RuntimeException | Error e) {
-                LOG.warn("run listener {} failed to close after cancelled run {}: {}", listener.getClass().getName(), shown(runId), e.toString());
+                listenerFailed(log, listener, null, run, ListenerFailures.MISSED_CLOSE, e);
             }
         }
+    }
+
+    /** A listener's failure as one warn line saying what it lost and what to check; the stack trace at debug. */
+    private static void listenerFailed(Logger log, RunListener listener, String what, String run, String lost, Throwable e) {
+        log.warn(ListenerFailures.line(listener.getClass().getName(), what, run, "the cancellation is saved", lost, e));
+        log.debug("the failure of run listener {} on {}", listener.getClass().getName(), run, e);
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {

@@ -1,4 +1,4 @@
-package dev.rein.agent;
+package dev.rein.internal.trace;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import dev.rein.trace.TraceEvent;
@@ -6,12 +6,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** The JSONL type name of each trace event, read from its Jackson mapping so the two never differ. */
-final class TraceNames {
+public final class TraceNames {
     private static final Map<Class<?>, String> NAMES = names();
 
     private TraceNames() {}
 
-    static String of(TraceEvent event) {
+    /** {@code event}'s type name in the trace ({@code model_response}); its class's simple name if it has none. */
+    public static String of(TraceEvent event) {
         return NAMES.getOrDefault(event.getClass(), event.getClass().getSimpleName());
     }
 
