@@ -64,12 +64,25 @@ public final class OutputSchema implements ModelOption {
      */
     private final JavaType type;
 
-    /** A record's components are required unless they are {@code Optional} (or OptionalInt, ...): a typed answer has them all. */
+    /**
+     * A record's components are required unless they are {@code Optional} (or OptionalInt, ...): a typed answer has them
+     * all. A Map's values have its value type's schema ({@code additionalProperties}), so validation checks them; an
+     * empty record is a closed empty object. Each was a bare {@code {"type":"object"}}, as a JsonNode or Object still is:
+     * a map's values went unchecked, and an empty record could not be told from a map.
+     */
     private static SchemaGenerator generator() {
         SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12,
                 OptionPreset.PLAIN_JSON);
+        config.with(com.github.victools.jsonschema.generator.Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES);
         config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
                 && !JacksonShapes.OPTIONALS.contains(field.getRawMember().getType()));
+        config.forTypesInGeneral().withTypeAttributeOverride((node, scope, context) -> {
+            Class<?> raw = scope.getType().getErasedType();
+            if (raw.isRecord() && raw.getRecordComponents().length == 0 && !node.has("properties")) {
+                node.putObject("properties");
+                node.put("additionalProperties", false);
+            }
+        });
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
     }

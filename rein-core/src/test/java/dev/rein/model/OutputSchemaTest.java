@@ -2,12 +2,20 @@ package dev.rein.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class OutputSchemaTest {
     private final OutputSchema weather = OutputSchema.fromJson("weather",
             "{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\"}},\"required\":[\"temperature\"]}");
+
+    public record Scores(Map<String, Integer> scores, Map<String, List<String>> tags) {}
+    public record Labels(Map<String, String> labels) {}
+    public record Nothing() {}
+    public record Holder(Nothing nothing, JsonNode raw, Object anything) {}
 
     @Test
     void aParsedValueIsCheckedAsItsTextIs() {
@@ -16,5 +24,48 @@ class OutputSchemaTest {
                 .isNotEmpty()
                 .isEqualTo(weather.problems("{\"temperature\":\"hot\"}"));
         assertThat(weather.problems(Json.parse("{}"))).isEqualTo(weather.problems("{}")).isNotEmpty();
+    }
+
+    /**
+     * A Map's schema gives its values' schema as additionalProperties, so Rein's validation checks each value: it was
+     * a bare {"type":"object"}, so a Map<String,String> took {"a": 5} (Jackson reads 5 as "5") and any value went unchecked
+     * by the schema the model is shown.
+     */
+    @Test
+    void aMapsSchemaChecksItsValues() {
+        OutputSchema scores = OutputSchema.of(Scores.class);
+        JsonNode properties = scores.schema().get("properties");
+        assertThat(properties.get("scores")).isEqualTo(Json.parse(
+                "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}"));
+        assertThat(properties.get("tags")).isEqualTo(Json.parse(
+                "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}"));
+        assertThat(scores.problems("{\"scores\":{\"算数\":90},\"tags\":{\"算数\":[\"得意\"]}}")).isEmpty();
+        assertThat(scores.problems("{\"scores\":{\"算数\":\"九十\"},\"tags\":{}}"))
+                .containsExactly("$.scores.算数: string found, integer expected");
+
+        OutputSchema labels = OutputSchema.of(Labels.class);
+        assertThat(labels.problems("{\"labels\":{\"a\":5}}")).containsExactly("$.labels.a: integer found, string expected");
+        assertThat(labels.problems("{\"labels\":{\"a\":\"五\"}}")).isEmpty();
+    }
+
+    /**
+     * An empty record's schema is a closed empty object, "properties": {} and "additionalProperties": false, as it can
+     * hold nothing: it was the bare {"type":"object"} of a Map, which a structured-output feature that closes every
+     * object cannot tell from one. A JsonNode or Object stays an open object.
+     */
+    @Test
+    void anEmptyRecordIsAClosedEmptyObjectAndAJsonNodeOrObjectStaysOpen() {
+        assertThat(OutputSchema.of(Nothing.class).schema()).isEqualTo(Json.parse(
+                "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{},"
+                        + "\"additionalProperties\":false}"));
+        OutputSchema holder = OutputSchema.of(Holder.class);
+        JsonNode properties = holder.schema().get("properties");
+        assertThat(properties.get("nothing")).isEqualTo(Json.parse(
+                "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
+        assertThat(properties.get("raw").has("additionalProperties")).isFalse();
+        assertThat(properties.get("anything").has("additionalProperties")).isFalse();
+        assertThat(holder.problems("{\"nothing\":{},\"raw\":{\"any\":1},\"anything\":{\"x\":[1]}}")).isEmpty();
+        assertThat(holder.problems("{\"nothing\":{\"x\":1},\"raw\":{},\"anything\":{}}")).singleElement().asString()
+                .contains("$.nothing").contains("x");
     }
 }
