@@ -37,6 +37,8 @@ class ModelChainTest {
             .with("main", ModelPrice.of("1", "0", "0")).with("fallback", ModelPrice.of("2", "0", "0"));
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final List<TraceEvent> events = new CopyOnWriteArrayList<>();
+    /** The time the tracer tells, for a test that times waits against a deadline; null: the clock's. */
+    private volatile Instant fixedNow;
     private final Tracer tracer = new Tracer() {
         @Override
         public String runId() {
@@ -50,7 +52,7 @@ class ModelChainTest {
 
         @Override
         public Instant now() {
-            return Instant.now();
+            return fixedNow == null ? Instant.now() : fixedNow;
         }
 
         @Override
@@ -334,27 +336,7 @@ class ModelChainTest {
     @Test
     void aWaitIsCheckedAgainstTheDeadlineInTheWholeMillisecondsItIsWaitedAndReported() throws Exception {
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        Tracer fixed = new Tracer() {
-            @Override
-            public String runId() {
-                return "run_chain";
-            }
-
-            @Override
-            public int step() {
-                return 1;
-            }
-
-            @Override
-            public Instant now() {
-                return start;
-            }
-
-            @Override
-            public void emit(TraceEvent event) {
-                events.add(event);
-            }
-        };
+        fixedNow = start;
         BudgetMeter meter = new BudgetMeter(Budget.builder().maxDuration(Duration.ofNanos(9_700_000)).build(), PRICES, "main",
                 Clock.fixed(start, java.time.ZoneOffset.UTC), start);
         RetryPolicy policy = new RetryPolicy(2, Duration.ofNanos(9_500_000), Duration.ofSeconds(1), 0);
@@ -364,10 +346,10 @@ class ModelChainTest {
         ModelCall call = new ModelCall(overloaded, request("main"), "step", ModelCallContext.until(start.plusSeconds(60)));
         List<Duration> slept = new ArrayList<>();
 
-        assertThatThrownBy(() -> only(new RetryStage(policy, meter, fixed, slept::add)).call(call))
+        assertThatThrownBy(() -> only(new RetryStage(policy, meter, tracer, slept::add)).call(call))
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
         assertThat(slept).isEmpty();
-        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, meter, fixed, 1)).call(call))
+        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, meter, tracer, 1)).call(call))
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
         assertThat(slept).isEmpty();
         assertThat(events).isEmpty();
@@ -375,10 +357,10 @@ class ModelChainTest {
         BudgetMeter roomy = new BudgetMeter(Budget.builder().maxDuration(Duration.ofNanos(10_100_000)).build(), PRICES, "main",
                 Clock.fixed(start, java.time.ZoneOffset.UTC), start);
         assertThatThrownBy(() -> only(new RetryStage(new RetryPolicy(1, Duration.ofNanos(9_500_000), Duration.ofSeconds(1), 0),
-                roomy, fixed, slept::add)).call(call))
+                roomy, tracer, slept::add)).call(call))
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("gave up after 2 attempts");
         assertThat(slept).containsExactly(Duration.ofMillis(10));
-        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, roomy, fixed, 1)).call(call))
+        assertThatThrownBy(() -> only(RetryStage.engineAttempt(policy, roomy, tracer, 1)).call(call))
                 .isInstanceOfSatisfying(RetryStage.RetryLater.class, later -> assertThat(later.delay()).isEqualTo(Duration.ofMillis(10)));
         assertThat(events).filteredOn(TraceEvent.ModelRetry.class::isInstance)
                 .map(e -> ((TraceEvent.ModelRetry) e).delayMillis()).containsExactly(10L, 10L);
