@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
@@ -395,8 +396,10 @@ final class RequestMapper {
      * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
      * array-size constraints the docs list as unsupported, and a string format outside the supported list, left out, and
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
-     * schema and Rein validates the answer against it). An object that allows other properties, or lists none
-     * (a bare {@code {"type":"object"}}), is refused: sending it closed would change what the answer may hold.
+     * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
+     * {@code allOf} entry. An object that allows other properties, or lists none (a bare {@code {"type":"object"}}), is
+     * refused: sending it closed would change what the answer may hold. A refusal names the place as a JSON Pointer into
+     * the schema as given.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
@@ -437,11 +440,6 @@ final class RequestMapper {
         if (format != null && !(format.isTextual() && SUPPORTED_FORMATS.contains(format.textValue()))) {
             object.remove("format");
         }
-        JsonNode oneOf = object.get("oneOf");
-        if (oneOf != null && !object.has("anyOf")) {
-            // As the SDKs send it: the API takes anyOf, not oneOf (Rein's validation keeps "exactly one").
-            object.set("anyOf", object.remove("oneOf"));
-        }
         JsonNode minItems = object.get("minItems");
         if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
             object.remove("minItems"); // only 0 or 1 is supported
@@ -460,9 +458,28 @@ final class RequestMapper {
         for (String key : SCHEMA_MAPS) {
             JsonNode map = object.get(key);
             if (map != null && map.isObject()) {
-                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + e.getKey(), name));
+                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()), name));
             }
         }
+        // Renamed after the walk, so that a refusal's path names the place as the schema given says it (oneOf).
+        JsonNode oneOf = object.remove("oneOf");
+        if (oneOf != null) {
+            // As the SDKs send it: the API takes anyOf, not oneOf (Rein's validation keeps "exactly one").
+            if (!object.has("anyOf")) {
+                object.set("anyOf", oneOf);
+            } else {
+                // The name is taken: both must hold, so the oneOf goes as one more allOf entry (the API takes allOf).
+                JsonNode allOf = object.get("allOf");
+                ArrayNode entries = allOf != null && allOf.isArray()
+                        ? (ArrayNode) allOf : object.putArray("allOf");
+                entries.addObject().set("anyOf", oneOf);
+            }
+        }
+    }
+
+    /** A name as one step of a JSON Pointer (RFC 6901): '~' is written ~0 and '/' ~1. */
+    private static String pointerStep(String name) {
+        return name.replace("~", "~0").replace("/", "~1");
     }
 
     /** Whether the request opts in with {@link AnthropicStructuredOutput} and has an output schema to send. */

@@ -180,6 +180,64 @@ class TypedOutputTest extends FakeApi {
                 .contains("AnthropicStructuredOutput");
     }
 
+    /**
+     * The sent copy says anyOf where the schema says oneOf, but a refusal names the place in the schema as given: the
+     * path of an open object under a oneOf says oneOf.
+     */
+    @Test
+    void aRefusalUnderAOneOfNamesThePlaceAsTheSchemaSaysIt() {
+        OutputSchema schema = OutputSchema.fromJson("Either", "{\"type\":\"object\",\"properties\":{\"v\":{\"oneOf\":["
+                + "{\"type\":\"string\"},{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}}]}}}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Either?");
+
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+        assertThat(result.message()).contains("at /properties/v/oneOf/1 ").doesNotContain("anyOf");
+    }
+
+    /**
+     * A property name is one step of a JSON Pointer (RFC 6901): '~' is written ~0 and '/' ~1, so a property named a/b is
+     * not taken for two steps.
+     */
+    @Test
+    void aRefusalsPathEscapesPropertyNamesAsAJsonPointer() {
+        OutputSchema schema = OutputSchema.fromJson("Slashes", "{\"type\":\"object\",\"properties\":{\"a/b\":{"
+                + "\"type\":\"object\",\"properties\":{\"c~d\":{\"type\":\"object\"}}}}}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Slashes?");
+
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+        assertThat(result.message()).contains("at /properties/a~1b/properties/c~0d ");
+    }
+
+    /**
+     * The API takes anyOf and allOf but no oneOf; a schema with both anyOf and oneOf on one node cannot have its oneOf
+     * renamed to anyOf, so it is sent as one more allOf entry (both must hold, as in the schema), and no oneOf is sent.
+     */
+    @Test
+    void aNodeWithBothAnyOfAndOneOfSendsTheOneOfAsAnAllOfEntry() {
+        server.enqueue(FakeReply.text("{\"v\":1,\"w\":1}"));
+        OutputSchema schema = OutputSchema.fromJson("Both", "{\"type\":\"object\",\"properties\":{"
+                + "\"v\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}],"
+                + "\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]},"
+                + "\"w\":{\"allOf\":[{\"type\":\"integer\"}],\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}],"
+                + "\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},"
+                + "\"required\":[\"v\",\"w\"]}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Both?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var sent = lastBody().at("/output_config/format/schema/properties");
+        assertThat(sent.toString()).doesNotContain("oneOf");
+        assertThat(sent.at("/v/anyOf/1/type").asText()).isEqualTo("string");
+        assertThat(sent.at("/v/allOf/0/anyOf/1/type").asText()).isEqualTo("boolean");
+        assertThat(sent.at("/w/allOf/0/type").asText()).as("the allOf given is kept").isEqualTo("integer");
+        assertThat(sent.at("/w/allOf/1/anyOf/1/type").asText()).isEqualTo("boolean");
+    }
+
     public record Tagged(String id, java.util.Map<String, String> labels) {}
 
     public record Loose(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
