@@ -471,9 +471,9 @@ final class ErrorMapper {
         JsonNode typeNode = event.path("error").get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
         // A gateway's error without the API's type (OpenRouter's errors page: {code, message, metadata}, code the HTTP
-        // status its error would have had) is classified by that status, as its HTTP error is: 402, out of credits, is
-        // no failure a retry can help.
-        int status = type == null ? statusCode(event.path("error").path("code")) : 0;
+        // status its error would have had; or a type of the gateway's own beside the code) is classified by that status,
+        // as its HTTP error is: 402, out of credits, is no failure a retry can help.
+        int status = type == null || !API_TYPES.contains(type) ? statusCode(event.path("error").path("code")) : 0;
         Kind kind = status != 0 ? kindOfStatus(status) : kindOfType(type);
         Boolean override = RetryAfter.shouldRetry(values(headers));
         // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
@@ -489,8 +489,9 @@ final class ErrorMapper {
         // same advice as for the 400.
         java.util.List<Words> refusal = kind == Kind.INVALID_REQUEST ? refusals(event, null) : java.util.List.of();
         String advice = contextAdvice(refusal) + settingAdvice(refusal) + signatureAdvice(refusal);
-        String message = where + " (" + (type != null ? type : status != 0 ? "code " + status : "no type") + "): " + apiMessage
-                + advice;
+        String named = type != null && status != 0 ? type + ", code " + status
+                : type != null ? type : status != 0 ? "code " + status : "no type";
+        String message = where + " (" + named + "): " + apiMessage + advice;
         // The header names the request; the error object names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;
         return new ModelException(kind, 0, message, retryable, RetryAfter.from(values(headers), clock), id, null);
@@ -599,6 +600,11 @@ final class ErrorMapper {
     }
 
     /** The documented error types; an unknown type after HTTP 200 counts as a server failure. */
+    /** The error types the API's errors page lists; any other is a gateway's own, which says nothing Rein reads. */
+    private static final java.util.Set<String> API_TYPES = java.util.Set.of("invalid_request_error", "authentication_error",
+            "permission_error", "not_found_error", "request_too_large", "rate_limit_error", "overloaded_error",
+            "timeout_error", "conflict_error", "billing_error", "api_error");
+
     static Kind kindOfType(String type) {
         if (type == null) {
             return Kind.SERVER_ERROR;

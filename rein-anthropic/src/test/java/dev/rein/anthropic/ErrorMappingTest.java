@@ -1011,4 +1011,28 @@ class ErrorMappingTest extends FakeApi {
         assertThat(mapper.streamError(typed, none, null).kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(mapper.streamError(event.apply("server_busy"), none, null).kind()).isEqualTo(Kind.SERVER_ERROR);
     }
+
+    @Test
+    void aGatewaysErrorEventWithATypeOfItsOwnIsClassifiedByItsCode() {
+        // A gateway's error may carry a type of its own beside the status code ({"type": "provider_error", "code": 402});
+        // the type says nothing Rein knows, the code does: classified as its HTTP error would be.
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper mapper = new ErrorMapper(java.time.Clock.systemUTC(), "https://gateway.example/api");
+        java.util.function.BiFunction<String, Object, JsonNode> event = (type, code) -> Json.parse("{\"type\":\"error\","
+                + "\"error\":{\"type\":\"" + type + "\",\"code\":" + (code instanceof String text ? "\"" + text + "\"" : code)
+                + ",\"message\":\"Insufficient credits\"}}");
+        ModelException credits = mapper.streamError(event.apply("provider_error", 402), none, null);
+        assertThat(credits.kind()).isEqualTo(Kind.OTHER);
+        assertThat(credits.retryable()).as("a retry meets the same empty account").isFalse();
+        assertThat(credits.getMessage())
+                .isEqualTo("error event in the response stream (provider_error, code 402): Insufficient credits");
+        assertThat(mapper.bodyError(event.apply("gateway_error", "401"), none, null).kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(mapper.streamError(event.apply("upstream_error", 429), none, null).kind()).isEqualTo(Kind.RATE_LIMITED);
+        // The API's own types still decide, api_error too; an unknown type with no status for a code is a server error
+        assertThat(mapper.streamError(event.apply("api_error", 402), none, null).kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(mapper.streamError(event.apply("billing_error", 429), none, null).kind()).isEqualTo(Kind.OTHER);
+        ModelException busy = mapper.streamError(event.apply("provider_error", "busy"), none, null);
+        assertThat(busy.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(busy.getMessage()).startsWith("error event in the response stream (provider_error): ");
+    }
 }
