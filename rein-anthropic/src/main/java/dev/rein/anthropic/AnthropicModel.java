@@ -200,7 +200,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     /**
      * Rein places at most the API's four breakpoints, so a 400 that found more means a gateway or proxy
      * at the base URL added its own (some relays do): no mistake of the request that a retry would
-     * repeat. This model's requests leave room for them from now on, and the call is retryable.
+     * repeat. This model's requests leave room for them from now on, and the call is retryable. When
+     * Rein placed none, a retry would draw the same 400: the message says whose the extra ones are and
+     * what helps, and the call is not retried.
      */
     private ModelException gatewayBreakpoints(ModelException e, ModelRequest request, int limit) {
         Matcher found = e.httpStatus() == 400 && e.getMessage() != null
@@ -212,11 +214,22 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         // can Rein leave out: with none of Rein's, fewer from Rein changes nothing and each retry would draw the same 400.
         int rein = CacheBreakpoints.plan(request, limit).count();
         int own = CacheBreakpoints.serverToolBreakpoints(request);
+        int max = Integer.parseInt(found.group(1));
         int added = Integer.parseInt(found.group(2)) - rein - own;
-        if (rein == 0 || added <= 0) {
+        if (added <= 0) {
             return e;
         }
-        requests.lowerMaxBreakpoints(Integer.parseInt(found.group(1)) - added); // the whole request's, own included
+        requests.lowerMaxBreakpoints(max - added); // the whole request's, own included
+        if (rein == 0) {
+            // Rein placed none (caching off, or the server tools' own fill the limit): fewer from Rein cannot help and
+            // each retry would draw the same 400, but the caller can be told whose the extra ones are and what helps.
+            int over = own + added - max;
+            return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed none"
+                    + (own > 0 ? ", your server tools " + own : "") + ", so a gateway or proxy at the base URL added " + added
+                    + " of its own: " + (own >= over ? "take cache_control off " + over + " of your server tools, or keep"
+                            + " the gateway from adding its own)" : "keep the gateway from adding its own)"),
+                    false, e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null), e.getCause());
+        }
         return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + rein
                 + (own > 0 ? ", your server tools " + own : "") + ", so a gateway or proxy at the base URL added " + added
                 + " of its own: Rein now places at most " + requests.maxBreakpoints() + " per request"

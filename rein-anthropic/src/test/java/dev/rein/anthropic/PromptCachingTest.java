@@ -210,11 +210,12 @@ class PromptCachingTest extends FakeApi {
     }
 
     /**
-     * With caching off Rein places none: a 400 for the caller's own server-tool breakpoints is the request's mistake (every
-     * retry draws it again), so it stays the API's plain error, not a retryable "a gateway added some".
+     * With caching off Rein places none, and the caller's four server-tool breakpoints are within the limit: a "Found 5"
+     * means a gateway or proxy added the fifth. The message says so; fewer from Rein cannot help (it placed none), so it is
+     * not retried, and it says what can: fewer of the server tools' own.
      */
     @Test
-    void withCachingOffTooManyServerToolBreakpointsIsThePlainErrorNotAGateways() {
+    void withCachingOffAGatewaysBreakpointBeyondTheServerToolsOwnIsNamedNotRetried() {
         String[] tools = new String[4];
         for (int i = 0; i < tools.length; i++) {
             tools[i] = "{\"type\":\"web_search_20250305\",\"name\":\"web_search_" + i + "\",\"cache_control\":{\"type\":\"ephemeral\"}}";
@@ -226,8 +227,10 @@ class PromptCachingTest extends FakeApi {
 
         dev.rein.model.ModelException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
                 dev.rein.model.ModelException.class, () -> call(request));
-        assertThat(refused.getMessage()).doesNotContain("gateway");
-        assertThat(refused.retryable()).isFalse();
+        assertThat(refused.getMessage()).isEqualTo("A maximum of 4 blocks with cache_control may be provided. Found 5."
+                + " (Rein placed none, your server tools 4, so a gateway or proxy at the base URL added 1 of its own: take"
+                + " cache_control off 1 of your server tools, or keep the gateway from adding its own)");
+        assertThat(refused.retryable()).as("the same request draws the same 400").isFalse();
     }
 
     @Test
