@@ -18,7 +18,8 @@ import java.util.List;
  * search costs USD 0.01). A tool version the API only takes with a beta (web fetch's
  * {@code web_fetch_20250910}: {@code web-fetch-2025-09-10}) has that beta sent for it. Which server tools, versions and settings a model takes is the API's to
  * say; a name a function tool of the agent also has is refused when the agent is built (and when a
- * request built by hand is sent).
+ * request built by hand is sent). A {@code cache_control} written on a tool is sent as given and counts toward the
+ * API's 4 breakpoints per request; more than 4 are refused here.
  *
  * <pre>{@code
  * Agent.builder().model(model).modelOption(AnthropicServerTools.webSearch(5))
@@ -48,6 +49,14 @@ public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOptio
             }
             names.add(name);
             copies.add(tool.deepCopy()); // immutable as an option must be: the caller's node may change later
+        }
+        // The API counts every cache_control in the request against its limit: more on these alone fails every call.
+        List<String> cached = copies.stream().filter(tool -> tool.hasNonNull("cache_control"))
+                .map(tool -> tool.get("name").asText()).toList();
+        if (cached.size() > CacheBreakpoints.MAX_BREAKPOINTS) {
+            throw new ReinException(cached.size() + " server tools carry a cache_control (" + String.join(", ", cached)
+                    + "), and the API takes at most " + CacheBreakpoints.MAX_BREAKPOINTS + " per request: take it off at least "
+                    + (cached.size() - CacheBreakpoints.MAX_BREAKPOINTS) + " of them");
         }
         tools = List.copyOf(copies);
     }

@@ -233,6 +233,20 @@ class PromptCachingTest extends FakeApi {
         assertThat(refused.retryable()).as("the same request draws the same 400").isFalse();
     }
 
+    /** The API takes at most 4 cache_control per request: more on the server tools alone is refused before sending. */
+    @Test
+    void moreThanFourServerToolBreakpointsAreRefusedBeforeSending() {
+        String[] tools = new String[5];
+        for (int i = 0; i < tools.length; i++) {
+            tools[i] = "{\"type\":\"web_search_20250305\",\"name\":\"web_search_" + i + "\",\"cache_control\":{\"type\":\"ephemeral\"}}";
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AnthropicServerTools.of(tools))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("5 server tools carry a cache_control (web_search_0, web_search_1, web_search_2, web_search_3,"
+                        + " web_search_4), and the API takes at most 4 per request: take it off at least 1 of them");
+        assertThat(server.requestCount()).isZero();
+    }
+
     @Test
     void aShortStepNeedsNoIntermediateBreakpoint() throws Exception {
         server.enqueue(FakeReply.text("ok"));
