@@ -188,7 +188,8 @@ final class ErrorMapper {
         boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(provider);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
-                + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error) : "")
+                + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error)
+                        + promptFilterAdvice(provider) : "")
                 + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(provider)
                 + failedGeneration(provider) + usageNote,
                 retryable || resample, wait, requestId, null);

@@ -153,6 +153,29 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void azuresFilteredPromptRelayedByAGatewayAfterHttp200NamesWhatItFiltered() throws Exception {
+        // OpenRouter relays Azure's content-filter refusal as "Provider returned error" (code 400), Azure's error JSON in
+        // metadata.raw; sent after HTTP 200 as an error chunk it gets the advice it gets as an HTTP error.
+        String refused = "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.";
+        String raw = dev.rein.json.Json.mapper().writeValueAsString("{\"error\":{\"message\":\"" + refused
+                + "\",\"type\":null,\"param\":\"prompt\",\"code\":\"content_filter\",\"status\":400,\"innererror\":{"
+                + "\"code\":\"ResponsibleAIPolicyViolation\",\"content_filter_result\":{\"indirect_attack\":{"
+                + "\"filtered\":true,\"detected\":true}}}}}");
+        String relayed = "{\"error\":{\"message\":\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":" + raw
+                + ",\"provider_name\":\"Azure\"}}}";
+        String advice = " (filtered: indirect_attack; the flagged text, the task's or a tool result's, stays in the"
+                + " conversation, so every later step would be refused the same way)";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), relayed));
+        assertThat(failure().getMessage()).startsWith("Provider returned error (Azure: ").endsWith(advice);
+
+        server.enqueue(new ChatReply.Malformed(events(relayed)));
+        ModelException chunk = failure();
+        assertThat(chunk.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(chunk.retryable()).isFalse();
+        assertThat(chunk.getMessage()).contains("Provider returned error (Azure: ").endsWith(advice);
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
