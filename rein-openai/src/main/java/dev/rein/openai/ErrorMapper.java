@@ -350,8 +350,11 @@ final class ErrorMapper {
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         if (status == 400 && message != null) {
-            message += promptFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "")
-                    + cutNote(provider) + failedGeneration(provider);
+            message += promptFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "") + cutNote(provider);
+        }
+        if (message != null) {
+            // At any status: a relayed provider's error is shown without it (upstreamReason), so it is not lost.
+            message += failedGeneration(provider);
         }
         if (status == 402 && message != null) {
             message += creditAdvice(message);
@@ -874,17 +877,39 @@ final class ErrorMapper {
         if (error == null) {
             return null;
         }
-        JsonNode raw = error.path("metadata").path("raw");
-        JsonNode parsed = raw.isObject() ? raw : null;
+        JsonNode provider = errorObject(parsed(error.path("metadata").path("raw")));
+        return provider != null && message(provider) != null ? provider : error;
+    }
+
+    /** A gateway's {@code metadata.raw} as JSON: itself when it is an object, parsed when it is JSON text; else null. */
+    private static JsonNode parsed(JsonNode raw) {
+        if (raw.isObject()) {
+            return raw;
+        }
         if (raw.isTextual() && raw.asText().strip().startsWith("{")) {
             try {
-                parsed = dev.rein.json.Json.mapper().readTree(raw.asText());
+                return dev.rein.json.Json.mapper().readTree(raw.asText());
             } catch (java.io.IOException notJson) {
-                parsed = null; // shown as its text (upstreamReason), advised on as the gateway's message
+                return null; // shown as its text (upstreamReason), advised on as the gateway's message
             }
         }
+        return null;
+    }
+
+    /**
+     * {@code raw} without the {@code failed_generation} of the provider's error it holds, when there is one to show: the
+     * message gives it on its own after the note ({@link #failedGeneration}), and shown in the provider's error too it
+     * would be there twice. {@code raw} itself otherwise.
+     */
+    private static JsonNode withoutFailedGeneration(JsonNode raw) {
+        JsonNode parsed = parsed(raw);
         JsonNode provider = errorObject(parsed);
-        return provider != null && message(provider) != null ? provider : error;
+        if (provider == null || failedGeneration(provider).isEmpty() || message(provider) == null) {
+            return raw;
+        }
+        JsonNode copy = parsed.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) errorObject(copy)).remove("failed_generation");
+        return copy;
     }
 
     /** How much of the provider's error a gateway relays ({@link #upstreamReason}) a message shows, in characters. */
@@ -899,7 +924,7 @@ final class ErrorMapper {
      */
     private static String upstreamReason(JsonNode error) {
         JsonNode metadata = error.path("metadata");
-        JsonNode raw = metadata.path("raw");
+        JsonNode raw = withoutFailedGeneration(metadata.path("raw"));
         String text = dev.rein.internal.text.OneLine.of(raw.isTextual() ? raw.asText() : raw.isContainerNode() ? raw.toString()
                 : "", UPSTREAM_LIMIT);
         if (text.isEmpty()) {

@@ -754,6 +754,18 @@ class ErrorMappingTest extends FakeChat {
         assertThat(chunk.getMessage()).contains("Provider returned error (Groq: ").endsWith(" (the model wrote a call or JSON"
                 + " the server could not read; another sampling of the same request may not, so it is retried under the"
                 + " agent's RetryPolicy) (failed_generation: <function=search{\"q\": 1}</function>)");
+
+        // The generation is shown once, after the note: the provider's error shown before it goes without it
+        for (ModelException e : List.of(http, chunk)) {
+            assertThat(e.getMessage().split("function=search", -1)).as(e.getMessage()).hasSize(2);
+            assertThat(e.getMessage()).contains("(Groq: {\"error\":{\"message\":\"Failed to call a function. Please adjust"
+                    + " your prompt. See 'failed_generation' for more details.\",\"type\":\"invalid_request_error\","
+                    + "\"code\":\"tool_use_failed\"}})");
+        }
+        // At another status too: taken out of the provider's error, it is still shown after the message
+        server.enqueue(new ChatReply.HttpError(422, "x", null, "x", Map.of(), relayed));
+        assertThat(failure().getMessage()).endsWith("\"code\":\"tool_use_failed\"}}) (failed_generation:"
+                + " <function=search{\"q\": 1}</function>)");
     }
 
     @Test
