@@ -245,10 +245,7 @@ class HttpProtocolTest {
                         .satisfies(e -> assertThat(((dev.rein.tool.RetryableToolException) e).retryAfter())
                                 .isEqualTo(Duration.ofSeconds(7)));
             }
-            server.refuseCallsWith.set(0);
-            server.refusalRetryAfter.set(null);
-            assertThat(invoke(mcp, "echo", "k-after-refusals", Duration.ofSeconds(10)).content()).isEqualTo("done");
-            assertThat(server.rpc("initialize")).as("the session was kept").hasSize(initialized);
+            assertSessionKept(mcp, server, initialized, "503 and 429 with Retry-After: 7");
         }
     }
 
@@ -278,9 +275,25 @@ class HttpProtocolTest {
                             .contains("It may or may not have taken effect; check before calling it again.")
                             .doesNotContain("was not run");
                 }
-                assertThat(server.rpc("initialize")).as("the session was kept: " + c).hasSize(initialized);
+                assertSessionKept(mcp, server, initialized, c.toString());
             }
         }
+    }
+
+    /**
+     * Checks that the session the refused calls used is kept: a dropped one shows only at the next call, which
+     * initializes again, so one is made (answered now) and must use the same Mcp-Session-Id without a new initialize.
+     */
+    private static void assertSessionKept(McpToolset mcp, ScriptedHttpServer server, int initialized, String what)
+            throws Exception {
+        List<String> refused = server.rpc("tools/call").stream().map(ScriptedHttpServer.Received::sessionId).distinct().toList();
+        server.refuseCallsWith.set(0);
+        server.refusalRetryAfter.set(null);
+        assertThat(invoke(mcp, "echo", "k-after-" + System.nanoTime(), Duration.ofSeconds(10)).content()).as(what).isEqualTo("done");
+        assertThat(server.rpc("initialize")).as("no new session was opened: " + what).hasSize(initialized);
+        assertThat(refused).as("the refused calls' session: " + what).hasSize(1).doesNotContainNull();
+        assertThat(server.rpc("tools/call").getLast().sessionId()).as("the next call used the same session: " + what)
+                .isEqualTo(refused.getFirst());
     }
 
     @Test
