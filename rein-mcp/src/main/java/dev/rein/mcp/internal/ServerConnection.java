@@ -652,9 +652,11 @@ public final class ServerConnection implements AutoCloseable {
      * @param callersDeadline the call gives up at this instant (or after the server's timeout and 5 s, if sooner)
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
-     * @throws RetryableToolException when a streamable HTTP server refused the call with 429, or 503 with a {@code Retry-After},
-     *                 or a call of a tool without effects got a 503: the call may be tried again (after the server's
-     *                 {@code Retry-After}, when it gave one)
+     * @param mayHaveEffect true when the risk Rein derived for the tool is not READ: a failure that may have come after the
+     *                 call ran says it may have taken effect. Not for deciding what is sent again: the executor may apply a
+     *                 stricter risk than this
+     * @throws RetryableToolException when a streamable HTTP server refused the call with 429: the call was not run and may
+     *                 be tried again (after the server's {@code Retry-After}, when it gave one)
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
                            boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException, RetryableToolException {
@@ -823,24 +825,27 @@ public final class ServerConnection implements AutoCloseable {
             String said = current.refusalOf(call.id());
             long retryAfter = current.retryAfterOf(call.id());
             Integer status = current.refusedStatusOf(call.id());
-            // RFC 6585 section 4 (429: too many requests) refuses the request, and so does a 503 (RFC 9110 section 15.6.4)
-            // carrying a Retry-After: a server's deliberate "not now". A bare 503 proves nothing: Envoy and Istio answer it
+            // RFC 6585 section 4 (429: too many requests) refuses the request: a rate limit, in a proxy or the server, comes
+            // before the request is handled. A 503 (RFC 9110 section 15.6.4: "the server", which may be a proxy in front of
+            // it, cannot handle the request now) proves nothing, with or without a Retry-After: Envoy and Istio answer it
             // ("upstream connect error or disconnect/reset before headers") when the upstream connection drops after the
-            // request was forwarded. The executor's retry sits below the approval gate, so only a call that cannot have
-            // taken effect (refused, or of a tool without effects) is handed to it; the session, whose endpoint answered, is kept.
-            boolean refusedOutright = status != null && (status == 429 || status == 503 && retryAfter > 0);
-            if (status != null && status == 503 && !refusedOutright && mayHaveEffect) {
+            // request was forwarded, and a proxy may add a Retry-After of its own. The executor's retry sits below the
+            // approval gate, and whether the tool has effects is the risk the executor applies, which may be stricter than
+            // the one Rein derived (an application's toBuilder().risk(...)) and is not seen here; so a 503 is never handed
+            // to it: the model may call again, and that call passes the gate under the executor's risk. The session,
+            // whose endpoint answered, is kept.
+            if (status != null && status == 503) {
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
-                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + ", without a Retry-After, which a"
-                        + " proxy also answers when its connection to the server broke after it passed the call on, so Rein does not"
-                        + " send it again. It may or may not have taken effect; check before calling it again.");
+                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + (retryAfter > 0 ? "" : ", without a Retry-After")
+                        + ". A 503 does not show whether the server ran the call: a proxy in front of it answers 503 (and may add a"
+                        + " Retry-After) when its connection to the server broke after it passed the call on, so Rein does not send it"
+                        + " again." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again."
+                        : " Call it again if you still need its answer, or use another tool."));
             }
-            if (status != null && (status == 503 || status == 429)) {
+            if (status != null && status == 429) {
                 String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
-                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + (refusedOutright
-                        ? ", so the tool was not run (a server answers HTTP " + status + " to a request it does not take now)."
-                        : ", without a Retry-After (which a proxy also answers when its connection to the server broke, so the"
-                        + " tool may have run); it has no effects, so it may be tried again.");
+                        + HttpRefusal.describe(status, said, retryAfter, config.secrets())
+                        + ", so the tool was not run (a server answers HTTP " + status + " to a request it does not take now).";
                 if (HttpRefusal.unreadable(retryAfter)) {
                     // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
                     return ToolOutput.error(refused + " Rein does not try it again; try again later, or use another tool.");
