@@ -308,20 +308,21 @@ class HttpProtocolTest {
                 .isEqualTo(refused.getFirst());
     }
 
-    @Test
-    void aRestartRefusedWithARetryAfterIsNotTriedAgainBeforeThatWaitHasPassed() throws Exception {
-        // RFC 9110 section 10.2.3: Retry-After is how long the user agent ought to wait before its follow-up request. A session
-        // that broke was restarted, and the server refused its initialize with 503 and Retry-After: 20; the restart backoff
-        // (1 s, then doubled) ignored it, so the next call a second later initialized again, and was refused again.
-        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+    /**
+     * An endpoint whose session breaks at every call (tools/call answered 500: the next call restarts it) and whose every
+     * initialize after the first is refused with 503 and the Retry-After {@code retryAfter} gives at that time; counted in
+     * {@code initializes}.
+     */
+    private static FakeHttpEndpoint refusingRestarts(java.util.function.Supplier<String> retryAfter,
+                                                     java.util.concurrent.atomic.AtomicInteger initializes) {
+        return FakeHttpEndpoint.start((exchange, message) -> {
             if (!exchange.getRequestMethod().equals("POST")) {
                 FakeHttpEndpoint.empty(exchange, 405);
                 return;
             }
             String method = FakeHttpEndpoint.method(message);
             if (method.equals("initialize") && initializes.incrementAndGet() > 1) {
-                exchange.getResponseHeaders().set("Retry-After", "20");
+                exchange.getResponseHeaders().set("Retry-After", retryAfter.get());
                 FakeHttpEndpoint.empty(exchange, 503);
                 return;
             }
@@ -330,21 +331,33 @@ class HttpProtocolTest {
                 return;
             }
             FakeHttpEndpoint.echo(exchange, message, "s-1");
-        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+        });
+    }
+
+    /** What a call of {@code tool} with idempotency key {@code key}, given 10 s, was answered. */
+    private static String content(Tool tool, String key) {
+        try {
+            return ((ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone(key)
+                    .withDeadline(Instant.now().plusSeconds(10)))).content();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aRestartRefusedWithARetryAfterIsNotTriedAgainBeforeThatWaitHasPassed() throws Exception {
+        // RFC 9110 section 10.2.3: Retry-After is how long the user agent ought to wait before its follow-up request. A session
+        // that broke was restarted, and the server refused its initialize with 503 and Retry-After: 20; the restart backoff
+        // (1 s, then doubled) ignored it, so the next call a second later initialized again, and was refused again.
+        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeHttpEndpoint server = refusingRestarts(() -> "20", initializes);
+             McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             Tool echo = mcp.tools().getFirst();
-            java.util.function.Function<String, String> call = key -> {
-                try {
-                    return ((ToolOutput) echo.handler().handle(Json.parse("{}"), ToolContext.standalone(key)
-                            .withDeadline(Instant.now().plusSeconds(10)))).content();
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            };
-            assertThat(call.apply("k-breaks")).contains("it answered HTTP 500");
-            assertThat(call.apply("k-restart")).contains("could not be restarted: it answered HTTP 503; it asked to be tried again"
+            assertThat(content(echo, "k-breaks")).contains("it answered HTTP 500");
+            assertThat(content(echo, "k-restart")).contains("could not be restarted: it answered HTTP 503; it asked to be tried again"
                     + " after 20 s");
             Thread.sleep(1500); // past the backoff of 1 s, well before the 20 s asked
-            assertThat(call.apply("k-waits")).matches(".*; it is tried again at the first call in (19|20) s or later\\..*");
+            assertThat(content(echo, "k-waits")).matches(".*; it is tried again at the first call in (19|20) s or later\\..*");
             assertThat(initializes.get()).as("no initialize before the wait asked for").isEqualTo(2);
         }
     }
@@ -354,36 +367,12 @@ class HttpProtocolTest {
     void aRestartRefusedWithAVeryLongOrUnreadableRetryAfterIsHeldBackAnHourAtMost(String retryAfter) throws Exception {
         // The hold was max(backoff, Retry-After): a year asked (or an unreadable value, Rein's stand-in of ~146 million
         // years) disabled the server for the process's life, while every call told the model "Try again later".
-        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            if (!exchange.getRequestMethod().equals("POST")) {
-                FakeHttpEndpoint.empty(exchange, 405);
-                return;
-            }
-            String method = FakeHttpEndpoint.method(message);
-            if (method.equals("initialize") && initializes.incrementAndGet() > 1) {
-                exchange.getResponseHeaders().set("Retry-After", retryAfter);
-                FakeHttpEndpoint.empty(exchange, 503);
-                return;
-            }
-            if (method.equals("tools/call")) {
-                FakeHttpEndpoint.empty(exchange, 500);
-                return;
-            }
-            FakeHttpEndpoint.echo(exchange, message, "s-1");
-        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+        try (FakeHttpEndpoint server = refusingRestarts(() -> retryAfter, new java.util.concurrent.atomic.AtomicInteger());
+             McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             Tool echo = mcp.tools().getFirst();
-            java.util.function.Function<String, String> call = key -> {
-                try {
-                    return ((ToolOutput) echo.handler().handle(Json.parse("{}"), ToolContext.standalone(key)
-                            .withDeadline(Instant.now().plusSeconds(10)))).content();
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            };
-            call.apply("k-breaks");
-            call.apply("k-restart");
-            assertThat(call.apply("k-waits")).matches(".*; it is tried again at the first call in (3599|3600) s or later \\(its"
+            content(echo, "k-breaks");
+            content(echo, "k-restart");
+            assertThat(content(echo, "k-waits")).matches(".*; it is tried again at the first call in (3599|3600) s or later \\(its"
                     + " Retry-After (asked for 31536000 s|was too large to read); Rein holds a restart back 1 h at most\\)\\..*");
         }
     }
