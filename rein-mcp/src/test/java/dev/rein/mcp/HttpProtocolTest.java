@@ -378,6 +378,27 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aRestartHeldBackAnHourSaysTheWaitItsRetryAfterAskedForRoundedUpAsTheRefusalDoes() throws Exception {
+        // A Retry-After as an HTTP date two hours ahead asks for a little less than 7200 s when it is read. The refusal
+        // said it rounded up ('it asked to be tried again after 7200 s') and the hold, in the same message, cut it
+        // ('its Retry-After asked for 7199 s').
+        try (FakeHttpEndpoint server = refusingRestarts(() -> java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(7200)), new java.util.concurrent.atomic.AtomicInteger());
+             McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Tool echo = mcp.tools().getFirst();
+            content(echo, "k-breaks");
+            content(echo, "k-restart");
+            String waits = content(echo, "k-waits");
+            java.util.regex.Matcher refusal = java.util.regex.Pattern.compile("it asked to be tried again after (\\d+) s").matcher(waits);
+            java.util.regex.Matcher hold = java.util.regex.Pattern.compile("its Retry-After asked for (\\d+) s; Rein holds a restart"
+                    + " back 1 h at most").matcher(waits);
+            assertThat(refusal.find()).as(waits).isTrue();
+            assertThat(hold.find()).as(waits).isTrue();
+            assertThat(hold.group(1)).as(waits).isEqualTo(refusal.group(1));
+        }
+    }
+
+    @Test
     void aStartRefusedWith503AndARetryAfterSaysWhenTheServerAskedToBeTriedAgain() throws Exception {
         try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (FakeHttpEndpoint.method(message).equals("initialize")) {

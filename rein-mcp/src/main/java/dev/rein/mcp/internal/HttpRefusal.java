@@ -96,7 +96,15 @@ final class HttpRefusal {
      */
     static String retryAfter(long millis) {
         return millis <= 0 ? "" : unreadable(millis) ? "; it sent a Retry-After too large to read, which Rein took as a wait longer"
-                + " than any it makes" : "; it asked to be tried again after " + (millis / 1000 + (millis % 1000 == 0 ? 0 : 1)) + " s";
+                + " than any it makes" : "; it asked to be tried again after " + seconds(millis) + " s";
+    }
+
+    /**
+     * {@code millis} in whole seconds, rounded up, as every wait Rein says is: one message must not say the same wait as
+     * 7200 s in one place and 7199 s in another, and a wait said shorter than asked would be tried too soon.
+     */
+    static long seconds(long millis) {
+        return millis / 1000 + (millis % 1000 == 0 ? 0 : 1);
     }
 
     /**

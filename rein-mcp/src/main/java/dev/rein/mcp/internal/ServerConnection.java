@@ -677,11 +677,11 @@ public final class ServerConnection implements AutoCloseable {
         }
         if (current == null) {
             // Whole seconds, rounded up: "from 2026-12-04T14:57:48.648322829Z" told a model nothing it could use.
-            long seconds = Math.max(1, (Duration.between(Instant.now(), restartNotBefore).toMillis() + 999) / 1000);
+            long seconds = Math.max(1, HttpRefusal.seconds(Duration.between(Instant.now(), restartNotBefore).toMillis()));
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ")"
                     + (restartFailure == null ? "" : " and could not be restarted (" + restartFailure + ")")
                     + "; it is tried again at the first call in " + seconds + " s or later" + (restartWaitCut == null ? ""
-                    : " (its Retry-After " + restartWaitCut + "; Rein holds a restart back " + LONGEST_RESTART_HOLD.toHours() + " h"
+                    : " (its Retry-After " + restartWaitCut + "; Rein holds a restart back " + LONGEST_RESTART_HOLD_SAID
                     + " at most)") + ". Tool '" + tool + "' was not called."
                     + " Try again later or use another tool.");
         }
@@ -1016,7 +1016,7 @@ public final class ServerConnection implements AutoCloseable {
                     long asked = retryAfterAskedIn(e);
                     long longest = LONGEST_RESTART_HOLD.toMillis();
                     restartWaitCut = asked <= longest ? null : HttpRefusal.unreadable(asked) ? "was too large to read"
-                            : "asked for " + asked / 1000 + " s";
+                            : "asked for " + HttpRefusal.seconds(asked) + " s";
                     restartNotBefore = Instant.now().plusMillis(Math.max(seconds * 1000, Math.min(asked, longest)));
                 }
                 restart.completeExceptionally(e);
@@ -1050,6 +1050,9 @@ public final class ServerConnection implements AutoCloseable {
 
     /** The longest a {@code Retry-After} refusing a restart holds the next restart back. */
     static final Duration LONGEST_RESTART_HOLD = Duration.ofHours(1);
+    /** {@link #LONGEST_RESTART_HOLD} as said, rounded up as the waits beside it are (toHours() cut 90 min to '1 h'). */
+    private static final String LONGEST_RESTART_HOLD_SAID = LONGEST_RESTART_HOLD.toSeconds() % 3600 == 0
+            ? LONGEST_RESTART_HOLD.toHours() + " h" : HttpRefusal.seconds(LONGEST_RESTART_HOLD.toMillis()) + " s";
 
     /** How the Retry-After that holds the next restart back was cut to {@link #LONGEST_RESTART_HOLD}; null when it was not. */
     private volatile String restartWaitCut;
