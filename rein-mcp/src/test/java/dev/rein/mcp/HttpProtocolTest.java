@@ -213,6 +213,35 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aRetryAfterThatAsksForNoWaitOrCannotBeReadIsSaidAsItWasNotAsMissing() throws Exception {
+        // A Retry-After of 0, of a date already past, or of words was read as no wait and then said as none at all
+        // ('it answered HTTP 503, without a Retry-After'), so whoever reads it looks for a header that was there.
+        String past = "Wed, 21 Oct 2015 07:28:00 GMT";
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(503);
+            server.refusalRetryAfter.set("0");
+            assertThat(refusal(mcp, "k-503-zero")).startsWith("MCP server 'scripted' answered the call of tool 'echo': it answered HTTP"
+                    + " 503; its Retry-After was '0', which asks for no wait.").doesNotContain("without a Retry-After");
+            server.refusalRetryAfter.set("in a minute"); // (a control character in a header is refused by the JDK's client itself)
+            assertThat(refusal(mcp, "k-503-words")).startsWith("MCP server 'scripted' answered the call of tool 'echo': it answered HTTP"
+                    + " 503; its Retry-After was 'in a minute', neither a number of seconds nor an HTTP date, so Rein took it"
+                    + " as no wait.").doesNotContain("without a Retry-After");
+            server.refuseCallsWith.set(429);
+            server.refusalRetryAfter.set(past);
+            assertThat(refusal(mcp, "k-429-past")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP"
+                    + " 429; its Retry-After was '" + past + "', a time already past, which asks for no wait, so the tool was not run");
+        }
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            exchange.getResponseHeaders().set("Retry-After", "soon");
+            FakeHttpEndpoint.empty(exchange, 503);
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("it answered HTTP 503; its Retry-After was 'soon', neither a number of seconds nor an HTTP"
+                            + " date, so Rein took it as no wait");
+        }
+    }
+
     /** What a refused call of 'echo' with idempotency key {@code key} was told: its passing refusal's message, or its error result. */
     private static String refusal(McpToolset mcp, String key) {
         ToolOutput output;

@@ -64,7 +64,8 @@ final class HttpRefusal {
         }
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof Said server) {
-                return describe(status, connecting) + quoting(server.said, secrets) + retryAfter(server.retryAfterMillis);
+                return describe(status, connecting) + quoting(server.said, secrets) + retryAfter(server.retryAfterMillis)
+                        + noWait(server.noWait, secrets);
             }
         }
         return describe(status, connecting);
@@ -76,7 +77,31 @@ final class HttpRefusal {
      * wait its {@code Retry-After} asked for ({@code retryAfterMillis}; 0 when none).
      */
     static String describe(int status, String said, long retryAfterMillis, java.util.Map<String, String> secrets) {
-        return describe(status, false) + quoting(said, secrets) + retryAfter(retryAfterMillis);
+        return describe(status, said, retryAfterMillis, null, secrets);
+    }
+
+    /**
+     * As {@link #describe(int, String, long, java.util.Map)}, saying also a {@code Retry-After} that asked for no wait
+     * ({@code noWait}, as sent; null when there was none or it asked for a wait).
+     */
+    static String describe(int status, String said, long retryAfterMillis, String noWait, java.util.Map<String, String> secrets) {
+        return describe(status, false) + quoting(said, secrets) + retryAfter(retryAfterMillis) + noWait(noWait, secrets);
+    }
+
+    /**
+     * A {@code Retry-After} that asked for no wait ({@code header}, as sent), said as it was, masked and its control characters
+     * escaped; "" for none. Read as no wait, it was said as no Retry-After at all, and whoever read that looked for a header
+     * that was there ('0', a date already past, or 'in a minute').
+     */
+    static String noWait(String header, java.util.Map<String, String> secrets) {
+        if (header == null || header.isBlank()) {
+            return "";
+        }
+        String value = header.strip();
+        String shown = "; its Retry-After was '" + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(value, secrets)) + "', ";
+        return value.chars().allMatch(Character::isDigit) ? shown + "which asks for no wait"
+                : ResumingHttpClient.httpDate(value, java.time.Instant.now()) != null ? shown + "a time already past, which asks for no wait"
+                : shown + "neither a number of seconds nor an HTTP date, so Rein took it as no wait";
     }
 
     /** The wait the {@code Retry-After} of the refusal in {@code failure}'s causes asked for, in milliseconds; 0 when none. */
@@ -128,11 +153,18 @@ final class HttpRefusal {
     static final class Said extends java.io.IOException {
         private final String said;
         private final long retryAfterMillis;
+        /** A {@code Retry-After} that asked for no wait, as sent; null when none ({@link #noWait}). */
+        private final String noWait;
 
         Said(Throwable failure, String said, long retryAfterMillis) {
+            this(failure, said, retryAfterMillis, null);
+        }
+
+        Said(Throwable failure, String said, long retryAfterMillis, String noWait) {
             super(failure.getMessage(), failure);
             this.said = said;
             this.retryAfterMillis = retryAfterMillis;
+            this.noWait = noWait;
         }
     }
 

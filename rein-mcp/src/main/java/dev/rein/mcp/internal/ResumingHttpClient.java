@@ -442,9 +442,13 @@ final class ResumingHttpClient extends HttpClient {
                 } else {
                     refusedStatuses.put(Json.write(id), info.statusCode());
                     // A 503 or 429 may say when to come back (RFC 9110 section 10.2.3); read now, as a date counts from now.
-                    long retryAfter = retryAfterMillis(info.headers().firstValue("Retry-After").orElse(""), Instant.now());
+                    String header = info.headers().firstValue("Retry-After").orElse("");
+                    long retryAfter = retryAfterMillis(header, Instant.now());
                     if (id != null && retryAfter > 0) {
                         retryAfters.put(Json.write(id), retryAfter);
+                    } else if (id != null && !header.isBlank()) {
+                        // 0, a date past or words: no wait, but said as it was, not as no Retry-After at all
+                        noWaitRetryAfters.put(Json.write(id), header);
                     }
                 }
                 return new Refused<>(body, id, true);
@@ -522,6 +526,18 @@ final class ResumingHttpClient extends HttpClient {
     long retryAfterOf(Object id) {
         Long wait = id == null ? null : retryAfters.take(Json.write(Json.mapper().valueToTree(id)));
         return wait == null ? 0 : wait;
+    }
+
+    /** The Retry-After headers, as sent, of HTTP error statuses that asked for no wait (0, a date past, words), by JSON-RPC id. */
+    private final ByRequest<String> noWaitRetryAfters = new ByRequest<>();
+
+    /**
+     * The {@code Retry-After} header, as sent, of the HTTP error status that refused the request with JSON-RPC id
+     * {@code id} when it asked for no wait ({@code 0}, a date already past, or something neither seconds nor a date),
+     * and forgets it; null when there was none or it asked for a wait ({@link #retryAfterOf}).
+     */
+    String noWaitRetryAfterOf(Object id) {
+        return id == null ? null : noWaitRetryAfters.take(Json.write(Json.mapper().valueToTree(id)));
     }
 
     /** JSON-RPC errors without an id that answered a POST, by the id of its request; forgotten once read. */

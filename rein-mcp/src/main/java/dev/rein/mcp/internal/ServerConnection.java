@@ -252,13 +252,14 @@ public final class ServerConnection implements AutoCloseable {
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             String said = opened.refusal();
             long retryAfter = opened.retryAfterOf(opened.transport.initializeId());
+            String noWait = opened.noWaitRetryAfterOf(opened.transport.initializeId());
             opened.discard();
             if (ended != null) {
                 // A line that is not a message ended the connection, not the server: that says all.
                 throw new IOException(ended.startsWith(StdioTransport.NOT_JSON_RPC) ? ended : "it stopped before answering: " + ended, e);
             }
-            if (said != null || retryAfter > 0) {
-                throw new HttpRefusal.Said(e, said, retryAfter);
+            if (said != null || retryAfter > 0 || noWait != null) {
+                throw new HttpRefusal.Said(e, said, retryAfter, noWait);
             }
             throw e;
         } finally {
@@ -336,7 +337,7 @@ public final class ServerConnection implements AutoCloseable {
                     // a server that asked to be tried later (503, 429 with Retry-After) is told apart as initialize's is
                     long retryAfter = current.retryAfterOf(id);
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            retryAfter, config.secrets()), true, retryAfter > 0 ? retryLater(retryAfter) : RefusedListing.ADVICE);
+                            retryAfter, current.noWaitRetryAfterOf(id), config.secrets()), true, retryAfter > 0 ? retryLater(retryAfter) : RefusedListing.ADVICE);
                 }
                 throw e;
             } catch (McpError e) {
@@ -713,7 +714,7 @@ public final class ServerConnection implements AutoCloseable {
                         // running it. The SDK is re-initializing in the background all the same, so the next call
                         // starts a fresh session of Rein's own, as after a second 404.
                         String refusal = HttpRefusal.describe(status, current.refusalOf(call.id()), current.retryAfterOf(call.id()),
-                                config.secrets());
+                                current.noWaitRetryAfterOf(call.id()), config.secrets());
                         failed(current, refusal);
                         return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + refusal
                                 + ", so the tool was not run (a server answers HTTP " + status + " to a request it will not run)."
@@ -824,6 +825,7 @@ public final class ServerConnection implements AutoCloseable {
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(call.id());
             long retryAfter = current.retryAfterOf(call.id());
+            String noWait = current.noWaitRetryAfterOf(call.id());
             Integer status = current.refusedStatusOf(call.id());
             // RFC 6585 section 4 (429: too many requests) refuses the request: a rate limit, in a proxy or the server, comes
             // before the request is handled. A 503 (RFC 9110 section 15.6.4: "the server", which may be a proxy in front of
@@ -836,7 +838,8 @@ public final class ServerConnection implements AutoCloseable {
             // whose endpoint answered, is kept.
             if (status != null && status == 503) {
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
-                        + HttpRefusal.describe(status, said, retryAfter, config.secrets()) + (retryAfter > 0 ? "" : ", without a Retry-After")
+                        + HttpRefusal.describe(status, said, retryAfter, noWait, config.secrets())
+                        + (retryAfter > 0 || noWait != null ? "" : ", without a Retry-After")
                         + ". A 503 does not show whether the server ran the call: a proxy in front of it answers 503 (and may add a"
                         + " Retry-After) when its connection to the server broke after it passed the call on, so Rein does not send it"
                         + " again." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again."
@@ -844,7 +847,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (status != null && status == 429) {
                 String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
-                        + HttpRefusal.describe(status, said, retryAfter, config.secrets())
+                        + HttpRefusal.describe(status, said, retryAfter, noWait, config.secrets())
                         + ", so the tool was not run (a server answers HTTP " + status + " to a request it does not take now).";
                 if (HttpRefusal.unreadable(retryAfter)) {
                     // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
@@ -852,7 +855,7 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 throw new RetryableToolException(refused, retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);
             }
-            Exception e = said == null && retryAfter == 0 ? failure : new HttpRefusal.Said(failure, said, retryAfter);
+            Exception e = said == null && retryAfter == 0 && noWait == null ? failure : new HttpRefusal.Said(failure, said, retryAfter, noWait);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
             if (timedOut || failure.getCause() instanceof InterruptedException) {
                 // Given up on, not failed: the server may still be running it.

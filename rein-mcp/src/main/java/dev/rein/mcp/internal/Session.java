@@ -200,6 +200,11 @@ final class Session {
         return resuming == null ? 0 : resuming.retryAfterOf(id);
     }
 
+    /** For streamable HTTP: the {@code Retry-After} that asked for no wait when the request was refused, as sent; else null. */
+    String noWaitRetryAfterOf(Object id) {
+        return resuming == null ? null : resuming.noWaitRetryAfterOf(id);
+    }
+
     /**
      * For streamable HTTP: the HTTP error status the server refused the request with JSON-RPC id
      * {@code id} with, forgotten once read; null when it refused none (or for stdio).
