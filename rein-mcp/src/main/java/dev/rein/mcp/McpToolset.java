@@ -56,10 +56,23 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * server: newer than its start listing, so taken up after it (guarded by this).
      */
     private final Map<McpServerConfig, List<McpSchema.Tool>> early = new LinkedHashMap<>();
+    /**
+     * The risk each tool was last offered with, kept after the server drops it: annotations are hints from
+     * a server that may not be trusted (the MCP spec says so), so listing a tool again, also after dropping it
+     * or after a restart, never makes it looser than this unless the server has {@code trust} (guarded by this).
+     */
+    private final Map<Owner, Risk> offered = new LinkedHashMap<>();
+    /** The loosenings already warned of, by tool and risks: each is said once, not at every listing (guarded by this). */
+    private final java.util.Set<String> loosenings = new java.util.HashSet<>();
+    /** A bound on {@link #loosenings}: a server cannot fill memory with them. */
+    private static final int MAX_LOOSENINGS_SAID = 1_000;
+    /** Where warnings go: the log (logger {@code dev.rein.mcp}), or a test's list. */
+    private final java.util.function.Consumer<String> warn;
 
-    private McpToolset(List<ServerConnection> connections, Map<String, String> secrets) {
+    private McpToolset(List<ServerConnection> connections, Map<String, String> secrets, java.util.function.Consumer<String> warn) {
         this.connections = connections;
         this.secrets = secrets;
+        this.warn = warn;
         this.shutdownHook = Thread.ofPlatform().unstarted(this::closeConnections);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -75,11 +88,16 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     }
 
     static McpToolset start(McpConfig config, ServerProcess.Launcher launcher) {
+        return start(config, launcher, org.slf4j.LoggerFactory.getLogger("dev.rein.mcp")::warn);
+    }
+
+    /** As {@link #start(McpConfig, ServerProcess.Launcher)}, with the toolset's own warnings to {@code warn} (for tests). */
+    static McpToolset start(McpConfig config, ServerProcess.Launcher launcher, java.util.function.Consumer<String> warn) {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         Map<String, String> secrets = new LinkedHashMap<>();
         config.servers().forEach(server -> secrets.putAll(server.secrets()));
         List<ServerConnection> connections = new ArrayList<>();
-        McpToolset toolset = new McpToolset(connections, Map.copyOf(secrets));
+        McpToolset toolset = new McpToolset(connections, Map.copyOf(secrets), warn);
         try {
             for (McpServerConfig server : config.servers()) {
                 connections.add(new ServerConnection(server, launcher, mapper, tools -> toolset.refresh(server, tools)));
@@ -146,7 +164,21 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 continue; // announced later: left out, the tool that had the name keeps it
             }
             try {
-                current.put(name, ToolAdapter.adapt(server, connection, tool, strict, this::riskOf));
+                Risk atLeast = strict || server.trust() ? null : offered.get(mine);
+                if (atLeast != null) {
+                    Risk listed = ToolAdapter.risk(server, tool, false);
+                    if (McpRisk.stricter(atLeast, listed) && loosenings.size() < MAX_LOOSENINGS_SAID
+                            && loosenings.add(mine + ":" + atLeast + ">" + listed)) {
+                        warn.accept("MCP server '" + server.name() + "' listed tool '" + tool.name() + "' again with annotations"
+                                + " that would make it " + lower(listed) + " rather than " + lower(atLeast) + ", the risk it was offered"
+                                + " with; a server without \"trust\": true cannot loosen a tool it has offered, so Rein keeps it "
+                                + lower(atLeast) + " for as long as this toolset runs (a new start takes the tool as then listed;"
+                                + " set \"trust\": true only for a server whose annotations you rely on)");
+                    }
+                }
+                ToolAdapter.Adapted adapted = ToolAdapter.adapt(server, connection, tool, strict, this::riskOf, atLeast);
+                current.put(name, adapted);
+                offered.put(mine, adapted.info().risk());
             } catch (McpConfigException e) {
                 if (strict) {
                     throw e;
@@ -154,6 +186,10 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 owner.remove(name, mine); // a tool Rein cannot use, announced later: left out, not fatal
             }
         }
+    }
+
+    private static String lower(Risk risk) {
+        return risk.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The tool of {@code server} named {@code mcpName} by the server. */

@@ -102,18 +102,37 @@ public final class ToolAdapter {
         return derived;
     }
 
+    /** The risk the annotations of {@code tool} give. */
+    private static Risk derived(McpSchema.Tool tool) {
+        McpSchema.ToolAnnotations hints = tool.annotations();
+        return McpRisk.derive(hints == null ? null : hints.readOnlyHint(), hints == null ? null : hints.destructiveHint());
+    }
+
+    /**
+     * The risk {@code tool} gets from its annotations and the configured overrides, as {@link #adapt} applies it
+     * with no {@code atLeast}.
+     *
+     * @param strict true at start (a looser override without {@code trust} is a configuration error), false on a refresh
+     */
+    public static Risk risk(McpServerConfig config, McpSchema.Tool tool, boolean strict) {
+        return risk(config, tool, derived(tool), strict);
+    }
+
     /**
      * Adapts {@code tool}.
      *
      * @param current looks up the tool's current risk by Rein name at call time (empty when the
      *                server no longer offers it), so a tool whose annotations became stricter after a
      *                refresh is not called under its old, looser risk
+     * @param atLeast the least risk the tool may get (the one it was offered with before, which a server
+     *                without {@code trust} cannot loosen by listing it again), or null for none
      */
     public static Adapted adapt(McpServerConfig config, ServerConnection connection, McpSchema.Tool tool, boolean strict,
-                                Function<String, Optional<Risk>> current) {
+                                Function<String, Optional<Risk>> current, Risk atLeast) {
         McpSchema.ToolAnnotations hints = tool.annotations();
-        Risk derived = McpRisk.derive(hints == null ? null : hints.readOnlyHint(), hints == null ? null : hints.destructiveHint());
-        Risk risk = risk(config, tool, derived, strict);
+        Risk derived = derived(tool);
+        Risk listed = risk(config, tool, derived, strict);
+        Risk risk = atLeast == null ? listed : McpRisk.max(listed, atLeast);
         String name = reinName(config, tool.name());
         String description = tool.description() != null && !tool.description().isBlank() ? tool.description()
                 : tool.title() != null && !tool.title().isBlank() ? tool.title() : "Tool '" + tool.name() + "'.";
