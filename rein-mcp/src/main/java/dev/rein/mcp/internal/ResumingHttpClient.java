@@ -721,6 +721,8 @@ final class ResumingHttpClient extends HttpClient {
         /** What cut the stream off; null when it ended otherwise. */
         private volatile Throwable failure;
         private final SseEvents events = new SseEvents(this::event, MAX_MESSAGE_BYTES);
+        /** Strips a byte order mark the stream starts with for the SDK, whose parser reads it as part of the first field's name. */
+        private final LeadingBom bom = new LeadingBom();
         private final BatchSplitter batches;
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
@@ -787,8 +789,8 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onNext(List<ByteBuffer> item) {
-            item.forEach(events::feed);
-            downstream.onNext(batches.split(item));
+            item.forEach(events::feed); // SseEvents strips the mark itself
+            downstream.onNext(batches.split(bom.strip(item)));
         }
 
         @Override
@@ -802,6 +804,10 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onComplete() {
+            List<ByteBuffer> rest = bom.end(); // a stream of one or two bytes that began as a mark does: passed on as it came
+            if (!rest.isEmpty()) {
+                downstream.onNext(batches.split(rest));
+            }
             downstream.onComplete();
             ended();
         }

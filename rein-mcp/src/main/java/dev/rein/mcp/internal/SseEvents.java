@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 /**
  * Reads a server-sent event stream as the HTML standard's event stream interpretation does, for
  * what resuming a stream needs: the data of each event, the last event id and the reconnection
- * time the server asked for ({@code retry}). Bytes may arrive in any chunks.
+ * time the server asked for ({@code retry}). Bytes may arrive in any chunks. One UTF-8 byte order
+ * mark at the start of the stream is stripped, as the standard says.
  */
 final class SseEvents {
     private final Consumer<String> onData;
@@ -21,6 +22,8 @@ final class SseEvents {
     /** True while the line being skipped has any byte (a blank one ends the event). */
     private boolean skippedLineHasBytes;
     private volatile boolean tooLarge;
+    /** Strips a byte order mark the stream starts with, which would otherwise be read as part of the first field's name. */
+    private final LeadingBom bom = new LeadingBom();
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private final StringBuilder data = new StringBuilder();
     private boolean dataSeen;
@@ -72,6 +75,12 @@ final class SseEvents {
 
     /** Reads {@code bytes} (from its position to its limit, which it does not move). */
     void feed(ByteBuffer bytes) {
+        for (ByteBuffer part : bom.strip(bytes)) {
+            read(part);
+        }
+    }
+
+    private void read(ByteBuffer bytes) {
         ByteBuffer view = bytes.duplicate();
         while (view.hasRemaining()) {
             byte b = view.get();

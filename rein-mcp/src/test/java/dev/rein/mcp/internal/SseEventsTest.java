@@ -35,6 +35,29 @@ class SseEventsTest {
     }
 
     @Test
+    void oneByteOrderMarkAtTheStartOfTheStreamIsStrippedEvenSplitAcrossChunks() {
+        // As the HTML standard's event stream interpretation does. Before, the first field was '\uFEFFdata', an unknown
+        // field, and the event's data was lost.
+        byte[] bom = "\uFEFF".getBytes(StandardCharsets.UTF_8);
+        events.feed(ByteBuffer.wrap(bom, 0, 1));
+        events.feed(ByteBuffer.wrap(bom, 1, 2));
+        feed("id: 1\ndata: 東京\n\n", "\uFEFFdata: kept\n\n");
+        assertThat(data).as("only the first, at the start, is stripped").containsExactly("東京");
+        assertThat(events.lastEventId()).isEqualTo("1");
+
+        List<String> second = new ArrayList<>();
+        SseEvents twice = new SseEvents(second::add, Long.MAX_VALUE);
+        twice.feed(ByteBuffer.wrap("\uFEFF\uFEFFdata: x\n\ndata: y\n\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(second).as("a second one is part of the field's name").containsExactly("y");
+
+        List<String> partial = new ArrayList<>();
+        SseEvents notABom = new SseEvents(partial::add, Long.MAX_VALUE);
+        notABom.feed(ByteBuffer.wrap(new byte[] {(byte) 0xEF, (byte) 0xBB}));
+        notABom.feed(ByteBuffer.wrap("\ndata: z\n\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(partial).as("the start of a BOM only is a line of its own").containsExactly("z");
+    }
+
+    @Test
     void anEventWithoutAnIdKeepsTheLastOneAndABadRetryIsIgnored() {
         feed("id: 3\ndata: a\n\n", "retry: soon\ndata: b\n\n");
         assertThat(events.lastEventId()).isEqualTo("3");
