@@ -259,6 +259,34 @@ class TemporalRunTest {
         }
     }
 
+    /**
+     * A retry attempt counts the run's deadline from when the call was first scheduled, as a local run counts it from
+     * the call's start: with a deadline of 1 hour and delays of 40 minutes, the second 429 (at 40 minutes) is not
+     * retried, and the run ends FAILED with the message and trace of a local run whose deadline passed during its
+     * retries (here 3 s and 2 s, which a local run waits). Each attempt counted the deadline from its own start, so the
+     * second saw the whole hour left, traced a model_retry and waited, and the third attempt answered past the
+     * deadline. The test server skips the minutes.
+     */
+    @Test
+    void aRetryWhoseDelayWouldPassTheDeadlineCountedFromTheCallsFirstAttemptEndsTheRunAsLocally() throws TimeoutException {
+        SameAsLocal.Ran local = SameAsLocal.local(trace -> Orders.agent(rateLimitedTwice(), trace, Orders.lookup())
+                .retryPolicy(new RetryPolicy(2, Duration.ofSeconds(2), Duration.ofSeconds(2), 0))
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofSeconds(3)).build()).build(), "A-1?");
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(rateLimitedTwice(), trace, Orders.lookup())
+                .retryPolicy(new RetryPolicy(2, Duration.ofMinutes(40), Duration.ofMinutes(40), 0))
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofHours(1)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-retry-past-deadline").result(Duration.ofSeconds(60));
+            SameAsLocal.Ran remote = new SameAsLocal.Ran(result, trace);
+
+            SameAsLocal.assertSameAsLocal(remote, local, SameAsLocal.Also.MESSAGE, SameAsLocal.Also.TRACE_EVENTS);
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("slow down").endsWith("not retried because waiting would pass the run's deadline");
+            assertThat(trace.events(TraceEvent.ModelRetry.class)).extracting(TraceEvent.ModelRetry::attempt).containsExactly(1);
+        }
+    }
+
     private static ScriptedModel rateLimitedTwice() {
         ModelException slowDown = new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down");
         return ScriptedModel.of(ScriptedModel.fail(slowDown), ScriptedModel.fail(slowDown), ScriptedModel.text("A-1 は配達済みです。"));

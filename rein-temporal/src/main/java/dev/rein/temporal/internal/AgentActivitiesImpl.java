@@ -70,10 +70,13 @@ public final class AgentActivitiesImpl implements AgentActivities {
         // the provider's failures so far, which the last attempt's heartbeats carry: Temporal's attempt number also counts
         // attempts lost with their worker, which are not the provider's errors the agent's retry policy is about
         int failedBefore = Activity.getExecutionContext().getHeartbeatDetails(Integer.class).orElse(0);
+        long sinceScheduled = sinceScheduled(Activity.getExecutionContext().getInfo());
         return guarded(failedBefore, alive -> {
             // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
             try {
-                DrivenRun.ModelStep step = run.callModel(resolve(turn), failedBefore + 1);
+                // the Turn is the call's at its scheduling: the delays waited and the attempts made since count toward
+                // the deadline, as a local run's retries do, so a retry whose delay would pass it is not made
+                DrivenRun.ModelStep step = run.callModel(resolve(turn, sinceScheduled), failedBefore + 1);
                 return new ModelStep(ref(step.snapshot()), step.response(), step.answerText(), step.outputLimitCut());
             } catch (DrivenRun.Failed failed) {
                 String message = masker.redact(failed.getMessage());
@@ -165,10 +168,29 @@ public final class AgentActivitiesImpl implements AgentActivities {
         });
     }
 
+    /**
+     * How long before this attempt started the call was first scheduled, in milliseconds: the retries' delays, earlier
+     * attempts (a lost worker's among them) and the wait for a worker. Both times are the Temporal server's, so a
+     * worker's clock that differs does not count; 0 when the context does not give them (a test double).
+     */
+    static long sinceScheduled(io.temporal.activity.ActivityInfo info) {
+        if (info == null) {
+            return 0;
+        }
+        long scheduled = info.getScheduledTimestamp();
+        long started = info.getStartedTimestamp();
+        return scheduled <= 0 || started <= scheduled ? 0 : started - scheduled;
+    }
+
     /** The stored snapshot with what the workflow knows newer than it. */
     private RunSnapshot resolve(Turn turn) {
+        return resolve(turn, 0);
+    }
+
+    /** As {@link #resolve(Turn)}, {@code laterMillis} more of the run's time gone since the workflow made the Turn. */
+    private RunSnapshot resolve(Turn turn, long laterMillis) {
         RunSnapshot s = blobs.snapshot(turn.snapshot());
-        s = DrivenRun.at(s, turn.activeMillis(), turn.verificationFailures());
+        s = DrivenRun.at(s, turn.activeMillis() + laterMillis, turn.verificationFailures());
         s = DrivenRun.withApprovals(s, new ApprovalState(turn.requests(), turn.decisions(), s.approvals().completed()));
         for (Edit edit : turn.edits()) {
             s = edit.appendText() != null ? DrivenRun.appendUserText(s, edit.appendText()) : DrivenRun.observe(s, edit.observe());

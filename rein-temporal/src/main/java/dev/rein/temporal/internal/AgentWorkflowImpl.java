@@ -669,9 +669,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // 365 days (and the grace) stopped Temporal retrying once the policy's delays together passed it (two of
         // 200 days), ending the run with the provider's failure where a local run waits them. Runs recorded before
         // scheduled their calls with it and keep it. A deadline further off than 365 days, which timeLeft counts as
-        // 365, bounds the call as a whole by the real time left (and the grace): each attempt gets the Turn of the
-        // call's scheduling, so it counts the deadline from its own start, and only this keeps the delays already
-        // waited counted (Temporal ends the call with its last failure where the next delay would pass it)
+        // 365, bounds the call as a whole by the real time left (and the grace); each attempt counts the deadline from
+        // the call's first scheduling itself (AgentActivitiesImpl.sinceScheduled), so this only ends a call whose
+        // attempts stopped reporting
         Duration max = input.budget().maxDuration();
         if (max == null) {
             if (Workflow.getVersion("no-deadline-call-unbounded", Workflow.DEFAULT_VERSION, 1) < 1) {
