@@ -262,6 +262,77 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * As above, with a worker of the agent's activities back once the model call's start timeout has passed: the run's
+     * end is traced and recorded by that worker (ReinEnd, the trace's RunFinished) as other failures are, with the same
+     * status, reason and message. The workflow used to end the run with a result of its own, nothing traced.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpEndsTheRunWithItsEndTracedByAWorkerThatCameBack() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        io.temporal.worker.WorkerFactory back = null;
+        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
+                    activities.get().shutdown();
+                }
+            }
+        };
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(trace)
+                .listener(runId -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
+            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
+                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
+                    .build()), agent);
+            server.env.start();
+            activities.get().start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken-end-traced");
+
+            // once the model call has timed out and the end is waiting for a worker, one starts
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            io.temporal.common.WorkflowExecutionHistory history = server.client().fetchHistory("run-call-never-taken-end-traced");
+            while (!scheduled(history, "ReinEnd") && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()
+                    && System.nanoTime() < until) {
+                Thread.sleep(50);
+                history = server.client().fetchHistory("run-call-never-taken-end-traced");
+            }
+            back = io.temporal.worker.WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
+            back.start();
+            RunResult result = run.result(Duration.ofSeconds(30));
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("internal_error");
+            assertThat(result.message()).contains("ReinCallModel").contains("no worker took it up within 2 s")
+                    .contains("withModelCallStartTimeout");
+            assertThat(scheduled(server.client().fetchHistory("run-call-never-taken-end-traced"), "ReinEnd"))
+                    .as("the end traced by an activity").isTrue();
+            assertThat(trace.events(dev.rein.trace.TraceEvent.RunFinished.class)).singleElement().satisfies(f -> {
+                assertThat(f.status()).isEqualTo(RunStatus.FAILED);
+                assertThat(f.reason()).isEqualTo("internal_error");
+                assertThat(f.message()).isEqualTo(result.message());
+            });
+        } finally {
+            if (activities.get() != null) {
+                activities.get().shutdownNow();
+            }
+            if (back != null) {
+                back.shutdownNow();
+            }
+        }
+    }
+
+    private static boolean scheduled(io.temporal.common.WorkflowExecutionHistory history, String activityType) {
+        return history.getEvents().stream().filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .anyMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType));
+    }
+
     /** A model call's start timeout that is not positive is refused, saying what the timeout is and its default. */
     @Test
     void aModelCallStartTimeoutThatIsNotPositiveIsRefusedSayingWhatItIs() {

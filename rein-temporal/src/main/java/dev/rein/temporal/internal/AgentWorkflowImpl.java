@@ -130,6 +130,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             if (!cancelled(e)) {
                 String unserved = unserved(e);
                 if (unserved != null) {
+                    if (ref != null && Unserved.callNeverTakenUp(e, blamedStartTimeout())
+                            && Workflow.getVersion("unserved-call-end-traced", Workflow.DEFAULT_VERSION, 1) >= 1) {
+                        // the workers may be back (busy, or restarted): the end is traced as other failures are, by
+                        // one that takes it up within the same start timeout; runs recorded before ended untraced
+                        return endWaitingForAWorker(unserved);
+                    }
                     // the run's end is an activity too, which no worker would run either: the workflow says it itself
                     result = unrecorded(RunStatus.FAILED, Reasons.INTERNAL_ERROR, unserved, null);
                     status = result.status();
@@ -143,6 +149,23 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         } catch (CanceledFailure e) {
             return endCancelled();
         }
+    }
+
+    /**
+     * The run's end after a model call no worker took up: traced by ReinEnd, as other failures are, when a worker takes
+     * it up within the model call's start timeout; when none does, or the run is cancelled while it waits, the result
+     * is the workflow's own (the same status, reason and message), untraced.
+     */
+    private RunResult endWaitingForAWorker(String message) {
+        AgentActivities ending = Workflow.newActivityStub(AgentActivities.class, ActivityOptions
+                .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(callStartTimeout()).build());
+        try {
+            result = ending.end(turn(), RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, null, null);
+        } catch (ActivityFailure e) {
+            result = unrecorded(RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, null);
+        }
+        status = result.status();
+        return result;
     }
 
     /** The run's end traced outside the cancelled scope, so that its activity still runs. */
@@ -557,8 +580,13 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * a model call no worker took up within its start timeout (see {@link Unserved#describe}). Null for any other failure.
      */
     private String unserved(ActivityFailure failure) {
-        return Unserved.describe(failure, Workflow.getInfo().getTaskQueue(), callStartTimeoutShorter ? callStartTimeout() : null,
+        return Unserved.describe(failure, Workflow.getInfo().getTaskQueue(), blamedStartTimeout(),
                 AgentWorkflowImpl::shown, AgentWorkflowImpl::startedByALostWorker);
+    }
+
+    /** The model call's start timeout when a start timeout of the latest call may be blamed on it, else null. */
+    private Duration blamedStartTimeout() {
+        return callStartTimeoutShorter ? callStartTimeout() : null;
     }
 
     /**
@@ -722,10 +750,15 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /** As {@link #effects()}, cancelled as {@code cancellation} says when their scope is (tool reads wait for their end). */
     private AgentActivities effects(ActivityCancellationType cancellation) {
+        return Workflow.newActivityStub(AgentActivities.class, effectOptions(cancellation));
+    }
+
+    /** The options of {@link #effects(ActivityCancellationType)}. */
+    private ActivityOptions effectOptions(ActivityCancellationType cancellation) {
         Duration left = timeLeft();
         Duration attempt = attempt();
         Duration call = left.compareTo(attempt) > 0 ? left : attempt;
-        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
+        return ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(call)
                 // retried for a few lost workers past that, not without end: an activity no worker of the queue can
                 // run (none registered it, none polls) ends the run once its deadline has passed
@@ -733,7 +766,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 .setHeartbeatTimeout(attempt)
                 .setCancellationType(cancellation)
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
-                        .setDoNotRetry(Reasons.INTERNAL_ERROR, Reasons.CONFIGURATION_ERROR, CONVERTER_FAILURE).build()).build());
+                        .setDoNotRetry(Reasons.INTERNAL_ERROR, Reasons.CONFIGURATION_ERROR, CONVERTER_FAILURE).build()).build();
     }
 
     /**

@@ -22,6 +22,19 @@ final class Unserved {
     }
 
     /**
+     * Whether {@code failure} is a model call no worker took up within its start timeout, one shorter than the call's
+     * whole limit ({@code startTimeout}, as {@link #describe} takes it): workers of the queue may be back later, so the
+     * run's end may still be traced by one.
+     */
+    static boolean callNeverTakenUp(ActivityFailure failure, Duration startTimeout) {
+        return startTimeout != null && MODEL_CALL.equals(failure.getActivityType()) && neverTakenUp(failure);
+    }
+
+    private static boolean neverTakenUp(ActivityFailure failure) {
+        return failure.getCause() instanceof TimeoutFailure t && t.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START;
+    }
+
+    /**
      * What the run's result says of {@code failure}, or null for a failure no missing worker explains: workers took
      * it that lack the agent's activities (Temporal retried it, each attempt "not registered with a worker"), no
      * worker polls the queue for activities (never started before its limit), or a model call no worker took up
@@ -52,9 +65,8 @@ final class Unserved {
         String where = "task queue '" + queue + "'";
         String register = "every worker of " + where + " must register the agent with TemporalAgents.worker(worker, agent,"
                 + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
-        boolean neverTakenUp = failure.getCause() instanceof TimeoutFailure t
-                && t.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START;
-        if (neverTakenUp && startTimeout != null && MODEL_CALL.equals(failure.getActivityType())) {
+        boolean neverTakenUp = neverTakenUp(failure);
+        if (callNeverTakenUp(failure, startTimeout)) {
             // Temporal does not retry a start timeout, whatever the retry state says
             return "the activity " + failure.getActivityType() + " waited for a worker and no worker took it up within "
                     + shown.apply(startTimeout) + ", its start timeout: no worker with the"
