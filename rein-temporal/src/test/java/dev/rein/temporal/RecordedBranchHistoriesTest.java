@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,155 +76,154 @@ class RecordedBranchHistoriesTest {
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(READS_CANCELLED);
-        assertThat(versionMarkers(history)).as("the history goes through the reads-cancelled branch")
-                .contains("reads-cancelled");
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(READS_CANCELLED, history -> {
+            goesThrough(history, "reads-cancelled");
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aPauseThatContinuedAsNewStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(PAUSE_CONTINUED);
-        assertThat(versionMarkers(history)).as("the history goes through the pause-continue-as-new branch")
-                .contains("pause-continue-as-new");
-        assertThat(history.getLastEvent().hasWorkflowExecutionContinuedAsNewEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(PAUSE_CONTINUED, history -> {
+            goesThrough(history, "pause-continue-as-new");
+            assertThat(history.getLastEvent().hasWorkflowExecutionContinuedAsNewEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void theExecutionAPauseContinuedInStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(PAUSE_CONTINUED_NEXT);
-        assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
-                .as("an execution continued from a pause").isNotEmpty();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(PAUSE_CONTINUED_NEXT, history -> {
+            assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
+                    .as("an execution continued from a pause").isNotEmpty();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aRunThatContinuedAsNewBetweenStepsStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(CONTINUED);
-        assertThat(versionMarkers(history)).as("the history goes through the continue-as-new branch").contains("continue-as-new");
-        assertThat(history.getLastEvent().hasWorkflowExecutionContinuedAsNewEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(CONTINUED, history -> {
+            goesThrough(history, "continue-as-new");
+            assertThat(history.getLastEvent().hasWorkflowExecutionContinuedAsNewEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void theExecutionARunContinuedInBetweenStepsStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(CONTINUED_NEXT);
-        assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
-                .as("an execution continued between steps").isNotEmpty();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(CONTINUED_NEXT, history -> {
+            assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
+                    .as("an execution continued between steps").isNotEmpty();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aDeadlinePassedDuringAModelCallStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(DEADLINE_IN_CALL);
-        assertThat(versionMarkers(history)).as("the history goes through the deadline-in-call-intervention branch")
-                .contains("deadline-in-call-intervention");
-        assertThat(scheduled(history, "ReinCallModel")).as("the deadline passed during the second model call").isEqualTo(2);
-        assertThat(scheduled(history, "ReinIntervene")).isOne();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(DEADLINE_IN_CALL, history -> {
+            goesThrough(history, "deadline-in-call-intervention");
+            assertThat(scheduled(history, "ReinCallModel")).as("the deadline passed during the second model call")
+                    .isEqualTo(2);
+            assertThat(scheduled(history, "ReinIntervene")).isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aCancelWhileTheEndWasTracedStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(END_NOT_CANCELLED);
-        assertThat(versionMarkers(history)).as("the history goes through the end-not-cancelled branch")
-                .contains("end-not-cancelled");
-        assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
-        assertThat(scheduled(history, "ReinEnd")).as("the end traced once, not again as cancelled").isOne();
-        DeterminismTest.replay(history);
+        replays(END_NOT_CANCELLED, history -> {
+            goesThrough(history, "end-not-cancelled");
+            assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
+            assertThat(scheduled(history, "ReinEnd")).as("the end traced once, not again as cancelled").isOne();
+        });
     }
 
     @Test
     void aCancelWhileTheResumeWasTracedStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(RESUME_NOT_CANCELLED);
-        assertThat(versionMarkers(history)).as("the history goes through the resume-not-cancelled branch")
-                .contains("resume-not-cancelled");
-        assertThat(requestedCancels(history)).as("the cancel came while the resume was traced").isOne();
-        assertThat(scheduled(history, "ReinResumed")).isOne();
-        assertThat(scheduled(history, "ReinEnd")).as("the end traced once, as cancelled").isOne();
-        List<HistoryEvent> events = history.getEvents();
-        int resumed = events.indexOf(events.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals("ReinResumed"))
-                .findFirst().orElseThrow());
-        int cancelled = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes)
-                .findFirst().orElseThrow());
-        assertThat(cancelled).as("the cancel came after ReinResumed was scheduled").isGreaterThan(resumed);
-        assertThat(history.getLastEvent().hasWorkflowExecutionCanceledEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(RESUME_NOT_CANCELLED, history -> {
+            goesThrough(history, "resume-not-cancelled");
+            assertThat(requestedCancels(history)).as("the cancel came while the resume was traced").isOne();
+            assertThat(scheduled(history, "ReinResumed")).isOne();
+            assertThat(scheduled(history, "ReinEnd")).as("the end traced once, as cancelled").isOne();
+            List<HistoryEvent> events = history.getEvents();
+            int resumed = events.indexOf(events.stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName()
+                            .equals("ReinResumed"))
+                    .findFirst().orElseThrow());
+            int cancelled = events.indexOf(events.stream()
+                    .filter(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes).findFirst().orElseThrow());
+            assertThat(cancelled).as("the cancel came after ReinResumed was scheduled").isGreaterThan(resumed);
+            assertThat(history.getLastEvent().hasWorkflowExecutionCanceledEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aCancelWhileTheEndWasTracedRecordedBeforeItWasLeftStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("end-cancelled-before-f92dd9b3.json");
-        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("end-not-cancelled");
-        assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
-        assertThat(scheduled(history, "ReinEnd")).as("the end cancelled and traced again as cancelled").isEqualTo(2);
-        DeterminismTest.replay(history);
+        replays("end-cancelled-before-f92dd9b3.json", history -> {
+            assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("end-not-cancelled");
+            assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
+            assertThat(scheduled(history, "ReinEnd")).as("the end cancelled and traced again as cancelled").isEqualTo(2);
+        });
     }
 
     @Test
     void aReadFailedForGoodWhileAnotherRanRecordedBeforeTheReadsWereAwaitedStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("reads-not-awaited-before-36de1b45.json");
-        assertThat(versionMarkers(history)).as("recorded before the branches").doesNotContain("reads-all-ended", "reads-cancelled");
-        assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
-        DeterminismTest.replay(history);
+        replays("reads-not-awaited-before-36de1b45.json", history -> {
+            assertThat(versionMarkers(history)).as("recorded before the branches")
+                    .doesNotContain("reads-all-ended", "reads-cancelled");
+            assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
+        });
     }
 
     @Test
     void aReadFailedForGoodWhileAnotherRanRecordedWhenTheReadsWereAwaitedStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("reads-all-ended-before-21539385.json");
-        assertThat(versionMarkers(history)).as("the history goes through the reads-all-ended branch, not reads-cancelled")
-                .contains("reads-all-ended").doesNotContain("reads-cancelled");
-        assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
-        DeterminismTest.replay(history);
+        replays("reads-all-ended-before-21539385.json", history -> {
+            assertThat(versionMarkers(history))
+                    .as("the history goes through the reads-all-ended branch, not reads-cancelled")
+                    .contains("reads-all-ended").doesNotContain("reads-cancelled");
+            assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
+        });
     }
 
     @Test
     void aDecisionDeliveredWithTheStartOfAContinuedPauseStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(DECISION_WITH_START);
-        assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsCount())
-                .isOne();
-        List<HistoryEvent> events = history.getEvents();
-        int signalled = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes)
-                .findFirst().orElseThrow());
-        int firstTask = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowTaskStartedEventAttributes)
-                .findFirst().orElseThrow());
-        assertThat(signalled).as("the decision came with the start, before the first workflow task").isLessThan(firstTask);
-        assertThat(scheduled(history, "ReinResumed")).as("the decision heard: the pause ended").isOne();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(DECISION_WITH_START, history -> {
+            assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsCount())
+                    .isOne();
+            List<HistoryEvent> events = history.getEvents();
+            int signalled = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes)
+                    .findFirst().orElseThrow());
+            int firstTask = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowTaskStartedEventAttributes)
+                    .findFirst().orElseThrow());
+            assertThat(signalled).as("the decision came with the start, before the first workflow task")
+                    .isLessThan(firstTask);
+            assertThat(scheduled(history, "ReinResumed")).as("the decision heard: the pause ended").isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aFinishCallItsSchemaRefusedCountedWithAVerifiersRefusalStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(FINISH_REFUSAL_COUNT);
-        assertThat(versionMarkers(history)).as("the history goes through the finish-refusal-count branch")
-                .contains("finish-refusal-count");
-        assertThat(scheduled(history, "ReinVerify")).as("the verifier's refusal used the last attempt").isOne();
-        assertThat(scheduled(history, "ReinCallModel")).as("the model not asked again").isEqualTo(2);
-        assertThat(scheduled(history, "ReinEnd")).isOne();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(FINISH_REFUSAL_COUNT, history -> {
+            goesThrough(history, "finish-refusal-count");
+            assertThat(scheduled(history, "ReinVerify")).as("the verifier's refusal used the last attempt").isOne();
+            assertThat(scheduled(history, "ReinCallModel")).as("the model not asked again").isEqualTo(2);
+            assertThat(scheduled(history, "ReinEnd")).isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     @Test
     void aModelCallWithoutScheduleToCloseInARunWithoutATimeLimitStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(NO_DEADLINE_CALL);
-        assertThat(versionMarkers(history)).as("the history goes through the no-deadline-call-unbounded branch")
-                .contains("no-deadline-call-unbounded");
-        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
-                .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
-                .as("the model call scheduled without a limit as a whole").singleElement()
-                .satisfies(a -> assertThat(a.hasScheduleToCloseTimeout() && a.getScheduleToCloseTimeout().getSeconds() > 0
-                        && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse());
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(NO_DEADLINE_CALL, history -> {
+            goesThrough(history, "no-deadline-call-unbounded");
+            assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
+                    .as("the model call scheduled without a limit as a whole").singleElement()
+                    .satisfies(a -> assertThat(a.hasScheduleToCloseTimeout()
+                            && a.getScheduleToCloseTimeout().getSeconds() > 0
+                            && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse());
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     /**
@@ -232,20 +233,21 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void aModelCallWithAStartTimeoutInARunWithALongTimeLimitStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded(LONG_DEADLINE_CALL);
-        assertThat(versionMarkers(history)).as("the history goes through both branches")
-                .contains("long-deadline-call-unbounded", "call-start-timeout");
-        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
-                .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
-                .as("the model call scheduled without a limit as a whole, and a start timeout of 365 days").singleElement()
-                .satisfies(a -> {
-                    assertThat(a.hasScheduleToCloseTimeout() && a.getScheduleToCloseTimeout().getSeconds() > 0
-                            && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse();
-                    assertThat(a.getScheduleToStartTimeout().getSeconds()).isEqualTo(365L * 24 * 3600);
-                });
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays(LONG_DEADLINE_CALL, history -> {
+            assertThat(versionMarkers(history)).as("the history goes through both branches")
+                    .contains("long-deadline-call-unbounded", "call-start-timeout");
+            assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> a.getActivityType().getName().equals("ReinCallModel")))
+                    .as("the model call scheduled without a limit as a whole, and a start timeout of 365 days")
+                    .singleElement()
+                    .satisfies(a -> {
+                        assertThat(a.hasScheduleToCloseTimeout() && a.getScheduleToCloseTimeout().getSeconds() > 0
+                                && a.getScheduleToCloseTimeout().getSeconds() < 400L * 24 * 3600).isFalse();
+                        assertThat(a.getScheduleToStartTimeout().getSeconds()).isEqualTo(365L * 24 * 3600);
+                    });
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     /**
@@ -255,11 +257,11 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void aFinishCallItsSchemaRefusedRecordedBeforeItsCountWasTakenUpStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("finish-refused-before-6cee147d.json");
-        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
-        assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
-        assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
-        DeterminismTest.replay(history);
+        replays("finish-refused-before-6cee147d.json", history -> {
+            assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
+            assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
+            assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
+        });
     }
 
     /**
@@ -268,15 +270,15 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void aFinishCallItsSchemaRefusedCountedByANewActivityAndLeftByAnOldWorkflowStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("finish-refused-mixed-before-6cee147d.json");
-        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
-        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskCompletedEventAttributes)
-                .flatMap(e -> e.getActivityTaskCompletedEventAttributes().getResult().getPayloadsList().stream())
-                .map(p -> p.getData().toStringUtf8()))
-                .as("an activity returned the refusal's count").anyMatch(r -> r.contains("\"verification_failures\":1"));
-        assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
-        assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
-        DeterminismTest.replay(history);
+        replays("finish-refused-mixed-before-6cee147d.json", history -> {
+            assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("finish-refusal-count");
+            assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskCompletedEventAttributes)
+                    .flatMap(e -> e.getActivityTaskCompletedEventAttributes().getResult().getPayloadsList().stream())
+                    .map(p -> p.getData().toStringUtf8()))
+                    .as("an activity returned the refusal's count").anyMatch(r -> r.contains("\"verification_failures\":1"));
+            assertThat(scheduled(history, "ReinVerify")).as("the run went on after the verifier's refusal").isEqualTo(2);
+            assertThat(scheduled(history, "ReinCallModel")).as("the model asked again").isEqualTo(3);
+        });
     }
 
     /**
@@ -289,12 +291,13 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void anApprovalDuringThePausesTraceRecordedBeforeItWasKeptStillReplays() throws Exception {
-        WorkflowExecutionHistory history = recorded("approval-during-pause-before-c46ffe2b.json");
-        assertThat(history.getEvents().stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes).count())
-                .as("the approval sent while ReinPaused ran, lost, and sent again").isEqualTo(2);
-        assertThat(scheduled(history, "ReinResumed")).isOne();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        DeterminismTest.replay(history);
+        replays("approval-during-pause-before-c46ffe2b.json", history -> {
+            assertThat(history.getEvents().stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes)
+                    .count())
+                    .as("the approval sent while ReinPaused ran, lost, and sent again").isEqualTo(2);
+            assertThat(scheduled(history, "ReinResumed")).isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
     }
 
     /**
@@ -304,10 +307,10 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void anApprovalDuringThePausesTraceThenACancelRecordedBeforeItWasKeptDoesNotReplay() throws Exception {
-        WorkflowExecutionHistory history = recorded("approval-during-pause-cancelled-before-c46ffe2b.json");
-        assertThat(requestedCancels(history)).isOne();
-        assertThat(scheduled(history, "ReinResumed")).isZero();
-        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException")
+        doesNotReplay("approval-during-pause-cancelled-before-c46ffe2b.json", history -> {
+            assertThat(requestedCancels(history)).isOne();
+            assertThat(scheduled(history, "ReinResumed")).isZero();
+        }).hasStackTraceContaining("NonDeterministicException")
                 .hasStackTraceContaining("activityId");
     }
 
@@ -319,10 +322,10 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void anEditWithoutAnObjectOfArgumentsTakenBeforeItWasRefusedDoesNotReplay() throws Exception {
-        WorkflowExecutionHistory history = recorded("edit-not-object-before-ad120176.json");
-        assertThat(scheduled(history, "ReinResumed")).as("the edit was taken: the pause ended").isOne();
-        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
-        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException");
+        doesNotReplay("edit-not-object-before-ad120176.json", history -> {
+            assertThat(scheduled(history, "ReinResumed")).as("the edit was taken: the pause ended").isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        }).hasStackTraceContaining("NonDeterministicException");
     }
 
     /**
@@ -333,11 +336,12 @@ class RecordedBranchHistoriesTest {
      */
     @Test
     void anActivityFailedForGoodRecordedBeforeTheRunEndedWithAResultDoesNotReplay() throws Exception {
-        WorkflowExecutionHistory history = recorded("verifier-failed-before-54cec27d.json");
-        assertThat(history.getLastEvent().hasWorkflowExecutionFailedEventAttributes()).as("the workflow failed").isTrue();
-        assertThat(scheduled(history, "ReinVerify")).isOne();
-        assertThat(scheduled(history, "ReinEnd")).isZero();
-        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException")
+        doesNotReplay("verifier-failed-before-54cec27d.json", history -> {
+            assertThat(history.getLastEvent().hasWorkflowExecutionFailedEventAttributes()).as("the workflow failed")
+                    .isTrue();
+            assertThat(scheduled(history, "ReinVerify")).isOne();
+            assertThat(scheduled(history, "ReinEnd")).isZero();
+        }).hasStackTraceContaining("NonDeterministicException")
                 .hasStackTraceContaining("COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK");
     }
 
@@ -351,39 +355,32 @@ class RecordedBranchHistoriesTest {
         Path into = Path.of(folder);
         Files.createDirectories(into);
         // a file kept in the folder is left as it is: a history recorded with older code must not be recorded over
-        if (absent(into, READS_CANCELLED)) {
-            Files.writeString(into.resolve(READS_CANCELLED), readsCancelled().toJson(true));
+        record(into, () -> List.of(readsCancelled()), READS_CANCELLED);
+        record(into, RecordedBranchHistoriesTest::pauseContinued, PAUSE_CONTINUED, PAUSE_CONTINUED_NEXT);
+        record(into, RecordedBranchHistoriesTest::continuedBetweenSteps, CONTINUED, CONTINUED_NEXT);
+        record(into, () -> List.of(deadlineInCall()), DEADLINE_IN_CALL);
+        record(into, () -> List.of(cancelAtEnd()), END_NOT_CANCELLED);
+        record(into, () -> List.of(decisionWithContinuedStart()), DECISION_WITH_START);
+        record(into, () -> List.of(cancelDuringResume()), RESUME_NOT_CANCELLED);
+        record(into, () -> List.of(finishRefusalCounted()), FINISH_REFUSAL_COUNT);
+        record(into, () -> List.of(noDeadlineCall()), NO_DEADLINE_CALL);
+        record(into, () -> List.of(longDeadlineCall()), LONG_DEADLINE_CALL);
+    }
+
+    /** A scenario that records histories: one per execution of its run, in order. */
+    private interface Scenario {
+        List<WorkflowExecutionHistory> run() throws Exception;
+    }
+
+    /** Runs {@code scenario} and writes its histories under {@code names} (in order), unless one of them is there. */
+    private static void record(Path into, Scenario scenario, String... names) throws Exception {
+        if (!absent(into, names)) {
+            return;
         }
-        if (absent(into, PAUSE_CONTINUED, PAUSE_CONTINUED_NEXT)) {
-            List<WorkflowExecutionHistory> pause = pauseContinued();
-            Files.writeString(into.resolve(PAUSE_CONTINUED), pause.get(0).toJson(true));
-            Files.writeString(into.resolve(PAUSE_CONTINUED_NEXT), pause.get(1).toJson(true));
-        }
-        if (absent(into, CONTINUED, CONTINUED_NEXT)) {
-            List<WorkflowExecutionHistory> continued = continuedBetweenSteps();
-            Files.writeString(into.resolve(CONTINUED), continued.get(0).toJson(true));
-            Files.writeString(into.resolve(CONTINUED_NEXT), continued.get(1).toJson(true));
-        }
-        if (absent(into, DEADLINE_IN_CALL)) {
-            Files.writeString(into.resolve(DEADLINE_IN_CALL), deadlineInCall().toJson(true));
-        }
-        if (absent(into, END_NOT_CANCELLED)) {
-            Files.writeString(into.resolve(END_NOT_CANCELLED), cancelAtEnd().toJson(true));
-        }
-        if (absent(into, DECISION_WITH_START)) {
-            Files.writeString(into.resolve(DECISION_WITH_START), decisionWithContinuedStart().toJson(true));
-        }
-        if (absent(into, RESUME_NOT_CANCELLED)) {
-            Files.writeString(into.resolve(RESUME_NOT_CANCELLED), cancelDuringResume().toJson(true));
-        }
-        if (absent(into, FINISH_REFUSAL_COUNT)) {
-            Files.writeString(into.resolve(FINISH_REFUSAL_COUNT), finishRefusalCounted().toJson(true));
-        }
-        if (absent(into, NO_DEADLINE_CALL)) {
-            Files.writeString(into.resolve(NO_DEADLINE_CALL), noDeadlineCall().toJson(true));
-        }
-        if (absent(into, LONG_DEADLINE_CALL)) {
-            Files.writeString(into.resolve(LONG_DEADLINE_CALL), longDeadlineCall().toJson(true));
+        List<WorkflowExecutionHistory> histories = scenario.run();
+        assertThat(histories).as("the histories of %s", List.of(names)).hasSize(names.length);
+        for (int i = 0; i < names.length; i++) {
+            Files.writeString(into.resolve(names[i]), histories.get(i).toJson(true));
         }
     }
 
@@ -657,6 +654,26 @@ class RecordedBranchHistoriesTest {
             assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
             return server.client().fetchHistory("run-long-deadline-call");
         }
+    }
+
+    /** Reads the kept history {@code name}, checks that it has the shape its test is about, and replays it. */
+    private static void replays(String name, Consumer<WorkflowExecutionHistory> shape) throws Exception {
+        WorkflowExecutionHistory history = recorded(name);
+        shape.accept(history);
+        DeterminismTest.replay(history);
+    }
+
+    /** As {@link #replays}, for a history the current code does not replay: the replay's failure, to be checked. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> doesNotReplay(String name,
+            Consumer<WorkflowExecutionHistory> shape) throws Exception {
+        WorkflowExecutionHistory history = recorded(name);
+        shape.accept(history);
+        return assertThatThrownBy(() -> DeterminismTest.replay(history));
+    }
+
+    /** Asserts that the history asked the change id's version (it went through that branch). */
+    private static void goesThrough(WorkflowExecutionHistory history, String changeId) {
+        assertThat(versionMarkers(history)).as("the history goes through the %s branch", changeId).contains(changeId);
     }
 
     private static WorkflowExecutionHistory recorded(String name) throws IOException {
