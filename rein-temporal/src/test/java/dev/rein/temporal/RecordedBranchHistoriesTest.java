@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code resume-not-cancelled} (a cancel arrived while the resume, every pending action decided, was traced);
  *   <li>{@code finish-refusal-count} (a finish call its schema refused counted with a verifier's refusal: the run ends
  *       FAILED when they are used up);
+ *   <li>{@code unserved-call-end-traced} (a model call no worker took up within its start timeout: a worker back in
+ *       time traces the run's end);
  *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
  *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
@@ -47,8 +49,9 @@ import org.junit.jupiter.api.Test;
  * branch) {@code reads-not-awaited-before-36de1b45} (its default version) and {@code reads-all-ended-before-21539385}
  * (its version 1), and for {@code finish-refusal-count} {@code finish-refused-before-6cee147d} and
  * {@code finish-refused-mixed-before-6cee147d} (the activities of 6cee147d, which count the refusal, with the workflow
- * tasks of its parent, which did not take the count up: a run whose workers were replaced while it ran). Each was recorded by the scenario of the test its commit added,
- * run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
+ * tasks of its parent, which did not take the count up: a run whose workers were replaced while it ran), and for
+ * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-9f538d7e}. Each was recorded by the scenario
+ * of the test its commit added, run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
  * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
  * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
  * {@code verifier-failed-before-54cec27d} (do not). The default version of {@code continue-as-new} is not pinned: a run recorded
@@ -73,6 +76,7 @@ class RecordedBranchHistoriesTest {
     static final String FINISH_REFUSAL_COUNT = "finish-refusal-count-v2.json";
     static final String NO_DEADLINE_CALL = "no-deadline-call-unbounded-v2.json";
     static final String LONG_DEADLINE_CALL = "long-deadline-call-unbounded-v2.json";
+    static final String UNSERVED_CALL_END = "unserved-call-end-traced-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -251,6 +255,35 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
+     * A model call no worker took up within its start timeout, and a worker back in time to take up ReinEnd: the run's
+     * end is traced by it.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpWhoseEndAWorkerTracedStillReplays() throws Exception {
+        replays(UNSERVED_CALL_END, history -> {
+            goesThrough(history, "unserved-call-end-traced");
+            assertThat(scheduled(history, "ReinCallModel")).isOne();
+            assertThat(scheduled(history, "ReinEnd")).as("the end traced by a worker").isOne();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
+    }
+
+    /**
+     * The same run recorded before 9f538d7e, which traces such an end: the workflow ended it with a result of its own,
+     * no ReinEnd scheduled, and so it goes on replaying (the branch's default version).
+     */
+    @Test
+    void aModelCallNoWorkerTookUpRecordedBeforeItsEndWasTracedStillReplays() throws Exception {
+        replays("unserved-call-never-taken-before-9f538d7e.json", history -> {
+            assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("unserved-call-end-traced")
+                    .contains("call-start-timeout");
+            assertThat(scheduled(history, "ReinCallModel")).isOne();
+            assertThat(scheduled(history, "ReinEnd")).as("the end not traced").isZero();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
+    }
+
+    /**
      * 6cee147d took up the count of refused answers an activity returns; a run recorded before it (a finish call its
      * schema refused, then an answer a verifier refused, and the model asked again) goes on as it did: its activities
      * returned no count, read as 0, and the workflow does not take it up without the branch's marker.
@@ -365,6 +398,7 @@ class RecordedBranchHistoriesTest {
         record(into, () -> List.of(finishRefusalCounted()), FINISH_REFUSAL_COUNT);
         record(into, () -> List.of(noDeadlineCall()), NO_DEADLINE_CALL);
         record(into, () -> List.of(longDeadlineCall()), LONG_DEADLINE_CALL);
+        record(into, () -> List.of(unservedCall()), UNSERVED_CALL_END);
     }
 
     /** A scenario that records histories: one per execution of its run, in order. */
@@ -653,6 +687,62 @@ class RecordedBranchHistoriesTest {
             RunResult result = server.start(agent).start("A-1?", "run-long-deadline-call").result();
             assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
             return server.client().fetchHistory("run-long-deadline-call");
+        }
+    }
+
+    /**
+     * As TemporalMisconfigurationTest's: the workers of the agent's activities stop as the run begins, its model call
+     * waits its start timeout (2 s) for one in vain, and then one is back (in time to trace the end, with the code that
+     * does).
+     */
+    private static WorkflowExecutionHistory unservedCall() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        io.temporal.worker.WorkerFactory back = null;
+        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
+                    activities.get().shutdown();
+                }
+            }
+        };
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup())
+                .listener(new RecordingListener()).listener(runId -> stopWorkers)
+                .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
+            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
+                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
+                    .build()), agent);
+            server.env.start();
+            activities.get().start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken");
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            WorkflowExecutionHistory history = server.client().fetchHistory("run-call-never-taken");
+            while (history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .noneMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName()
+                            .equals("ReinEnd"))
+                    && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes() && System.nanoTime() < until) {
+                Thread.sleep(50);
+                history = server.client().fetchHistory("run-call-never-taken");
+            }
+            back = io.temporal.worker.WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
+            back.start();
+            RunResult result = run.result(Duration.ofSeconds(30));
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("no worker took it up within 2 s");
+            return server.client().fetchHistory("run-call-never-taken");
+        } finally {
+            if (activities.get() != null) {
+                activities.get().shutdownNow();
+            }
+            if (back != null) {
+                back.shutdownNow();
+            }
         }
     }
 
