@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  * (its version 1), and for {@code finish-refusal-count} {@code finish-refused-before-6cee147d} and
  * {@code finish-refused-mixed-before-6cee147d} (the activities of 6cee147d, which count the refusal, with the workflow
  * tasks of its parent, which did not take the count up: a run whose workers were replaced while it ran), and for
- * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-9f538d7e}. Each was recorded by the scenario
+ * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-c5cd5c27}. Each was recorded by the scenario
  * of the test its commit added, run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
  * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
  * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
@@ -269,12 +269,12 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
-     * The same run recorded before 9f538d7e, which traces such an end: the workflow ended it with a result of its own,
+     * The same run recorded before c5cd5c27, which traces such an end: the workflow ended it with a result of its own,
      * no ReinEnd scheduled, and so it goes on replaying (the branch's default version).
      */
     @Test
     void aModelCallNoWorkerTookUpRecordedBeforeItsEndWasTracedStillReplays() throws Exception {
-        replays("unserved-call-never-taken-before-9f538d7e.json", history -> {
+        replays("unserved-call-never-taken-before-c5cd5c27.json", history -> {
             assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("unserved-call-end-traced")
                     .contains("call-start-timeout");
             assertThat(scheduled(history, "ReinCallModel")).isOne();
