@@ -521,12 +521,8 @@ enum Dialect {
         }
         String table = name.group(1);
         List<String> missing = new java.util.ArrayList<>(REIN_COLUMNS.get(table));
-        try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
-            java.sql.ResultSetMetaData columns = rs.getMetaData();
-            for (int i = 1; i <= columns.getColumnCount(); i++) {
-                String column = columns.getColumnName(i);
-                missing.removeIf(column::equalsIgnoreCase);
-            }
+        for (String column : columnsOf(st, table)) {
+            missing.removeIf(column::equalsIgnoreCase);
         }
         if (!missing.isEmpty()) {
             String store = table.startsWith("rein_memory") ? "memory store" : "run store";
@@ -537,16 +533,28 @@ enum Dialect {
         }
     }
 
-    private static boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
-        try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
-            java.sql.ResultSetMetaData columns = rs.getMetaData();
-            for (int i = 1; i <= columns.getColumnCount(); i++) {
-                if (columns.getColumnName(i).equalsIgnoreCase(column)) {
-                    return true;
-                }
+    private boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
+        return columnsOf(st, table).stream().anyMatch(column::equalsIgnoreCase);
+    }
+
+    /**
+     * The names of the columns of {@code table}, the one an unqualified name finds (PostgreSQL's search_path, SQLite's
+     * main database before attached ones), from the catalog: no column of it is read, so a role granted only the columns
+     * Rein uses opens a table that has others too (a SELECT * needs every column), and a table's own extra columns cost
+     * nothing. Empty when there is no such table.
+     */
+    private List<String> columnsOf(java.sql.Statement st, String table) throws java.sql.SQLException {
+        String sql = this == POSTGRES
+                ? "SELECT attname FROM pg_catalog.pg_attribute WHERE attrelid = to_regclass('" + table + "') AND attnum > 0"
+                        + " AND NOT attisdropped ORDER BY attnum"
+                : "PRAGMA table_info(" + table + ")";
+        List<String> names = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                names.add(rs.getString(this == POSTGRES ? "attname" : "name"));
             }
-            return false;
         }
+        return names;
     }
 
     List<String> schema() {

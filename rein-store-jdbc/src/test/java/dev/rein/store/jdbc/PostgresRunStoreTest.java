@@ -350,6 +350,67 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     }
 
     /**
+     * Before: opening a store read every column of each of its tables (SELECT *, to see that the table is Rein's), so a
+     * role granted only the columns Rein uses could not open a store whose tables the deployment gave columns of its own
+     * ('permission denied for table rein_schema'). The checks now look up the column names alone: such a role opens the
+     * run store and the memory store and uses them.
+     */
+    @org.junit.jupiter.api.Test
+    void aRoleGrantedOnlyReinsColumnsOpensTablesThatHaveColumnsOfTheirOwn() throws Exception {
+        String own = schema + "_cols", role = "rein_cols_" + schema.substring("rein_test_".length());
+        String ownUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + own;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + own);
+        }
+        try {
+            JdbcRunStore.connect(ownUrl, user, password).close();
+            JdbcMemoryStore.connect(ownUrl, user, password).close();
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                java.util.Map<String, String> columns = new java.util.LinkedHashMap<>();
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT table_name, string_agg(column_name, ', ') FROM"
+                        + " information_schema.columns WHERE table_schema = '" + own + "' GROUP BY table_name")) {
+                    while (rs.next()) {
+                        columns.put(rs.getString(1), rs.getString(2));
+                    }
+                }
+                org.assertj.core.api.Assertions.assertThat(columns).containsKeys("rein_schema", "rein_runs", "rein_events",
+                        "rein_idempotency", "rein_memory", "rein_memory_terms");
+                st.execute("CREATE ROLE " + role + " LOGIN");
+                st.execute("GRANT USAGE, CREATE ON SCHEMA " + own + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + own + " TO " + role);
+                for (var table : columns.entrySet()) {
+                    // the deployment's own column, which the role may not read
+                    st.execute("ALTER TABLE " + own + "." + table.getKey() + " ADD COLUMN audit_note TEXT");
+                    st.execute("GRANT SELECT (" + table.getValue() + "), INSERT (" + table.getValue() + "), UPDATE ("
+                            + table.getValue() + ") ON " + own + "." + table.getKey() + " TO " + role);
+                    st.execute("GRANT DELETE ON " + own + "." + table.getKey() + " TO " + role);
+                }
+            }
+            try (JdbcRunStore runs = JdbcRunStore.connect(ownUrl, role, null);
+                    JdbcMemoryStore memory = JdbcMemoryStore.connect(ownUrl, role, null)) {
+                runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
+                runs.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
+                        "u", "t", "列の権限"));
+                org.assertj.core.api.Assertions.assertThat(runs.load(runId)).isPresent();
+                org.assertj.core.api.Assertions.assertThat(runs.list()).hasSize(1);
+                org.assertj.core.api.Assertions.assertThat(runs.events(runId)).hasSize(1);
+                dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope("acme", "alice");
+                memory.remember(MemoryStoreContract.entry("mem_cols", scope, "配送先は大阪です", null));
+                org.assertj.core.api.Assertions.assertThat(memory.recall(scope, "大阪", 5, MemoryStoreContract.NOW)).hasSize(1);
+                org.assertj.core.api.Assertions.assertThat(memory.forget(scope, "mem_cols")).isTrue();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + own + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            } catch (SQLException e) {
+                // the role was never made: nothing of it to drop
+            }
+        }
+    }
+
+    /**
      * A role that may use the tables but not alter them (they belong to the role that created them, as a deployment's
      * migration role) still opens a store an earlier Rein created with VARCHAR run id columns, which it cannot widen:
      * it uses them as they are, as it did before they were widened.
