@@ -97,7 +97,7 @@ public final class LuceneRetriever implements Retriever {
                     + "; build one first (on the command line: rein index DIR)");
         }
         try (Directory dir = FSDirectory.open(index)) {
-            if (!indexIn(dir)) {
+            if (!indexIn(dir, index)) {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + "; build one first (on the command line: rein index DIR)");
             }
@@ -476,7 +476,7 @@ public final class LuceneRetriever implements Retriever {
             return false;
         }
         try (Directory dir = FSDirectory.open(index)) {
-            return indexIn(dir);
+            return indexIn(dir, index);
         } catch (IOException e) {
             return true; // something is there: let the writer report what is wrong with it
         }
@@ -484,17 +484,26 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * Lucene's indexExists, except that a file of the user's named segments_... is no commit: indexExists takes any such
-     * name for one, and every reader and writer then fails to parse it (a bare NumberFormatException).
+     * name for one, and every reader and writer then fails to parse it (a bare NumberFormatException). A name that parses
+     * ({@code segments_notes}: "notes" is a generation in base 36) is an index only when some file of {@code index} named
+     * as Lucene names an index's files begins with Lucene's header: else nothing there is provably Lucene's, and the
+     * folder holds no index (rather than a damaged one whose files Rein cannot tell from the user's). A damaged index
+     * keeps such a file: a commit cut short keeps its header, and a zeroed commit its segments' files.
      */
-    private static boolean indexIn(Directory dir) throws IOException {
+    private static boolean indexIn(Directory dir, Path index) throws IOException {
         if (!DirectoryReader.indexExists(dir)) {
             return false;
         }
         try {
             org.apache.lucene.index.SegmentInfos.getLastCommitGeneration(dir.listAll());
-            return true;
         } catch (NumberFormatException notAGeneration) {
             return false;
+        }
+        try (var entries = Files.list(index)) {
+            // a file that cannot be read may be the index's: the reader says why it cannot read it, not that there is no index
+            return entries.anyMatch(f -> segmentFileName(f.getFileName().toString()) && !Files.isDirectory(f) && !Boolean.FALSE.equals(startsWithHeader(f)));
+        } catch (IOException | RuntimeException e) {
+            return true; // a folder that cannot be listed: the reader says what is wrong with it
         }
     }
 
@@ -632,6 +641,16 @@ public final class LuceneRetriever implements Retriever {
             return start.length == 0 || start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Whether {@code file} begins with Lucene's header ({@link CodecUtil#CODEC_MAGIC}); null when it cannot be read. */
+    private static Boolean startsWithHeader(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            byte[] start = in.readNBytes(4);
+            return start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
+        } catch (IOException e) {
+            return null;
         }
     }
 

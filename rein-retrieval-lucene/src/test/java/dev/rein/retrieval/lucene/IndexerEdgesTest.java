@@ -1003,16 +1003,27 @@ class IndexerEdgesTest {
     }
 
     /**
-     * A file of the user's named segments_notes (a name Lucene gives a commit, in base 36) alone in the folder is not taken
-     * for the index's own: nothing advises deleting it.
+     * Before: a file of the user's named segments_notes (a name Lucene gives a commit: "notes" is a generation in base 36)
+     * alone in a folder was taken for an index, so searching it said the index was damaged and that Rein could not tell
+     * whether the file was the index's, and indexing into the folder said it held a document index. Nothing in the folder
+     * begins as Lucene's files do, so it holds no index: opening it says there is none, and indexing into it refuses the
+     * folder as one of the user's. The file is kept as it was.
      */
     @Test
-    void aFileOfTheUsersNamedAsACommitIsNotSaidToBeDeletable() throws Exception {
+    void aFileOfTheUsersNamedAsACommitAloneIsNoIndex() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
         Path folder = other.resolve("notes");
         Files.createDirectories(folder);
         Files.writeString(folder.resolve("segments_notes"), "my notes on segments", StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> LuceneRetriever.open(folder).search("notes", 5)).isInstanceOf(RetrievalException.class)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("delete " + folder).contains("do not delete"));
+        assertThatThrownBy(() -> LuceneRetriever.open(folder)).isInstanceOf(RetrievalException.class)
+                .hasMessage("there is no document index in " + folder.toAbsolutePath() + "; build one first (on the command line:"
+                        + " rein index DIR)");
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(folder.toAbsolutePath() + " holds files but no document index (segments_notes)")
+                .hasMessageNotContaining("damaged").hasMessageNotContaining("cannot tell");
         assertThat(folder.resolve("segments_notes")).hasContent("my notes on segments");
+        try (var files = Files.list(folder)) {
+            assertThat(files.map(f -> f.getFileName().toString())).containsExactly("segments_notes");
+        }
     }
 }
