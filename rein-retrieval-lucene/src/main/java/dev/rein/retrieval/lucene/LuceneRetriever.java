@@ -537,11 +537,19 @@ public final class LuceneRetriever implements Retriever {
                     + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move"
                     + " those files out of " + index.toAbsolutePath());
         }
+        // Lucene's own leftovers (its header, or empty) are not among these: nothing shows these are an indexing's, so the
+        // message never advises deleting them, only how to look at them
         throw new RetrievalException(index.toAbsolutePath() + " holds files but no document index (" + named + "): Lucene"
                 + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
-                + " a folder of its own, new or empty (such as .rein/index), or, if those files are what an indexing cut short"
-                + " left there, delete them and index again");
+                + " a folder of its own, new or empty (such as .rein/index), and index again there, which loses nothing (the index"
+                + " is built from the documents). Nothing shows that those files are Lucene's, so they are kept: to check one,"
+                + " look at its first four bytes (od -A n -t x1 -N 4 FILE shows them): each file Lucene writes begins with "
+                + HEADER_BYTES);
     }
+
+    /** {@link CodecUtil#CODEC_MAGIC} as od shows a file's first four bytes: 3f d7 6c 17. */
+    private static final String HEADER_BYTES = java.util.HexFormat.ofDelimiter(" ")
+            .formatHex(java.nio.ByteBuffer.allocate(4).putInt(CodecUtil.CODEC_MAGIC).array());
 
     /** The first five names, and how many more. */
     private static String named(List<String> names) {

@@ -755,6 +755,30 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: a folder holding files of names Lucene takes for its own but none of its header (a zeroed _0.si, notes named
+     * segments_notes.txt) was refused with the advice "if those files are what an indexing cut short left there, delete
+     * them and index again", though nothing shows they are, and Lucene's own leftovers are cleaned up by the writer: the
+     * advice could delete the user's files. The message now says to give the index a folder of its own, new or empty, and
+     * how to check what those files are, and never to delete them. Nothing in the folder is changed.
+     */
+    @Test
+    void aFolderOfFilesThatAreNotProvablyLucenesIsNeverAdvisedToBeDeleted() throws Exception {
+        Files.writeString(docs.resolve("refunds.md"), "Refunds within 30 days.", StandardCharsets.UTF_8);
+        Files.write(other.resolve("_0.si"), new byte[16]);
+        Files.writeString(other.resolve("segments_notes.txt"), "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, other)).isInstanceOf(RetrievalException.class)
+                .hasMessage(other.toAbsolutePath() + " holds files but no document index (_0.si, segments_notes.txt): Lucene deletes"
+                        + " files of such names in the folder it writes an index in, so nothing was written there; give the index a"
+                        + " folder of its own, new or empty (such as .rein/index), and index again there, which loses nothing (the"
+                        + " index is built from the documents). Nothing shows that those files are Lucene's, so they are kept: to"
+                        + " check one, look at its first four bytes (od -A n -t x1 -N 4 FILE shows them): each file Lucene writes"
+                        + " begins with 3f d7 6c 17")
+                .hasMessageNotContaining("delete them");
+        assertThat(other.resolve("_0.si")).hasBinaryContent(new byte[16]);
+        assertThat(other.resolve("segments_notes.txt")).hasContent("my notes");
+    }
+
+    /**
      * Before: the check for a folder of the user's took the files an interrupted first indexing leaves (Lucene's own
      * segment files and lock, no segments_N yet) for the user's and refused the folder, where the writer cleans them
      * up. Now names Lucene's codecs give their files are leftovers: such a folder is indexed into as before.
