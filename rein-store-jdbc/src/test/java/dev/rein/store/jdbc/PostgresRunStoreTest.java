@@ -138,33 +138,21 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
      */
     @org.junit.jupiter.api.Test
     void aDatabaseWhoseTextIsNotUtf8IsRefusedForANewStoreAndNamedWhenAWriteFailsInAnOldOne() throws Exception {
-        String database = "rein_latin1_" + schema.substring("rein_test_".length());
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + database + " ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
-        }
-        String latin1 = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
-        String advice = ": the database " + database + " keeps its text in LATIN1, which has no place for every character a run or"
-                + " a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's stores need"
-                + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
-                + " TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
-                + " convert its text";
-        try {
+        inNewDatabase("rein_latin1_", "LATIN1", (database, latin1) -> {
+            String advice = ": the database " + database + " keeps its text in LATIN1, which has no place for every character a run or"
+                    + " a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's stores need"
+                    + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+                    + " TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
+                    + " convert its text";
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(latin1, user, password))
                     .isInstanceOf(dev.rein.state.StoreException.class)
                     .hasMessage("cannot prepare the run store in " + latin1 + advice + "; nothing was made in it");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(latin1, user, password))
                     .isInstanceOf(dev.rein.state.StoreException.class)
                     .hasMessage("cannot prepare its tables in the memory store at " + latin1 + advice + "; nothing was made in it");
-            try (Connection c = open(latin1); Statement st = c.createStatement();
-                    java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
-                rs.next();
-                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made").isZero();
-            }
+            assertNoReinTableIn(latin1);
             // a store an earlier Rein made there: it opens, and a write that the encoding cannot hold says why
-            try (Connection c = open(latin1); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
-                st.execute("INSERT INTO rein_schema (version) VALUES (1)");
-            }
+            makeAnEarlierReinsStoreIn(latin1);
             try (JdbcRunStore old = JdbcRunStore.connect(latin1, user, password)) {
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.save(snapshot(1, dev.rein.run.RunStatus.RUNNING)))
                         .isInstanceOf(dev.rein.state.StoreException.class)
@@ -172,11 +160,7 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                         .hasMessageEndingWith(" (" + advice.substring(2) + ")");
                 org.assertj.core.api.Assertions.assertThat(old.load(runId)).as("nothing was written").isEmpty();
             }
-        } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP DATABASE " + database + " WITH (FORCE)");
-            }
-        }
+        });
     }
 
     /**
@@ -187,31 +171,24 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
      */
     @org.junit.jupiter.api.Test
     void theAdvisedCreateDatabaseNamesALocaleThatGoesWithUtf8InAnyCluster() throws Exception {
-        String database = "rein_latin_" + schema.substring("rein_test_".length());
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + database + " ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
-        }
-        String latin1 = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
-        String advised = "rein_advised_" + schema.substring("rein_test_".length());
-        try {
-            String message = org.assertj.core.api.Assertions.catchThrowable(() -> JdbcRunStore.connect(latin1, user, password)).getMessage();
-            java.util.regex.Matcher statement = java.util.regex.Pattern.compile("\\((CREATE DATABASE rein [^)]*)\\)").matcher(String.valueOf(message));
-            org.assertj.core.api.Assertions.assertThat(statement.find()).as(message).isTrue();
-            org.assertj.core.api.Assertions.assertThat(statement.group(1))
-                    .isEqualTo("CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute(statement.group(1).replace(" rein ", " " + advised + " "));
+        inNewDatabase("rein_latin_", "LATIN1", (database, latin1) -> {
+            String advised = "rein_advised_" + schema.substring("rein_test_".length());
+            try {
+                String message = org.assertj.core.api.Assertions.catchThrowable(() -> JdbcRunStore.connect(latin1, user, password)).getMessage();
+                java.util.regex.Matcher statement = java.util.regex.Pattern.compile("\\((CREATE DATABASE rein [^)]*)\\)").matcher(String.valueOf(message));
+                org.assertj.core.api.Assertions.assertThat(statement.find()).as(message).isTrue();
+                org.assertj.core.api.Assertions.assertThat(statement.group(1))
+                        .isEqualTo("CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+                try (Connection c = open(url); Statement st = c.createStatement()) {
+                    st.execute(statement.group(1).replace(" rein ", " " + advised + " "));
+                }
+                try (JdbcMemoryStore memory = JdbcMemoryStore.connect(urlOf(advised), user, password)) {
+                    org.assertj.core.api.Assertions.assertThat(memory).isNotNull();
+                }
+            } finally {
+                dropDatabase(advised);
             }
-            String made = url.replaceFirst("/[^/?]*(\\?|$)", "/" + advised + "$1");
-            try (JdbcMemoryStore memory = JdbcMemoryStore.connect(made, user, password)) {
-                org.assertj.core.api.Assertions.assertThat(memory).isNotNull();
-            }
-        } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-                st.execute("DROP DATABASE IF EXISTS " + advised + " WITH (FORCE)");
-            }
-        }
+        });
     }
 
     /**
@@ -223,40 +200,74 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
      */
     @org.junit.jupiter.api.Test
     void aSqlAsciiDatabaseIsRefusedForANewStoreAsItCountsLengthsInBytes() throws Exception {
-        String database = "rein_sqlascii_" + schema.substring("rein_test_".length());
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE " + database + " ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
-        }
-        String ascii = url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
-        String advice = ": the database " + database + " keeps its text in SQL_ASCII, which counts a text's length in bytes, so a"
-                + " memory's id or term as long as Rein allows but in letters other than English ones (an id of 64 Japanese"
-                + " characters) would not fit, so saving one would fail; Rein's stores need a database whose encoding is UTF8: create one"
-                + " (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and"
-                + " move a store an earlier Rein made in this one there with pg_dump and pg_restore, which convert its text";
-        try {
+        inNewDatabase("rein_sqlascii_", "SQL_ASCII", (database, ascii) -> {
+            String advice = ": the database " + database + " keeps its text in SQL_ASCII, which counts a text's length in bytes, so a"
+                    + " memory's id or term as long as Rein allows but in letters other than English ones (an id of 64 Japanese"
+                    + " characters) would not fit, so saving one would fail; Rein's stores need a database whose encoding is UTF8: create one"
+                    + " (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and"
+                    + " move a store an earlier Rein made in this one there with pg_dump and pg_restore, which convert its text";
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(ascii, user, password))
                     .isInstanceOf(dev.rein.state.StoreException.class)
                     .hasMessage("cannot prepare its tables in the memory store at " + ascii + advice + "; nothing was made in it");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(ascii, user, password))
                     .isInstanceOf(dev.rein.state.StoreException.class)
                     .hasMessage("cannot prepare the run store in " + ascii + advice + "; nothing was made in it");
-            try (Connection c = open(ascii); Statement st = c.createStatement();
-                    java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
-                rs.next();
-                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made").isZero();
-            }
+            assertNoReinTableIn(ascii);
             // a store an earlier Rein made there opens, so what it holds can be read and moved
-            try (Connection c = open(ascii); Statement st = c.createStatement()) {
-                st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
-                st.execute("INSERT INTO rein_schema (version) VALUES (1)");
-            }
+            makeAnEarlierReinsStoreIn(ascii);
             try (JdbcMemoryStore old = JdbcMemoryStore.connect(ascii, user, password)) {
                 org.assertj.core.api.Assertions.assertThat(old).isNotNull();
             }
+        });
+    }
+
+    /** A test given a new database's name and URL. */
+    @FunctionalInterface
+    private interface InDatabase {
+        void run(String database, String url) throws Exception;
+    }
+
+    /**
+     * Runs {@code test} in a new database whose text is in {@code encoding} (C locale, from template0, as a database of
+     * that encoding is made), named {@code prefix} and this class's suffix, and drops it afterwards.
+     */
+    private static void inNewDatabase(String prefix, String encoding, InDatabase test) throws Exception {
+        String database = prefix + schema.substring("rein_test_".length());
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " ENCODING '" + encoding + "' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0");
+        }
+        try {
+            test.run(database, urlOf(database));
         } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP DATABASE " + database + " WITH (FORCE)");
-            }
+            dropDatabase(database);
+        }
+    }
+
+    /** The server's URL with {@code database} in place of the one it names. */
+    private static String urlOf(String database) {
+        return url.replaceFirst("/[^/?]*(\\?|$)", "/" + database + "$1");
+    }
+
+    private static void dropDatabase(String database) throws SQLException {
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        }
+    }
+
+    /** That a refused store made no table in the database of {@code databaseUrl}. */
+    private static void assertNoReinTableIn(String databaseUrl) throws SQLException {
+        try (Connection c = open(databaseUrl); Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
+            rs.next();
+            org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made").isZero();
+        }
+    }
+
+    /** What a store an earlier Rein made in the database of {@code databaseUrl} leaves there: its schema version. */
+    private static void makeAnEarlierReinsStoreIn(String databaseUrl) throws SQLException {
+        try (Connection c = open(databaseUrl); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+            st.execute("INSERT INTO rein_schema (version) VALUES (1)");
         }
     }
 
