@@ -577,7 +577,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             // refused before any table is made or changed in it, as JdbcRunStore refuses it.
             String failing = "cannot prepare its tables in the memory store at " + shown;
             countsBytes = dialect.requireUnicode(st, failing);
-            st.execute(dialect.schema().get(0));
+            dialect.createIfMissing(st, dialect.schema().get(0)); // a role that may not create in the schema goes on when it is there
             dialect.requireReinTable(st, dialect.schema().get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {

@@ -609,7 +609,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             List<String> schema = dialect.schema();
             String failing = "cannot prepare the run store in " + shown;
             dialect.requireUnicode(st, failing);
-            st.execute(schema.get(0)); // rein_schema: the version is read before anything else is created
+            // rein_schema: the version is read before anything else is created (createIfMissing: a role that may not create
+            // in the schema opens the tables another role made, as for the other tables)
+            dialect.createIfMissing(st, schema.get(0));
             dialect.requireReinTable(st, schema.get(0), failing);
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {

@@ -387,7 +387,7 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                 org.assertj.core.api.Assertions.assertThat(columns).containsKeys("rein_schema", "rein_runs", "rein_events",
                         "rein_idempotency", "rein_memory", "rein_memory_terms");
                 st.execute("CREATE ROLE " + role + " LOGIN");
-                st.execute("GRANT USAGE, CREATE ON SCHEMA " + own + " TO " + role);
+                st.execute("GRANT USAGE ON SCHEMA " + own + " TO " + role);
                 st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + own + " TO " + role);
                 for (var table : columns.entrySet()) {
                     // the deployment's own column, which the role may not read
@@ -413,6 +413,51 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         } finally {
             try (Connection c = open(url); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA " + own + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            } catch (SQLException e) {
+                // the role was never made: nothing of it to drop
+            }
+        }
+    }
+
+    /**
+     * Before: a role that may use the schema but not create in it (USAGE alone, as a deployment's migration role grants the
+     * application's role) could not open a store whose tables another role had made: the store ran CREATE TABLE IF NOT
+     * EXISTS rein_schema as it is, which PostgreSQL refuses without CREATE on the schema even when the table is there
+     * ('permission denied for schema'), though the message itself says to open the store once as a role that may create
+     * the tables. It now goes on when the table is there, as for the other tables, for both stores.
+     */
+    @org.junit.jupiter.api.Test
+    void aRoleThatMayNotCreateInTheSchemaOpensTablesAnotherRoleMade() throws Exception {
+        String made = schema + "_made", role = "rein_use_" + schema.substring("rein_test_".length());
+        String madeUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + made;
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + made);
+        }
+        try {
+            JdbcRunStore.connect(madeUrl, user, password).close();
+            JdbcMemoryStore.connect(madeUrl, user, password).close();
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("CREATE ROLE " + role + " LOGIN");
+                st.execute("GRANT USAGE ON SCHEMA " + made + " TO " + role);
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + made + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + made + " TO " + role);
+            }
+            try (JdbcRunStore runs = JdbcRunStore.connect(madeUrl, role, null);
+                    JdbcMemoryStore memory = JdbcMemoryStore.connect(madeUrl, role, null)) {
+                runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
+                runs.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
+                        "u", "t", "作成権限なし"));
+                org.assertj.core.api.Assertions.assertThat(runs.load(runId)).isPresent();
+                org.assertj.core.api.Assertions.assertThat(runs.events(runId)).hasSize(1);
+                dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope("acme", "alice");
+                memory.remember(MemoryStoreContract.entry("mem_use", scope, "配送先は大阪です", null));
+                org.assertj.core.api.Assertions.assertThat(memory.recall(scope, "大阪", 5, MemoryStoreContract.NOW)).hasSize(1);
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + made + " CASCADE");
                 st.execute("DROP OWNED BY " + role);
                 st.execute("DROP ROLE " + role);
             } catch (SQLException e) {
