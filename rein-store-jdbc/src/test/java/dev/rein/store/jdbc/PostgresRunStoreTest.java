@@ -139,18 +139,9 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     @org.junit.jupiter.api.Test
     void aDatabaseWhoseTextIsNotUtf8IsRefusedForANewStoreAndNamedWhenAWriteFailsInAnOldOne() throws Exception {
         inNewDatabase("rein_latin1_", "LATIN1", (database, latin1) -> {
-            String advice = ": the database " + database + " keeps its text in LATIN1, which has no place for every character a run or"
-                    + " a memory may hold (Japanese text, an emoji, a dash a model writes), so saving one would fail; Rein's stores need"
-                    + " a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
-                    + " TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this one there with pg_dump and pg_restore, which"
-                    + " convert its text";
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(latin1, user, password))
-                    .isInstanceOf(dev.rein.state.StoreException.class)
-                    .hasMessage("cannot prepare the run store in " + latin1 + advice + "; nothing was made in it");
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(latin1, user, password))
-                    .isInstanceOf(dev.rein.state.StoreException.class)
-                    .hasMessage("cannot prepare its tables in the memory store at " + latin1 + advice + "; nothing was made in it");
-            assertNoReinTableIn(latin1);
+            String advice = notUtf8(database, "LATIN1", "has no place for every character a run or a memory may hold (Japanese"
+                    + " text, an emoji, a dash a model writes)");
+            assertBothStoresRefusedIn(latin1, advice);
             // a store an earlier Rein made there: it opens, and a write that the encoding cannot hold says why
             makeAnEarlierReinsStoreIn(latin1);
             try (JdbcRunStore old = JdbcRunStore.connect(latin1, user, password)) {
@@ -201,18 +192,9 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     @org.junit.jupiter.api.Test
     void aSqlAsciiDatabaseIsRefusedForANewStoreAsItCountsLengthsInBytes() throws Exception {
         inNewDatabase("rein_sqlascii_", "SQL_ASCII", (database, ascii) -> {
-            String advice = ": the database " + database + " keeps its text in SQL_ASCII, which counts a text's length in bytes, so a"
-                    + " memory's id or term as long as Rein allows but in letters other than English ones (an id of 64 Japanese"
-                    + " characters) would not fit, so saving one would fail; Rein's stores need a database whose encoding is UTF8: create one"
-                    + " (CREATE DATABASE rein ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and"
-                    + " move a store an earlier Rein made in this one there with pg_dump and pg_restore, which convert its text";
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(ascii, user, password))
-                    .isInstanceOf(dev.rein.state.StoreException.class)
-                    .hasMessage("cannot prepare its tables in the memory store at " + ascii + advice + "; nothing was made in it");
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(ascii, user, password))
-                    .isInstanceOf(dev.rein.state.StoreException.class)
-                    .hasMessage("cannot prepare the run store in " + ascii + advice + "; nothing was made in it");
-            assertNoReinTableIn(ascii);
+            String advice = notUtf8(database, "SQL_ASCII", "counts a text's length in bytes, so a memory's id or term as long as Rein"
+                    + " allows but in letters other than English ones (an id of 64 Japanese characters) would not fit");
+            assertBothStoresRefusedIn(ascii, advice);
             // a store an earlier Rein made there opens, so what it holds can be read and moved
             makeAnEarlierReinsStoreIn(ascii);
             try (JdbcMemoryStore old = JdbcMemoryStore.connect(ascii, user, password)) {
@@ -254,8 +236,25 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         }
     }
 
-    /** That a refused store made no table in the database of {@code databaseUrl}. */
-    private static void assertNoReinTableIn(String databaseUrl) throws SQLException {
+    /**
+     * The advice that ends the refusal of a store in {@code database}, whose text is in {@code encoding}, which {@code why}:
+     * ": the database ... keeps its text in ...", the statement that makes a UTF8 database, and how to move an old store.
+     */
+    private static String notUtf8(String database, String encoding, String why) {
+        return ": the database " + database + " keeps its text in " + encoding + ", which " + why + ", so saving one would fail;"
+                + " Rein's stores need a database whose encoding is UTF8: create one (CREATE DATABASE rein ENCODING 'UTF8'"
+                + " LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0) and give its URL, and move a store an earlier Rein made in this"
+                + " one there with pg_dump and pg_restore, which convert its text";
+    }
+
+    /** That both stores refuse to be made in the database of {@code databaseUrl}, with {@code advice}, and make no table. */
+    private static void assertBothStoresRefusedIn(String databaseUrl, String advice) throws SQLException {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(databaseUrl, user, password))
+                .isInstanceOf(dev.rein.state.StoreException.class)
+                .hasMessage("cannot prepare the run store in " + databaseUrl + advice + "; nothing was made in it");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(databaseUrl, user, password))
+                .isInstanceOf(dev.rein.state.StoreException.class)
+                .hasMessage("cannot prepare its tables in the memory store at " + databaseUrl + advice + "; nothing was made in it");
         try (Connection c = open(databaseUrl); Statement st = c.createStatement();
                 java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'rein%'")) {
             rs.next();
@@ -368,57 +367,24 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
      */
     @org.junit.jupiter.api.Test
     void aRoleGrantedOnlyReinsColumnsOpensTablesThatHaveColumnsOfTheirOwn() throws Exception {
-        String own = schema + "_cols", role = "rein_cols_" + schema.substring("rein_test_".length());
-        String ownUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + own;
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + own);
-        }
-        try {
-            JdbcRunStore.connect(ownUrl, user, password).close();
-            JdbcMemoryStore.connect(ownUrl, user, password).close();
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                java.util.Map<String, String> columns = new java.util.LinkedHashMap<>();
-                try (java.sql.ResultSet rs = st.executeQuery("SELECT table_name, string_agg(column_name, ', ') FROM"
-                        + " information_schema.columns WHERE table_schema = '" + own + "' GROUP BY table_name")) {
-                    while (rs.next()) {
-                        columns.put(rs.getString(1), rs.getString(2));
-                    }
-                }
-                org.assertj.core.api.Assertions.assertThat(columns).containsKeys("rein_schema", "rein_runs", "rein_events",
-                        "rein_idempotency", "rein_memory", "rein_memory_terms");
-                st.execute("CREATE ROLE " + role + " LOGIN");
-                st.execute("GRANT USAGE ON SCHEMA " + own + " TO " + role);
-                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + own + " TO " + role);
-                for (var table : columns.entrySet()) {
-                    // the deployment's own column, which the role may not read
-                    st.execute("ALTER TABLE " + own + "." + table.getKey() + " ADD COLUMN audit_note TEXT");
-                    st.execute("GRANT SELECT (" + table.getValue() + "), INSERT (" + table.getValue() + "), UPDATE ("
-                            + table.getValue() + ") ON " + own + "." + table.getKey() + " TO " + role);
-                    st.execute("GRANT DELETE ON " + own + "." + table.getKey() + " TO " + role);
+        asARoleOfItsOwn("_cols", "rein_cols_", (own, role, st) -> {
+            java.util.Map<String, String> columns = new java.util.LinkedHashMap<>();
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT table_name, string_agg(column_name, ', ') FROM"
+                    + " information_schema.columns WHERE table_schema = '" + own + "' GROUP BY table_name")) {
+                while (rs.next()) {
+                    columns.put(rs.getString(1), rs.getString(2));
                 }
             }
-            try (JdbcRunStore runs = JdbcRunStore.connect(ownUrl, role, null);
-                    JdbcMemoryStore memory = JdbcMemoryStore.connect(ownUrl, role, null)) {
-                runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
-                runs.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
-                        "u", "t", "列の権限"));
-                org.assertj.core.api.Assertions.assertThat(runs.load(runId)).isPresent();
-                org.assertj.core.api.Assertions.assertThat(runs.list()).hasSize(1);
-                org.assertj.core.api.Assertions.assertThat(runs.events(runId)).hasSize(1);
-                dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope("acme", "alice");
-                memory.remember(MemoryStoreContract.entry("mem_cols", scope, "配送先は大阪です", null));
-                org.assertj.core.api.Assertions.assertThat(memory.recall(scope, "大阪", 5, MemoryStoreContract.NOW)).hasSize(1);
-                org.assertj.core.api.Assertions.assertThat(memory.forget(scope, "mem_cols")).isTrue();
+            org.assertj.core.api.Assertions.assertThat(columns).containsKeys("rein_schema", "rein_runs", "rein_events",
+                    "rein_idempotency", "rein_memory", "rein_memory_terms");
+            for (var table : columns.entrySet()) {
+                // the deployment's own column, which the role may not read
+                st.execute("ALTER TABLE " + own + "." + table.getKey() + " ADD COLUMN audit_note TEXT");
+                st.execute("GRANT SELECT (" + table.getValue() + "), INSERT (" + table.getValue() + "), UPDATE ("
+                        + table.getValue() + ") ON " + own + "." + table.getKey() + " TO " + role);
+                st.execute("GRANT DELETE ON " + own + "." + table.getKey() + " TO " + role);
             }
-        } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA " + own + " CASCADE");
-                st.execute("DROP OWNED BY " + role);
-                st.execute("DROP ROLE " + role);
-            } catch (SQLException e) {
-                // the role was never made: nothing of it to drop
-            }
-        }
+        });
     }
 
     /**
@@ -430,34 +396,52 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
      */
     @org.junit.jupiter.api.Test
     void aRoleThatMayNotCreateInTheSchemaOpensTablesAnotherRoleMade() throws Exception {
-        String made = schema + "_made", role = "rein_use_" + schema.substring("rein_test_".length());
-        String madeUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + made;
+        asARoleOfItsOwn("_made", "rein_use_", (made, role, st) ->
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + made + " TO " + role));
+    }
+
+    /** What the owner grants a role on the tables of a schema, with {@code st} (the owner's). */
+    @FunctionalInterface
+    private interface Grants {
+        void grant(String schema, String role, Statement st) throws SQLException;
+    }
+
+    /**
+     * Makes the run store and the memory store as this test's user in a schema of their own ({@code suffix}), makes a role
+     * ({@code rolePrefix}) with USAGE alone on the schema and its sequences, gives it {@code grants}, and has it open both
+     * stores and write and read runs, events and memories; the schema and the role are dropped afterwards.
+     */
+    private void asARoleOfItsOwn(String suffix, String rolePrefix, Grants grants) throws Exception {
+        String own = schema + suffix, role = rolePrefix + schema.substring("rein_test_".length());
+        String ownUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + own;
         try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + made);
+            st.execute("CREATE SCHEMA " + own);
         }
         try {
-            JdbcRunStore.connect(madeUrl, user, password).close();
-            JdbcMemoryStore.connect(madeUrl, user, password).close();
+            JdbcRunStore.connect(ownUrl, user, password).close();
+            JdbcMemoryStore.connect(ownUrl, user, password).close();
             try (Connection c = open(url); Statement st = c.createStatement()) {
                 st.execute("CREATE ROLE " + role + " LOGIN");
-                st.execute("GRANT USAGE ON SCHEMA " + made + " TO " + role);
-                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + made + " TO " + role);
-                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + made + " TO " + role);
+                st.execute("GRANT USAGE ON SCHEMA " + own + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + own + " TO " + role);
+                grants.grant(own, role, st);
             }
-            try (JdbcRunStore runs = JdbcRunStore.connect(madeUrl, role, null);
-                    JdbcMemoryStore memory = JdbcMemoryStore.connect(madeUrl, role, null)) {
+            try (JdbcRunStore runs = JdbcRunStore.connect(ownUrl, role, null);
+                    JdbcMemoryStore memory = JdbcMemoryStore.connect(ownUrl, role, null)) {
                 runs.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
                 runs.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
-                        "u", "t", "作成権限なし"));
+                        "u", "t", "権限の限られた役割"));
                 org.assertj.core.api.Assertions.assertThat(runs.load(runId)).isPresent();
+                org.assertj.core.api.Assertions.assertThat(runs.list()).hasSize(1);
                 org.assertj.core.api.Assertions.assertThat(runs.events(runId)).hasSize(1);
                 dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope("acme", "alice");
-                memory.remember(MemoryStoreContract.entry("mem_use", scope, "配送先は大阪です", null));
+                memory.remember(MemoryStoreContract.entry("mem_role", scope, "配送先は大阪です", null));
                 org.assertj.core.api.Assertions.assertThat(memory.recall(scope, "大阪", 5, MemoryStoreContract.NOW)).hasSize(1);
+                org.assertj.core.api.Assertions.assertThat(memory.forget(scope, "mem_role")).isTrue();
             }
         } finally {
             try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA " + made + " CASCADE");
+                st.execute("DROP SCHEMA " + own + " CASCADE");
                 st.execute("DROP OWNED BY " + role);
                 st.execute("DROP ROLE " + role);
             } catch (SQLException e) {
