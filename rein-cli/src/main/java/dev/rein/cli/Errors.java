@@ -1079,20 +1079,29 @@ final class Errors {
         java.util.List<String> names = spec.subcommands().entrySet().stream()
                 .filter(entry -> !entry.getValue().getCommandSpec().usageMessage().hidden())
                 .map(java.util.Map.Entry::getKey).distinct().toList();
+        return unknownName("command", word, names, "the commands are: " + String.join(", ", names));
+    }
+
+    /**
+     * "unknown KIND 'WORD'; did you mean NAME?" for a slip of one of {@code names} ({@link NearNames#unknown}), else
+     * "unknown KIND 'WORD'; OTHERWISE"; but a start of one or two letters of some names is too short to guess from
+     * ('rein ru': run or runs?), and often a word of its own: those names are listed ({@link #tooShort}), with no guess.
+     * One rule for commands and for the examples' names (rein example NAME), as for options ({@link #unknownOption}).
+     */
+    static String unknownName(String kind, String word, java.util.List<String> names, String otherwise) {
         String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
         if (typed.codePointCount(0, typed.length()) <= 2) {
-            // as for an option: a slip of a name ('rein rn') names it; a start of one or two letters is too short to guess
-            // from ('rein ru': run or runs?)
+            // as for an option: a slip of a name ('rein rn') names it
             java.util.List<String> starting = names.stream().filter(name -> name.startsWith(typed)).toList();
             java.util.List<String> slips = names.stream().filter(name -> !name.startsWith(typed)).toList();
-            String near = NearNames.unknown("command", word, slips, "");
+            String near = NearNames.unknown(kind, word, slips, "");
             if (near.contains("; did you mean ")) {
                 return near;
             }
-            return "unknown command '" + word + "'; " + (starting.isEmpty() ? "the commands are: " + String.join(", ", names)
-                    : tooShort("command", typed, "", starting));
+            return NearNames.unknown(kind, word, java.util.List.of(), starting.isEmpty() ? otherwise
+                    : tooShort(kind, typed, "", starting));
         }
-        return NearNames.unknown("command", word, names, "the commands are: " + String.join(", ", names));
+        return NearNames.unknown(kind, word, names, otherwise);
     }
 
     /** Errors while a command runs. */

@@ -119,7 +119,13 @@ final class ExampleCommand implements Callable<Integer> {
                     + "; the examples are: " + Examples.names() + " ('rein examples' describes them)");
         }
         if (Examples.find(name).isEmpty()) {
-            throw new UsageException(Examples.unknown(name));
+            // the CLI's rule for a name of one or two letters ('sq' is a start of sql, not a slip of it), with the
+            // library's words otherwise
+            String typed = name.strip();
+            throw new UsageException(typed.codePointCount(0, typed.length()) <= 2
+                    ? Errors.unknownName("example", name, Examples.list().stream().map(Examples.Info::name).toList(),
+                            "the examples are: " + Examples.names())
+                    : Examples.unknown(name));
         }
         requireEval("--trials", trials);
         requireEval("--parallel", parallel);

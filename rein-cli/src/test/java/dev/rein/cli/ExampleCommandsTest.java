@@ -199,7 +199,12 @@ class ExampleCommandsTest {
             assertThat(outcome.stderrLines()).as(args[1]).containsExactly("rein example: unknown example '" + args[1]
                     + "'; did you mean orders?");
         }
-        assertThat(cli.run("example", "sq").stderrLines()).containsExactly("rein example: unknown example 'sq'; did you mean sql?");
+        // one or two letters: a start is too short to guess from, as for a command (cli28); a slip of one is named
+        assertThat(cli.run("example", "sq").stderrLines()).containsExactly("rein example: unknown example 'sq'; the only"
+                + " example starting with 'sq' is sql; give the whole name");
+        assertThat(cli.run("example", "w").stderrLines()).containsExactly("rein example: unknown example 'w'; too short to"
+                + " tell which example was meant: the examples starting with 'w' are: web, workflow; give the whole name");
+        assertThat(cli.run("example", "nc").stderrLines()).containsExactly("rein example: unknown example 'nc'; did you mean npc?");
         assertThat(cli.run("example", "weather").stderrLines()).containsExactly("rein example: unknown example 'weather'; the"
                 + " examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
     }
