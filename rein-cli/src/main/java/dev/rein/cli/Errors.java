@@ -183,7 +183,11 @@ final class Errors {
         }
         dashes += start;
         java.util.List<String> after = words.subList(dashes + 1, words.size());
-        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w)).findFirst().orElse(null);
+        // an option's name left over, else one that took a place of the command itself ('rein approve -- --as bob r1':
+        // '--as' is the RUN, and 'bob r1' are left over)
+        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w)).findFirst()
+                .or(() -> after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null).findFirst())
+                .orElse(null);
         if (word == null) {
             return null;
         }
@@ -195,9 +199,14 @@ final class Errors {
         if (spec.findOption(optionName(word)) == null) {
             return said;
         }
-        // where no command would work, none is shown, only what to do: several options after '--', one given before it
-        // already, or words left after '--' for a command taking none
+        // where no command would work, none is shown, only what to do: one option twice after '--' (before it, it would
+        // be given twice there), several options after '--', one given before it already, or words left after '--' for a
+        // command taking none
         CommandLine.Model.OptionSpec named = spec.findOption(optionName(word));
+        if (after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) == named).count() > 1) {
+            return said + "; " + named.longestName() + " is given twice after --: put it before -- once"
+                    + (named.arity().max() > 0 ? ", with the value meant" : "");
+        }
         if (after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null).count() > 1) {
             return said + "; to give the options, put them before --";
         }

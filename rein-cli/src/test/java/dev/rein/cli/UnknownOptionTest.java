@@ -14,6 +14,62 @@ import picocli.CommandLine;
 class UnknownOptionTest {
     private final InProcessCli cli = new InProcessCli();
 
+    /** Runs the commands hints offer: a model that answers at once, a key so that rein run gets that far. */
+    private final InProcessCli hinted = new InProcessCli().env("ANTHROPIC_API_KEY", "test")
+            .models((name, env) -> dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("ok")));
+
+    /**
+     * The message {@code args} get, after checking that each command it offers ("...: rein show r1 or rein show r2 (see",
+     * "e.g. rein run ... (see")
+     * works when run: it runs to the end, or gets as far as looking the run up in the store (there is none).
+     */
+    private String hintOf(String... args) {
+        String line = cli.run(args).stderrLines().getFirst();
+        int at = Math.max(line.lastIndexOf(": rein ") + 2, line.lastIndexOf("e.g. rein ") + 5);
+        int end = line.lastIndexOf(" (see '");
+        assertThat(at).as(line).isPositive().isLessThan(end);
+        for (String command : line.substring(at, end).split(" or (?=rein )")) {
+            List<String> words = shellWords(command);
+            InProcessCli.Outcome outcome = hinted.run(words.subList(1, words.size()).toArray(String[]::new));
+            assertThat(outcome.exitCode() == ExitCodes.SUCCEEDED || outcome.stderr().contains("no run store")
+                    || outcome.stderr().contains("there is no run '"))
+                    .as(command + " -> " + outcome.stderr()).isTrue();
+        }
+        return line;
+    }
+
+    /** A command line split as a shell splits it (double and single quotes, no escapes): enough for the hints' quoting. */
+    private static List<String> shellWords(String command) {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = null;
+        char quote = 0;
+        for (char c : command.toCharArray()) {
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else {
+                    word.append(c);
+                }
+            } else if (c == ' ') {
+                if (word != null) {
+                    words.add(word.toString());
+                    word = null;
+                }
+            } else {
+                word = word == null ? new StringBuilder() : word;
+                if (c == '"' || c == '\'') {
+                    quote = c;
+                } else {
+                    word.append(c);
+                }
+            }
+        }
+        if (word != null) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+
     @Test
     void anUnknownOptionIsNamedWithoutItsValue() {
         InProcessCli.Outcome outcome = cli.run("runs", "--limit", "5");
@@ -556,5 +612,30 @@ class UnknownOptionTest {
                 .startsWith("rein: unknown command 'rn'; did you mean run?");
         assertThat(cli.run("de").stderrLines()).singleElement().asString()
                 .startsWith("rein: unknown command 'de'; the only command starting with 'de' is demo; give the whole name");
+    }
+
+    /**
+     * An option given twice after {@code --} is said to be given twice, with no command: putting both before {@code --}
+     * gives it twice there (refused). An option after {@code --} that filled a place of the command itself
+     * ({@code rein approve -- --as bob r1}: '--as' taken as RUN) gets the command with it before {@code --}. Every command
+     * shown works. Before: "put them before --", and 'rein approve -- --as "bob r1"', quoting RUN into the name.
+     */
+    @Test
+    void anOptionAfterDoubleDashTwiceOrInAPlaceGetsAHintThatWorks() {
+        assertThat(cli.run("approve", "r1", "--", "--as", "bob", "--as", "carl").stderrLines()).singleElement().asString()
+                .contains("--as is given twice after --: put it before -- once, with the value meant")
+                .doesNotContain("put them before --");
+        assertThat(cli.run("runs", "--", "--json", "--json").stderrLines()).singleElement().asString()
+                .contains("--json is given twice after --: put it before -- once (see");
+        assertThat(hintOf("approve", "--", "--as", "bob", "r1")).isEqualTo("rein approve: '--as' comes after --, so it was"
+                + " taken as an argument, not an option, and rein approve takes only RUN; to give the option, put it before --:"
+                + " rein approve --as bob -- r1 (see 'rein approve --help')");
+        assertThat(hintOf("show", "--", "--json", "r1")).contains("put it before --: rein show --json -- r1 (see");
+        assertThat(hintOf("reply", "r1", "--", "--json", "hi")).contains("put it before --: rein reply r1 --json -- hi (see");
+        // the hints of the older cases work too
+        hintOf("approve", "--", "r1", "--as", "bob");
+        hintOf("approve", "r1", "--", "--as", "bob");
+        hintOf("runs", "--", "--json");
+        hintOf("show", "r1", "--", "--json");
     }
 }
