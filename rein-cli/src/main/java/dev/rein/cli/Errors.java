@@ -217,7 +217,9 @@ final class Errors {
         if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
             return said + "; to give the option, put it before --, and drop the rest";
         }
-        if (after.size() - 1 - valueWords > openArguments(spec, words.subList(start, dashes))) {
+        // the places the words before '--' leave: rein run's GOAL takes any number
+        long open = Math.max(0, places(spec) - walk(spec, args, null, false).positional().size());
+        if (after.size() - 1 - valueWords > open) {
             // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
             return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
                     + " has no place for";
@@ -246,28 +248,6 @@ final class Errors {
             rest.forEach(w -> command.append(' ').append(shellWord(w)));
         }
         return said + "; to give the option, put it before --" + fill + ": " + command;
-    }
-
-    /**
-     * How many more arguments {@code spec} takes after {@code before}, the words before {@code --} (its options and their
-     * values left out); {@link Integer#MAX_VALUE} for a command taking any number (rein run's GOAL).
-     */
-    private static int openArguments(CommandLine.Model.CommandSpec spec, java.util.List<String> before) {
-        long takes = 0;
-        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
-            takes += positional.arity().max();
-        }
-        int given = 0;
-        for (int i = 0; i < before.size(); i++) {
-            String w = before.get(i);
-            CommandLine.Model.OptionSpec option = optionShaped(w) ? spec.findOption(optionName(w)) : null;
-            if (option == null) {
-                given++;
-            } else if (option.arity().max() > 0 && !w.contains("=")) {
-                i++; // its value
-            }
-        }
-        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, takes - given));
     }
 
     /**
@@ -431,66 +411,7 @@ final class Errors {
         // the word names one of the command's positional parameters (rein eval --suite s.yaml): no option was meant
         for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
             if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
-                int at = java.util.Arrays.asList(args).indexOf(arg);
-                // '--goal=' and '--goal ""' give no value: 'rein run ""' would be refused as an empty goal
-                boolean emptyNext = !arg.contains("=") && at + 1 < args.length && args[at + 1].isEmpty();
-                boolean empty = emptyNext || (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1);
-                String emptied = emptyNext ? name + " \"\"" : arg;
-                boolean valued = !empty && (arg.contains("=") || at + 1 < args.length && valueOf(positional, args[at + 1]));
-                int given = positionalWords(spec, args, arg);
-                if (valued && !positional.isMultiValue() && positionalAt(spec, args, arg, positional.index().min()) >= 0) {
-                    // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; either run is a command that works
-                    int value = arg.contains("=") ? at : at + 1;
-                    String taken = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : args[value];
-                    int other = positionalAt(spec, args, arg, positional.index().min());
-                    StringBuilder kept = new StringBuilder(spec.qualifiedName());
-                    StringBuilder instead = new StringBuilder(spec.qualifiedName());
-                    for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-                        if (i == at || i == value) {
-                            continue;
-                        }
-                        kept.append(' ').append(shellWord(args[i]));
-                    }
-                    // the other alternative: the value in the other's place, as withoutOptionName puts it (a value
-                    // starting with '-' after '--', or 'rein reply r1 -x' would fail on -x)
-                    String named = "--" + positional.paramLabel().toLowerCase(java.util.Locale.ROOT) + "=" + taken;
-                    java.util.List<String> moved = new java.util.ArrayList<>();
-                    for (int i = 0; i < args.length; i++) {
-                        if (i != at && i != value) {
-                            moved.add(i == other ? named : args[i]);
-                        }
-                    }
-                    instead.append(withoutOptionName(spec, moved.toArray(String[]::new), named, positional));
-                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                            + " is given without an option name, and it is given already: give one: " + kept + " or " + instead);
-                }
-                if (!valued && given > positional.index().min()) {
-                    // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
-                    java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
-                    rest.remove(at);
-                    if (emptyNext) {
-                        rest.remove(at); // the empty word went with the name
-                    }
-                    StringBuilder command = new StringBuilder(spec.qualifiedName());
-                    for (int i = rest.indexOf(spec.name()) + 1; i < rest.size(); i++) {
-                        command.append(' ').append(shellWord(rest.get(i)));
-                    }
-                    return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                            + " is given without an option name, and it is given already: drop " + (empty ? emptied : name) + ": "
-                            + command);
-                }
-                if (empty) {
-                    // with no example to fill in, the parameter is asked for: its label is no command to paste
-                    String example = example(positional);
-                    String said = positional.paramLabel() + " is given without an option name, and " + emptied + " gives it empty: ";
-                    return NearNames.unknown("option", name, java.util.List.of(), example == null
-                            ? said + "give the " + positional.paramLabel()
-                            : said + "give it, e.g. " + spec.qualifiedName()
-                                    + withoutOptionName(spec, args, arg, positional).replace(EMPTY, example));
-                }
-                return NearNames.unknown("option", name, java.util.List.of(), positional.paramLabel()
-                        + " is given without an option name: " + spec.qualifiedName() + withoutOptionName(spec, args, arg,
-                        positional));
+                return NearNames.unknown("option", name, java.util.List.of(), namedPositional(spec, positional, args));
             }
         }
         // A suggestion is a typo or an abbreviation of the option, compared part by part (the words between hyphens), never
@@ -699,6 +620,193 @@ final class Errors {
     }
 
     /**
+     * The words of a command line after the command's name: the indices of its positional words, in order, and of each
+     * spelling of a positional parameter's name given as an option ({@code --run r1}, {@code --run=r1}, {@code --RUN}) with
+     * the index of its value ({@code value}: the spelling's own for {@code --run=r1}, the next word, or -1 for none).
+     */
+    private record Words(java.util.List<Integer> positional, java.util.List<Named> named) {
+        record Named(int at, int value) {}
+    }
+
+    /**
+     * One walk over {@code args} after {@code spec}'s name, as picocli reads them (one walker, so that the hints agree on
+     * which word is which): an option of the command is no positional word, nor is its value (the next word, whatever it
+     * looks like, unless given with '='), nor another word starting with '-' (picocli takes it for an unknown option),
+     * except a number ({@code -5}) or '-' alone; after {@code --} every word is one. {@code named}: a positional parameter whose name given as an option is left out with its value (the
+     * next word when it is empty or {@link #valueOf} the parameter) and listed in {@link Words#named}, or null.
+     * {@code throughDoubleDash}: false to stop at {@code --}.
+     */
+    private static Words walk(CommandLine.Model.CommandSpec spec, String[] args, CommandLine.Model.PositionalParamSpec named,
+            boolean throughDoubleDash) {
+        java.util.List<Integer> positional = new java.util.ArrayList<>();
+        java.util.List<Words.Named> spellings = new java.util.ArrayList<>();
+        boolean ended = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            String w = args[i];
+            if (ended) {
+                positional.add(i);
+            } else if (w.equals("--")) {
+                if (!throughDoubleDash) {
+                    break;
+                }
+                ended = true;
+            } else if (named != null && optionShaped(w) && spec.findOption(optionName(w)) == null
+                    && withoutDashes(optionName(w)).equalsIgnoreCase(named.paramLabel())) {
+                // '--goal ""' gives an empty GOAL, as '--goal=' does
+                int value = w.contains("=") ? i
+                        : i + 1 < args.length && (args[i + 1].isEmpty() || valueOf(named, args[i + 1])) ? i + 1 : -1;
+                spellings.add(new Words.Named(i, value));
+                i = Math.max(i, value);
+            } else if (!w.startsWith("-") || w.length() < 2 || w.matches("-\\d+(\\.\\d+)?")) {
+                positional.add(i);
+            } else {
+                CommandLine.Model.OptionSpec option = spec.findOption(optionName(w));
+                if (option != null && option.arity().max() > 0 && !w.contains("=")) {
+                    i++; // its value, whatever it looks like
+                }
+            }
+        }
+        return new Words(positional, spellings);
+    }
+
+    /** How many positional words {@code spec} takes in all: {@link Integer#MAX_VALUE} for rein run's GOAL, any number. */
+    private static long places(CommandLine.Model.CommandSpec spec) {
+        long places = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            places = Math.min(Integer.MAX_VALUE, places + positional.arity().max());
+        }
+        return places;
+    }
+
+    /**
+     * What to say of {@code positional} given with an option name ({@code rein eval --suite s.yaml}), every spelling of
+     * it on the command line taken together ({@code --goal "" --goal=}): the command with its value in its place (not
+     * where the option stood: {@code rein reply hi --run r1} is {@code rein reply r1 hi}); one command for each value when
+     * it has room for one only ({@code rein show r1 --run r2}); the command without it when it is given already and has no
+     * value; with the parameter's example when it is given empty; or what to give.
+     */
+    private static String namedPositional(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional,
+            String[] args) {
+        String label = positional.paramLabel();
+        String synthetic = "--" + label.toLowerCase(java.util.Locale.ROOT) + "=";
+        Words words = walk(spec, args, positional, true);
+        java.util.List<Integer> others = words.positional();
+        java.util.Set<Integer> dropped = new java.util.HashSet<>();
+        java.util.List<String> values = new java.util.ArrayList<>();
+        java.util.List<Integer> valuedAt = new java.util.ArrayList<>();
+        java.util.List<String> valueless = new java.util.ArrayList<>(); // the spellings giving none, as typed
+        boolean empty = false;
+        for (Words.Named spelling : words.named()) {
+            String w = args[spelling.at()];
+            dropped.add(spelling.at());
+            if (spelling.value() >= 0) {
+                dropped.add(spelling.value());
+            }
+            String value = spelling.value() < 0 ? null
+                    : spelling.value() == spelling.at() ? w.substring(w.indexOf('=') + 1) : args[spelling.value()];
+            if (value == null || value.isEmpty()) {
+                empty |= value != null;
+                valueless.add(value == null || w.contains("=") ? w : optionName(w) + " \"\"");
+            } else {
+                values.add(value);
+                valuedAt.add(spelling.at());
+            }
+        }
+        int first = words.named().getFirst().at();
+        int min = positional.index().min();
+        boolean multi = positional.isMultiValue();
+        // the other positional words fill the places in order: this one's place is taken when they leave none for it
+        boolean taken = multi ? others.size() > min : others.size() >= places(spec);
+        String given = label + " is given without an option name";
+        if (!multi && (values.size() > 1 || !values.isEmpty() && taken)) {
+            // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; each run is a command that works
+            java.util.List<String> commands = new java.util.ArrayList<>();
+            if (taken) {
+                commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, dropped, -1, null), null, positional));
+            }
+            for (int v = 0; v < values.size(); v++) {
+                java.util.Set<Integer> out = new java.util.HashSet<>(dropped);
+                int at = taken ? others.get(min) : placeOf(others, min, valuedAt.get(v), args.length);
+                if (taken) {
+                    out.add(at); // the value in the other's place
+                }
+                commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, out, at, synthetic + values.get(v)),
+                        synthetic + values.get(v), positional));
+            }
+            return given + ", and it is given " + (taken ? "already" : "more than once") + ": give one: "
+                    + String.join(" or ", commands);
+        }
+        if (values.isEmpty() && taken) {
+            // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
+            return given + ", and it is given already: drop " + String.join(" and ", valueless) + ": " + spec.qualifiedName()
+                    + rendered(spec, rearranged(args, dropped, -1, null), null, positional);
+        }
+        if (values.isEmpty() && empty) {
+            // with no example to fill in, the parameter is asked for: its label is no command to paste
+            String example = example(positional);
+            String said = given + ", and " + valueless.getFirst() + " gives it empty: ";
+            int at = multi ? first : placeOf(others, min, first, args.length);
+            return example == null ? said + "give the " + label
+                    : said + "give it, e.g. " + spec.qualifiedName()
+                            + rendered(spec, rearranged(args, dropped, at, synthetic), synthetic, positional).replace(EMPTY, example);
+        }
+        if (values.isEmpty()) {
+            if (example(positional) == null) {
+                // 'rein eval SUITE' would look for a file named SUITE, and there is no example to show instead
+                return given + ", and " + valueless.getFirst() + " has no value after it: give the " + label + " in its place";
+            }
+            int at = multi ? first : placeOf(others, min, first, args.length);
+            return given + ": " + spec.qualifiedName() + rendered(spec, rearranged(args, dropped, at, label), null, positional);
+        }
+        // GOAL's words are joined: several values make one
+        String value = String.join(" ", values);
+        int at = multi ? valuedAt.getFirst() : placeOf(others, min, valuedAt.getFirst(), args.length);
+        return given + ": " + spec.qualifiedName()
+                + rendered(spec, rearranged(args, dropped, at, synthetic + value), synthetic + value, positional);
+    }
+
+    /**
+     * Where the value of the positional parameter at {@code min} goes among the words: where its option stood
+     * ({@code spelling}) when that is after the positional word before it and before the one now in its place, else
+     * before the one now in its place, else after the one before it.
+     */
+    private static int placeOf(java.util.List<Integer> others, int min, int spelling, int end) {
+        int before = min == 0 || others.isEmpty() ? -1 : others.get(Math.min(min, others.size()) - 1);
+        int after = others.size() > min ? others.get(min) : end;
+        if (before < spelling && spelling < after) {
+            return spelling;
+        }
+        return after < end ? after : before + 1;
+    }
+
+    /** {@code args} without the words at {@code drop}, with {@code put} (when not null) before the word at {@code at}. */
+    private static String[] rearranged(String[] args, java.util.Set<Integer> drop, int at, String put) {
+        java.util.List<String> kept = new java.util.ArrayList<>();
+        for (int i = 0; i <= args.length; i++) {
+            if (i == at && put != null) {
+                kept.add(put);
+            }
+            if (i < args.length && !drop.contains(i)) {
+                kept.add(args[i]);
+            }
+        }
+        return kept.toArray(String[]::new);
+    }
+
+    /** {@link #withoutOptionName}, or the words as typed when {@code arg} is null. */
+    private static String rendered(CommandLine.Model.CommandSpec spec, String[] args, String arg,
+            CommandLine.Model.PositionalParamSpec positional) {
+        if (arg != null) {
+            return withoutOptionName(spec, args, arg, positional);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            sb.append(' ').append(shellWord(args[i]));
+        }
+        return sb.toString();
+    }
+
+    /**
      * The command's arguments as typed, with the positional parameter {@code positional} given without the option name
      * {@code arg}: its value ({@code --suite=s.yaml}, or the word after it) in its place, after {@code --} when it starts
      * with '-' ({@code rein run -- -5}, which would be taken for an option without it), else its label.
@@ -761,60 +869,9 @@ final class Errors {
     /** Where an empty value ({@code --goal=}) stood in {@link #withoutOptionName}'s command: no shell word looks so. */
     private static final String EMPTY = "\u0000";
 
-    /**
-     * The index in {@code args} of the positional word at {@code index} (options, their values and {@code arg} with its
-     * value not counted), or -1.
-     */
-    private static int positionalAt(CommandLine.Model.CommandSpec spec, String[] args, String arg, int index) {
-        int count = 0;
-        boolean ended = false;
-        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-            if (args[i].equals(arg)) {
-                i += arg.contains("=") ? 0 : 1;
-            } else if (ended || !args[i].startsWith("-")) {
-                if (count++ == index) {
-                    return i;
-                }
-            } else if (args[i].equals("--")) {
-                ended = true;
-            } else {
-                CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
-                if (option != null && option.arity().max() > 0 && !args[i].contains("=")) {
-                    i++;
-                }
-            }
-        }
-        return -1;
-    }
-
     /** Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start with '-'. */
     private static boolean valueOf(CommandLine.Model.PositionalParamSpec positional, String next) {
         return !next.startsWith("-") || (TEXT_LABELS.contains(positional.paramLabel()) && !next.equals("--") && !optionShaped(next));
-    }
-
-    /** How many positional words the command's arguments hold besides {@code arg}: options' values and unknown options not counted. */
-    private static int positionalWords(CommandLine.Model.CommandSpec spec, String[] args, String arg) {
-        int count = 0;
-        boolean ended = false;
-        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-            if (args[i].equals(arg)) {
-                if (!arg.contains("=") && i + 1 < args.length && args[i + 1].isEmpty()) {
-                    i++; // '--goal ""' gives no GOAL
-                }
-                continue;
-            }
-            if (ended || !args[i].startsWith("-")) {
-                count++;
-            } else if (args[i].equals("--")) {
-                ended = true;
-            } else {
-                CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
-                if (option != null && option.arity().max() > 0 && !args[i].contains("=")) {
-                    i++;
-                }
-            }
-        }
-        return count;
     }
 
     /**

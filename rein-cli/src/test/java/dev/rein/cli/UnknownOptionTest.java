@@ -638,4 +638,47 @@ class UnknownOptionTest {
         hintOf("runs", "--", "--json");
         hintOf("show", "r1", "--", "--json");
     }
+
+    /**
+     * Every spelling of a positional's name ({@code --goal ""} and {@code --goal=}) is answered, not only the first: both
+     * empty ones go, a value given by one is used. Before: 'rein run "What is 17 * 23?" --goal=' (refused again),
+     * 'rein run --goal ""', and 'rein show a b' for 'rein show --run a --run b', a word too many.
+     */
+    @Test
+    void everySpellingOfAPositionalsNameIsAnswered() {
+        assertThat(hintOf("run", "--goal", "", "--goal=")).isEqualTo("rein run: unknown option '--goal'; GOAL is given"
+                + " without an option name, and --goal \"\" gives it empty: give it, e.g. rein run \"What is 17 * 23?\" (see"
+                + " 'rein run --help')");
+        assertThat(hintOf("run", "--goal=", "--goal", "")).contains("e.g. rein run \"What is 17 * 23?\" (see");
+        assertThat(hintOf("run", "--goal", "", "--goal=hi")).contains("rein run hi (see");
+        assertThat(hintOf("show", "--run", "a", "--run", "b")).contains("give one: rein show a or rein show b (see");
+        assertThat(hintOf("show", "--run", "a", "--run=b")).contains("give one: rein show a or rein show b (see");
+    }
+
+    /**
+     * A positional's name given with its value ({@code --run r1}) puts the value in that positional's place, not where the
+     * option stood, and counts it against the places left: {@code rein reply hi --run r1} lacks no RUN and gives no RUN
+     * twice. Before: "RUN is given already: give one: rein reply hi or rein reply r1" (neither has a TEXT), and
+     * 'rein reply --text hi r1' was hinted 'rein reply hi r1', a reply of "r1" to a run "hi".
+     */
+    @Test
+    void aNamedPositionalsValueGoesInItsPlace() {
+        assertThat(hintOf("reply", "hi", "--run", "r1")).contains("RUN is given without an option name: rein reply r1 hi (see");
+        assertThat(hintOf("reply", "--run", "r1", "hi")).contains("RUN is given without an option name: rein reply r1 hi (see");
+        assertThat(hintOf("reply", "--text", "hi", "r1")).contains("TEXT is given without an option name: rein reply r1 hi (see");
+        assertThat(hintOf("reply", "-5", "--run", "r1")).contains("RUN is given without an option name: rein reply r1 -5 (see");
+    }
+
+    /**
+     * A positional's name with no value after it, where the parameter has no example to show ({@code rein eval --suite}),
+     * asks for the parameter: its label is no command to paste. Before: 'rein eval SUITE' and 'rein eval SUITE --trials 3'.
+     */
+    @Test
+    void aPositionalsNameWithoutAValueOrAnExampleAsksForIt() {
+        assertThat(cli.run("eval", "--suite").stderrLines()).containsExactly("rein eval: unknown option '--suite'; SUITE is"
+                + " given without an option name, and --suite has no value after it: give the SUITE in its place (see 'rein eval"
+                + " --help')");
+        assertThat(cli.run("eval", "--suite", "--trials", "3").stderrLines()).singleElement().asString()
+                .contains("and --suite has no value after it: give the SUITE in its place (see").doesNotContain("rein eval SUITE");
+    }
 }
