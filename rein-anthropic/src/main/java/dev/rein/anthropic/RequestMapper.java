@@ -397,9 +397,10 @@ final class RequestMapper {
      * array-size constraints the docs list as unsupported, and a string format outside the supported list, left out, and
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
-     * {@code allOf} entry. An object that allows other properties, or lists none (a bare {@code {"type":"object"}}), is
-     * refused: sending it closed would change what the answer may hold. A refusal names the place as a JSON Pointer into
-     * the schema as given.
+     * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
+     * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code JsonNode} generates), is
+     * refused: sending it closed would change what the answer may hold; an empty record (a closed empty object) is sent.
+     * A refusal names the place as a JSON Pointer into the schema as given.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
@@ -424,14 +425,15 @@ final class RequestMapper {
         }
         if (isObject && additional == null) {
             if (!object.has("properties")) {
-                // A bare {"type":"object"} (what a Map, JsonNode or Object-like field generates) sent closed would let
-                // the model answer only {} there: the data would be lost while the answer still validates.
+                // A bare {"type":"object"} (what a JsonNode field generates, for one; a Map has its
+                // values' schema and an empty record is closed) sent closed would let the model answer only {} there:
+                // the data would be lost while the answer still validates.
                 throw new ReinException("the output schema " + name + " has an object at " + (pointer.isEmpty() ? "its top"
-                        : pointer) + " that lists no \"properties\" (a Map, JsonNode or polymorphic field, or an empty"
-                        + " record, is generated so), and the API's structured outputs close every object, so the model"
-                        + " could answer only {} there: list the properties it may hold (a record instead of a Map; in a"
-                        + " schema given as JSON, \"properties\": {} for an object that holds nothing), or leave"
-                        + " AnthropicStructuredOutput off (Rein still validates the answer)");
+                        : pointer) + " that lists no \"properties\" (a JsonNode field is generated so, for one), and the"
+                        + " API's structured outputs close every object, so the model could answer only {} there: list"
+                        + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
+                        + " \"properties\": {} for an object that holds nothing), or leave AnthropicStructuredOutput off"
+                        + " (Rein still validates the answer)");
             }
             object.put("additionalProperties", false);
         }

@@ -245,21 +245,70 @@ class TypedOutputTest extends FakeApi {
     public record Rows(List<java.util.Map<String, Integer>> rows) {}
 
     /**
-     * A Map, JsonNode or List of Map field is generated as a bare {@code {"type":"object"}}; sent closed, the model could
-     * only answer {@code {}} there and the data would be lost while the run succeeded: refused before sending instead.
+     * A JsonNode field is generated as a bare {@code {"type":"object"}}; sent closed, the model could only
+     * answer {@code {}} there and the data would be lost while the run succeeded: refused before sending instead. The
+     * refusal names only what generates such an object now (a Map has its values' schema, an empty record is closed).
      */
     @Test
     void anObjectListingNoPropertiesIsRefusedBeforeSendingNotClosedToEmpty() {
-        for (var c : List.of(new Object[] {Tagged.class, "/properties/labels"}, new Object[] {Loose.class, "/properties/extra"},
+        for (var c : List.<Object[]>of(new Object[] {Loose.class, "/properties/extra"})) {
+            RunResult result = Agent.builder().model(model).outputType((Class<?>) c[0])
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Fill it");
+
+            assertThat(result.status()).as(c[0].toString()).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(c[0].toString()).contains((String) c[1]).contains("lists no \"properties\"")
+                    .contains("JsonNode").doesNotContain("a Map,").doesNotContain("empty record")
+                    .contains("AnthropicStructuredOutput");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    /**
+     * A Map field (also inside a List) is generated with its values' schema as {@code additionalProperties}: refused as
+     * an object that may hold other properties, not as one that lists none.
+     */
+    @Test
+    void aMapIsRefusedAsAnObjectAllowingOtherProperties() {
+        for (var c : List.of(new Object[] {Tagged.class, "/properties/labels"},
                 new Object[] {Rows.class, "/properties/rows/items"})) {
             RunResult result = Agent.builder().model(model).outputType((Class<?>) c[0])
                     .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Fill it");
 
             assertThat(result.status()).as(c[0].toString()).isNotEqualTo(RunStatus.SUCCEEDED);
-            assertThat(result.message()).as(c[0].toString()).contains((String) c[1]).contains("properties")
-                    .contains("a record instead of a Map").contains("AnthropicStructuredOutput");
+            assertThat(result.message()).as(c[0].toString()).contains((String) c[1])
+                    .contains("hold other properties (\"additionalProperties\": {")
+                    .contains("a record instead of a Map").contains("AnthropicStructuredOutput")
+                    .doesNotContain("lists no");
         }
         assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    public record Nothing() {}
+
+    public record Receipt(String id, Nothing note) {}
+
+    /** An empty record is generated as a closed empty object, so a typed run with one is sent with structured output. */
+    @Test
+    void aTypedRunWithAnEmptyRecordIsSentWithStructuredOutput() {
+        server.enqueue(FakeReply.text("{}"));
+        RunResult top = Agent.builder().model(model).outputType(Nothing.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Nothing?");
+
+        assertThat(top.status()).as(top.message()).isEqualTo(RunStatus.SUCCEEDED);
+        var sent = lastBody().at("/output_config/format/schema");
+        assertThat(sent.at("/properties").isObject()).as(sent.toString()).isTrue();
+        assertThat(sent.at("/properties").isEmpty()).isTrue();
+        assertThat(sent.at("/additionalProperties").asBoolean(true)).isFalse();
+
+        server.enqueue(FakeReply.text("{\"id\":\"注文-1\",\"note\":{}}"));
+        RunResult nested = Agent.builder().model(model).outputType(Receipt.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Receipt?");
+
+        assertThat(nested.status()).as(nested.message()).isEqualTo(RunStatus.SUCCEEDED);
+        var note = lastBody().at("/output_config/format/schema");
+        assertThat(note.toString()).as("the empty record's object is sent closed")
+                .contains("\"properties\":{}").doesNotContain("\"additionalProperties\":true");
+        assertThat(server.requestCount()).isEqualTo(2);
     }
 
     /** An object whose properties are written out, even as none, is closed and sent. */
