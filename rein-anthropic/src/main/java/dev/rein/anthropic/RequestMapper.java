@@ -400,7 +400,8 @@ final class RequestMapper {
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code JsonNode} generates), is
      * refused: sending it closed would change what the answer may hold; an empty record (a closed empty object) is sent.
-     * A refusal names the place as a JSON Pointer into the schema as given.
+     * A oneOf that would go as an {@code allOf} entry and holds a {@code $ref} is refused too: the API does not support
+     * {@code $ref} under {@code allOf}. A refusal names the place as a JSON Pointer into the schema as given.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
@@ -411,6 +412,19 @@ final class RequestMapper {
     private static void close(JsonNode node, String pointer, String name) {
         if (!(node instanceof ObjectNode object)) {
             return;
+        }
+        JsonNode given = object.get("oneOf");
+        if (given != null && object.has("anyOf")) {
+            // Looked for before the walk renames nested oneOfs, so that the path is the schema's as given.
+            String ref = firstRef(given, pointer + "/oneOf");
+            if (ref != null) {
+                throw new ReinException("the output schema " + name + " has both anyOf and oneOf at " + (pointer.isEmpty()
+                        ? "its top" : pointer) + ", so its oneOf would be sent as an allOf entry (the API takes no oneOf,"
+                        + " and the name anyOf is taken), and that oneOf holds a $ref at " + ref + " (the API's structured"
+                        + " outputs do not support $ref under allOf): write the referenced schema out in place of the $ref,"
+                        + " or keep only one of anyOf and oneOf there, or leave AnthropicStructuredOutput off (Rein still"
+                        + " validates the answer)");
+            }
         }
         JsonNode type = object.get("type");
         boolean isObject = object.has("properties") || (type != null && (type.isTextual() ? "object".equals(type.textValue())
@@ -477,6 +491,50 @@ final class RequestMapper {
                 entries.addObject().set("anyOf", oneOf);
             }
         }
+    }
+
+    /**
+     * The JSON Pointer of the first {@code $ref} keyword in {@code node} or the schemas under it (through the same
+     * keywords the walk follows, so a property named {@code $ref} is not taken for one), or null.
+     */
+    private static String firstRef(JsonNode node, String pointer) {
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String ref = firstRef(node.get(i), pointer + "/" + i);
+                if (ref != null) {
+                    return ref;
+                }
+            }
+            return null;
+        }
+        if (!(node instanceof ObjectNode object)) {
+            return null;
+        }
+        if (object.has("$ref")) {
+            return pointer + "/$ref";
+        }
+        List<String> keys = new java.util.ArrayList<>(ONE_SCHEMA);
+        keys.add("additionalProperties");
+        keys.addAll(SCHEMA_ARRAYS);
+        for (String key : keys) {
+            JsonNode child = object.get(key);
+            String ref = child == null ? null : firstRef(child, pointer + "/" + key);
+            if (ref != null) {
+                return ref;
+            }
+        }
+        for (String key : SCHEMA_MAPS) {
+            JsonNode map = object.get(key);
+            if (map != null && map.isObject()) {
+                for (var e : map.properties()) {
+                    String ref = firstRef(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()));
+                    if (ref != null) {
+                        return ref;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** A name as one step of a JSON Pointer (RFC 6901): '~' is written ~0 and '/' ~1. */

@@ -238,6 +238,47 @@ class TypedOutputTest extends FakeApi {
         assertThat(sent.at("/w/allOf/1/anyOf/1/type").asText()).isEqualTo("boolean");
     }
 
+    /**
+     * A oneOf moved to an allOf entry (its node has an anyOf) would put its $ref under allOf, which the API's structured
+     * outputs do not support: refused before sending, naming the $ref as given. A oneOf renamed to anyOf (no anyOf
+     * beside it) may hold a $ref and is sent.
+     */
+    @Test
+    void aOneOfMovedUnderAllOfThatHoldsARefIsRefusedBeforeSending() {
+        OutputSchema schema = OutputSchema.fromJson("Both", "{\"type\":\"object\",\"$defs\":{\"Flag\":{\"type\":"
+                + "\"boolean\"},\"Box\":{\"type\":\"object\",\"properties\":{\"f\":{\"$ref\":\"#/$defs/Flag\"}},"
+                + "\"required\":[\"f\"]}},\"properties\":{"
+                + "\"v\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}],"
+                + "\"oneOf\":[{\"type\":\"integer\"},{\"$ref\":\"#/$defs/Flag\"}]},"
+                + "\"w\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}],"
+                + "\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"object\",\"properties\":{\"b\":{\"$ref\":"
+                + "\"#/$defs/Box\"}},\"required\":[\"b\"]}]}},\"required\":[\"v\",\"w\"]}");
+        for (var c : List.of(new String[] {"v", "/properties/v/oneOf/1/$ref"},
+                new String[] {"w", "/properties/w/oneOf/1/properties/b/$ref"})) {
+            var json = (com.fasterxml.jackson.databind.node.ObjectNode) schema.schema().deepCopy();
+            ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("properties")).remove(c[0].equals("v") ? "w" : "v");
+            json.putArray("required").add(c[0]);
+
+            RunResult result = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Both", json.toString()))
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Both?");
+
+            assertThat(result.status()).as(c[0]).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(c[0]).contains(c[1] + " ").contains("allOf").contains("$ref")
+                    .contains("AnthropicStructuredOutput");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+
+        server.enqueue(FakeReply.text("{\"v\":true}"));
+        RunResult renamed = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("One", "{\"type\":\"object\","
+                        + "\"$defs\":{\"Flag\":{\"type\":\"boolean\"}},\"properties\":{\"v\":{\"oneOf\":[{\"type\":"
+                        + "\"integer\"},{\"$ref\":\"#/$defs/Flag\"}]}},\"required\":[\"v\"]}"))
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("One?");
+
+        assertThat(renamed.status()).as(renamed.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/properties/v/anyOf/1/$ref").asText())
+                .isEqualTo("#/$defs/Flag");
+    }
+
     public record Tagged(String id, java.util.Map<String, String> labels) {}
 
     public record Loose(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
