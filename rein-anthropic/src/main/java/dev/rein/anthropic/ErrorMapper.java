@@ -473,7 +473,7 @@ final class ErrorMapper {
         // A gateway's error without the API's type (OpenRouter's errors page: {code, message, metadata}, code the HTTP
         // status its error would have had; or a type of the gateway's own beside the code) is classified by that status,
         // as its HTTP error is: 402, out of credits, is no failure a retry can help.
-        int status = type == null || !API_TYPES.contains(type) ? statusCode(event.path("error").path("code")) : 0;
+        int status = type == null || !API_TYPES.containsKey(type) ? statusCode(event.path("error").path("code")) : 0;
         Kind kind = status != 0 ? kindOfStatus(status) : kindOfType(type);
         Boolean override = RetryAfter.shouldRetry(values(headers));
         // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
@@ -599,29 +599,26 @@ final class ErrorMapper {
         };
     }
 
-    /** The documented error types; an unknown type after HTTP 200 counts as a server failure. */
-    /** The error types the API's errors page lists; any other is a gateway's own, which says nothing Rein reads. */
-    private static final java.util.Set<String> API_TYPES = java.util.Set.of("invalid_request_error", "authentication_error",
-            "permission_error", "not_found_error", "request_too_large", "rate_limit_error", "overloaded_error",
-            "timeout_error", "conflict_error", "billing_error", "api_error");
+    /**
+     * The error types the API's errors page lists, each with its kind; any other is a gateway's own, which says nothing
+     * Rein reads. One table, so that the list and the classification cannot drift apart.
+     */
+    private static final java.util.Map<String, Kind> API_TYPES = java.util.Map.ofEntries(
+            java.util.Map.entry("invalid_request_error", Kind.INVALID_REQUEST),
+            java.util.Map.entry("authentication_error", Kind.AUTHENTICATION),
+            java.util.Map.entry("permission_error", Kind.PERMISSION),
+            java.util.Map.entry("not_found_error", Kind.NOT_FOUND),
+            java.util.Map.entry("request_too_large", Kind.REQUEST_TOO_LARGE),
+            java.util.Map.entry("rate_limit_error", Kind.RATE_LIMITED),
+            java.util.Map.entry("overloaded_error", Kind.OVERLOADED),
+            java.util.Map.entry("timeout_error", Kind.TIMEOUT),
+            java.util.Map.entry("conflict_error", Kind.CONFLICT),
+            java.util.Map.entry("billing_error", Kind.OTHER),
+            java.util.Map.entry("api_error", Kind.SERVER_ERROR));
 
+    /** The kind of a documented error type; an unknown or missing type after HTTP 200 counts as a server failure. */
     static Kind kindOfType(String type) {
-        if (type == null) {
-            return Kind.SERVER_ERROR;
-        }
-        return switch (type) {
-            case "invalid_request_error" -> Kind.INVALID_REQUEST;
-            case "authentication_error" -> Kind.AUTHENTICATION;
-            case "permission_error" -> Kind.PERMISSION;
-            case "not_found_error" -> Kind.NOT_FOUND;
-            case "request_too_large" -> Kind.REQUEST_TOO_LARGE;
-            case "rate_limit_error" -> Kind.RATE_LIMITED;
-            case "overloaded_error" -> Kind.OVERLOADED;
-            case "timeout_error" -> Kind.TIMEOUT;
-            case "conflict_error" -> Kind.CONFLICT;
-            case "billing_error" -> Kind.OTHER;
-            default -> Kind.SERVER_ERROR;
-        };
+        return type == null ? Kind.SERVER_ERROR : API_TYPES.getOrDefault(type, Kind.SERVER_ERROR);
     }
 
     /**
