@@ -201,8 +201,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
      * Rein places at most the API's four breakpoints, so a 400 that found more means a gateway or proxy
      * at the base URL added its own (some relays do): no mistake of the request that a retry would
      * repeat. This model's requests leave room for them from now on, and the call is retryable. When
-     * Rein placed none, a retry would draw the same 400: the message says whose the extra ones are and
-     * what helps, and the call is not retried.
+     * Rein placed none (caching off), a retry would draw the same 400: the message says whose the extra ones
+     * are and what helps, and the call is not retried; the room is left all the same, as the gateway adds its
+     * own whatever Rein places, so that this model's later requests with caching on are not refused for them.
      */
     private ModelException gatewayBreakpoints(ModelException e, ModelRequest request, int limit) {
         Matcher found = e.httpStatus() == 400 && e.getMessage() != null
@@ -219,7 +220,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         if (added <= 0) {
             return e;
         }
-        requests.lowerMaxBreakpoints(max - added); // the whole request's, own included
+        // The whole request's, own included; also when Rein placed none, for its later requests with caching on.
+        requests.lowerMaxBreakpoints(max - added);
         if (rein == 0) {
             // Rein placed none (caching off, or the server tools' own fill the limit): fewer from Rein cannot help and
             // each retry would draw the same 400, but the caller can be told whose the extra ones are and what helps.
@@ -227,7 +229,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed none"
                     + (own > 0 ? ", your server tools " + own : "") + ", so a gateway or proxy at the base URL added " + added
                     + " of its own: " + (own >= over ? "take cache_control off " + over + " of your server tools, or keep"
-                            + " the gateway from adding its own)" : "keep the gateway from adding its own)"),
+                            + " the gateway from adding its own" : "keep the gateway from adding its own")
+                    + "; with caching on, Rein's later requests place at most " + requests.maxBreakpoints() + " per request"
+                    + (own > 0 ? ", your server tools' included" : "") + ")",
                     false, e.retryAfter(), e.requestId(), e.reportedUsage().orElse(null), e.getCause());
         }
         return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + rein

@@ -229,8 +229,37 @@ class PromptCachingTest extends FakeApi {
                 dev.rein.model.ModelException.class, () -> call(request));
         assertThat(refused.getMessage()).isEqualTo("A maximum of 4 blocks with cache_control may be provided. Found 5."
                 + " (Rein placed none, your server tools 4, so a gateway or proxy at the base URL added 1 of its own: take"
-                + " cache_control off 1 of your server tools, or keep the gateway from adding its own)");
+                + " cache_control off 1 of your server tools, or keep the gateway from adding its own; with caching on,"
+                + " Rein's later requests place at most 3 per request, your server tools' included)");
         assertThat(refused.retryable()).as("the same request draws the same 400").isFalse();
+    }
+
+    /**
+     * The gateway adds its own whatever Rein places, so room is left for it also after a "Found 5" with caching off: a
+     * later request of the same model with caching on places one fewer than the API's four.
+     */
+    @Test
+    void withCachingOffAGatewaysBreakpointStillLeavesRoomInLaterRequestsWithCachingOn() throws Exception {
+        String[] tools = new String[4];
+        for (int i = 0; i < tools.length; i++) {
+            tools[i] = "{\"type\":\"web_search_20250305\",\"name\":\"web_search_" + i + "\",\"cache_control\":{\"type\":\"ephemeral\"}}";
+        }
+        server.enqueue(FakeReply.error(400, "invalid_request_error",
+                "A maximum of 4 blocks with cache_control may be provided. Found 5."), FakeReply.text("ok"));
+        org.assertj.core.api.Assertions.catchThrowableOfType(dev.rein.model.ModelException.class, () -> call(
+                request("go").system("rules").option(AnthropicServerTools.of(tools))
+                        .option(AnthropicOptions.caching(PromptCaching.DISABLED)).build()));
+
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r", false));
+        }
+        assertThat(call(cached(request("go").system("rules").addMessage(Message.assistant(uses))
+                .addMessage(Message.user(results))).build()).text()).isEqualTo("ok");
+        assertThat(breakpoints(lastBody())).as("4 without the gateway's, as in the test above").hasSize(3)
+                .startsWith("system/0");
     }
 
     /** The API takes at most 4 cache_control per request: more on the server tools alone is refused before sending. */
