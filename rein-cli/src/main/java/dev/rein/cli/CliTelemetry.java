@@ -116,11 +116,21 @@ final class CliTelemetry implements AutoCloseable {
 
         /** What to check when the collector of these signals could not be reached or did not answer. */
         String whatToCheck() {
+            return whatToCheck(false);
+        }
+
+        /**
+         * What to check; with {@code answered}, the endpoint answered (in something other than HTTP/1.1), so whether
+         * the collector is up is not asked.
+         */
+        String whatToCheck(boolean answered) {
+            String up = answered ? "" : " and that the collector is up";
+            String checkUp = answered ? "" : " and check that the collector is up";
             List<String> set = java.util.stream.Stream.of(traces ? tracesEndpoint : null, metrics ? metricsEndpoint : null)
                     .filter(java.util.Objects::nonNull).distinct().toList();
             boolean tracesDefault = traces && tracesEndpoint == null;
             boolean metricsDefault = metrics && metricsEndpoint == null;
-            String check = "check " + String.join(" and ", set) + " and that the collector is up";
+            String check = "check " + String.join(" and ", set) + up;
             if (!tracesDefault && !metricsDefault) {
                 return check;
             }
@@ -134,7 +144,7 @@ final class CliTelemetry implements AutoCloseable {
                         + variable + " to the collector";
             }
             return then + (set.isEmpty() ? "" : "for the " + (metricsDefault ? "metrics" : "spans") + ", ") + "nothing sets "
-                    + variable + ", so the default http://localhost:4318 is used: set it to the collector and check that the collector is up";
+                    + variable + ", so the default http://localhost:4318 is used: set it to the collector" + checkUp;
         }
     }
 
@@ -428,16 +438,23 @@ final class CliTelemetry implements AutoCloseable {
                 // The exporter has not failed yet (it is still waiting or retrying), so the SDK has said nothing: say it once.
                 int status = exportLog.retryableStatus();
                 Throwable failure = exportLog.retryableFailure();
+                // an attempt's answer was not HTTP/1.1 (a gRPC port), whatever the last retry failed with
+                Throwable notHttp = failure == null ? null : exportLog.notHttpAnswer();
                 err.println(status > 0
                         ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data"
                                 + within + "; " + lostSignals.signals() + " not sent by now are lost (the collector or a proxy in front"
                                 + " of it is overloaded or unavailable)"
                         // nothing accepted the connection (the collector is down, a wrong port): the sender retries that too
+                        // the server was reached and is up, at a port that does not speak HTTP/1.1: not "could not be reached"
+                        : notHttp != null
+                        ? "rein: OpenTelemetry: the endpoint answered, but not in HTTP/1.1 (" + Errors.oneLine(String.valueOf(notHttp))
+                                + "), as an OTLP/gRPC port does, and the exporter's retries did not get the data through" + within + ";"
+                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck(true)
+                                + "; " + ExportLog.USE_THE_HTTP_PORT + ")"
                         : failure != null
                         ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
                                 + ") and the exporter's retries did not get the data through" + within + ";"
-                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck()
-                                + ExportLog.notHttp(failure) + ")"
+                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck() + ")"
                         : "rein: OpenTelemetry: the collector did not answer" + within + "; " + lostSignals.signals()
                                 + " not sent by now are lost (" + lostSignals.whatToCheck() + ")");
             }

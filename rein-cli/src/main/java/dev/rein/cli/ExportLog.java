@@ -54,25 +54,31 @@ final class ExportLog extends Handler {
     private static final String DEFAULT_RECEIVER = "the default endpoint http://localhost:4318, as OTEL_EXPORTER_OTLP_ENDPOINT is not set";
 
     /**
-     * What a failure to read the answer's HTTP/1.1 status line means: the endpoint is an OTLP/gRPC port (4317, Jaeger's
-     * and a Collector's), whose HTTP/2 server answers rein's HTTP/1.1 request with its SETTINGS frame and closes the
-     * connection, which the JDK client reports as "parsing HTTP/1.1 status line, receiving [...]" (or, with a whole
-     * line, "Invalid status line"). The command line sends OTLP/HTTP only, so the collector is up but at the wrong port:
-     * "could not be reached" and "check that it is up" alone sent the user looking for a collector that is down.
-     * Empty for any other failure.
+     * What to do about an endpoint whose answer was not HTTP/1.1: it is an OTLP/gRPC port (4317, Jaeger's and a
+     * Collector's), and the command line sends OTLP/HTTP only, so the collector is up but at the wrong port.
      */
-    static String notHttp(Throwable thrown) {
+    static final String USE_THE_HTTP_PORT = "rein sends OTLP/HTTP, so point the endpoint at the collector's OTLP/HTTP port"
+            + " (4318 by default), not at its OTLP/gRPC port (4317, Jaeger's and a Collector's)";
+    /** The hint a failed export's line gets when the endpoint answered, but not in HTTP/1.1 ({@link #notHttpAnswer}). */
+    private static final String NOT_HTTP = "; the server's answer was not HTTP/1.1, as at an OTLP/gRPC port: " + USE_THE_HTTP_PORT;
+
+    /**
+     * Whether {@code thrown} is the JDK client's failure to read the answer's HTTP/1.1 status line: an OTLP/gRPC port's
+     * HTTP/2 server answers rein's HTTP/1.1 request with its binary SETTINGS frame and closes the connection, which the
+     * JDK reports as "parsing HTTP/1.1 status line, receiving [...]", "Invalid status line", or, when the frame holds a
+     * carriage return not followed by a line feed, a ProtocolException "Bad trailing char, ..., when parsing status line".
+     */
+    static boolean failedOnTheStatusLine(Throwable thrown) {
         for (Throwable t = thrown; t != null; t = t.getCause()) {
             String message = t.getMessage();
-            if (message != null && (message.contains("HTTP/1.1 status line") || message.startsWith("Invalid status line"))) {
-                return "; the server's answer was not HTTP/1.1, as at an OTLP/gRPC port (4317, Jaeger's and a Collector's):"
-                        + " rein sends OTLP/HTTP, so point the endpoint at the collector's OTLP/HTTP port (4318 by default)";
+            if (message != null && message.toLowerCase(java.util.Locale.ROOT).contains("status line")) {
+                return true;
             }
         }
-        return "";
+        return false;
     }
 
-    /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
+    /** The loggers of the SDK's console exporter    /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
     private static final java.util.logging.Formatter CONSOLE = new java.util.logging.SimpleFormatter();
 
@@ -93,6 +99,13 @@ final class ExportLog extends Handler {
     private volatile int retryableStatus;
     /** What made the sender's last attempt fail without an answer (not a timeout), null when none did. */
     private volatile Throwable retryableFailure;
+    /**
+     * The first failure of this command's exports on the answer's status line ({@link #failedOnTheStatusLine}), null
+     * before any. Kept whatever later attempts fail with: a gRPC port reads a little of the request and closes, so a
+     * retry may instead fail with "HTTP/1.1 header parser received no bytes" or a reset connection, which say nothing
+     * of why, and the flush's line and the SDK's would then lose the hint depending on timing.
+     */
+    private volatile Throwable notHttpAnswer;
     /** The kind of failure Rein has said the collector could not be reached with: the SDK's later line repeats it. */
     private volatile Class<?> failureSaid;
 
@@ -226,6 +239,24 @@ final class ExportLog extends Handler {
         return retryableFailure;
     }
 
+    /**
+     * The first failure of an export on the answer's status line in this command: the endpoint answered, but not in
+     * HTTP/1.1, as an OTLP/gRPC port does. Null when no attempt failed so.
+     */
+    Throwable notHttpAnswer() {
+        return notHttpAnswer;
+    }
+
+    /**
+     * The hint for a failed export's line: when this failure, or an earlier attempt's, was an answer that was not
+     * HTTP/1.1. Not for a refused connection or a timeout, which say that nothing listens or answers there now.
+     */
+    private String notHttp(Throwable thrown) {
+        boolean answeredBefore = notHttpAnswer != null && thrown != null && !timedOut(thrown)
+                && !(thrown instanceof java.net.ConnectException) && !(thrown.getCause() instanceof java.net.ConnectException);
+        return failedOnTheStatusLine(thrown) || answeredBefore ? NOT_HTTP : "";
+    }
+
     private boolean sameFailure(Throwable thrown) {
         Class<?> said = failureSaid;
         for (Throwable t = thrown; said != null && t != null; t = t.getCause()) {
@@ -241,6 +272,9 @@ final class ExportLog extends Handler {
         ExportLog owner = OWNER.get();
         if (closed || (owner != null && owner != this)) {
             return; // the command has ended, or the record comes from another command's SDK
+        }
+        if (notHttpAnswer == null && failedOnTheStatusLine(record.getThrown())) {
+            notHttpAnswer = record.getThrown(); // the sender's FINER retry records too: any attempt's answer counts
         }
         String logger = record.getLoggerName();
         if (logger != null && logger.startsWith(CONSOLE_EXPORTER) && record.getLevel().intValue() >= Level.INFO.intValue()) {

@@ -328,8 +328,94 @@ class ExportLogTest {
             InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
             assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
             assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).isNotEmpty()
-                    .allSatisfy(line -> assertThat(line).contains("not HTTP/1.1", "OTLP/gRPC", "4318", "OTEL_EXPORTER_OTLP_ENDPOINT"));
+                    .allSatisfy(line -> assertThat(line).contains("not in HTTP/1.1", "OTLP/gRPC", "4318", "OTEL_EXPORTER_OTLP_ENDPOINT")
+                            .doesNotContain("could not be reached", "collector is up"));
         }
+    }
+
+    /**
+     * A gRPC port answering the first connection with its SETTINGS frame and closing the later ones at once, as a real
+     * one does at times: the retries then fail with "HTTP/1.1 header parser received no bytes" or a reset connection.
+     */
+    private static java.net.ServerSocket grpcPortThenSilent() throws java.io.IOException {
+        java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        AtomicInteger connections = new AtomicInteger();
+        Thread.ofVirtual().start(() -> {
+            while (!server.isClosed()) {
+                try (java.net.Socket socket = server.accept()) {
+                    if (connections.getAndIncrement() == 0) {
+                        socket.getOutputStream().write(new byte[] {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x40, 0});
+                        socket.getOutputStream().flush();
+                        socket.getInputStream().readNBytes(24);
+                    }
+                } catch (java.io.IOException e) {
+                    // closed with the test
+                }
+            }
+        });
+        return server;
+    }
+
+    /**
+     * The flush's line took the LAST retry's failure, and a gRPC port's later answers fail otherwise ("HTTP/1.1 header
+     * parser received no bytes"): the hint came out only some of the time, after "the collector could not be reached"
+     * and "check ... that the collector is up". Once any attempt failed on the status line, the line now opens with
+     * the endpoint having answered, not in HTTP/1.1, and does not ask whether the collector is up.
+     */
+    @Test
+    void aGrpcPortIsNamedEvenWhenALaterRetryFailsOtherwise() throws Exception {
+        try (java.net.ServerSocket grpc = grpcPortThenSilent()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + grpc.getLocalPort());
+            cli.models((name, env) -> ScriptedModel.of(text("391")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).singleElement()
+                    .satisfies(line -> assertThat(line)
+                            .startsWith("rein: OpenTelemetry: the endpoint answered, but not in HTTP/1.1 (java.io.IOException: parsing HTTP/1.1 status line")
+                            .contains("OTLP/gRPC", "4318", "check OTEL_EXPORTER_OTLP_ENDPOINT")
+                            .doesNotContain("could not be reached", "collector is up"));
+        }
+    }
+
+    /** FINER: how the JDK sender says it will retry a failed request. */
+    private static LogRecord retried(int attempt, Throwable thrown) {
+        LogRecord record = new LogRecord(Level.FINER, "Attempt " + attempt + " failed with retryable exception");
+        record.setThrown(thrown);
+        return record;
+    }
+
+    /**
+     * The order that lost the hint, fed as the sender logs it: a status-line failure, then retries failing otherwise.
+     * The first is kept for the flush's line, and the SDK's own line for the later failure gets the hint too.
+     */
+    @Test
+    void aStatusLineFailureIsKeptWhateverTheLaterRetriesFailWith() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        java.io.IOException statusLine = new java.io.IOException(
+                "parsing HTTP/1.1 status line, receiving [\u0000\u0000\u0006\u0004], parser state [STATUS_LINE]");
+        log.publish(retried(1, statusLine));
+        log.publish(retried(2, new java.io.IOException("HTTP/1.1 header parser received no bytes")));
+        log.publish(retried(3, new java.net.SocketException("Connection reset")));
+        assertThat(log.notHttpAnswer()).isSameAs(statusLine);
+        log.publish(failed("Failed to export 1 spans. The request could not be executed.",
+                new java.io.IOException("HTTP/1.1 header parser received no bytes")));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).contains("not HTTP/1.1", "OTLP/gRPC", "4318"));
+    }
+
+    /**
+     * A carriage return in the SETTINGS frame not followed by a line feed (max_concurrent_streams 13) is the JDK's
+     * "Bad trailing char, ..., when parsing status line", a ProtocolException, which got no hint.
+     */
+    @Test
+    void aBadTrailingCharInTheStatusLineGetsTheHint() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        log.publish(failed("Failed to export 1 spans. The request could not be executed.", new java.net.ProtocolException(
+                "Bad trailing char, \"\u0000\", when parsing status line, \"\u0000\u0000\u0006\u0004\u0000\u0000\u0000\u0000\u0000\u0000\u0003\u0000\u0000\u0000\r\"")));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).contains("not HTTP/1.1", "OTLP/gRPC", "4318"));
     }
 
     /** The SDK's own line for such an export (its retries ended before the flush's bound) gets the same hint. */
