@@ -36,19 +36,14 @@ public final class ListenerFailures {
     /**
      * The failure's type and message on one line ({@link dev.rein.internal.text.OneLine}: line breaks as spaces, control
      * characters as escapes, a long one cut saying so), with its cause's type when it has one; "(no message)" when it has
-     * none. As for a store's failure, a cause's message is not added to the failure's own words, which may leave out
-     * what the cause's showed.
+     * none, and then its cause's message too, as {@link StoreFailures#why} says it. A cause's message is not added to
+     * the failure's own words, which may leave out what the cause's showed.
      */
     public static String words(Throwable e) {
         String message = e.getMessage();
         String said = e.getClass().getSimpleName() + (message == null || message.isBlank() ? " (no message)"
                 : ": " + dev.rein.internal.text.OneLine.of(message, LONGEST_WORDS));
-        Throwable cause = e.getCause();
-        String causeMessage = cause == null ? null : cause.getMessage();
-        // a wrapper made with new X(cause) says the cause already
-        if (cause != null && cause != e && (message == null || causeMessage == null || !message.contains(causeMessage))) {
-            said += " (caused by " + cause.getClass().getSimpleName() + ")";
-        }
-        return said;
+        String cause = StoreFailures.causedBy(e); // cut on its own, so a long message does not cut it off
+        return cause.isEmpty() ? said : said + " " + dev.rein.internal.text.OneLine.of(cause, LONGEST_WORDS);
     }
 }

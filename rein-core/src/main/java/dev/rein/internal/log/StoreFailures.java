@@ -23,14 +23,23 @@ public final class StoreFailures {
         String message = e.getMessage();
         boolean silent = message == null || message.isBlank();
         String said = silent ? e.getClass().getSimpleName() + " (no message)" : message;
+        return dev.rein.internal.text.Controls.visible(said + causedBy(e), false);
+    }
+
+    /**
+     * " (caused by IOException)" after a failure's words, with the cause's message when the failure has none
+     * (" (caused by IOException: No space left on device)"); empty when there is no cause or the message already says
+     * it (a wrapper made with new X(cause)). Not made visible: the caller does that for the whole line.
+     */
+    static String causedBy(Throwable e) {
+        String message = e.getMessage();
+        boolean silent = message == null || message.isBlank();
         Throwable cause = e.getCause();
         String causeMessage = cause == null ? null : cause.getMessage();
         boolean causeSilent = causeMessage == null || causeMessage.isBlank();
-        // a wrapper made with new X(cause) says the cause already
         if (cause != null && cause != e && (silent || causeSilent || !message.contains(causeMessage))) {
-            said += " (caused by " + cause.getClass().getSimpleName() + (silent && !causeSilent ? ": " + causeMessage : "")
-                    + ")";
+            return " (caused by " + cause.getClass().getSimpleName() + (silent && !causeSilent ? ": " + causeMessage : "") + ")";
         }
-        return dev.rein.internal.text.Controls.visible(said, false);
+        return "";
     }
 }
