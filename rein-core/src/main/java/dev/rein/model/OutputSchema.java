@@ -8,7 +8,11 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.classmate.ResolvedType;
+import com.github.victools.jsonschema.generator.CustomDefinition;
+import com.github.victools.jsonschema.generator.CustomDefinitionProviderV2;
 import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
@@ -81,6 +85,18 @@ public final class OutputSchema implements ModelOption {
             if (raw.isRecord() && raw.getRecordComponents().length == 0 && !node.has("properties")) {
                 node.putObject("properties");
                 node.put("additionalProperties", false);
+            }
+        });
+        // A Map is written where it is used, never as a definition: a definition's $ref got the map's additionalProperties
+        // again beside it (each bad value reported twice), and its name ("Map(String,Integer)") reached the model.
+        config.forTypesInGeneral().withCustomDefinitionProvider(new CustomDefinitionProviderV2() {
+            @Override
+            public CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
+                if (!java.util.Map.class.isAssignableFrom(javaType.getErasedType())) {
+                    return null;
+                }
+                return new CustomDefinition(context.createStandardDefinition(javaType, this), CustomDefinition.DefinitionType.INLINE,
+                        CustomDefinition.AttributeInclusion.NO);
             }
         });
         JacksonShapes.apply(config);

@@ -14,6 +14,7 @@ class OutputSchemaTest {
 
     public record Scores(Map<String, Integer> scores, Map<String, List<String>> tags) {}
     public record Labels(Map<String, String> labels) {}
+    public record Terms(Map<String, Map<String, Integer>> byClass, Map<String, Integer> total) {}
     public record Nothing() {}
     public record Holder(Nothing nothing, JsonNode raw, Object anything) {}
 
@@ -46,6 +47,22 @@ class OutputSchemaTest {
         OutputSchema labels = OutputSchema.of(Labels.class);
         assertThat(labels.problems("{\"labels\":{\"a\":5}}")).containsExactly("$.labels.a: integer found, string expected");
         assertThat(labels.problems("{\"labels\":{\"a\":\"五\"}}")).isEmpty();
+    }
+
+    /**
+     * A map of maps has its value schema once: victools wrote the inner map as a $ref to a definition named
+     * "Map(String,Integer)" (a name the model saw) with the same additionalProperties again beside it, so each bad value
+     * was reported twice.
+     */
+    @Test
+    void aMapOfMapsHasItsValueSchemaOnceAndNoDefinitionNamedAfterAMap() {
+        OutputSchema terms = OutputSchema.of(Terms.class);
+        assertThat(terms.schema().toString()).doesNotContain("$ref").doesNotContain("Map(");
+        assertThat(terms.schema().get("properties").get("byClass")).isEqualTo(Json.parse(
+                "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"integer\"}}}"));
+        assertThat(terms.problems("{\"byClass\":{\"一組\":{\"算数\":90}},\"total\":{\"算数\":90}}")).isEmpty();
+        assertThat(terms.problems("{\"byClass\":{\"一組\":{\"算数\":\"九十\"}},\"total\":{}}"))
+                .containsExactly("$.byClass.一組.算数: string found, integer expected");
     }
 
     /**
