@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplayOutputSchemaChangeTest {
     public record Verdict(String decision, int confidence) {}
     public record Other(String decision, String why) {}
+    public record Scores(java.util.Map<String, Integer> scores) {}
 
     public static final class Changed {
         public record Verdict(String decision, int confidence, String reason) {}
@@ -69,5 +70,29 @@ class ReplayOutputSchemaChangeTest {
         assertThat(divergence(trace, Agent.builder().model(ScriptedModel.of()).outputType(Verdict.class).build()))
                 .startsWith("step 1: the agent now asks for an answer matching the output schema `Verdict`, which the recorded run"
                         + " did not ask for, so the step request differs at system");
+    }
+
+    /**
+     * A trace of a typed run recorded before Rein wrote a Map's values into the schema (its generator wrote a bare
+     * {"type":"object"}) diverges when replayed with the same, unchanged type, as docs/replay.md says; replayed with the
+     * recorded schema (Replay.recorded().outputSchema()) it reproduces, as that page advises.
+     */
+    @Test
+    void aTraceOfTheEarlierGeneratorsSchemaReplaysWithTheRecordedSchema(@TempDir Path dir) {
+        Path trace = dir.resolve("earlier.jsonl");
+        dev.rein.model.OutputSchema earlier = dev.rein.model.OutputSchema.fromJson("Scores", "{\"$schema\":"
+                + "\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{\"scores\":"
+                + "{\"type\":\"object\"}},\"required\":[\"scores\"]}");
+        RunResult run = Agent.builder().model(ScriptedModel.of(text("{\"scores\":{\"算数\":90}}"))).outputSchema(earlier)
+                .listener(JsonlTraceListener.to(trace)).build().run("採点して");
+        assertThat(run.succeeded()).as(run.message()).isTrue();
+
+        assertThat(divergence(trace, Agent.builder().model(ScriptedModel.of()).outputType(Scores.class).build()))
+                .startsWith("step 1: the output schema `Scores` is now defined otherwise, so the step request differs at system");
+        Replay replay = Replay.from(trace);
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of())
+                .outputSchema(replay.recorded().outputSchema()).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
     }
 }
