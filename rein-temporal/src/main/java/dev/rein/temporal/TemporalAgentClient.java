@@ -39,7 +39,9 @@ public final class TemporalAgentClient {
     /**
      * How long a model call may wait for a worker to take it up (Temporal's schedule-to-start timeout, on each attempt)
      * before the run ends FAILED with {@code internal_error}: 365 days, the most any activity of a run without a time
-     * limit may take. A run with a nearer deadline ends at the deadline first.
+     * limit may take. A run with a nearer deadline ends at the deadline first. The run's end then waits for a worker to
+     * trace it no longer than the attempt timeout ({@link #DEFAULT_ATTEMPT_TIMEOUT} by default) before the run's result
+     * comes untraced, so the result comes up to that much after the start timeout.
      */
     public static final Duration DEFAULT_MODEL_CALL_START_TIMEOUT = Duration.ofDays(365);
     /** The longest history limit {@link #withHistoryLimit} takes: room for a step's events under Temporal's 51,200. */
@@ -110,7 +112,10 @@ public final class TemporalAgentClient {
      * worker); the message names the queue and says to check that a worker of it runs with the agent registered. The
      * default is {@link #DEFAULT_MODEL_CALL_START_TIMEOUT}; a timeout over 365 days counts as 365 days (Temporal sets
      * none past 10,000 years). In a run whose deadline comes first, the run ends at its deadline as before. Give your
-     * workers time to come back after a deployment: a call waiting longer ends the run.
+     * workers time to come back after a deployment: a call waiting longer ends the run. The run's end is traced by a
+     * worker that takes it up within this timeout again, at most the attempt timeout ({@link #withAttemptTimeout}) and
+     * in a run with a time limit at most until its deadline and a grace of 10 seconds; when none does, the result comes
+     * untraced after that wait, so up to the attempt timeout after {@code timeout}.
      *
      * @throws IllegalArgumentException when {@code timeout} is null, zero or negative
      */

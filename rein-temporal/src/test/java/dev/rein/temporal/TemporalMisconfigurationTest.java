@@ -328,6 +328,120 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * A model call no worker took up in a run with a time limit: the wait for a worker to trace the end is capped so
+     * that the run ends by its deadline and the grace (10 s), as the call itself would have (maxDuration 20 s, a start
+     * timeout of 18 s: it waited 18 s more for ReinEnd, ending at 36 s where its call's limit was 30 s).
+     */
+    @Test
+    void aModelCallNoWorkerTookUpInARunWithADeadlineEndsByTheDeadlineAndTheGrace() throws Exception {
+        Unserved run = runWithNoWorkerBack(Duration.ofSeconds(20), Duration.ofSeconds(18), null, null, "run-unserved-deadline");
+
+        assertThat(run.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.result().message()).contains("no worker took it up within 18 s");
+        assertThat(run.endStartTimeout()).isLessThanOrEqualTo(Duration.ofSeconds(12));
+        assertThat(run.took()).isLessThan(Duration.ofSeconds(34));
+    }
+
+    /**
+     * With no worker ever back, the end waits for one no longer than the attempt timeout (how long a worker may be
+     * gone), not the start timeout again: a user who sets the start timeout to fail fast waited twice it.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpWaitsForItsEndNoLongerThanTheAttemptTimeout() throws Exception {
+        Unserved run = runWithNoWorkerBack(null, Duration.ofSeconds(4), Duration.ofSeconds(1), null, "run-unserved-attempt");
+
+        assertThat(run.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.result().message()).contains("no worker took it up within 4 s");
+        assertThat(run.endStartTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(run.took()).isLessThan(Duration.ofSeconds(9));
+    }
+
+    /**
+     * The end traced by a worker that came back late counts the run's time up to then, as the workflow's own result
+     * does when none comes back: it used to count only up to the start of the wait.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpHasItsEndTracedWithTheTimeOfTheWaitForAWorker() throws Exception {
+        Unserved run = runWithNoWorkerBack(null, Duration.ofSeconds(4), Duration.ofSeconds(10), Duration.ofSeconds(2),
+                "run-unserved-late-worker");
+
+        assertThat(run.traced()).as("the end traced by the worker that came back").isTrue();
+        // 4 s for the model call, 2 s more before the worker came back
+        assertThat(run.result().duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+    }
+
+    /** A run of {@link #runWithNoWorkerBack}: its result, how long it took, ReinEnd's start timeout, whether it traced. */
+    private record Unserved(RunResult result, Duration took, Duration endStartTimeout, boolean traced) {
+    }
+
+    /**
+     * A run whose activities' worker stops once the run has begun, so that its model call is never taken up; a worker
+     * comes back {@code backAfter} after ReinEnd was scheduled, or never when null.
+     */
+    private static Unserved runWithNoWorkerBack(Duration maxDuration, Duration startTimeout, Duration attempt,
+                                                Duration backAfter, String runId) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        io.temporal.worker.WorkerFactory back = null;
+        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
+                    activities.get().shutdown();
+                }
+            }
+        };
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(trace)
+                .listener(id -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(maxDuration).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
+            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
+                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
+                    .build()), agent);
+            server.env.start();
+            activities.get().start();
+            TemporalAgentClient client = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withModelCallStartTimeout(startTimeout);
+            if (attempt != null) {
+                client = client.withAttemptTimeout(attempt);
+            }
+            long started = System.nanoTime();
+            TemporalRun run = client.start("A-1 はどこ?", runId);
+            if (backAfter != null) {
+                long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                io.temporal.common.WorkflowExecutionHistory history = server.client().fetchHistory(runId);
+                while (!scheduled(history, "ReinEnd") && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()
+                        && System.nanoTime() < until) {
+                    Thread.sleep(50);
+                    history = server.client().fetchHistory(runId);
+                }
+                Thread.sleep(backAfter.toMillis());
+                back = io.temporal.worker.WorkerFactory.newInstance(server.client());
+                TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
+                back.start();
+            }
+            RunResult result = run.result(Duration.ofSeconds(60));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            Duration endStart = server.client().fetchHistory(runId).getEvents().stream()
+                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> a.getActivityType().getName().equals("ReinEnd"))
+                    .map(a -> Duration.ofSeconds(a.getScheduleToStartTimeout().getSeconds(), a.getScheduleToStartTimeout().getNanos()))
+                    .findFirst().orElse(null);
+            return new Unserved(result, took, endStart, !trace.events(dev.rein.trace.TraceEvent.RunFinished.class).isEmpty());
+        } finally {
+            if (activities.get() != null) {
+                activities.get().shutdownNow();
+            }
+            if (back != null) {
+                back.shutdownNow();
+            }
+        }
+    }
+
     private static boolean scheduled(io.temporal.common.WorkflowExecutionHistory history, String activityType) {
         return history.getEvents().stream().filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
                 .anyMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType));

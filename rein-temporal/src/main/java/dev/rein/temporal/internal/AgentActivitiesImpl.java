@@ -160,8 +160,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report) {
+        // the time the end waited for a worker is the run's too (the workflow's own end counts it when none comes)
+        long sinceScheduled = sinceScheduled(Activity.getExecutionContext().getInfo());
         return guarded(() -> {
-            RunSnapshot snapshot = resolve(turn);
+            RunSnapshot snapshot = resolve(turn, sinceScheduled);
             // a cancel ending a pause: DrivenRun.end tells the decisions taken on it first, to the listeners of the end
             RunResult full = run.end(snapshot, status, reason, message, answer, report);
             return Results.light(full, blobs.put(full));

@@ -153,12 +153,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /**
      * The run's end after a model call no worker took up: traced by ReinEnd, as other failures are, when a worker takes
-     * it up within the model call's start timeout; when none does, or the run is cancelled while it waits, the result
-     * is the workflow's own (the same status, reason and message), untraced.
+     * it up within {@link #endStartTimeout()}; when none does, or the run is cancelled while it waits, the result is the
+     * workflow's own (the same status, reason and message), untraced.
      */
     private RunResult endWaitingForAWorker(String message) {
         AgentActivities ending = Workflow.newActivityStub(AgentActivities.class, ActivityOptions
-                .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(callStartTimeout()).build());
+                .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(endStartTimeout()).build());
         try {
             result = ending.end(turn(), RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, null, null);
         } catch (ActivityFailure e) {
@@ -582,6 +582,23 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private String unserved(ActivityFailure failure) {
         return Unserved.describe(failure, Workflow.getInfo().getTaskQueue(), blamedStartTimeout(),
                 AgentWorkflowImpl::shown, AgentWorkflowImpl::startedByALostWorker);
+    }
+
+    /**
+     * How long the end of a run whose model call no worker took up waits for one: the call's start timeout, at most the
+     * attempt timeout (how long a worker may be gone; waiting the start timeout again doubled the time to the end), and
+     * in a run with a time limit at most until its deadline and the grace, when the call itself would have ended.
+     * Activity options are not checked on replay, so runs recorded with the longer wait replay as they are.
+     */
+    private Duration endStartTimeout() {
+        Duration wait = callStartTimeout().compareTo(attempt()) < 0 ? callStartTimeout() : attempt();
+        Duration max = input.budget().maxDuration();
+        if (max != null) {
+            Duration untilGraceEnds = Duration.ofMillis(Math.max(1, Math.min(max.toMillis() - activeMillis(),
+                    NO_DEADLINE.toMillis()) + DEADLINE_GRACE.toMillis()));
+            wait = untilGraceEnds.compareTo(wait) < 0 ? untilGraceEnds : wait;
+        }
+        return wait;
     }
 
     /** The model call's start timeout when a start timeout of the latest call may be blamed on it, else null. */
