@@ -11,7 +11,7 @@ import dev.rein.tool.Risk;
  * @param description    the server's description
  * @param derivedRisk    the risk the annotations give
  * @param risk           the risk Rein applies (the derived one or a configured override); after the server lists
- *                       its tools again, never looser than the risk the tool was offered with, unless the server has
+ *                       its tools again, never looser than the risk the tool or its Rein name was offered with, unless the server has
  *                       {@code trust} (so it may then be stricter than {@code derivedRisk})
  * @param overridden     true when a configured override set {@code risk}
  * @param idempotentHint the server's {@code idempotentHint}, or null when absent

@@ -62,10 +62,28 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * or after a restart, never makes it looser than this unless the server has {@code trust} (guarded by this).
      */
     private final Map<Owner, Risk> offered = new LinkedHashMap<>();
-    /** The loosenings already warned of, by tool and risks: each is said once, not at every listing (guarded by this). */
+    /**
+     * The strictest risk each Rein name was offered with and the tool that had it last: the model, the trace and
+     * {@link #describe()} know a tool by its Rein name, so a tool of an untrusted server that later takes a name
+     * (another MCP name made equal by Rein's name rules, or another server's tool once the first dropped it) is
+     * never looser than what had the name (guarded by this).
+     */
+    private final Map<String, Risk> offeredByName = new LinkedHashMap<>();
+    private final Map<String, Owner> lastOwner = new LinkedHashMap<>();
+    /**
+     * A bound on {@link #offered} and {@link #offeredByName}, so a server cannot fill memory with names. Nothing
+     * remembered is forgotten; past the bound a tool of an untrusted server that is not remembered is offered as
+     * {@link Risk#IRREVERSIBLE}, as what it is not remembered as might have been.
+     */
+    static final int MAX_REMEMBERED = 10_000;
+    /** {@link #MAX_REMEMBERED}, lower in a test (guarded by this). */
+    private int rememberedAtMost = MAX_REMEMBERED;
+    /** The warnings already given (loosenings refused, Rein names changing owner): each is said once (guarded by this). */
     private final java.util.Set<String> loosenings = new java.util.HashSet<>();
     /** A bound on {@link #loosenings}: a server cannot fill memory with them. */
     private static final int MAX_LOOSENINGS_SAID = 1_000;
+    /** How much of a server's tool or server name a warning quotes. */
+    private static final int MAX_NAME_QUOTED = 200;
     /** Where warnings go: the log (logger {@code dev.rein.mcp}), or a test's list. */
     private final java.util.function.Consumer<String> warn;
 
@@ -164,12 +182,20 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 continue; // announced later: left out, the tool that had the name keeps it
             }
             try {
-                Risk atLeast = strict || server.trust() ? null : offered.get(mine);
+                Risk atLeast = strict || server.trust() ? null : atLeast(mine, name);
+                Owner before = lastOwner.get(name);
+                if (!strict && before != null && !before.equals(mine)) {
+                    warnOnce("owner:" + name + ":" + before + ">" + mine, "Rein tool '" + quote(name) + "' now comes from MCP server '"
+                            + quote(mine.server()) + "' (its tool '" + quote(mine.mcpName()) + "'), no longer from server '"
+                            + quote(before.server()) + "' (its tool '" + quote(before.mcpName()) + "')"
+                            + (atLeast == null ? "" : "; it is kept at least " + lower(atLeast) + ", the risk the name was offered with"));
+                }
                 if (atLeast != null) {
                     Risk listed = ToolAdapter.risk(server, tool, false);
-                    if (McpRisk.stricter(atLeast, listed) && loosenings.size() < MAX_LOOSENINGS_SAID
-                            && loosenings.add(mine + ":" + atLeast + ">" + listed)) {
-                        warn.accept("MCP server '" + server.name() + "' listed tool '" + tool.name() + "' again with annotations"
+                    if (McpRisk.stricter(atLeast, listed)) {
+                        warnOnce(mine + ":" + atLeast + ">" + listed, "MCP server '" + quote(server.name()) + "' listed tool '"
+                                + quote(tool.name()) + "'" + (name.equals(tool.name()) ? "" : " (Rein tool '" + quote(name) + "')")
+                                + " again with annotations"
                                 + " that would make it " + lower(listed) + " rather than " + lower(atLeast) + ", the risk it was offered"
                                 + " with; a server without \"trust\": true cannot loosen a tool it has offered, so Rein keeps it "
                                 + lower(atLeast) + " for as long as this toolset runs (a new start takes the tool as then listed;"
@@ -178,7 +204,7 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 }
                 ToolAdapter.Adapted adapted = ToolAdapter.adapt(server, connection, tool, strict, this::riskOf, atLeast);
                 current.put(name, adapted);
-                offered.put(mine, adapted.info().risk());
+                remember(mine, name, adapted.info().risk());
             } catch (McpConfigException e) {
                 if (strict) {
                     throw e;
@@ -186,6 +212,54 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 owner.remove(name, mine); // a tool Rein cannot use, announced later: left out, not fatal
             }
         }
+    }
+
+    /**
+     * The least risk a tool of an untrusted server may get on a listing again: the strictest its own MCP name and
+     * its Rein name were offered with; past {@link #MAX_REMEMBERED}, {@link Risk#IRREVERSIBLE} for one not remembered.
+     */
+    private Risk atLeast(Owner mine, String name) {
+        Risk byTool = offered.get(mine);
+        Risk byName = offeredByName.get(name);
+        Risk least = byTool == null ? byName : byName == null ? byTool : McpRisk.max(byTool, byName);
+        if ((byTool == null || byName == null) && full()) {
+            return Risk.IRREVERSIBLE; // what is not remembered may have been offered as anything
+        }
+        return least;
+    }
+
+    private boolean full() {
+        return offered.size() >= rememberedAtMost || offeredByName.size() >= rememberedAtMost;
+    }
+
+    /** Lowers {@link #MAX_REMEMBERED} for this toolset (for tests). */
+    synchronized void rememberAtMost(int limit) {
+        rememberedAtMost = limit;
+    }
+
+    /** Remembers the risk a tool is offered with under its MCP name and its Rein name, strictest kept, within the bound. */
+    private void remember(Owner mine, String name, Risk risk) {
+        if (offered.containsKey(mine) || offered.size() < rememberedAtMost) {
+            offered.merge(mine, risk, (a, b) -> b); // already at least as strict as before (atLeast), or its trusted server's word
+        }
+        if (offeredByName.containsKey(name) || offeredByName.size() < rememberedAtMost) {
+            offeredByName.merge(name, risk, McpRisk::max);
+            lastOwner.put(name, mine);
+        }
+    }
+
+    private void warnOnce(String key, String message) {
+        if (loosenings.size() < MAX_LOOSENINGS_SAID && loosenings.add(key)) {
+            warn.accept(message);
+        }
+    }
+
+    /** A server's name or a tool's as a warning quotes it: control characters escaped, cut to {@link #MAX_NAME_QUOTED}. */
+    private static String quote(String said) {
+        int length = said.codePointCount(0, said.length());
+        String cut = length <= MAX_NAME_QUOTED ? said : said.substring(0, said.offsetByCodePoints(0, MAX_NAME_QUOTED));
+        return dev.rein.internal.text.Controls.visible(cut, false)
+                + (length <= MAX_NAME_QUOTED ? "" : "… [cut to its first " + MAX_NAME_QUOTED + " of " + length + " characters]");
     }
 
     private static String lower(Risk risk) {
