@@ -196,8 +196,10 @@ class HttpProtocolTest {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.refuseCallsWith.set(503);
             server.refusalRetryAfter.set("30");
+            // The advice follows the wait: 'call it again if you still need its answer' had the model call at once, refused again.
             assertThat(refusal(mcp, "k-503-ra")).startsWith("MCP server 'scripted' answered the call of tool 'echo': it answered HTTP 503;"
-                    + " it asked to be tried again after 30 s.");
+                    + " it asked to be tried again after 30 s.").endsWith(" Calling it again sooner than 30 s will likely be refused"
+                    + " again: use another tool, or tell the user.").doesNotContain("Call it again if you still need its answer");
             server.refuseCallsWith.set(429);
             server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"Too many requests\"}}");
             server.refusalRetryAfter.set(java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
@@ -311,10 +313,10 @@ class HttpProtocolTest {
                 if (!c.retried()) {
                     assertThat(answer.content()).as(c.toString()).contains("it answered HTTP 503", "Rein does not send it again")
                             .doesNotContain("was not run");
-                    if (c.risk().equals("WRITE")) {
-                        assertThat(answer.content()).as(c.toString()).contains("It may or may not have taken effect; check before"
-                                + " calling it again.");
-                    }
+                    // Said whatever the risk Rein derived: the handler cannot see a risk set in code, and a READ tool made WRITE
+                    // so was not told its call may have taken effect.
+                    assertThat(answer.content()).as(c.toString()).contains("If this tool changes anything, it may or may not have"
+                            + " taken effect; check before calling it again.");
                 }
                 assertSessionKept(mcp, server, initialized, c.toString());
             }

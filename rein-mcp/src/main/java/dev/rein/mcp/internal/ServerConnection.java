@@ -654,8 +654,8 @@ public final class ServerConnection implements AutoCloseable {
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
      * @param mayHaveEffect true when the risk Rein derived for the tool is not READ: a failure that may have come after the
-     *                 call ran says it may have taken effect. Not for deciding what is sent again: the executor may apply a
-     *                 stricter risk than this
+     *                 call ran says it may have taken effect. Not for deciding what is sent again, nor for a 503's words: the
+     *                 executor may apply a stricter risk than this
      * @throws RetryableToolException when a streamable HTTP server refused the call with 429: the call was not run and may
      *                 be tried again (after the server's {@code Retry-After}, when it gave one)
      */
@@ -835,15 +835,20 @@ public final class ServerConnection implements AutoCloseable {
             // approval gate, and whether the tool has effects is the risk the executor applies, which may be stricter than
             // the one Rein derived (an application's toBuilder().risk(...)) and is not seen here; so a 503 is never handed
             // to it: the model may call again, and that call passes the gate under the executor's risk. The session,
-            // whose endpoint answered, is kept.
+            // whose endpoint answered, is kept. For the same reason its words do not follow mayHaveEffect: a tool made WRITE
+            // in code would be told nothing of an effect. And a wait it asked for is the advice: called again at once, it is
+            // refused again.
             if (status != null && status == 503) {
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
                         + HttpRefusal.describe(status, said, retryAfter, noWait, config.secrets())
                         + (retryAfter > 0 || noWait != null ? "" : ", without a Retry-After")
                         + ". A 503 does not show whether the server ran the call: a proxy in front of it answers 503 (and may add a"
                         + " Retry-After) when its connection to the server broke after it passed the call on, so Rein does not send it"
-                        + " again." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again."
-                        : " Call it again if you still need its answer, or use another tool."));
+                        + " again. If this tool changes anything, it may or may not have taken effect; check before calling it again."
+                        + (HttpRefusal.unreadable(retryAfter) ? " Calling it again soon will likely be refused again: use another tool,"
+                        + " or tell the user." : retryAfter > 0 ? " Calling it again sooner than " + HttpRefusal.seconds(retryAfter)
+                        + " s will likely be refused again: use another tool, or tell the user."
+                        : " Otherwise call it again if you still need its answer, or use another tool."));
             }
             if (status != null && status == 429) {
                 String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
