@@ -1486,6 +1486,28 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aStartRefusedWith503Or429WithoutAWaitIsToldToStartAgainLaterNotToCheckTheUrl() throws Exception {
+        // A 503 or 429 to initialize with a Retry-After of 0, of words, or none was told to check that the URL is reachable and
+        // the headers are right, though the server answered at that URL: it is not taking requests now.
+        record Case(int status, String retryAfter) {}
+        for (Case c : List.of(new Case(503, "0"), new Case(503, "soon"), new Case(503, null), new Case(429, null), new Case(429, "0"))) {
+            try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+                if (c.retryAfter() != null) {
+                    exchange.getResponseHeaders().set("Retry-After", c.retryAfter());
+                }
+                FakeHttpEndpoint.empty(exchange, c.status());
+            })) {
+                assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).as(c.toString())
+                        .isInstanceOf(McpConfigException.class)
+                        .hasMessageStartingWith("MCP server 'remote' could not be started: it answered HTTP " + c.status())
+                        .hasMessageEndingWith(" The server answered (its URL is right), but is not taking requests now: start again"
+                                + " later, or set \"disabled\": true.")
+                        .hasMessageNotContaining("Check that the URL");
+            }
+        }
+    }
+
+    @Test
     void aStartRefusedWithARetryAfterTooLargeToReadIsToldToStartAgainOnceTheServerTakesRequests() throws Exception {
         // The initialize POST itself answered 503 with an unreadable Retry-After: the start said "start again once that time
         // has passed", a time the server never gave.

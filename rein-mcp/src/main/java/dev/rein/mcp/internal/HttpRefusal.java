@@ -104,6 +104,24 @@ final class HttpRefusal {
                 : shown + "neither a number of seconds nor an HTTP date, so Rein took it as no wait";
     }
 
+    /**
+     * Whether {@code failure}'s causes hold a refusal with 503 or 429, with whatever {@code Retry-After} or none: the server
+     * answered and asked to be tried later (RFC 9110 section 15.6.4, RFC 6585 section 4), so its URL and headers are not in doubt.
+     */
+    static boolean asksToComeBackLater(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof McpHttpClientTransportAuthorizationException) {
+                return false; // a 401 or 403
+            }
+            Matcher matcher = e.getMessage() == null ? null : STATUS.matcher(e.getMessage());
+            if (matcher != null && matcher.find()) {
+                int status = Integer.parseInt(matcher.group(1));
+                return status == 503 || status == 429;
+            }
+        }
+        return false;
+    }
+
     /** The wait the {@code Retry-After} of the refusal in {@code failure}'s causes asked for, in milliseconds; 0 when none. */
     static long retryAfterIn(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {

@@ -163,7 +163,8 @@ public final class ServerConnection implements AutoCloseable {
                     : e instanceof StartTimedOut timedOut ? hint() + timedOut.advice
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : e instanceof RefusedInitialize refused ? refused.advice
                     : e instanceof UnansweredInitialize unanswered ? unanswered.advice
-                    : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 ? retryLater(HttpRefusal.retryAfterIn(e)) : hint()));
+                    : tls(e) != null ? "" : HttpRefusal.retryAfterIn(e) > 0 || HttpRefusal.asksToComeBackLater(e)
+                    ? retryLater(HttpRefusal.retryAfterIn(e)) : hint()));
         } finally {
             startEnded.complete(null);
         }
@@ -1460,11 +1461,15 @@ public final class ServerConnection implements AutoCloseable {
         return false;
     }
 
-    /** The advice of a start refused with a {@code Retry-After} ({@code retryAfterMillis}): the server answered, so neither its URL nor its headers are in doubt. */
+    /**
+     * The advice of a start refused with a {@code Retry-After} ({@code retryAfterMillis}; 0 when it asked for no wait or a 503
+     * or 429 had none): the server answered, so neither its URL nor its headers are in doubt.
+     */
     private static String retryLater(long retryAfterMillis) {
         // a Retry-After too large to read gave no time to wait for: "once that time has passed" named one that never comes
-        return " The server answered (its URL is right), but is not taking requests now: start again once "
-                + (HttpRefusal.unreadable(retryAfterMillis) ? "it takes requests" : "that time has passed") + ", or set \"disabled\": true.";
+        return " The server answered (its URL is right), but is not taking requests now: start again "
+                + (retryAfterMillis <= 0 ? "later" : HttpRefusal.unreadable(retryAfterMillis) ? "once it takes requests"
+                : "once that time has passed") + ", or set \"disabled\": true.";
     }
 
     private String hint() {
