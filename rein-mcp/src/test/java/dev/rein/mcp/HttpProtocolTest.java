@@ -227,12 +227,16 @@ class HttpProtocolTest {
                     + " 503; its Retry-After was '0', which asks for no wait.").doesNotContain("without a Retry-After");
             server.refusalRetryAfter.set("in a minute"); // (a control character in a header is refused by the JDK's client itself)
             assertThat(refusal(mcp, "k-503-words")).startsWith("MCP server 'scripted' answered the call of tool 'echo': it answered HTTP"
-                    + " 503; its Retry-After was 'in a minute', neither a number of seconds nor an HTTP date, so Rein took it"
+                    + " 503; its Retry-After was 'in a minute', neither a number of seconds nor an HTTP date, which Rein took"
                     + " as no wait.").doesNotContain("without a Retry-After");
             server.refuseCallsWith.set(429);
             server.refusalRetryAfter.set(past);
             assertThat(refusal(mcp, "k-429-past")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP"
                     + " 429; its Retry-After was '" + past + "', a time already past, which asks for no wait, so the tool was not run");
+            server.refusalRetryAfter.set("soon"); // one 'so' after the header's words, not two ('so Rein took it as no wait, so')
+            assertThat(refusal(mcp, "k-429-words")).startsWith("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP"
+                    + " 429; its Retry-After was 'soon', neither a number of seconds nor an HTTP date, which Rein took as no wait, so the"
+                    + " tool was not run");
         }
         try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             exchange.getResponseHeaders().set("Retry-After", "soon");
@@ -240,7 +244,7 @@ class HttpProtocolTest {
         })) {
             assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
                     .hasMessageContaining("it answered HTTP 503; its Retry-After was 'soon', neither a number of seconds nor an HTTP"
-                            + " date, so Rein took it as no wait");
+                            + " date, which Rein took as no wait");
         }
     }
 

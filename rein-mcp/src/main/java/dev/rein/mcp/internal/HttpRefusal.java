@@ -101,7 +101,7 @@ final class HttpRefusal {
         String shown = "; its Retry-After was '" + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(value, secrets)) + "', ";
         return value.chars().allMatch(Character::isDigit) ? shown + "which asks for no wait"
                 : ResumingHttpClient.httpDate(value, java.time.Instant.now()) != null ? shown + "a time already past, which asks for no wait"
-                : shown + "neither a number of seconds nor an HTTP date, so Rein took it as no wait";
+                : shown + "neither a number of seconds nor an HTTP date, which Rein took as no wait";
     }
 
     /**
