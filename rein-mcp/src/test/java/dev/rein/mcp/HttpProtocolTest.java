@@ -161,7 +161,7 @@ class HttpProtocolTest {
             assertThat(unauthorized.isError()).isTrue();
             assertThat(unauthorized.content()).contains("MCP server 'scripted'", "tool 'echo'", "HTTP 401 Unauthorized", "\"headers\"")
                     .doesNotContain("Exception");
-            server.refuseCallsWith.set(502); // 503 and 429 are passing refusals, retried: aCallRefusedWith503Or429WasNotRun...
+            server.refuseCallsWith.set(502); // 503 and 429 are told apart: aCallRefusedWith503IsNotSentAgain..., aCallRefusedWith429WasNotRun...
             ToolOutput unavailable = invoke(mcp, "echo", "k-502", Duration.ofSeconds(10));
             assertThat(unavailable.isError()).isTrue();
             assertThat(unavailable.content()).contains("tool 'echo'", "HTTP 502").doesNotContain("Exception");
