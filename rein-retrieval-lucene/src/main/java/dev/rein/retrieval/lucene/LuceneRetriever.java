@@ -335,7 +335,7 @@ public final class LuceneRetriever implements Retriever {
                 throw new RetrievalException("cannot search the document index in " + index + ": the search was interrupted (its"
                         + " thread's interrupt: the work was cancelled) before it was done; search again", e);
             }
-            if (!exists(index)) { // Lucene would name its directory object and lock factory, not what happened
+            if (gone(index)) { // Lucene would name its directory object and lock factory, not what happened
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", e);
             }
@@ -485,10 +485,10 @@ public final class LuceneRetriever implements Retriever {
     /**
      * Lucene's indexExists, except that a file of the user's named segments_... is no commit: indexExists takes any such
      * name for one, and every reader and writer then fails to parse it (a bare NumberFormatException). A name that parses
-     * ({@code segments_notes}: "notes" is a generation in base 36) is an index only when some file of {@code index} named
-     * as Lucene names an index's files begins with Lucene's header: else nothing there is provably Lucene's, and the
-     * folder holds no index (rather than a damaged one whose files Rein cannot tell from the user's). A damaged index
-     * keeps such a file: a commit cut short keeps its header, and a zeroed commit its segments' files.
+     * ({@code segments_notes}: "notes" is a generation in base 36) is no index only when nothing there can be the index's:
+     * no file is named as a segment's ({@code _0.si}), and each file named as a commit has text in it that does not begin
+     * with Lucene's header. A damaged index keeps its segments' files, or a commit that is empty, zeroed or still begins
+     * with the header (a crash leaves them so), and is said to be damaged, not absent.
      */
     private static boolean indexIn(Directory dir, Path index) throws IOException {
         if (!DirectoryReader.indexExists(dir)) {
@@ -501,9 +501,58 @@ public final class LuceneRetriever implements Retriever {
         }
         try (var entries = Files.list(index)) {
             // a file that cannot be read may be the index's: the reader says why it cannot read it, not that there is no index
-            return entries.anyMatch(f -> segmentFileName(f.getFileName().toString()) && !Files.isDirectory(f) && !Boolean.FALSE.equals(startsWithHeader(f)));
+            return entries.anyMatch(f -> {
+                String name = f.getFileName().toString();
+                if (!segmentFileName(name) || Files.isDirectory(f)) {
+                    return false;
+                }
+                return !LUCENES_COMMIT_FILE.matcher(name).matches() || !Boolean.TRUE.equals(usersText(f));
+            });
         } catch (IOException | RuntimeException e) {
             return true; // a folder that cannot be listed: the reader says what is wrong with it
+        }
+    }
+
+    /**
+     * Whether {@code file} holds something, not all zero bytes, and does not begin with Lucene's header: text no crash
+     * leaves in a commit (a crash leaves one empty or zeroed, and a commit cut short keeps its header). Null when it cannot
+     * be read.
+     */
+    private static Boolean usersText(Path file) {
+        try (var in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
+            byte[] start = in.readNBytes(4);
+            if (start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC) {
+                return false;
+            }
+            for (byte b : start) {
+                if (b != 0) {
+                    return true;
+                }
+            }
+            for (int b = in.read(); b != -1; b = in.read()) {
+                if (b != 0) {
+                    return true;
+                }
+            }
+            return false; // empty or zeroed
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether the index's folder or its commit is gone (deleted since the index was opened), not merely damaged: no folder,
+     * or no file in it named as a commit.
+     */
+    private static boolean gone(Path index) {
+        if (!Files.isDirectory(index)) {
+            return true;
+        }
+        try (var entries = Files.list(index)) {
+            return entries.noneMatch(f -> f.getFileName().toString().startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_")
+                    && LUCENES_COMMIT_FILE.matcher(f.getFileName().toString()).matches());
+        } catch (IOException | RuntimeException e) {
+            return false; // a folder that cannot be listed: the failure says what is wrong with it
         }
     }
 
@@ -649,16 +698,6 @@ public final class LuceneRetriever implements Retriever {
             return start.length == 0 || start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    /** Whether {@code file} begins with Lucene's header ({@link CodecUtil#CODEC_MAGIC}); null when it cannot be read. */
-    private static Boolean startsWithHeader(Path file) {
-        try (var in = Files.newInputStream(file)) {
-            byte[] start = in.readNBytes(4);
-            return start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
-        } catch (IOException e) {
-            return null;
         }
     }
 

@@ -1050,4 +1050,63 @@ class IndexerEdgesTest {
             assertThat(files.map(f -> f.getFileName().toString())).containsExactly("segments_notes");
         }
     }
+
+    /**
+     * Before: a folder was taken for an index only when some file of a name Lucene gives its files still began with
+     * Lucene's header, so an index none of whose files kept it was said to be no index: every file but the lock zeroed,
+     * every file cut to nothing, or the commit zeroed and the segment's files cut to nothing made opening say "there is no
+     * document index ...; build one first", and indexing then refused the folder as the user's, so the advice failed. Such
+     * a folder holds files named as a segment's (_0.si), which makes it an index, damaged: opening takes it, searching
+     * says it is damaged, indexing does not call it a folder without an index, and nothing is deleted.
+     */
+    @Test
+    void anIndexNoneOfWhoseFilesKeptLucenesHeaderIsDamagedNotAbsent() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        for (String damage : List.of("zeroed", "emptied", "commitZeroedSegmentsEmptied")) {
+            Path folder = other.resolve(damage);
+            LuceneIndexer.indexDirectory(docs, folder);
+            List<Path> files;
+            try (var listed = Files.list(folder)) {
+                files = listed.filter(f -> !f.getFileName().toString().equals("write.lock")).sorted().toList();
+            }
+            for (Path f : files) {
+                boolean commit = f.getFileName().toString().startsWith("segments_");
+                boolean zero = damage.equals("zeroed") || damage.equals("commitZeroedSegmentsEmptied") && commit;
+                Files.write(f, new byte[zero ? (int) Files.size(f) : 0]);
+            }
+            assertThatThrownBy(() -> LuceneRetriever.open(folder).search("returns", 5)).as(damage)
+                    .isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith("the document index in " + folder + " is damaged")
+                    .hasMessageNotContaining("no document index")
+                    // files cut to nothing hold nothing of anyone's: deleting the folder loses nothing, as before
+                    .satisfies(e -> assertThat(e.getMessage().contains("delete " + folder)).isEqualTo(damage.equals("emptied")));
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).as(damage).isInstanceOf(RetrievalException.class)
+                    .hasMessageContaining("damaged").hasMessageNotContaining("no document index")
+                    .satisfies(e -> assertThat(e.getMessage().contains("delete " + folder)).isEqualTo(damage.equals("emptied")));
+            try (var listed = Files.list(folder)) {
+                assertThat(listed.filter(f -> !f.getFileName().toString().equals("write.lock")).sorted().toList()).as(damage)
+                        .isEqualTo(files);
+            }
+        }
+    }
+
+    /**
+     * Before: an index whose files were zeroed after a retriever had opened it was searched as "no document index ... (it
+     * was deleted since it was opened)", though its folder and files are all there. It is now said to be damaged.
+     */
+    @Test
+    void anIndexZeroedAfterItWasOpenedIsSaidDamagedNotDeleted() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("returns", 5)).hasSize(1);
+        try (var listed = Files.list(index)) {
+            for (Path f : listed.filter(f -> !f.getFileName().toString().equals("write.lock")).toList()) {
+                Files.write(f, new byte[(int) Files.size(f)]);
+            }
+        }
+        assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("the document index in " + index + " is damaged")
+                .hasMessageNotContaining("deleted since it was opened");
+    }
 }
