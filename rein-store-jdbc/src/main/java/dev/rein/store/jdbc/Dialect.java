@@ -472,7 +472,10 @@ enum Dialect {
         if (this != POSTGRES || !name.find()) {
             return false;
         }
-        try (java.sql.ResultSet rs = st.executeQuery("SELECT to_regclass('" + name.group(1) + "') IS NOT NULL")) {
+        // in current_schema(), where the CREATE would make it: a table of the name in a later schema of the search path is
+        // another store (the owner, who may create, makes a new one in the first schema)
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT to_regclass(quote_ident(current_schema()) || '." + name.group(1)
+                + "') IS NOT NULL")) {
             return rs.next() && rs.getBoolean(1);
         }
     }

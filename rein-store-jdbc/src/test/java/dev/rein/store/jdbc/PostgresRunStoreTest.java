@@ -400,6 +400,52 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                 st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + made + " TO " + role));
     }
 
+    /**
+     * Before: with {@code currentSchema=pa,pb} (pa empty, pb holding a store), a role that may not create in pa opened pb's
+     * store (its refused CREATE was taken as "the table is there", found through the search path), while the owner opening
+     * the same URL made a new store in pa: two roles of one deployment used two stores. Whether a table is there is now
+     * asked of current_schema(), where CREATE makes it, so such a role is refused as in an empty schema, nothing is made.
+     */
+    @org.junit.jupiter.api.Test
+    void aRoleThatMayNotCreateInTheFirstSchemaDoesNotOpenAStoreInALaterOne() throws Exception {
+        String pa = schema + "_pa", pb = schema + "_pb", role = "rein_pa_" + schema.substring("rein_test_".length());
+        String sep = url.contains("?") ? "&" : "?";
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + pa);
+            st.execute("CREATE SCHEMA " + pb);
+        }
+        try {
+            JdbcRunStore.connect(url + sep + "currentSchema=" + pb, user, password).close();
+            JdbcMemoryStore.connect(url + sep + "currentSchema=" + pb, user, password).close();
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("CREATE ROLE " + role + " LOGIN");
+                st.execute("GRANT USAGE ON SCHEMA " + pa + ", " + pb + " TO " + role);
+                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + pb + " TO " + role);
+                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + pb + " TO " + role);
+            }
+            String both = url + sep + "currentSchema=" + pa + "," + pb;
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(both, role, null).close())
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("this role may not create Rein's tables in schema " + pa);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(both, role, null).close())
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessageContaining("this role may not create Rein's tables in schema " + pa);
+            try (Connection c = open(url); Statement st = c.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM pg_tables WHERE schemaname = '" + pa + "'")) {
+                rs.next();
+                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).isZero();
+            }
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + pa + ", " + pb + " CASCADE");
+                st.execute("DROP OWNED BY " + role);
+                st.execute("DROP ROLE " + role);
+            } catch (SQLException e) {
+                // the role was never made: nothing of it to drop
+            }
+        }
+    }
+
     /** What the owner grants a role on the tables of a schema, with {@code st} (the owner's). */
     @FunctionalInterface
     private interface Grants {
