@@ -542,7 +542,7 @@ enum Dialect {
 
     /**
      * The names of the columns of {@code table}, the one an unqualified name finds (PostgreSQL's search_path, SQLite's
-     * main database before attached ones), from the catalog: no column of it is read, so a role granted only the columns
+     * temp database, then main, then attached ones in the order they were attached), from the catalog: no column of it is read, so a role granted only the columns
      * Rein uses opens a table that has others too (a SELECT * needs every column), and a table's own extra columns cost
      * nothing. Empty when there is no such table.
      */
