@@ -185,8 +185,11 @@ final class Errors {
         java.util.List<String> after = words.subList(dashes + 1, words.size());
         // an option's name left over, else one that took a place of the command itself ('rein approve -- --as bob r1':
         // '--as' is the RUN, and 'bob r1' are left over)
+        // (not one that filled a TEXT place: 'rein reply r1 -- --json hi' protected '--json hi' as the text)
+        long before = walk(spec, args, null, false).positional().stream().filter(i -> i < dashes0(args, spec)).count();
         String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w)).findFirst()
-                .or(() -> after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null).findFirst())
+                .or(() -> after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null
+                        && !"TEXT".equals(labelAt(spec, before + after.indexOf(w)))).findFirst())
                 .orElse(null);
         if (word == null) {
             return null;
@@ -224,6 +227,30 @@ final class Errors {
             return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
                     + " has no place for";
         }
+        CommandLine.Model.OptionSpec taking = spec.findOption(optionName(word));
+        if (taking.arity().max() > 0) {
+            int w = after.indexOf(word);
+            String value = word.contains("=") ? word.substring(word.indexOf('=') + 1)
+                    : w + 1 < after.size() ? after.get(w + 1) : null;
+            if (value != null && (value.isEmpty() || value.equals("--"))) {
+                // '--as= r1', '--as "" r1', '--as -- r1': before '--' it would be refused, empty or with '--' as its value
+                return said + "; to give the option, put it before -- with its " + taking.paramLabel() + ", not empty";
+            }
+        }
+        // the words left after it, with those before '--', must still fill the command's places ('rein approve -- --as
+        // bob': 'rein approve --as bob' lacks the RUN)
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        long have = before + after.size() - 1 - (valueWords > 0 && after.indexOf(word) + 1 < after.size() ? 1 : 0);
+        long needed = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            needed += positional.arity().min();
+            if (positional.arity().min() > 0 && needed > have) {
+                missing.add(positional.paramLabel());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return said + "; to give the option, put it before --, and give the " + String.join(" and the ", missing);
+        }
         // the option before '--', with its value when it takes one ('--as bob'; else its placeholder to fill in: an example
         // value would make a pasteable command doing what the user never said, 'rein approve r1 --as alice'); the other
         // words after it stay after it
@@ -257,11 +284,26 @@ final class Errors {
      */
     private static String textInQuotes(CommandLine.Model.CommandSpec spec, String[] args) {
         java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
-        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")
-                || java.util.Arrays.asList(args).subList(java.util.Arrays.asList(args).indexOf(spec.name()) + 1, args.length)
-                        .contains("--")) {
-            // after '--' every word is an argument: quoting them together would put '--' (and an option's name) in the TEXT
+        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")) {
             return null;
+        }
+        int dashes = dashes0(args, spec);
+        if (dashes < args.length) {
+            // after '--' every word is an argument: only the words from the TEXT's place on are quoted, '--' kept before
+            // them ('rein reply r1 -- --json hi' -> rein reply r1 -- "--json hi"); else null, as quoting them together
+            // would put '--' (or a RUN) in the TEXT
+            long before = walk(spec, args, null, false).positional().size();
+            int textAt = dashes + 1 + (int) (positionals.size() - 1 - before);
+            if (before > positionals.size() - 1 || textAt + 1 >= args.length) {
+                return null;
+            }
+            StringBuilder command = new StringBuilder(spec.qualifiedName());
+            for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < textAt; i++) {
+                command.append(' ').append(shellWord(args[i]));
+            }
+            java.util.List<String> text = java.util.Arrays.asList(args).subList(textAt, args.length);
+            return "the " + spec.name() + " TEXT is one argument, but " + text.size() + " words were given; put it in quotes: "
+                    + command + " \"" + String.join(" ", text) + "\"";
         }
         java.util.List<String> options = new java.util.ArrayList<>();
         java.util.List<String> words = new java.util.ArrayList<>();
@@ -669,6 +711,26 @@ final class Errors {
         return new Words(positional, spellings);
     }
 
+    /** Where {@code --} is among {@code args} after {@code spec}'s name (its index in args), or args' length. */
+    private static int dashes0(String[] args, CommandLine.Model.CommandSpec spec) {
+        java.util.List<String> words = java.util.Arrays.asList(args);
+        int start = words.indexOf(spec.name()) + 1;
+        int at = words.subList(start, words.size()).indexOf("--");
+        return at < 0 ? args.length : start + at;
+    }
+
+    /** The label of the positional parameter that the positional word number {@code place} (from 0) fills, or null. */
+    private static String labelAt(CommandLine.Model.CommandSpec spec, long place) {
+        long end = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            end = Math.min(Integer.MAX_VALUE, end + positional.arity().max());
+            if (place < end) {
+                return positional.paramLabel();
+            }
+        }
+        return null;
+    }
+
     /** How many positional words {@code spec} takes in all: {@link Integer#MAX_VALUE} for rein run's GOAL, any number. */
     private static long places(CommandLine.Model.CommandSpec spec) {
         long places = 0;
@@ -751,12 +813,9 @@ final class Errors {
                             + rendered(spec, rearranged(args, dropped, at, synthetic), synthetic, positional).replace(EMPTY, example);
         }
         if (values.isEmpty()) {
-            if (example(positional) == null) {
-                // 'rein eval SUITE' would look for a file named SUITE, and there is no example to show instead
-                return given + ", and " + valueless.getFirst() + " has no value after it: give the " + label + " in its place";
-            }
-            int at = multi ? first : placeOf(others, min, first, args.length);
-            return given + ": " + spec.qualifiedName() + rendered(spec, rearranged(args, dropped, at, label), null, positional);
+            // no command: its label in its place would be sent as the value ('rein reply RID TEXT' replies "TEXT",
+            // 'rein run GOAL' starts a run with that goal, 'rein eval SUITE' looks for a file named SUITE)
+            return given + ", and " + valueless.getFirst() + " has no value after it: give the " + label + " in its place";
         }
         // GOAL's words are joined: several values make one
         String value = String.join(" ", values);

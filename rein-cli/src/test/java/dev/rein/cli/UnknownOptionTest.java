@@ -415,11 +415,11 @@ class UnknownOptionTest {
                 .contains("GOAL is given without an option name: rein run --max-steps=3 -- -5 -x (see");
         assertThat(cli.run("run", "--goal=-5", "--max-stepz", "3").stderrLines()).singleElement().asString()
                 .contains("GOAL is given without an option name: rein run --max-stepz -- -5 3 (see");
-        // still: the value after the option in its place, or the label when there is none
+        // still: the value after the option in its place, or, when there is none, what to give (never its label as a command)
         assertThat(cli.run("show", "--run", "r1").stderrLines()).containsExactly("rein show: unknown option '--run'; RUN is"
                 + " given without an option name: rein show r1 (see 'rein show --help')");
         assertThat(cli.run("show", "--run").stderrLines()).singleElement().asString().startsWith("rein show: unknown option"
-                + " '--run'; RUN is given without an option name: rein show RUN; and give RUN, the run id");
+                + " '--run'; RUN is given without an option name, and --run has no value after it: give the RUN in its place");
     }
 
     /** Two slips, one a swap, offered unrelated options of the same length or another first letter (rev39). */
@@ -631,7 +631,11 @@ class UnknownOptionTest {
                 + " taken as an argument, not an option, and rein approve takes only RUN; to give the option, put it before --:"
                 + " rein approve --as bob -- r1 (see 'rein approve --help')");
         assertThat(hintOf("show", "--", "--json", "r1")).contains("put it before --: rein show --json -- r1 (see");
-        assertThat(hintOf("reply", "r1", "--", "--json", "hi")).contains("put it before --: rein reply r1 --json -- hi (see");
+        // '--json' filled the TEXT place: the user protected it with '--', so the words are text to quote (rev62 3)
+        assertThat(hintOf("reply", "r1", "--", "--json", "hi")).contains("rein reply r1 -- \"--json hi\" (see")
+                .doesNotContain("put it before --");
+        assertThat(hintOf("reply", "r1", "--", "--json", "is", "fine")).contains("rein reply r1 -- \"--json is fine\" (see")
+                .doesNotContain("put it before --");
         // the hints of the older cases work too
         hintOf("approve", "--", "r1", "--as", "bob");
         hintOf("approve", "r1", "--", "--as", "bob");
@@ -680,5 +684,41 @@ class UnknownOptionTest {
                 + " --help')");
         assertThat(cli.run("eval", "--suite", "--trials", "3").stderrLines()).singleElement().asString()
                 .contains("and --suite has no value after it: give the SUITE in its place (see").doesNotContain("rein eval SUITE");
+    }
+
+    /**
+     * A positional's name with no value never gets its label put in as the value, whatever the parameter: the command
+     * would really send it (rev62 1). Before: 'rein reply --json RID TEXT' (a reply "TEXT" to the run), 'rein run GOAL'
+     * (a run with the goal "GOAL"), 'rein reply RUN --json hi'.
+     */
+    @Test
+    void aPositionalsNameWithoutAValueNeverGetsItsLabelAsTheValue() {
+        for (List<String> args : List.of(List.of("reply", "--text", "--json", "RID"), List.of("reply", "RID", "--text"),
+                List.of("run", "--goal"), List.of("run", "--goal", "--max-steps", "3"), List.of("reply", "--run", "--json", "hi"),
+                List.of("show", "--run"))) {
+            String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
+            String label = args.contains("--text") ? "TEXT" : args.contains("--goal") ? "GOAL" : "RUN";
+            assertThat(line).as(args.toString()).contains("has no value after it: give the " + label + " in its place")
+                    .doesNotContain("rein reply --json RID TEXT", "rein reply RID TEXT", "rein run GOAL", "rein reply RUN",
+                            "rein show RUN");
+        }
+    }
+
+    /**
+     * An option after {@code --} that took a place is offered before {@code --} only when the words left still fill the
+     * command's places and its value is a real one (rev62 2). Before: 'rein approve --as bob' (no RUN),
+     * 'rein approve --as -- -- r1', 'rein approve --as= -- r1' and 'rein approve --as "" -- r1', all refused.
+     */
+    @Test
+    void anOptionAfterDoubleDashIsOfferedOnlyAsACommandThatWorks() {
+        for (List<String> args : List.of(List.of("approve", "--", "--as", "bob"), List.of("approve", "--", "--as", "--", "r1"),
+                List.of("approve", "--", "--as=", "r1"), List.of("approve", "--", "--as", "", "r1"))) {
+            String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
+            assertThat(line).as(args.toString()).contains("comes after --").contains("put it before --")
+                    .doesNotContain(": rein ");
+        }
+        assertThat(cli.run("approve", "--", "--as", "bob").stderrLines().getFirst()).contains("and give the RUN");
+        assertThat(cli.run("approve", "--", "--as=", "r1").stderrLines().getFirst()).contains("with its NAME, not empty");
+        hintOf("approve", "--", "--as", "bob", "r1");
     }
 }
