@@ -202,7 +202,7 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                                 + " set \"trust\": true only for a server whose annotations you rely on)");
                     }
                 }
-                ToolAdapter.Adapted adapted = ToolAdapter.adapt(server, connection, tool, strict, this::riskOf, atLeast);
+                ToolAdapter.Adapted adapted = ToolAdapter.adapt(server, connection, tool, strict, this::offeredNow, atLeast);
                 current.put(name, adapted);
                 remember(mine, name, adapted.info().risk());
             } catch (McpConfigException e) {
@@ -359,7 +359,7 @@ public final class McpToolset implements ToolSource, AutoCloseable {
             return;
         }
         ServerConnection connection = connections.stream().filter(c -> c.config() == server).findFirst().orElseThrow();
-        // One step for a call that looks its tool up meanwhile (riskOf): the old list or the new, never
+        // One step for a call that looks its tool up meanwhile (offeredNow): the old list or the new, never
         // the moment between, when a tool both lists offer would look dropped.
         synchronized (current) {
             owner.entrySet().removeIf(e -> {
@@ -380,9 +380,9 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         return version.get();
     }
 
-    private Optional<Risk> riskOf(String name) {
+    private Optional<McpToolInfo> offeredNow(String name) {
         ToolAdapter.Adapted adapted = current.get(name);
-        return adapted == null ? Optional.empty() : Optional.of(adapted.info().risk());
+        return adapted == null ? Optional.empty() : Optional.of(adapted.info());
     }
 
     /** The tools offered now, in server order then the servers' order. */

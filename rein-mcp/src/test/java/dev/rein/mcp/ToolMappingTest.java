@@ -708,6 +708,49 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolHandedOutBeforeItsNameWentToAnotherServersToolIsNotCalled() throws Exception {
+        // rev64: the call-time check looked the Rein name's current risk up, not whose tool it now is. Untrusted server a
+        // offered 'wipe' read-only and the run held it; a dropped it and trusted server b listed a read-only 'wipe': the
+        // held tool passed the check (READ) and sent 'wipe' to server a, which no longer offers it.
+        java.util.concurrent.atomic.AtomicInteger aListings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger bListings = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> aCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var aScript = relisting(aListings, List.of(
+                List.of(ScriptedStdioServer.tool("poke"), annotated("wipe", Map.of("readOnlyHint", true))),
+                List.of(ScriptedStdioServer.tool("poke"))));
+        BiConsumer<ScriptedStdioServer, JsonNode> a = (server, message) -> {
+            if ("tools/call".equals(message.path("method").asText())) {
+                aCalls.add(message.path("params").path("name").asText());
+            }
+            aScript.accept(server, message);
+        };
+        var b = relisting(bListings, List.of(
+                List.of(ScriptedStdioServer.tool("bpoke")),
+                List.of(ScriptedStdioServer.tool("bpoke"), annotated("wipe", Map.of("readOnlyHint", true)))));
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"a\"},"
+                + " \"b\": {\"command\": \"b\", \"trust\": true}}}", "test", Map.of());
+        try (McpToolset mcp = McpToolset.start(config, stdio -> {
+            ScriptedStdioServer server = new ScriptedStdioServer(stdio.command().equals("a") ? a : b);
+            started.add(server);
+            return server;
+        }, message -> { })) {
+            Tool held = mcp.tools().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow();
+            relisted(mcp, aListings); // a drops 'wipe'
+            long before = mcp.version();
+            assertThat(invoke(mcp, "bpoke").content()).isEqualTo("poked"); // b lists its own 'wipe'
+            for (int i = 0; i < 400 && mcp.version() == before; i++) {
+                Thread.sleep(25);
+            }
+            assertThat(mcp.describe()).filteredOn(t -> t.name().equals("wipe")).singleElement()
+                    .satisfies(t -> assertThat(t.server()).isEqualTo("b"));
+            ToolOutput output = (ToolOutput) held.handler().handle(Json.parse("{}"), ToolContext.standalone("c-held"));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'a' no longer offers tool 'wipe'; it was not called. Use another tool.");
+            assertThat(aCalls).as("server a was never asked to run 'wipe'").doesNotContain("wipe");
+        }
+    }
+
+    @Test
     void aToolNameInAWarningHasItsControlCharactersEscapedAndIsCut() throws Exception {
         // The loosening warning quoted the server's tool name as it is: a raw ESC and newline reached the user's terminal.
         java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();

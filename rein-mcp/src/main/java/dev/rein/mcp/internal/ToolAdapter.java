@@ -121,14 +121,15 @@ public final class ToolAdapter {
     /**
      * Adapts {@code tool}.
      *
-     * @param current looks up the tool's current risk by Rein name at call time (empty when the
-     *                server no longer offers it), so a tool whose annotations became stricter after a
-     *                refresh is not called under its old, looser risk
+     * @param current looks up what the toolset offers now under the tool's Rein name at call time (empty
+     *                when nothing is), so a tool whose annotations became stricter after a refresh is not
+     *                called under its old, looser risk, and a tool whose name another server or tool has
+     *                taken since is not called at all
      * @param atLeast the least risk the tool may get (the one it was offered with before, which a server
      *                without {@code trust} cannot loosen by listing it again), or null for none
      */
     public static Adapted adapt(McpServerConfig config, ServerConnection connection, McpSchema.Tool tool, boolean strict,
-                                Function<String, Optional<Risk>> current, Risk atLeast) {
+                                Function<String, Optional<McpToolInfo>> current, Risk atLeast) {
         McpSchema.ToolAnnotations hints = tool.annotations();
         Risk derived = derived(tool);
         Risk listed = risk(config, tool, derived, strict);
@@ -156,14 +157,16 @@ public final class ToolAdapter {
                 .timeout(config.timeout())
                 .idempotent(Boolean.TRUE.equals(info.idempotentHint()))
                 .handler((arguments, context) -> {
-                    Optional<Risk> now = current.apply(name);
-                    if (now.isEmpty()) {
+                    Optional<McpToolInfo> now = current.apply(name);
+                    // the name may have passed to another server's tool (or another tool of this one) since this one was
+                    // handed out: its risk says nothing of this tool, which is no longer offered
+                    if (now.isEmpty() || !now.get().server().equals(config.name()) || !now.get().mcpName().equals(tool.name())) {
                         return ToolOutput.error("MCP server '" + config.name() + "' no longer offers tool '" + tool.name()
                                 + "'; it was not called. Use another tool.");
                     }
-                    if (McpRisk.stricter(now.get(), risk)) {
+                    if (McpRisk.stricter(now.get().risk(), risk)) {
                         return ToolOutput.error("MCP server '" + config.name() + "' changed tool '" + tool.name() + "' so that it now counts as "
-                                + now.get() + " rather than " + risk + "; it was not called. Start a new run to use it under its new risk.");
+                                + now.get().risk() + " rather than " + risk + "; it was not called. Start a new run to use it under its new risk.");
                     }
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
                     ToolOutput output;
