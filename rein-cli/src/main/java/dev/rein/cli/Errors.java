@@ -303,7 +303,7 @@ final class Errors {
             }
             java.util.List<String> text = java.util.Arrays.asList(args).subList(textAt, args.length);
             return "the " + spec.name() + " TEXT is one argument, but " + text.size() + " words were given; put it in quotes: "
-                    + command + " \"" + String.join(" ", text) + "\"";
+                    + command + " " + shellWord(String.join(" ", text));
         }
         java.util.List<String> options = new java.util.ArrayList<>();
         java.util.List<String> words = new java.util.ArrayList<>();
@@ -328,7 +328,7 @@ final class Errors {
         words.subList(0, before).forEach(word -> command.append(' ').append(shellWord(word)));
         String text = String.join(" ", words.subList(before, words.size()));
         return "the " + spec.name() + " TEXT is one argument, but " + (words.size() - before) + " words were given; put it in quotes: "
-                + command + " \"" + text + "\"";
+                + command + " " + shellWord(text);
     }
 
     /**
@@ -373,7 +373,7 @@ final class Errors {
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         for (int i = start; i < args.length; i++) {
             if (i == textOption) {
-                command.append(' ').append(option).append(" \"").append(String.join(" ", text)).append('"');
+                command.append(' ').append(option).append(' ').append(shellWord(String.join(" ", text)));
                 i = value + extra;
             } else {
                 command.append(' ').append(shellWord(args[i]));

@@ -161,6 +161,10 @@ class ApprovalCommandsTest {
         assertThat(name.stderrLines()).singleElement().asString().isEqualTo("rein approve: the --as NAME is one argument,"
                 + " but 2 words were given; put it in quotes: rein approve " + id + " --as \"John Smith\""
                 + " (see 'rein approve --help')");
+        // rev63: the words were put in double quotes as typed, where a shell expands $ and backquotes
+        InProcessCli.Outcome dollar = cli.run("approve", id, "--reject", "costs", "$5", "`id`");
+        assertThat(dollar.stderrLines()).singleElement().asString().endsWith("put it in quotes: rein approve " + id
+                + " --reject 'costs $5 `id`' (see 'rein approve --help')");
         assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
         assertThat(cli.run("approve", id, "--reject", "wrong recipient").exitCode()).isZero();
     }

@@ -135,6 +135,26 @@ class ReplyCommandTest {
         assertThat(model.requests()).as("nothing was sent for the refused reply").hasSize(1);
     }
 
+    /**
+     * rev63: the quoted TEXT was put in double quotes as typed, so a shell given the hint expanded {@code $5}, dropped
+     * inner quotes and ran backquoted commands ({@code `id`} became the reply); quoted as any other word of a hint now,
+     * after '--' and without it.
+     */
+    @Test
+    void aReplyOfSeveralWordsIsQuotedSoAShellSendsThemAsTyped() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("first answer"), text("second answer"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+        InProcessCli.Outcome plain = cli.run("reply", id, "costs $5", "say \"hi\"", "`id`");
+        assertThat(plain.stderrLines()).singleElement().asString().endsWith("put it in quotes: rein reply " + id
+                + " 'costs $5 say \"hi\" `id`' (see 'rein reply --help')");
+        InProcessCli.Outcome dashed = cli.run("reply", id, "--", "--json", "it's $HOME");
+        assertThat(dashed.stderrLines()).singleElement().asString().endsWith("put it in quotes: rein reply " + id
+                + " -- '--json it'\\''s $HOME' (see 'rein reply --help')");
+        assertThat(model.requests()).as("nothing was sent for the refused replies").hasSize(1);
+    }
+
     @Test
     void aReplyWithBytesThatAreNotUtf8IsRefusedNamingTheArgument() throws Exception {
         ScriptedModel model = ScriptedModel.of(text("first answer"), text("second answer"));
