@@ -319,6 +319,66 @@ class TemporalCrashTest {
     }
 
     /**
+     * A tool call retried after its worker was lost counts the run's deadline from the call's first scheduling, as a
+     * model call's attempt does: each attempt got the Turn of the call's scheduling, so the retry's tool saw a deadline
+     * later by the lost attempt's time (the attempt timeout, 3 s here) and could run past the run's real deadline.
+     */
+    @Test
+    void aToolCallRetriedAfterALostWorkerKeepsTheRunsDeadline() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.List<java.time.Instant> deadlines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.rein.budget.Budget budget = dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(20)).build();
+        dev.rein.tool.Tool hanging = lookup((args, ctx) -> {
+            deadlines.add(ctx.deadline());
+            inCall.countDown();
+            awaitUninterruptibly(release);
+            return "the crashed worker's call never answers";
+        });
+        dev.rein.tool.Tool noting = lookup((args, ctx) -> {
+            deadlines.add(ctx.deadline());
+            return "A-1: 配達済み";
+        });
+        Agent crashing = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.toolCalls(
+                dev.rein.testkit.ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"))), new RecordingListener(), hanging)
+                .budget(budget).build();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("配達済みです。")),
+                new RecordingListener(), noting).budget(budget).build();
+        // no time skipping: the tool's deadline is the worker's clock, the lost attempt's time real time
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            AtomicBoolean lost = new AtomicBoolean();
+            WorkerFactory one = crashable(server, lost, release);
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .withAttemptTimeout(Duration.ofSeconds(3)).start("A-1 はどこ?", "run-crash-tool-deadline-kept");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            lost.set(true);
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            try {
+                RunResult result = run.result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(deadlines).hasSize(2);
+                // the retry came at least the attempt timeout (3 s) after the first attempt: without the time since
+                // the call was scheduled its deadline was that much later
+                assertThat(Duration.between(deadlines.get(0), deadlines.get(1)).abs()).isLessThan(Duration.ofMillis(1500));
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /**
      * A tool call whose worker is lost on every attempt, until Temporal's timeout for the activity (the run's deadline
      * and the attempt timeouts allowed for lost workers) cuts the last one: the run ends FAILED with internal_error, and
      * its message says what happened in Rein's words (the call, its worker lost on every attempt, what to check); it is

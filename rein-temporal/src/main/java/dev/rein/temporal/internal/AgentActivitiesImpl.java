@@ -160,10 +160,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report) {
-        // the time the end waited for a worker is the run's too (the workflow's own end counts it when none comes)
-        long sinceScheduled = sinceScheduled(Activity.getExecutionContext().getInfo());
+        // the time the end waited for a worker is the run's too (the workflow's own end counts it when none comes):
+        // resolve counts it, as for every activity
         return guarded(() -> {
-            RunSnapshot snapshot = resolve(turn, sinceScheduled);
+            RunSnapshot snapshot = resolve(turn);
             // a cancel ending a pause: DrivenRun.end tells the decisions taken on it first, to the listeners of the end
             RunResult full = run.end(snapshot, status, reason, message, answer, report);
             return Results.light(full, blobs.put(full));
@@ -184,9 +184,13 @@ public final class AgentActivitiesImpl implements AgentActivities {
         return scheduled <= 0 || started <= scheduled ? 0 : started - scheduled;
     }
 
-    /** The stored snapshot with what the workflow knows newer than it. */
+    /**
+     * The stored snapshot with what the workflow knows newer than it, the run's time counted to this attempt's start:
+     * the Turn is the activity's at its scheduling, so an attempt after a lost worker (or one that waited for a worker)
+     * would count the deadline from its own start, and a tool or verifier could run past the run's real deadline.
+     */
     private RunSnapshot resolve(Turn turn) {
-        return resolve(turn, 0);
+        return resolve(turn, sinceScheduled(Activity.getExecutionContext().getInfo()));
     }
 
     /** As {@link #resolve(Turn)}, {@code laterMillis} more of the run's time gone since the workflow made the Turn. */
