@@ -442,6 +442,66 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * A run whose deadline passed before its next model step (here before its first, the time limit shorter than
+     * ReinBegin took), with no worker left: its ReinStopForBudget waits for one no longer than the deadline and the
+     * grace (10 s), as a model call no worker took up does, and the run ends saying no worker started it. It waited
+     * its whole schedule-to-close, the attempt timeout four times (4 minutes here, 20 by default).
+     */
+    @Test
+    void aBudgetStopNoWorkerTookUpAfterTheDeadlineEndsByTheDeadlineAndTheGrace() throws Exception {
+        String runId = "run-unserved-budget-stop";
+        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
+                    activities.get().shutdown();
+                }
+            }
+        };
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
+                .listener(id -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofMillis(1)).build())
+                .build();
+        // no time skipping: the wait for a worker must pass in real time
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
+            // one activity at a time: no poll is out for the next activity while ReinBegin runs
+            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
+                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
+                    .build()), agent);
+            server.env.start();
+            activities.get().start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withAttemptTimeout(Duration.ofMinutes(1)).start("A-1 はどこ?", runId);
+            RunResult result;
+            try {
+                result = run.result(Duration.ofSeconds(40));
+            } catch (TimeoutException e) {
+                throw new AssertionError("no result within 40 s; ReinStopForBudget's schedule-to-start: "
+                        + stopStartTimeout(server, runId), e);
+            }
+
+            assertThat(scheduled(server.client().fetchHistory(runId), "ReinStopForBudget")).isTrue();
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("ReinStopForBudget").contains("was not started before the run's deadline");
+            assertThat(stopStartTimeout(server, runId)).isLessThanOrEqualTo(Duration.ofSeconds(10));
+        } finally {
+            activities.get().shutdownNow();
+        }
+    }
+
+    private static Duration stopStartTimeout(TemporalTestServer server, String runId) {
+        return server.client().fetchHistory(runId).getEvents().stream()
+                .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                .filter(a -> a.getActivityType().getName().equals("ReinStopForBudget"))
+                .map(a -> Duration.ofSeconds(a.getScheduleToStartTimeout().getSeconds(), a.getScheduleToStartTimeout().getNanos()))
+                .findFirst().orElse(null);
+    }
+
     private static boolean scheduled(io.temporal.common.WorkflowExecutionHistory history, String activityType) {
         return history.getEvents().stream().filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
                 .anyMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType));

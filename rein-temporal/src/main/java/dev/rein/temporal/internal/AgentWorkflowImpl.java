@@ -265,7 +265,13 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private NextStep step() {
         Optional<BudgetKind> exhausted = meter().check();
         if (exhausted.isPresent()) {
-            Acted outcome = effects().stopForBudget(turn(), exhausted.get().reason());
+            // in a run with a time limit a stop no worker takes up waits no longer than a model call would have (the
+            // deadline and the grace), not the whole schedule-to-close (the attempt timeout four times once the deadline
+            // passed); a run without one has no deadline to end by, and waits as every other activity does
+            AgentActivities stopping = input.budget().maxDuration() == null ? effects() : Workflow.newActivityStub(
+                    AgentActivities.class, ActivityOptions.newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL))
+                            .setScheduleToStartTimeout(untilGraceEnds()).build());
+            Acted outcome = stopping.stopForBudget(turn(), exhausted.get().reason());
             take(outcome.run());
             return outcome.next().toNextStep();
         }
@@ -592,13 +598,23 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      */
     private Duration endStartTimeout() {
         Duration wait = callStartTimeout().compareTo(attempt()) < 0 ? callStartTimeout() : attempt();
+        Duration untilGraceEnds = untilGraceEnds();
+        return untilGraceEnds.compareTo(wait) < 0 ? untilGraceEnds : wait;
+    }
+
+    /**
+     * How long a budget stop or the end of an unserved model call may wait for a worker: until the run's deadline and
+     * the grace, when a model call itself would have ended (at least 1 ms), and at most the attempt timeout; without a
+     * time limit the attempt timeout. Activity options are not checked on replay, so recorded runs replay as they are.
+     */
+    private Duration untilGraceEnds() {
         Duration max = input.budget().maxDuration();
-        if (max != null) {
-            Duration untilGraceEnds = Duration.ofMillis(Math.max(1, Math.min(max.toMillis() - activeMillis(),
-                    NO_DEADLINE.toMillis()) + DEADLINE_GRACE.toMillis()));
-            wait = untilGraceEnds.compareTo(wait) < 0 ? untilGraceEnds : wait;
+        if (max == null) {
+            return attempt();
         }
-        return wait;
+        Duration untilGraceEnds = Duration.ofMillis(Math.max(1, Math.min(max.toMillis() - activeMillis(),
+                NO_DEADLINE.toMillis()) + DEADLINE_GRACE.toMillis()));
+        return untilGraceEnds.compareTo(attempt()) < 0 ? untilGraceEnds : attempt();
     }
 
     /** The model call's start timeout when a start timeout of the latest call may be blamed on it, else null. */
