@@ -445,8 +445,9 @@ class TemporalMisconfigurationTest {
     /**
      * A run whose deadline passed before its next model step (here before its first, the time limit shorter than
      * ReinBegin took), with no worker left: its ReinStopForBudget waits for one no longer than the deadline and the
-     * grace (10 s), as a model call no worker took up does, and the run ends saying no worker started it. It waited
-     * its whole schedule-to-close, the attempt timeout four times (4 minutes here, 20 by default).
+     * grace (10 s), as a model call no worker took up does, and the run ends STOPPED_BUDGET, untraced, saying no worker
+     * took the stop up. It waited its whole schedule-to-close, the attempt timeout four times (4 minutes here, 20 by
+     * default), and then ended FAILED internal_error.
      */
     @Test
     void aBudgetStopNoWorkerTookUpAfterTheDeadlineEndsByTheDeadlineAndTheGrace() throws Exception {
@@ -485,8 +486,13 @@ class TemporalMisconfigurationTest {
             }
 
             assertThat(scheduled(server.client().fetchHistory(runId), "ReinStopForBudget")).isTrue();
-            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.FAILED);
-            assertThat(result.message()).contains("ReinStopForBudget").contains("was not started before the run's deadline");
+            // the workflow had decided the run stops for its budget: it ends so, without the summary or a traced end
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo("deadline");
+            assertThat(result.message()).startsWith("the time limit of 1 ms was reached")
+                    .contains("no worker took up ReinStopForBudget").contains("so no summary was made and the end is not traced")
+                    .contains("TemporalAgents.worker");
+            assertThat(scheduled(server.client().fetchHistory(runId), "ReinEnd")).isFalse();
             assertThat(stopStartTimeout(server, runId)).isLessThanOrEqualTo(Duration.ofSeconds(10));
         } finally {
             activities.get().shutdownNow();

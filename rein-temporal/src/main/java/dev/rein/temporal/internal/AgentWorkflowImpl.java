@@ -129,6 +129,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         } catch (ActivityFailure e) {
             if (!cancelled(e)) {
                 String unserved = unserved(e);
+                RunResult budgetStop = stopNotTakenUp(e, unserved);
+                if (budgetStop != null) {
+                    result = budgetStop;
+                    status = result.status();
+                    return result;
+                }
                 if (unserved != null) {
                     if (ref != null && Unserved.callNeverTakenUp(e, blamedStartTimeout())
                             && Workflow.getVersion("unserved-call-end-traced", Workflow.DEFAULT_VERSION, 1) >= 1) {
@@ -157,10 +163,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * workflow's own (the same status, reason and message), untraced.
      */
     private RunResult endWaitingForAWorker(String message) {
-        AgentActivities ending = Workflow.newActivityStub(AgentActivities.class, ActivityOptions
-                .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(endStartTimeout()).build());
         try {
-            result = ending.end(turn(), RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, null, null);
+            result = effectsStartingWithin(endStartTimeout()).end(turn(), RunStatus.FAILED, Reasons.INTERNAL_ERROR, message,
+                    null, null);
         } catch (ActivityFailure e) {
             result = unrecorded(RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, null);
         }
@@ -265,15 +270,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private NextStep step() {
         Optional<BudgetKind> exhausted = meter().check();
         if (exhausted.isPresent()) {
-            // in a run with a time limit a stop no worker takes up waits no longer than a model call would have (the
-            // deadline and the grace), not the whole schedule-to-close (the attempt timeout four times once the deadline
-            // passed); a run without one has no deadline to end by, and waits as every other activity does
-            AgentActivities stopping = input.budget().maxDuration() == null ? effects() : Workflow.newActivityStub(
-                    AgentActivities.class, ActivityOptions.newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL))
-                            .setScheduleToStartTimeout(untilGraceEnds()).build());
-            Acted outcome = stopping.stopForBudget(turn(), exhausted.get().reason());
-            take(outcome.run());
-            return outcome.next().toNextStep();
+            return stopForBudget(exhausted.get());
         }
         ModelStep step;
         try {
@@ -287,6 +284,39 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             return new NextStep.RunAgain("budget");
         }
         return execute(Step.decide(decisions, new Step.Event.Responded(step.response(), step.answerText(), step.outputLimitCut())));
+    }
+
+    /**
+     * The run's final summary once {@code kind} ran out. In a run with a time limit the stop waits for a worker until
+     * the deadline and the grace, counted from now, as a model call would have: not the whole schedule-to-close (the
+     * attempt timeout four times once the deadline passed), and never less than the grace, however late after the
+     * deadline it comes. A run without one has no deadline to end by, and waits as every other activity does. When no
+     * worker takes it up, {@link #run} ends the run as the workflow decided it, for its budget ({@link #stopping}).
+     */
+    private NextStep stopForBudget(BudgetKind kind) {
+        AgentActivities stopper = input.budget().maxDuration() == null ? effects() : effectsStartingWithin(untilGraceEnds());
+        stopping = kind;
+        Acted outcome = stopper.stopForBudget(turn(), kind.reason());
+        stopping = null;
+        take(outcome.run());
+        return outcome.next().toNextStep();
+    }
+
+    /**
+     * The budget stop that no worker took up, when that is what the run's activity failure is: the run ends STOPPED_BUDGET
+     * for the limit the workflow stopped for, as a local run whose summary failed still does, with no summary and no
+     * traced end (no worker would run ReinEnd either); null for any other failure.
+     */
+    private RunResult stopNotTakenUp(ActivityFailure failure, String unserved) {
+        if (stopping == null || unserved == null || !(failure.getCause() instanceof TimeoutFailure)) {
+            return null;
+        }
+        String by = input.budget().maxDuration() == null ? "" : " by the run's deadline and the grace of "
+                + shown(DEADLINE_GRACE);
+        return unrecorded(RunStatus.STOPPED_BUDGET, stopping.reason(), meter().describe(stopping) + "; no worker took up "
+                + failure.getActivityType() + by + ", so no summary was made and the end is not traced. Check that a"
+                + " worker with the agent's activities polls task queue '" + Workflow.getInfo().getTaskQueue()
+                + "' (TemporalAgents.worker, or TemporalAgents.activities for a worker that runs activities only)", null);
     }
 
     private NextStep execute(Step.Decision decision) {
@@ -603,18 +633,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * How long a budget stop or the end of an unserved model call may wait for a worker: until the run's deadline and
-     * the grace, when a model call itself would have ended (at least 1 ms), and at most the attempt timeout; without a
-     * time limit the attempt timeout. Activity options are not checked on replay, so recorded runs replay as they are.
+     * How long an activity scheduled now (a budget stop, the end of an unserved model call) may wait for a worker so
+     * that it ends when a model call would have: the time left to the run's deadline (none once it passed, at most
+     * {@link #NO_DEADLINE}) and the grace, so one scheduled long after the deadline (a slow activity or listener, busy
+     * workers, a worker back late) still gives a live worker the grace, where a floor of 1 ms let a real server's
+     * timer win. Without a time limit {@link #NO_DEADLINE} and the grace. Activity options are not checked on replay,
+     * so recorded runs replay as they are.
      */
     private Duration untilGraceEnds() {
         Duration max = input.budget().maxDuration();
-        if (max == null) {
-            return attempt();
-        }
-        Duration untilGraceEnds = Duration.ofMillis(Math.max(1, Math.min(max.toMillis() - activeMillis(),
-                NO_DEADLINE.toMillis()) + DEADLINE_GRACE.toMillis()));
-        return untilGraceEnds.compareTo(attempt()) < 0 ? untilGraceEnds : attempt();
+        long left = max == null ? NO_DEADLINE.toMillis() : Math.max(0, Math.min(max.toMillis() - activeMillis(),
+                NO_DEADLINE.toMillis()));
+        return Duration.ofMillis(left + DEADLINE_GRACE.toMillis());
     }
 
     /** The model call's start timeout when a start timeout of the latest call may be blamed on it, else null. */
@@ -702,6 +732,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      */
     private boolean callStartTimeoutShorter;
 
+    /** The limit a budget stop in flight stops for, else null: what the run ends for when no worker takes the stop up. */
+    private BudgetKind stopping;
+
     /**
      * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline (in a run
      * without a time limit, as often as the policy allows, however long its delays add up to). Each
@@ -784,6 +817,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     /** As {@link #effects()}, cancelled as {@code cancellation} says when their scope is (tool reads wait for their end). */
     private AgentActivities effects(ActivityCancellationType cancellation) {
         return Workflow.newActivityStub(AgentActivities.class, effectOptions(cancellation));
+    }
+
+    /** As {@link #effects()}, waiting at most {@code start} for a worker to take an activity up. */
+    private AgentActivities effectsStartingWithin(Duration start) {
+        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions
+                .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(start).build());
     }
 
     /** The options of {@link #effects(ActivityCancellationType)}. */
