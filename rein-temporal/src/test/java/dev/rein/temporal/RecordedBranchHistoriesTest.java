@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code finish-refusal-count} (a finish call its schema refused counted with a verifier's refusal: the run ends
  *       FAILED when they are used up);
  *   <li>{@code unserved-call-end-traced} (a model call no worker took up within its start timeout: a worker back in
- *       time traces the run's end);
+ *       time traces the run's end; with {@code -end-untaken} none comes back, with {@code -cancelled} the run is
+ *       cancelled while ReinEnd waits);
  *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
  *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
@@ -77,6 +78,8 @@ class RecordedBranchHistoriesTest {
     static final String NO_DEADLINE_CALL = "no-deadline-call-unbounded-v2.json";
     static final String LONG_DEADLINE_CALL = "long-deadline-call-unbounded-v2.json";
     static final String UNSERVED_CALL_END = "unserved-call-end-traced-v2.json";
+    static final String UNSERVED_CALL_END_UNTAKEN = "unserved-call-end-traced-v2-end-untaken.json";
+    static final String UNSERVED_CALL_END_CANCELLED = "unserved-call-end-traced-v2-cancelled.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -269,6 +272,38 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
+     * A model call no worker took up, and none back to take up ReinEnd within its start timeout: the workflow ends the
+     * run with a result of its own, ReinEnd scheduled and timed out.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpWhoseEndNoWorkerTookUpStillReplays() throws Exception {
+        replays(UNSERVED_CALL_END_UNTAKEN, history -> {
+            goesThrough(history, "unserved-call-end-traced");
+            assertThat(scheduled(history, "ReinEnd")).as("the end waited for a worker").isOne();
+            assertThat(history.getEvents().stream().anyMatch(HistoryEvent::hasActivityTaskTimedOutEventAttributes)).isTrue();
+            assertThat(history.getEvents().stream().anyMatch(HistoryEvent::hasActivityTaskCompletedEventAttributes))
+                    .as("ReinBegin only").isTrue();
+            assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        });
+    }
+
+    /**
+     * A model call no worker took up, and the run cancelled while ReinEnd waited for a worker: the wait is cancelled and
+     * the workflow ends the run with a result of its own (the model call's failure), the execution cancelled.
+     */
+    @Test
+    void aModelCallNoWorkerTookUpWhoseEndsWaitWasCancelledStillReplays() throws Exception {
+        replays(UNSERVED_CALL_END_CANCELLED, history -> {
+            goesThrough(history, "unserved-call-end-traced");
+            assertThat(scheduled(history, "ReinEnd")).isOne();
+            assertThat(history.getEvents().stream().anyMatch(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes))
+                    .isTrue();
+            // Temporal records the execution cancelled; the run's result (FAILED) is the workflow's, read by a query
+            assertThat(history.getLastEvent().hasWorkflowExecutionCanceledEventAttributes()).isTrue();
+        });
+    }
+
+    /**
      * The same run recorded before c5cd5c27, which traces such an end: the workflow ended it with a result of its own,
      * no ReinEnd scheduled, and so it goes on replaying (the branch's default version).
      */
@@ -398,7 +433,9 @@ class RecordedBranchHistoriesTest {
         record(into, () -> List.of(finishRefusalCounted()), FINISH_REFUSAL_COUNT);
         record(into, () -> List.of(noDeadlineCall()), NO_DEADLINE_CALL);
         record(into, () -> List.of(longDeadlineCall()), LONG_DEADLINE_CALL);
-        record(into, () -> List.of(unservedCall()), UNSERVED_CALL_END);
+        record(into, () -> List.of(unservedCall(Back.WORKER)), UNSERVED_CALL_END);
+        record(into, () -> List.of(unservedCall(Back.NONE)), UNSERVED_CALL_END_UNTAKEN);
+        record(into, () -> List.of(unservedCall(Back.CANCEL)), UNSERVED_CALL_END_CANCELLED);
     }
 
     /** A scenario that records histories: one per execution of its run, in order. */
@@ -695,10 +732,15 @@ class RecordedBranchHistoriesTest {
      * waits its start timeout (2 s) for one in vain, and then one is back (in time to trace the end, with the code that
      * does).
      */
-    private static WorkflowExecutionHistory unservedCall() throws Exception {
+    /** What comes while ReinEnd waits for a worker after a model call no worker took up. */
+    private enum Back { WORKER, NONE, CANCEL }
+
+    private static WorkflowExecutionHistory unservedCall(Back back) throws Exception {
+        String runId = "run-call-never-taken"
+                + (back == Back.WORKER ? "" : "-" + back.name().toLowerCase(java.util.Locale.ROOT));
+        io.temporal.worker.WorkerFactory worker = null;
         java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
                 new java.util.concurrent.atomic.AtomicReference<>();
-        io.temporal.worker.WorkerFactory back = null;
         dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
             @Override
             public void onEvent(dev.rein.trace.TraceEvent event) {
@@ -708,7 +750,7 @@ class RecordedBranchHistoriesTest {
             }
         };
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup())
-                .listener(new RecordingListener()).listener(runId -> stopWorkers)
+                .listener(new RecordingListener()).listener(id -> stopWorkers)
                 .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
@@ -719,29 +761,33 @@ class RecordedBranchHistoriesTest {
             server.env.start();
             activities.get().start();
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
-                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken");
+                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", runId);
             long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            WorkflowExecutionHistory history = server.client().fetchHistory("run-call-never-taken");
+            WorkflowExecutionHistory history = server.client().fetchHistory(runId);
             while (history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
                     .noneMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName()
                             .equals("ReinEnd"))
                     && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes() && System.nanoTime() < until) {
                 Thread.sleep(50);
-                history = server.client().fetchHistory("run-call-never-taken");
+                history = server.client().fetchHistory(runId);
             }
-            back = io.temporal.worker.WorkerFactory.newInstance(server.client());
-            TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
-            back.start();
+            if (back == Back.WORKER) {
+                worker = io.temporal.worker.WorkerFactory.newInstance(server.client());
+                TemporalAgents.activities(worker.newWorker(TemporalTestServer.QUEUE), agent);
+                worker.start();
+            } else if (back == Back.CANCEL) {
+                run.cancel();
+            }
             RunResult result = run.result(Duration.ofSeconds(30));
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
             assertThat(result.message()).contains("no worker took it up within 2 s");
-            return server.client().fetchHistory("run-call-never-taken");
+            return server.client().fetchHistory(runId);
         } finally {
             if (activities.get() != null) {
                 activities.get().shutdownNow();
             }
-            if (back != null) {
-                back.shutdownNow();
+            if (worker != null) {
+                worker.shutdownNow();
             }
         }
     }
