@@ -101,6 +101,10 @@ public final class LuceneRetriever implements Retriever {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + "; build one first (on the command line: rein index DIR)");
             }
+            List<String> notCommits = notCommits(dir.listAll());
+            if (!notCommits.isEmpty()) {
+                throw notCommitsIn("cannot open", index, notCommits, null);
+            }
         } catch (IOException e) {
             throw failure("cannot open", index, e);
         }
@@ -330,6 +334,8 @@ public final class LuceneRetriever implements Retriever {
                 results.add(new RetrievedDocument(doc.get(SOURCE), doc.get(TEXT), hit.score));
             }
             return results;
+        } catch (NumberFormatException e) { // Lucene's reading of a generation from a name such as segments_notes.txt
+            throw notCommitsIn("cannot search", index, notCommitsIn(index), e);
         } catch (IOException | org.apache.lucene.util.ThreadInterruptedException e) {
             if (interrupted(e)) {
                 throw new RetrievalException("cannot search the document index in " + index + ": the search was interrupted (its"
@@ -484,19 +490,21 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * Lucene's indexExists, except that a file of the user's named segments_... is no commit: indexExists takes any such
-     * name for one, and every reader and writer then fails to parse it (a bare NumberFormatException). A name that parses
-     * ({@code segments_notes}: "notes" is a generation in base 36) is no index only when nothing there can be the index's:
-     * no file is named as a segment's ({@code _0.si}), and each file named as a commit has text in it that does not begin
-     * with Lucene's header. A damaged index keeps its segments' files, or a commit that is empty, zeroed or still begins
-     * with the header (a crash leaves them so), and is said to be damaged, not absent.
+     * name for one. A name Lucene reads no generation from ({@link #notCommits}: {@code segments_notes.txt}) is set aside:
+     * with no other commit's name there, there is no index (every reader and writer would fail on that name with a bare
+     * NumberFormatException); with one, the index is there, and opening says which file to move out for Lucene to read it.
+     * A name that parses ({@code segments_notes}: "notes" is a generation in base 36) is no index only when nothing there
+     * can be the index's: no file is named as a segment's ({@code _0.si}), and each file named as a commit has text in it
+     * that does not begin with Lucene's header. A damaged index keeps its segments' files, or a commit that is empty, zeroed
+     * or still begins with (a start of) the header (a crash leaves them so), and is said to be damaged, not absent.
      */
     private static boolean indexIn(Directory dir, Path index) throws IOException {
         if (!DirectoryReader.indexExists(dir)) {
             return false;
         }
-        try {
-            org.apache.lucene.index.SegmentInfos.getLastCommitGeneration(dir.listAll());
-        } catch (NumberFormatException notAGeneration) {
+        List<String> notCommits = notCommits(dir.listAll());
+        if (!notCommits.isEmpty() && java.util.Arrays.stream(dir.listAll())
+                .noneMatch(n -> n.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_") && !notCommits.contains(n))) {
             return false;
         }
         try (var entries = Files.list(index)) {
@@ -514,14 +522,60 @@ public final class LuceneRetriever implements Retriever {
     }
 
     /**
+     * The names Lucene takes for a commit's but reads no generation from: it takes every name starting with "segments"
+     * (but segments.gen, which it skips) for a commit's and reads the rest after one more character as a base-36 number
+     * ({@code SegmentInfos.getLastCommitGeneration}), so {@code segments_notes.txt} or {@code segments_} make every reader
+     * and writer of the folder fail with a NumberFormatException, whatever else the folder holds.
+     */
+    private static List<String> notCommits(String[] names) {
+        List<String> notCommits = new ArrayList<>();
+        for (String name : names) {
+            if (name.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS) && !name.startsWith("segments.gen")) {
+                try {
+                    org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name);
+                } catch (NumberFormatException notAGeneration) {
+                    notCommits.add(name);
+                }
+            }
+        }
+        return notCommits.stream().sorted().toList();
+    }
+
+    /** {@link #notCommits} of the files in {@code index}; none when it cannot be listed. */
+    private static List<String> notCommitsIn(Path index) {
+        try (var entries = Files.list(index)) {
+            return notCommits(entries.map(f -> f.getFileName().toString()).toArray(String[]::new));
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * An index Lucene cannot read because its folder holds files named as commits that are none ({@link #notCommits}):
+     * they are someone's files, so the remedy is to move them out, never to delete anything. {@code names} empty: such a
+     * file was there when Lucene read the folder and is gone now.
+     */
+    private static RetrievalException notCommitsIn(String what, Path index, List<String> names, Exception cause) {
+        Path at = index.toAbsolutePath();
+        String why = names.isEmpty()
+                ? "the folder held a file whose name Lucene takes for a commit's (segments and a base-36 number) but is none, and it"
+                        + " is gone now; " + what.substring("cannot ".length()) + " again"
+                : "the folder also holds " + named(names) + (names.size() == 1 ? ", whose name" : ", whose names") + " Lucene"
+                        + " takes for its commits' (segments_ and a base-36 number), though " + (names.size() == 1 ? "it is" : "they are")
+                        + " none, so Lucene reads no index there; move " + (names.size() == 1 ? "that file" : "those files")
+                        + " out of " + at + " and try again. Nothing was changed";
+        return new RetrievalException(what + " the document index in " + at + ": " + why, cause);
+    }
+
+    /**
      * Whether {@code file} holds something, not all zero bytes, and does not begin with Lucene's header: text no crash
-     * leaves in a commit (a crash leaves one empty or zeroed, and a commit cut short keeps its header). Null when it cannot
-     * be read.
+     * leaves in a commit (a crash leaves one empty or zeroed, and a commit cut short keeps its header, or what it had of
+     * it). Null when it cannot be read.
      */
     private static Boolean usersText(Path file) {
         try (var in = new java.io.BufferedInputStream(Files.newInputStream(file))) {
-            byte[] start = in.readNBytes(4);
-            if (start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC) {
+            byte[] start = in.readNBytes(HEADER.length);
+            if (startsWithHeader(start)) {
                 return false;
             }
             for (byte b : start) {
@@ -596,9 +650,11 @@ public final class LuceneRetriever implements Retriever {
                 + HEADER_BYTES);
     }
 
+    /** {@link CodecUtil#CODEC_MAGIC}, the four bytes each file Lucene writes begins with. */
+    private static final byte[] HEADER = java.nio.ByteBuffer.allocate(4).putInt(CodecUtil.CODEC_MAGIC).array();
+
     /** {@link CodecUtil#CODEC_MAGIC} as od shows a file's first four bytes: 3f d7 6c 17. */
-    private static final String HEADER_BYTES = java.util.HexFormat.ofDelimiter(" ")
-            .formatHex(java.nio.ByteBuffer.allocate(4).putInt(CodecUtil.CODEC_MAGIC).array());
+    private static final String HEADER_BYTES = java.util.HexFormat.ofDelimiter(" ").formatHex(HEADER);
 
     /** The first five names, and how many more. */
     private static String named(List<String> names) {
@@ -694,11 +750,18 @@ public final class LuceneRetriever implements Retriever {
             return false;
         }
         try (var in = Files.newInputStream(file)) {
-            byte[] start = in.readNBytes(4);
-            return start.length == 0 || start.length == 4 && java.nio.ByteBuffer.wrap(start).getInt() == CodecUtil.CODEC_MAGIC;
+            return startsWithHeader(in.readNBytes(HEADER.length));
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether a file's first bytes (up to four) are Lucene's header, or as much of it as the file holds: nothing (a file an
+     * indexing had just made) or one to three of its bytes (a file cut short, which a crash or a partial copy leaves).
+     */
+    private static boolean startsWithHeader(byte[] start) {
+        return java.util.Arrays.equals(start, 0, start.length, HEADER, 0, start.length);
     }
 
     /** A name Lucene's writer takes for one of its files, and deletes when no index needs it (its lock file aside). */

@@ -1109,4 +1109,77 @@ class IndexerEdgesTest {
                 .hasMessageStartingWith("the document index in " + index + " is damaged")
                 .hasMessageNotContaining("deleted since it was opened");
     }
+
+    /**
+     * Before: an intact index in a folder that also held a file of the user's named segments_notes.txt (Lucene takes every
+     * name starting with "segments" for a commit's and reads a base-36 generation after it: "notes.txt" is none, so no
+     * reader opens the folder) was called "no document index ...; build one first", and indexing there then refused the
+     * folder, so the advice did not work. Opening now says the index is there and what to move out; indexing says the
+     * folder holds an index and that file; nothing is deleted, and with the file moved out the index is searched.
+     */
+    @Test
+    void anIntactIndexBesideAFileNamedSegmentsSomethingThatIsNoGenerationSaysToMoveThatFile() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        Path notes = index.resolve("segments_notes.txt");
+        Files.writeString(notes, "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("cannot open the document index in " + index.toAbsolutePath() + ":")
+                .hasMessageContaining("segments_notes.txt").hasMessageContaining("move that file out of " + index.toAbsolutePath())
+                .hasMessageNotContaining("no document index");
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and files of other names (segments_notes.txt)");
+        assertThat(notes).hasContent("my notes");
+        Files.move(notes, other.resolve("segments_notes.txt"));
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).hasSize(1);
+    }
+
+    /**
+     * Before: such a file put in the folder after a retriever had opened the index made search throw Lucene's bare
+     * NumberFormatException. It is now a RetrievalException that names the file and what to do; nothing is deleted.
+     */
+    @Test
+    void aFileNamedSegmentsSomethingThatIsNoGenerationAfterOpeningIsAClearError() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        List<String> before;
+        try (var files = Files.list(index)) {
+            before = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        Files.writeString(index.resolve("segments_notes.txt"), "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("cannot search the document index in " + index.toAbsolutePath() + ":")
+                .hasMessageContaining("segments_notes.txt").hasMessageContaining("move that file out of " + index.toAbsolutePath());
+        assertThat(index.resolve("segments_notes.txt")).hasContent("my notes");
+        try (var files = Files.list(index)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> !n.equals("segments_notes.txt")).sorted().toList())
+                    .isEqualTo(before);
+        }
+    }
+
+    /**
+     * Before: a commit cut to its first one to three bytes (a start of Lucene's header: a crash or a partial copy) was taken
+     * for text of the user's, so the index was said to hold a file Rein could not tell was its own, and indexing refused
+     * the folder. Those bytes are Lucene's: the index is said to be damaged, with what to do.
+     */
+    @Test
+    void aCommitCutToTheFirstBytesOfLucenesHeaderIsADamagedIndex() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        for (int kept = 1; kept <= 3; kept++) {
+            Path folder = other.resolve("cut" + kept);
+            LuceneIndexer.indexDirectory(docs, folder);
+            Path commit;
+            try (var files = Files.list(folder)) {
+                commit = files.filter(p -> p.getFileName().toString().startsWith("segments_")).findFirst().orElseThrow();
+            }
+            Files.write(commit, java.util.Arrays.copyOf(Files.readAllBytes(commit), kept));
+            assertThatThrownBy(() -> LuceneRetriever.open(folder).search("returns", 5)).as("%d bytes", kept)
+                    .isInstanceOf(RetrievalException.class).hasMessageContaining("is damaged")
+                    .hasMessageContaining("delete " + folder).hasMessageNotContaining("cannot tell");
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).as("%d bytes", kept)
+                    .isInstanceOf(RetrievalException.class).hasMessageContaining("is damaged")
+                    .hasMessageContaining("delete " + folder).hasMessageNotContaining("cannot tell");
+        }
+    }
 }
