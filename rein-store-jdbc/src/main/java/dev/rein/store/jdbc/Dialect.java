@@ -168,7 +168,7 @@ enum Dialect {
      * fail part way through a run. SQL_ASCII keeps the bytes it is given (the driver's UTF-8) as they are, but counts a
      * VARCHAR's length in bytes, so the memory store's id (64 characters) and term (200) columns refuse what Rein lets
      * through (an id of 64 Japanese characters, a long Cyrillic word): it is refused too. A store an earlier Rein made
-     * there (its rein_schema is there) is opened, so its runs can still be read and moved; a write its encoding cannot
+     * there (its rein_schema is in the connection's schema, current_schema(), not merely on its search path) is opened, so its runs can still be read and moved; a write its encoding cannot
      * hold says the same ({@link #advice}), and in SQL_ASCII the memory store refuses an id or term too long in bytes
      * before writing it ({@link #countedInBytes}), where PostgreSQL's words alone said 'value too long for type character
      * varying(64)'. {@code failing} starts the message: "cannot prepare ... at URL".
@@ -180,8 +180,10 @@ enum Dialect {
         if (this != POSTGRES) {
             return null;
         }
+        // an earlier Rein's store in current_schema(), where the CREATE would make the tables, as exists() asks: one in a later
+        // schema of the search path is another store, and a new one would be made in the first
         try (java.sql.ResultSet rs = st.executeQuery("SELECT current_database(), current_setting('server_encoding'),"
-                + " to_regclass('rein_schema') IS NOT NULL")) {
+                + " to_regclass(quote_ident(current_schema()) || '.rein_schema') IS NOT NULL")) {
             if (!rs.next()) {
                 return null;
             }

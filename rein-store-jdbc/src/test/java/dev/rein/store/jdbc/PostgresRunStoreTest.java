@@ -203,6 +203,38 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         });
     }
 
+    /**
+     * Before: the check for a store an earlier Rein made (its rein_schema) looked the table up through the search path, so
+     * with {@code currentSchema=pa,pb} in a LATIN1 database (pa empty, pb holding an earlier Rein's store) it saw pb's and
+     * let both stores make their tables in pa, where the CREATE makes them, in a database whose text cannot hold what a
+     * run holds. It now looks in current_schema() only, as the existence check does: a new store in pa is refused, with
+     * nothing made there.
+     */
+    @org.junit.jupiter.api.Test
+    void anEarlierReinsStoreInALaterSchemaDoesNotLetANewStoreBeMadeInTheFirst() throws Exception {
+        inNewDatabase("rein_latin1_later_", "LATIN1", (database, latin1) -> {
+            try (Connection c = open(latin1); Statement st = c.createStatement()) {
+                st.execute("CREATE SCHEMA pa");
+                st.execute("CREATE SCHEMA pb");
+            }
+            makeAnEarlierReinsStoreIn(latin1 + (latin1.contains("?") ? "&" : "?") + "currentSchema=pb");
+            String both = latin1 + (latin1.contains("?") ? "&" : "?") + "currentSchema=pa,pb";
+            String advice = notUtf8(database, "LATIN1", "has no place for every character a run or a memory may hold (Japanese"
+                    + " text, an emoji, a dash a model writes)");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(both, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare the run store in " + both + advice + "; nothing was made in it");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcMemoryStore.connect(both, user, password))
+                    .isInstanceOf(dev.rein.state.StoreException.class)
+                    .hasMessage("cannot prepare its tables in the memory store at " + both + advice + "; nothing was made in it");
+            try (Connection c = open(latin1); Statement st = c.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'pa'")) {
+                rs.next();
+                org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).as("no table was made in pa").isZero();
+            }
+        });
+    }
+
     /** A test given a new database's name and URL. */
     @FunctionalInterface
     private interface InDatabase {
