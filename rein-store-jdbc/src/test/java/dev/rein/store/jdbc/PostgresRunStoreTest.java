@@ -442,19 +442,12 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     void aRoleThatMayNotCreateInTheFirstSchemaDoesNotOpenAStoreInALaterOne() throws Exception {
         String pa = schema + "_pa", pb = schema + "_pb", role = "rein_pa_" + schema.substring("rein_test_".length());
         String sep = url.contains("?") ? "&" : "?";
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + pa);
-            st.execute("CREATE SCHEMA " + pb);
-        }
-        try {
+        withSchemasAndRole(java.util.List.of(pa, pb), role, () -> {
             JdbcRunStore.connect(url + sep + "currentSchema=" + pb, user, password).close();
             JdbcMemoryStore.connect(url + sep + "currentSchema=" + pb, user, password).close();
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("CREATE ROLE " + role + " LOGIN");
-                st.execute("GRANT USAGE ON SCHEMA " + pa + ", " + pb + " TO " + role);
-                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + pb + " TO " + role);
-                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + pb + " TO " + role);
-            }
+            asOwner("GRANT USAGE ON SCHEMA " + pa + ", " + pb + " TO " + role,
+                    "GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + pb + " TO " + role,
+                    "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + pb + " TO " + role);
             String both = url + sep + "currentSchema=" + pa + "," + pb;
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> JdbcRunStore.connect(both, role, null).close())
                     .isInstanceOf(dev.rein.state.StoreException.class)
@@ -467,13 +460,34 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                 rs.next();
                 org.assertj.core.api.Assertions.assertThat(rs.getInt(1)).isZero();
             }
+        });
+    }
+
+    /** A test run by {@link #withSchemasAndRole}. */
+    @FunctionalInterface
+    private interface WithRole {
+        void run() throws Exception;
+    }
+
+    /**
+     * Makes {@code schemas} and a role named {@code role} that may log in and nothing more (the test grants it what it
+     * needs), runs {@code test}, and then drops the schemas with what is in them, what the role was granted, and the role.
+     */
+    private static void withSchemasAndRole(java.util.List<String> schemas, String role, WithRole test) throws Exception {
+        asOwner(java.util.stream.Stream.concat(schemas.stream().map(s -> "CREATE SCHEMA " + s), java.util.stream.Stream.of(
+                "CREATE ROLE " + role + " LOGIN")).toArray(String[]::new));
+        try {
+            test.run();
         } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA " + pa + ", " + pb + " CASCADE");
-                st.execute("DROP OWNED BY " + role);
-                st.execute("DROP ROLE " + role);
-            } catch (SQLException e) {
-                // the role was never made: nothing of it to drop
+            asOwner("DROP SCHEMA " + String.join(", ", schemas) + " CASCADE", "DROP OWNED BY " + role, "DROP ROLE " + role);
+        }
+    }
+
+    /** Runs {@code statements} in order as this test's user (who owns the schemas and the tables). */
+    private static void asOwner(String... statements) throws SQLException {
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            for (String statement : statements) {
+                st.execute(statement);
             }
         }
     }
@@ -492,14 +506,10 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     private void asARoleOfItsOwn(String suffix, String rolePrefix, Grants grants) throws Exception {
         String own = schema + suffix, role = rolePrefix + schema.substring("rein_test_".length());
         String ownUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + own;
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + own);
-        }
-        try {
+        withSchemasAndRole(java.util.List.of(own), role, () -> {
             JdbcRunStore.connect(ownUrl, user, password).close();
             JdbcMemoryStore.connect(ownUrl, user, password).close();
             try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("CREATE ROLE " + role + " LOGIN");
                 st.execute("GRANT USAGE ON SCHEMA " + own + " TO " + role);
                 st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + own + " TO " + role);
                 grants.grant(own, role, st);
@@ -517,15 +527,7 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                 org.assertj.core.api.Assertions.assertThat(memory.recall(scope, "大阪", 5, MemoryStoreContract.NOW)).hasSize(1);
                 org.assertj.core.api.Assertions.assertThat(memory.forget(scope, "mem_role")).isTrue();
             }
-        } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA " + own + " CASCADE");
-                st.execute("DROP OWNED BY " + role);
-                st.execute("DROP ROLE " + role);
-            } catch (SQLException e) {
-                // the role was never made: nothing of it to drop
-            }
-        }
+        });
     }
 
     /**
@@ -537,34 +539,25 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     void aRoleThatMayNotAlterTheTablesOpensAStoreWithTheOldColumns() throws Exception {
         String old = schema + "_role", role = "rein_app_" + schema.substring("rein_test_".length());
         String oldUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + old;
-        try (Connection c = open(url); Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + old);
-        }
-        try {
+        withSchemasAndRole(java.util.List.of(old), role, () -> {
             JdbcRunStore.connect(oldUrl, user, password).close();
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("ALTER TABLE " + old + ".rein_runs ALTER COLUMN run_id TYPE VARCHAR(200), ALTER COLUMN model TYPE VARCHAR(200)");
-                st.execute("ALTER TABLE " + old + ".rein_idempotency ALTER COLUMN idempotency_key TYPE VARCHAR(300),"
-                        + " ALTER COLUMN run_id TYPE VARCHAR(200)");
-                st.execute("ALTER TABLE " + old + ".rein_events ALTER COLUMN run_id TYPE VARCHAR(200)");
-                st.execute("CREATE ROLE " + role + " LOGIN");
-                st.execute("GRANT USAGE, CREATE ON SCHEMA " + old + " TO " + role);
-                st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + old + " TO " + role);
-                st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + old + " TO " + role);
-            }
+            asOwner("ALTER TABLE " + old + ".rein_runs ALTER COLUMN run_id TYPE VARCHAR(200), ALTER COLUMN model TYPE VARCHAR(200)",
+                    "ALTER TABLE " + old + ".rein_idempotency ALTER COLUMN idempotency_key TYPE VARCHAR(300),"
+                            + " ALTER COLUMN run_id TYPE VARCHAR(200)",
+                    "ALTER TABLE " + old + ".rein_events ALTER COLUMN run_id TYPE VARCHAR(200)");
+            grantUseOfTheTables(old, role);
             try (JdbcRunStore app = JdbcRunStore.connect(oldUrl, role, null)) {
                 app.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
                 org.assertj.core.api.Assertions.assertThat(app.load(runId)).isPresent();
             }
-        } finally {
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("DROP SCHEMA " + old + " CASCADE");
-                st.execute("DROP OWNED BY " + role);
-                st.execute("DROP ROLE " + role);
-            } catch (SQLException e) {
-                // the role was never made: nothing of it to drop
-            }
-        }
+        });
+    }
+
+    /** Grants {@code role} the use of {@code schema} (creating in it too) and of its tables and sequences, not their altering. */
+    private static void grantUseOfTheTables(String schema, String role) throws SQLException {
+        asOwner("GRANT USAGE, CREATE ON SCHEMA " + schema + " TO " + role,
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role,
+                "GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + schema + " TO " + role);
     }
 
     /**
@@ -588,20 +581,12 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         for (var setup : setups.entrySet()) {
             String other = schema + "_key" + n, role = "rein_key_" + n++ + "_" + schema.substring("rein_test_".length());
             String otherUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + other;
-            try (Connection c = open(url); Statement st = c.createStatement()) {
-                st.execute("CREATE SCHEMA " + other);
-            }
-            try {
+            withSchemasAndRole(java.util.List.of(other), role, () -> {
                 JdbcRunStore.connect(otherUrl, user, password).close();
-                try (Connection c = open(url); Statement st = c.createStatement()) {
-                    if (!setup.getKey().isEmpty()) {
-                        st.execute(setup.getKey().formatted(other));
-                    }
-                    st.execute("CREATE ROLE " + role + " LOGIN");
-                    st.execute("GRANT USAGE, CREATE ON SCHEMA " + other + " TO " + role);
-                    st.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + other + " TO " + role);
-                    st.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA " + other + " TO " + role);
+                if (!setup.getKey().isEmpty()) {
+                    asOwner(setup.getKey().formatted(other));
                 }
+                grantUseOfTheTables(other, role);
                 try (JdbcRunStore app = JdbcRunStore.connect(otherUrl, role, null)) {
                     app.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c",
                             "u", "t", "鍵"));
@@ -613,15 +598,7 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
                     org.assertj.core.api.Assertions.assertThat(rs.getBoolean(1)).as("keyed, with the owner's setup '%s'", setup.getKey())
                             .isEqualTo(setup.getValue());
                 }
-            } finally {
-                try (Connection c = open(url); Statement st = c.createStatement()) {
-                    st.execute("DROP SCHEMA " + other + " CASCADE");
-                    st.execute("DROP OWNED BY " + role);
-                    st.execute("DROP ROLE " + role);
-                } catch (SQLException e) {
-                    // the role was never made: nothing of it to drop
-                }
-            }
+            });
         }
     }
 
