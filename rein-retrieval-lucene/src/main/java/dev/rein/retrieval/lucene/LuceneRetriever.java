@@ -341,6 +341,10 @@ public final class LuceneRetriever implements Retriever {
                 throw new RetrievalException("cannot search the document index in " + index + ": the search was interrupted (its"
                         + " thread's interrupt: the work was cancelled) before it was done; search again", e);
             }
+            List<String> notCommits = notCommitsIn(index);
+            if (!notCommits.isEmpty()) { // Lucene looked for a commit such a name stands for (segments.txt: segments_txt)
+                throw notCommitsIn("cannot search", index, notCommits, e);
+            }
             if (gone(index)) { // Lucene would name its directory object and lock factory, not what happened
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", e);
@@ -522,17 +526,33 @@ public final class LuceneRetriever implements Retriever {
     }
 
     /**
-     * The names Lucene takes for a commit's but reads no generation from: it takes every name starting with "segments"
-     * (but segments.gen, which it skips) for a commit's and reads the rest after one more character as a base-36 number
-     * ({@code SegmentInfos.getLastCommitGeneration}), so {@code segments_notes.txt} or {@code segments_} make every reader
-     * and writer of the folder fail with a NumberFormatException, whatever else the folder holds.
+     * The names Lucene takes for a commit's that keep it from reading the index: it takes every name starting with
+     * "segments" (but segments.gen, which it skips) for a commit's and reads the rest after one more character as a
+     * base-36 number ({@code SegmentInfos.getLastCommitGeneration}), reading the commit of the highest. So a name it reads
+     * no number from ({@code segments_notes.txt}, {@code segments_}) makes every reader and writer of the folder fail with
+     * a NumberFormatException, and one not of the form Lucene writes (segments_ and a lower-case base-36 number) whose
+     * number is above the index's newest commit's ({@code segments.txt}, {@code segments_Notes}) sends it to a commit that
+     * is not there (segments_txt, segments_notes). A name of Lucene's own form is left to the header checks.
      */
     private static List<String> notCommits(String[] names) {
+        long newest = -1;
+        for (String name : names) {
+            if (LUCENES_COMMIT_FILE.matcher(name).matches() && !name.startsWith(org.apache.lucene.index.IndexFileNames.PENDING_SEGMENTS)) {
+                try {
+                    newest = Math.max(newest, org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name));
+                } catch (NumberFormatException tooLong) {
+                    // past a long: among notCommits below
+                }
+            }
+        }
         List<String> notCommits = new ArrayList<>();
         for (String name : names) {
             if (name.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS) && !name.startsWith("segments.gen")) {
                 try {
-                    org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name);
+                    long generation = org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name);
+                    if (!LUCENES_COMMIT_FILE.matcher(name).matches() && generation > newest) {
+                        notCommits.add(name);
+                    }
                 } catch (NumberFormatException notAGeneration) {
                     notCommits.add(name);
                 }
@@ -558,11 +578,11 @@ public final class LuceneRetriever implements Retriever {
     private static RetrievalException notCommitsIn(String what, Path index, List<String> names, Exception cause) {
         Path at = index.toAbsolutePath();
         String why = names.isEmpty()
-                ? "the folder held a file whose name Lucene takes for a commit's (segments and a base-36 number) but is none, and it"
+                ? "the folder held a file whose name Lucene takes for a commit's (a name starting with \"segments\") but is none, and it"
                         + " is gone now; " + what.substring("cannot ".length()) + " again"
                 : "the folder also holds " + named(names) + (names.size() == 1 ? ", whose name" : ", whose names") + " Lucene"
-                        + " takes for its commits' (segments_ and a base-36 number), though " + (names.size() == 1 ? "it is" : "they are")
-                        + " none, so Lucene reads no index there; move " + (names.size() == 1 ? "that file" : "those files")
+                        + " takes for a commit's (it reads a commit's number from each name starting with \"segments\"), though "
+                        + (names.size() == 1 ? "it is" : "they are") + " none, so Lucene cannot read the index there; move " + (names.size() == 1 ? "that file" : "those files")
                         + " out of " + at + " and try again. Nothing was changed";
         return new RetrievalException(what + " the document index in " + at + ": " + why, cause);
     }

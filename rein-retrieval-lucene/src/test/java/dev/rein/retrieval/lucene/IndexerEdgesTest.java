@@ -1135,6 +1135,33 @@ class IndexerEdgesTest {
     }
 
     /**
+     * Before: an intact index beside a file of the user's named segments.txt or segments_Notes (Lucene reads "txt" and
+     * "Notes" as base-36 generations newer than the index's commit and looks for segments_txt, segments_notes) was
+     * opened, and searching it said only "no such file or directory: .../segments_txt", a file that never was. Opening
+     * now says which file to move out, as for segments_notes.txt; nothing is deleted, and with it moved out the index is
+     * searched.
+     */
+    @Test
+    void anIntactIndexBesideAFileLuceneReadsAsANewerCommitSaysToMoveThatFile() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        for (String name : List.of("segments.txt", "segments_Notes")) {
+            Path folder = other.resolve("index" + name.length());
+            LuceneIndexer.indexDirectory(docs, folder);
+            LuceneRetriever opened = LuceneRetriever.open(folder);
+            Files.writeString(folder.resolve(name), "mine", StandardCharsets.UTF_8);
+            assertThatThrownBy(() -> LuceneRetriever.open(folder)).as(name).isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith("cannot open the document index in " + folder.toAbsolutePath() + ":")
+                    .hasMessageContaining(name).hasMessageContaining("move that file out of " + folder.toAbsolutePath());
+            assertThatThrownBy(() -> opened.search("returns", 5)).as(name).isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith("cannot search the document index in " + folder.toAbsolutePath() + ":")
+                    .hasMessageContaining(name).hasMessageContaining("move that file out of " + folder.toAbsolutePath());
+            assertThat(folder.resolve(name)).hasContent("mine");
+            Files.move(folder.resolve(name), other.resolve(name));
+            assertThat(opened.search("returns", 5)).as(name).hasSize(1);
+        }
+    }
+
+    /**
      * Before: such a file put in the folder after a retriever had opened the index made search throw Lucene's bare
      * NumberFormatException. It is now a RetrievalException that names the file and what to do; nothing is deleted.
      */
