@@ -770,7 +770,11 @@ public final class LuceneRetriever implements Retriever {
             return false;
         }
         try (var in = Files.newInputStream(file)) {
-            return startsWithHeader(in.readNBytes(HEADER.length));
+            byte[] start = in.readNBytes(HEADER.length);
+            // a start of the header marks a commit (segments_N) cut short, but not a segment's file: the writer deletes one
+            // no commit names, and a _notes.doc or _0.si of the user's may hold one or two such bytes ("?" is 3f)
+            return LUCENES_COMMIT_FILE.matcher(name).matches() ? startsWithHeader(start)
+                    : start.length == 0 || java.util.Arrays.equals(start, HEADER);
         } catch (IOException e) {
             return false;
         }
@@ -778,7 +782,8 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * Whether a file's first bytes (up to four) are Lucene's header, or as much of it as the file holds: nothing (a file an
-     * indexing had just made) or one to three of its bytes (a file cut short, which a crash or a partial copy leaves).
+     * indexing had just made) or one to three of its bytes (a file cut short, which a crash or a partial copy leaves). Taken
+     * so only of a file named as a commit: a segment's file of one to three bytes may be the user's.
      */
     private static boolean startsWithHeader(byte[] start) {
         return java.util.Arrays.equals(start, 0, start.length, HEADER, 0, start.length);

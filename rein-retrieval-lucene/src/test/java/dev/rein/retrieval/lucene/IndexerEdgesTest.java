@@ -1209,4 +1209,36 @@ class IndexerEdgesTest {
                     .hasMessageContaining("delete " + folder).hasMessageNotContaining("cannot tell");
         }
     }
+
+    /**
+     * Before (since d41cf592): a file named as a segment's whose one or two bytes were a start of Lucene's header (a
+     * {@code _notes.doc} or {@code _0.si} of the user's holding "?", 3f, or 3f d7) was taken for Lucene's own, so indexing
+     * into its folder deleted it. Only a commit cut short is taken for Lucene's by a start of its header; a segment's file
+     * is Lucene's only when empty or beginning with the whole header, so the folder is refused and the file kept.
+     */
+    @Test
+    void aSegmentsFileOfOneOrTwoBytesThatStartLucenesHeaderIsTheUsersAndKept() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        int n = 0;
+        for (String name : List.of("_notes.doc", "_0.si")) {
+            for (byte[] bytes : List.of(new byte[] {0x3f}, new byte[] {0x3f, (byte) 0xd7})) {
+                for (boolean besideAnIndex : new boolean[] {false, true}) {
+                    Path folder = other.resolve("folder" + n++);
+                    if (besideAnIndex) {
+                        LuceneIndexer.indexDirectory(docs, folder);
+                        LuceneIndexer.indexDirectory(docs, folder);
+                    } else {
+                        Files.createDirectories(folder);
+                    }
+                    Files.write(folder.resolve(name), bytes);
+                    String what = name + " of " + bytes.length + " bytes" + (besideAnIndex ? " beside an index" : "");
+                    assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).as(what).isInstanceOf(RetrievalException.class)
+                            .hasMessageStartingWith(folder.toAbsolutePath() + (besideAnIndex ? " holds a document index and " + name
+                                    : " holds files but no document index (" + name + ")"))
+                            .hasMessageContaining("nothing was written there");
+                    assertThat(folder.resolve(name)).as(what).hasBinaryContent(bytes);
+                }
+            }
+        }
+    }
 }
