@@ -335,22 +335,32 @@ public final class LuceneRetriever implements Retriever {
             }
             return results;
         } catch (NumberFormatException e) { // Lucene's reading of a generation from a name such as segments_notes.txt
+            if (gone(index)) { // moving that file out would find no index either
+                throw deletedSinceOpened(e);
+            }
             throw notCommitsIn("cannot search", index, notCommitsIn(index), e);
         } catch (IOException | org.apache.lucene.util.ThreadInterruptedException e) {
             if (interrupted(e)) {
                 throw new RetrievalException("cannot search the document index in " + index + ": the search was interrupted (its"
                         + " thread's interrupt: the work was cancelled) before it was done; search again", e);
             }
+            // first, as the index's files deleted beside a segments.txt of the user's are no index that moving it out finds;
+            // Lucene would name its directory object and lock factory, not what happened
+            if (gone(index)) {
+                throw deletedSinceOpened(e);
+            }
             List<String> notCommits = notCommitsIn(index);
             if (!notCommits.isEmpty()) { // Lucene looked for a commit such a name stands for (segments.txt: segments_txt)
                 throw notCommitsIn("cannot search", index, notCommits, e);
             }
-            if (gone(index)) { // Lucene would name its directory object and lock factory, not what happened
-                throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
-                        + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", e);
-            }
             throw failure("cannot search", index, (IOException) e);
         }
+    }
+
+    /** A search of an index whose folder is there but whose commit is gone: deleted since the retriever opened it. */
+    private RetrievalException deletedSinceOpened(Exception cause) {
+        return new RetrievalException("there is no document index in " + index.toAbsolutePath()
+                + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", cause);
     }
 
     /**
@@ -572,17 +582,20 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * An index Lucene cannot read because its folder holds files named as commits that are none ({@link #notCommits}):
-     * they are someone's files, so the remedy is to move them out, never to delete anything. {@code names} empty: such a
-     * file was there when Lucene read the folder and is gone now.
+     * they are someone's files (or folders: Lucene reads their names too), so the remedy is to move them out, never to
+     * delete anything. {@code names} empty: such a file was there when Lucene read the folder and is gone now.
      */
     private static RetrievalException notCommitsIn(String what, Path index, List<String> names, Exception cause) {
         Path at = index.toAbsolutePath();
+        long folders = names.stream().filter(n -> Files.isDirectory(at.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)).count();
+        String kind = names.size() == 1 ? (folders == 1 ? "that folder" : "that file")
+                : folders == names.size() ? "those folders" : folders == 0 ? "those files" : "those files and folders";
         String why = names.isEmpty()
                 ? "the folder held a file whose name Lucene takes for a commit's (a name starting with \"segments\") but is none, and it"
                         + " is gone now; " + what.substring("cannot ".length()) + " again"
                 : "the folder also holds " + named(names) + (names.size() == 1 ? ", whose name" : ", whose names") + " Lucene"
                         + " takes for a commit's (it reads a commit's number from each name starting with \"segments\"), though "
-                        + (names.size() == 1 ? "it is" : "they are") + " none, so Lucene cannot read the index there; move " + (names.size() == 1 ? "that file" : "those files")
+                        + (names.size() == 1 ? "it is" : "they are") + " none, so Lucene cannot read the index there; move " + kind
                         + " out of " + at + " and try again. Nothing was changed";
         return new RetrievalException(what + " the document index in " + at + ": " + why, cause);
     }

@@ -1241,4 +1241,38 @@ class IndexerEdgesTest {
             }
         }
     }
+
+    /**
+     * Before: a search after the index's files were deleted, with a segments.txt of the user's left in the folder, said to
+     * move segments.txt out and try again, which finds no index either. It now says the index was deleted since it was
+     * opened.
+     */
+    @Test
+    void aSearchAfterTheIndexWasDeletedBesideASegmentsTxtSaysItWasDeleted() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever opened = LuceneRetriever.open(index);
+        try (var files = Files.list(index)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.writeString(index.resolve("segments.txt"), "mine", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> opened.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessage("there is no document index in " + index.toAbsolutePath()
+                        + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)");
+        assertThat(index.resolve("segments.txt")).hasContent("mine");
+    }
+
+    /** Before: a folder named segments.old beside an index was called "that file"; it is now called a folder. */
+    @Test
+    void aFolderNamedAsACommitBesideAnIndexIsCalledAFolder() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneIndexer.indexDirectory(docs, index);
+        Files.createDirectory(index.resolve("segments.old"));
+        assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("segments.old").hasMessageContaining("move that folder out of " + index.toAbsolutePath())
+                .hasMessageNotContaining("file");
+    }
 }
