@@ -472,14 +472,43 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
     /**
      * Makes {@code schemas} and a role named {@code role} that may log in and nothing more (the test grants it what it
      * needs), runs {@code test}, and then drops the schemas with what is in them, what the role was granted, and the role.
+     * The set-up is inside the try and each is dropped on its own, if it exists: a set-up that failed part way, or one
+     * drop that fails, leaves none of the others behind (the names are this run's, so nothing of another's is dropped).
      */
     private static void withSchemasAndRole(java.util.List<String> schemas, String role, WithRole test) throws Exception {
-        asOwner(java.util.stream.Stream.concat(schemas.stream().map(s -> "CREATE SCHEMA " + s), java.util.stream.Stream.of(
-                "CREATE ROLE " + role + " LOGIN")).toArray(String[]::new));
+        Throwable failed = null;
         try {
+            asOwner(java.util.stream.Stream.concat(schemas.stream().map(s -> "CREATE SCHEMA " + s), java.util.stream.Stream.of(
+                    "CREATE ROLE " + role + " LOGIN")).toArray(String[]::new));
             test.run();
+        } catch (Throwable e) {
+            failed = e;
+            throw e;
         } finally {
-            asOwner("DROP SCHEMA " + String.join(", ", schemas) + " CASCADE", "DROP OWNED BY " + role, "DROP ROLE " + role);
+            java.util.List<String> drops = new java.util.ArrayList<>();
+            schemas.forEach(s -> drops.add("DROP SCHEMA IF EXISTS " + s + " CASCADE"));
+            // DROP OWNED BY has no IF EXISTS: a role the set-up never made has nothing to drop
+            drops.add("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + role + "') THEN DROP OWNED BY " + role
+                    + "; END IF; END$$");
+            drops.add("DROP ROLE IF EXISTS " + role);
+            SQLException dropFailed = null;
+            for (String drop : drops) {
+                try {
+                    asOwner(drop);
+                } catch (SQLException e) {
+                    if (dropFailed == null) {
+                        dropFailed = e;
+                    } else {
+                        dropFailed.addSuppressed(e);
+                    }
+                }
+            }
+            if (dropFailed != null) {
+                if (failed == null) {
+                    throw dropFailed;
+                }
+                failed.addSuppressed(dropFailed); // the test's own failure is the one to see
+            }
         }
     }
 
