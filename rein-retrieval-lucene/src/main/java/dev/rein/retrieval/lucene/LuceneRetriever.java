@@ -101,7 +101,7 @@ public final class LuceneRetriever implements Retriever {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
                         + "; build one first (on the command line: rein index DIR)");
             }
-            List<String> notCommits = notCommits(dir.listAll());
+            List<String> notCommits = notCommits(index, dir.listAll());
             if (!notCommits.isEmpty()) {
                 throw notCommitsIn("cannot open", index, notCommits, null);
             }
@@ -516,7 +516,7 @@ public final class LuceneRetriever implements Retriever {
         if (!DirectoryReader.indexExists(dir)) {
             return false;
         }
-        List<String> notCommits = notCommits(dir.listAll());
+        List<String> notCommits = notCommits(index, dir.listAll());
         if (!notCommits.isEmpty() && java.util.Arrays.stream(dir.listAll())
                 .noneMatch(n -> n.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_") && !notCommits.contains(n))) {
             return false;
@@ -542,12 +542,13 @@ public final class LuceneRetriever implements Retriever {
      * no number from ({@code segments_notes.txt}, {@code segments_}) makes every reader and writer of the folder fail with
      * a NumberFormatException, and one not of the form Lucene writes (segments_ and a lower-case base-36 number) whose
      * number is above the index's newest commit's ({@code segments.txt}, {@code segments_Notes}) sends it to a commit that
-     * is not there (segments_txt, segments_notes). A name of Lucene's own form is left to the header checks.
+     * is not there (segments_txt, segments_notes). So does a folder of any such name ({@code segments_old}): Lucene reads
+     * folders' names too, and a folder is no commit. A file's name of Lucene's own form is left to the header checks.
      */
-    private static List<String> notCommits(String[] names) {
+    private static List<String> notCommits(Path index, String[] names) {
         long newest = -1;
         for (String name : names) {
-            if (LUCENES_COMMIT_FILE.matcher(name).matches() && !name.startsWith(org.apache.lucene.index.IndexFileNames.PENDING_SEGMENTS)) {
+            if (commitsFile(index, name) && !name.startsWith(org.apache.lucene.index.IndexFileNames.PENDING_SEGMENTS)) {
                 try {
                     newest = Math.max(newest, org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name));
                 } catch (NumberFormatException tooLong) {
@@ -560,7 +561,7 @@ public final class LuceneRetriever implements Retriever {
             if (name.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS) && !name.startsWith("segments.gen")) {
                 try {
                     long generation = org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name);
-                    if (!LUCENES_COMMIT_FILE.matcher(name).matches() && generation > newest) {
+                    if (!commitsFile(index, name) && generation > newest) {
                         notCommits.add(name);
                     }
                 } catch (NumberFormatException notAGeneration) {
@@ -571,10 +572,15 @@ public final class LuceneRetriever implements Retriever {
         return notCommits.stream().sorted().toList();
     }
 
+    /** Whether {@code name} in {@code index} is a file (not a folder) of the form Lucene gives a commit: segments_N. */
+    private static boolean commitsFile(Path index, String name) {
+        return LUCENES_COMMIT_FILE.matcher(name).matches() && !Files.isDirectory(index.resolve(name));
+    }
+
     /** {@link #notCommits} of the files in {@code index}; none when it cannot be listed. */
     private static List<String> notCommitsIn(Path index) {
         try (var entries = Files.list(index)) {
-            return notCommits(entries.map(f -> f.getFileName().toString()).toArray(String[]::new));
+            return notCommits(index, entries.map(f -> f.getFileName().toString()).toArray(String[]::new));
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
@@ -636,8 +642,8 @@ public final class LuceneRetriever implements Retriever {
             return true;
         }
         try (var entries = Files.list(index)) {
-            return entries.noneMatch(f -> f.getFileName().toString().startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_")
-                    && LUCENES_COMMIT_FILE.matcher(f.getFileName().toString()).matches());
+            return entries.noneMatch(f -> commitsFile(index, f.getFileName().toString())
+                    && f.getFileName().toString().startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_"));
         } catch (IOException | RuntimeException e) {
             return false; // a folder that cannot be listed: the failure says what is wrong with it
         }

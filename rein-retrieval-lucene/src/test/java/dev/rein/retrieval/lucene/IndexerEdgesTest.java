@@ -1275,4 +1275,27 @@ class IndexerEdgesTest {
                 .hasMessageContaining("segments.old").hasMessageContaining("move that folder out of " + index.toAbsolutePath())
                 .hasMessageNotContaining("file");
     }
+
+    /**
+     * Before: a folder named as a commit of Lucene's form ({@code segments_old}: "old" read as a generation newer than the
+     * index's) beside an index was opened, and searching said Lucene's "No such device: MemorySegmentIndexInput(...) [this
+     * may be caused by lack of enough unfragmented virtual address space ...]". A folder is no commit: open and search now
+     * say to move that folder out; nothing is changed, and with it moved out the index is searched.
+     */
+    @Test
+    void aFolderNamedAsANewerCommitBesideAnIndexSaysToMoveThatFolder() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever opened = LuceneRetriever.open(index);
+        Files.createDirectory(index.resolve("segments_old"));
+        assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("cannot open the document index in " + index.toAbsolutePath() + ":")
+                .hasMessageContaining("segments_old").hasMessageContaining("move that folder out of " + index.toAbsolutePath());
+        assertThatThrownBy(() -> opened.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("cannot search the document index in " + index.toAbsolutePath() + ":")
+                .hasMessageContaining("move that folder out of " + index.toAbsolutePath());
+        assertThat(index.resolve("segments_old")).isDirectory();
+        Files.move(index.resolve("segments_old"), other.resolve("segments_old"));
+        assertThat(opened.search("returns", 5)).hasSize(1);
+    }
 }
