@@ -400,8 +400,9 @@ final class RequestMapper {
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code JsonNode} generates), is
      * refused: sending it closed would change what the answer may hold; an empty record (a closed empty object) is sent.
-     * A oneOf that would go as an {@code allOf} entry and holds a {@code $ref} is refused too: the API does not support
-     * {@code $ref} under {@code allOf}. A refusal names the place as a JSON Pointer into the schema as given.
+     * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
+     * (an entry's or deeper) is refused too: the docs list {@code allOf} with {@code $ref} as not supported. A refusal
+     * names the place as a JSON Pointer into the schema as given.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
@@ -412,6 +413,15 @@ final class RequestMapper {
     private static void close(JsonNode node, String pointer, String name) {
         if (!(node instanceof ObjectNode object)) {
             return;
+        }
+        JsonNode ownAllOf = object.get("allOf");
+        String ownRef = ownAllOf == null ? null : firstRef(ownAllOf, pointer + "/allOf");
+        if (ownRef != null) {
+            // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
+            throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
+                    : pointer) + " that holds a $ref at " + ownRef + " (the API's structured outputs do not support $ref"
+                    + " under allOf): write the referenced schema out in place of the $ref, or leave"
+                    + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         JsonNode given = object.get("oneOf");
         if (given != null && object.has("anyOf")) {

@@ -279,6 +279,43 @@ class TypedOutputTest extends FakeApi {
                 .isEqualTo("#/$defs/Flag");
     }
 
+    /**
+     * The structured outputs docs list "allOf (with limitations - allOf with $ref not supported)": a schema's own allOf
+     * holding a $ref (as an entry, deeper, or in a definition) is refused before sending, as the rewrite's is, with the
+     * place as a JSON Pointer into the schema as given; an allOf without one is sent.
+     */
+    @Test
+    void aSchemasOwnAllOfThatHoldsARefIsRefusedBeforeSending() {
+        String defs = "\"$defs\":{\"Flag\":{\"type\":\"boolean\"},\"Both\":{\"allOf\":[{\"type\":\"object\","
+                + "\"properties\":{\"f\":{\"$ref\":\"#/$defs/Flag\"}},\"required\":[\"f\"]}]}}";
+        for (var c : List.of(
+                new String[] {"{\"type\":\"object\"," + defs + ",\"properties\":{\"v\":{\"allOf\":[{\"$ref\":"
+                        + "\"#/$defs/Flag\"}]}},\"required\":[\"v\"]}", "/properties/v/allOf/0/$ref"},
+                new String[] {"{\"type\":\"object\"," + defs + ",\"properties\":{\"v\":{\"type\":\"object\",\"allOf\":"
+                        + "[{\"properties\":{\"a~/b\":{\"$ref\":\"#/$defs/Flag\"}}}],\"properties\":{\"a~/b\":{}}}},"
+                        + "\"required\":[\"v\"]}", "/properties/v/allOf/0/properties/a~0~1b/$ref"},
+                new String[] {"{\"type\":\"object\"," + defs + ",\"properties\":{\"v\":{\"$ref\":\"#/$defs/Both\"}},"
+                        + "\"required\":[\"v\"]}", "/$defs/Both/allOf/0/properties/f/$ref"})) {
+            RunResult result = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", c[0]))
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
+
+            assertThat(result.status()).as(c[1]).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(c[1]).contains("the output schema Own has an allOf")
+                    .contains(" holds a $ref at " + c[1] + " ").contains("do not support $ref under allOf")
+                    .contains("write the referenced schema out in place of the $ref")
+                    .contains("AnthropicStructuredOutput off");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+
+        server.enqueue(FakeReply.text("{\"v\":true}"));
+        RunResult plain = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Plain", "{\"type\":\"object\","
+                        + "\"properties\":{\"v\":{\"allOf\":[{\"type\":\"boolean\"}]}},\"required\":[\"v\"]}"))
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Plain?");
+
+        assertThat(plain.status()).as(plain.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/properties/v/allOf/0/type").asText()).isEqualTo("boolean");
+    }
+
     public record Tagged(String id, java.util.Map<String, String> labels) {}
 
     public record Loose(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
