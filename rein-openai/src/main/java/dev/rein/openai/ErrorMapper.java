@@ -136,7 +136,8 @@ final class ErrorMapper {
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}), else a {@code
      * status_code} (Groq's, beside a code naming the error), is classified like that status; a 429 or a {@code rate_limit_exceeded} one as an HTTP 429 (its
      * wait the one its message or its limit headers name); otherwise it is retryable unless its type says the request itself was wrong
-     * (but for a {@linkplain #sampledGenerationFailed failed generation}), or it is LM Studio's answer
+     * (but for a {@linkplain #sampledGenerationFailed failed generation}) or its code is Azure's {@code content_filter}
+     * (its own or relayed: final, with the advice of the HTTP 400), or it is LM Studio's answer
      * to a path it does not serve. The HTTP status is 0 because the exchange itself succeeded.
      *
      * @param usageNote what the stream's usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
@@ -157,6 +158,8 @@ final class ErrorMapper {
                 : code.isTextual() && code.asText().matches("[45][0-9][0-9]") ? Integer.parseInt(code.asText())
                 : error.path("status_code").isIntegralNumber() && error.path("status_code").asText().matches("[45][0-9][0-9]")
                 ? error.path("status_code").asInt() : 0;
+        // a gateway's relaying of the provider's error (OpenRouter's metadata.raw) is that error: resampled and shown alike
+        JsonNode provider = relayed(error);
         Kind kind;
         boolean retryable;
         java.time.Duration wait = null;
@@ -178,13 +181,13 @@ final class ErrorMapper {
             kind = kindOfStatus(status);
             retryable = kind.retryableByDefault();
         } else {
+            // Azure's content-filter refusal (type null, code content_filter, its 400 only as "status", if at all) is
+            // its HTTP 400's: the flagged text stays in the conversation, so a retry meets the same filter.
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError")
-                    || type.equals("validation"));
+                    || type.equals("validation")) || "content_filter".equals(provider.path("code").asText(null));
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
-        // a gateway's relaying of the provider's error (OpenRouter's metadata.raw) is that error: resampled and shown alike
-        JsonNode provider = relayed(error);
         boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(provider);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)

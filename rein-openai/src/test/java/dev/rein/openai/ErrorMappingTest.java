@@ -176,6 +176,32 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void azuresContentFilterErrorAfterHttp200WithNoStatusCodeIsAFinalRefusalNotAServerError() throws Exception {
+        // Azure's error shape (type null, code content_filter, its status only as "status", which is no status code Rein
+        // reads, or none at all) sent after HTTP 200, as an error chunk or as the whole body: it was retried as a server
+        // error, though the same flagged text meets the same filter; it is refused as the HTTP 400 is, with its advice.
+        String refused = "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.";
+        String advice = " (filtered: violence (severity high); the flagged text, the task's or a tool result's, stays in"
+                + " the conversation, so every later step would be refused the same way)";
+        String filter = ",\"innererror\":{\"code\":\"ResponsibleAIPolicyViolation\",\"content_filter_result\":{\"violence\":{"
+                + "\"filtered\":true,\"severity\":\"high\"}}}}}";
+        for (String status : List.of("", ",\"status\":400")) {
+            String error = "{\"error\":{\"message\":\"" + refused + "\",\"type\":null,\"param\":\"prompt\",\"code\":"
+                    + "\"content_filter\"" + status + filter;
+            server.enqueue(new ChatReply.Malformed(events(error)));
+            ModelException chunk = failure();
+            assertThat(chunk.kind()).as("chunk" + status).isEqualTo(Kind.INVALID_REQUEST);
+            assertThat(chunk.retryable()).as("chunk" + status).isFalse();
+            assertThat(chunk.getMessage()).as("chunk" + status).contains(refused).endsWith(advice);
+
+            ModelException body = assertThrows(ModelException.class, () -> callPlainServer("application/json", error));
+            assertThat(body.kind()).as("body" + status).isEqualTo(Kind.INVALID_REQUEST);
+            assertThat(body.retryable()).as("body" + status).isFalse();
+            assertThat(body.getMessage()).as("body" + status).contains(refused).endsWith(advice);
+        }
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
