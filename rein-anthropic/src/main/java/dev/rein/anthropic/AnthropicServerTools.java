@@ -19,7 +19,8 @@ import java.util.List;
  * {@code web_fetch_20250910}: {@code web-fetch-2025-09-10}) has that beta sent for it. Which server tools, versions and settings a model takes is the API's to
  * say; a name a function tool of the agent also has is refused when the agent is built (and when a
  * request built by hand is sent). A {@code cache_control} written on a tool is sent as given and counts toward the
- * API's 4 breakpoints per request; more than 4 are refused here.
+ * API's 4 breakpoints per request, so {@link PromptCaching} places one fewer for each (none with 4); more than 4 are
+ * refused here, when the option is made, with how many to take off.
  *
  * <pre>{@code
  * Agent.builder().model(model).modelOption(AnthropicServerTools.webSearch(5))
@@ -55,8 +56,10 @@ public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOptio
                 .map(tool -> tool.get("name").asText()).toList();
         if (cached.size() > CacheBreakpoints.MAX_BREAKPOINTS) {
             throw new ReinException(cached.size() + " server tools carry a cache_control (" + String.join(", ", cached)
-                    + "), and the API takes at most " + CacheBreakpoints.MAX_BREAKPOINTS + " per request: take it off at least "
-                    + (cached.size() - CacheBreakpoints.MAX_BREAKPOINTS) + " of them");
+                    + "), and the API takes at most " + CacheBreakpoints.MAX_BREAKPOINTS + " cache_control per request:"
+                    + " take cache_control off at least " + (cached.size() - CacheBreakpoints.MAX_BREAKPOINTS) + " of these"
+                    + " tools, so that no call is refused for it; each one left there is one breakpoint fewer for"
+                    + " PromptCaching (with " + CacheBreakpoints.MAX_BREAKPOINTS + " there, it places none)");
         }
         tools = List.copyOf(copies);
     }

@@ -262,7 +262,10 @@ class PromptCachingTest extends FakeApi {
                 .startsWith("system/0");
     }
 
-    /** The API takes at most 4 cache_control per request: more on the server tools alone is refused before sending. */
+    /**
+     * The API takes at most 4 cache_control per request: more on the server tools alone is refused when the option is
+     * made, saying what to take off and what those left cost Rein's own breakpoints.
+     */
     @Test
     void moreThanFourServerToolBreakpointsAreRefusedBeforeSending() {
         String[] tools = new String[5];
@@ -272,7 +275,9 @@ class PromptCachingTest extends FakeApi {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> AnthropicServerTools.of(tools))
                 .isInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("5 server tools carry a cache_control (web_search_0, web_search_1, web_search_2, web_search_3,"
-                        + " web_search_4), and the API takes at most 4 per request: take it off at least 1 of them");
+                        + " web_search_4), and the API takes at most 4 cache_control per request: take cache_control off"
+                        + " at least 1 of these tools, so that no call is refused for it; each one left there is one"
+                        + " breakpoint fewer for PromptCaching (with 4 there, it places none)");
         assertThat(server.requestCount()).isZero();
     }
 
