@@ -301,7 +301,9 @@ class TypedOutputTest extends FakeApi {
 
             assertThat(result.status()).as(c[1]).isNotEqualTo(RunStatus.SUCCEEDED);
             assertThat(result.message()).as(c[1]).contains("the output schema Own has an allOf")
-                    .contains(" holds a $ref at " + c[1] + " ").contains("do not support $ref under allOf")
+                    .contains(" holds a $ref at " + c[1] + " ")
+                    .contains("the structured outputs docs list \"allOf with $ref\" as not supported; Rein reads that"
+                            + " cautiously as any $ref under an allOf, deeper ones too")
                     .contains("write the referenced schema out in place of the $ref")
                     .contains("AnthropicStructuredOutput off");
         }
@@ -314,6 +316,37 @@ class TypedOutputTest extends FakeApi {
 
         assertThat(plain.status()).as(plain.message()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(lastBody().at("/output_config/format/schema/properties/v/allOf/0/type").asText()).isEqualTo("boolean");
+    }
+
+    /**
+     * A $defs entry no $ref reaches (from the schema's body, or through an entry that is reached) is not part of the
+     * answer's shape: its allOf holding a $ref, or its anyOf+oneOf one, was refused; it is sent as given. One that is
+     * reached only through another entry is still refused.
+     */
+    @Test
+    void anAllOfWithARefInADefsEntryNoRefReachesIsSent() {
+        String unused = "{\"type\":\"object\",\"$defs\":{\"Flag\":{\"type\":\"boolean\"},"
+                + "\"Unused\":{\"allOf\":[{\"$ref\":\"#/$defs/Flag\"}]},\"AlsoUnused\":{\"anyOf\":[{\"type\":\"boolean\"}],"
+                + "\"oneOf\":[{\"$ref\":\"#/$defs/Unused\"}]}},\"properties\":{\"v\":{\"type\":\"boolean\"}},"
+                + "\"required\":[\"v\"]}";
+        server.enqueue(FakeReply.text("{\"v\":true}"));
+        RunResult sent = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", unused))
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
+
+        assertThat(sent.status()).as(sent.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/$defs/Unused/allOf/0/$ref").asText())
+                .isEqualTo("#/$defs/Flag");
+
+        String throughAnother = "{\"type\":\"object\",\"definitions\":{\"Flag\":{\"type\":\"boolean\"},"
+                + "\"Inner\":{\"allOf\":[{\"$ref\":\"#/definitions/Flag\"}]},\"Outer\":{\"$ref\":\"#/definitions/Inner\"}},"
+                + "\"properties\":{\"v\":{\"$ref\":\"#/definitions/Outer\"}},\"required\":[\"v\"]}";
+        RunResult refused = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", throughAnother))
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
+
+        assertThat(refused.status()).isNotEqualTo(RunStatus.SUCCEEDED);
+        assertThat(refused.message()).contains("has an allOf at /definitions/Inner that holds a $ref at"
+                + " /definitions/Inner/allOf/0/$ref ");
+        assertThat(server.requestCount()).as("only the first was sent").isEqualTo(1);
     }
 
     public record Tagged(String id, java.util.Map<String, String> labels) {}
