@@ -58,8 +58,8 @@ public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOptio
             throw new ReinException(cached.size() + " server tools carry a cache_control (" + String.join(", ", cached)
                     + "), and the API takes at most " + CacheBreakpoints.MAX_BREAKPOINTS + " cache_control per request:"
                     + " take cache_control off at least " + (cached.size() - CacheBreakpoints.MAX_BREAKPOINTS) + " of these"
-                    + " tools, so that no call is refused for it; each one left there is one breakpoint fewer for"
-                    + " PromptCaching (with " + CacheBreakpoints.MAX_BREAKPOINTS + " there, it places none)");
+                    + " tools; each one left takes one of PromptCaching's breakpoints (with "
+                    + CacheBreakpoints.MAX_BREAKPOINTS + ", it places none)");
         }
         tools = List.copyOf(copies);
     }

@@ -276,8 +276,8 @@ class PromptCachingTest extends FakeApi {
                 .isInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("5 server tools carry a cache_control (web_search_0, web_search_1, web_search_2, web_search_3,"
                         + " web_search_4), and the API takes at most 4 cache_control per request: take cache_control off"
-                        + " at least 1 of these tools, so that no call is refused for it; each one left there is one"
-                        + " breakpoint fewer for PromptCaching (with 4 there, it places none)");
+                        + " at least 1 of these tools; each one left takes one of PromptCaching's breakpoints (with 4,"
+                        + " it places none)");
         assertThat(server.requestCount()).isZero();
     }
 
