@@ -136,8 +136,9 @@ final class ErrorMapper {
      * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}), else a {@code
      * status_code} (Groq's, beside a code naming the error), is classified like that status; a 429 or a {@code rate_limit_exceeded} one as an HTTP 429 (its
      * wait the one its message or its limit headers name); otherwise it is retryable unless its type says the request itself was wrong
-     * (but for a {@linkplain #sampledGenerationFailed failed generation}) or its code is Azure's {@code content_filter}
-     * (its own or relayed: final, with the advice of the HTTP 400), or it is LM Studio's answer
+     * (but for a {@linkplain #sampledGenerationFailed failed generation}) or it is a content filter's refusal, Azure's
+     * code {@code content_filter} or Moonshot/Kimi's type {@code content_filter} (its own or relayed: final, with the
+     * advice of the HTTP 400), or it is LM Studio's answer
      * to a path it does not serve. The HTTP status is 0 because the exchange itself succeeded.
      *
      * @param usageNote what the stream's usage reported ({@link ChunkAssembler#usageNote}), said after the message; may be empty
@@ -181,10 +182,11 @@ final class ErrorMapper {
             kind = kindOfStatus(status);
             retryable = kind.retryableByDefault();
         } else {
-            // Azure's content-filter refusal (type null, code content_filter, its 400 only as "status", if at all) is
-            // its HTTP 400's: the flagged text stays in the conversation, so a retry meets the same filter.
+            // A content filter's refusal is its HTTP 400's, final: Azure's (type null, code content_filter, its 400 only
+            // as "status", if at all) and Moonshot/Kimi's (type content_filter). Flagged input stays in the conversation,
+            // so a retry meets the same filter.
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError")
-                    || type.equals("validation")) || "content_filter".equals(provider.path("code").asText(null));
+                    || type.equals("validation")) || contentFilter(provider);
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
@@ -192,7 +194,7 @@ final class ErrorMapper {
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
                 + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error)
-                        + promptFilterAdvice(provider) : "")
+                        + contentFilterAdvice(provider) : "")
                 + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(provider)
                 + failedGeneration(provider) + usageNote,
                 retryable || resample, wait, requestId, null);
@@ -353,7 +355,7 @@ final class ErrorMapper {
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         if (status == 400 && message != null) {
-            message += promptFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "") + cutNote(provider);
+            message += contentFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "") + cutNote(provider);
         }
         if (message != null) {
             // At any status: a relayed provider's error is shown without it (upstreamReason), so it is not lost.
@@ -771,20 +773,40 @@ final class ErrorMapper {
     }
 
     /**
-     * Which categories Azure OpenAI's content filter flagged in a request it refused (400, code {@code content_filter},
-     * {@code innererror.content_filter_result}), and that the history holds them: the message asks to "modify your
-     * prompt", but in a run the flagged text may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as
-     * the user's, and it stays in the conversation, so every later step is refused the same way. Empty for any other error.
+     * Whether {@code error} is a content filter's refusal: Azure OpenAI's (code {@code content_filter}) or
+     * Moonshot/Kimi's (type {@code content_filter}, https://platform.kimi.ai/docs/api/errors).
      */
-    private static String promptFilterAdvice(JsonNode error) {
-        if (error == null || !"content_filter".equals(error.path("code").asText(null))) {
+    private static boolean contentFilter(JsonNode error) {
+        return error != null && ("content_filter".equals(error.path("code").asText(null))
+                || "content_filter".equals(error.path("type").asText(null)));
+    }
+
+    /**
+     * What a content filter's refusal means for the run. Azure OpenAI's (code {@code content_filter}) names the
+     * categories it flagged ({@code innererror.content_filter_result}) and, in {@code param}, what it filtered: the
+     * {@code prompt} (or, with no param, taken so): its message asks to "modify your prompt", but in a run the flagged text
+     * may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as the user's, and it stays in the
+     * conversation, so every later step is refused the same way; the {@code completion}: the model's answer, which the
+     * conversation does not keep, so the task is what to change. Moonshot/Kimi's (type {@code content_filter}) says only
+     * that the input or the generated content may be flagged. Empty for any other error.
+     */
+    private static String contentFilterAdvice(JsonNode error) {
+        if (!contentFilter(error)) {
             return "";
+        }
+        if (!"content_filter".equals(error.path("code").asText(null))) {
+            return " (the input or the model's answer holds what the content filter refuses; if it is the input, the"
+                    + " task's or a tool result's, it stays in the conversation, so every later step would be refused the"
+                    + " same way)";
         }
         java.util.Map<String, String> filtered = ChunkAssembler.filteredCategories(
                 error.path("innererror").path("content_filter_result"));
         return " (" + (filtered.isEmpty() ? "" : "filtered: " + String.join(", ", filtered.values()) + "; ")
-                + "the flagged text, the task's or a tool result's, stays in the conversation, so every later step would be"
-                + " refused the same way)";
+                + ("completion".equals(error.path("param").asText(null))
+                        ? "the model's answer was filtered, not the conversation: rephrase the task so that it asks for"
+                                + " something else)"
+                        : "the flagged text, the task's or a tool result's, stays in the conversation, so every later"
+                                + " step would be refused the same way)");
     }
 
     /**

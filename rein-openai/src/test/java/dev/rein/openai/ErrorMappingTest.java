@@ -202,6 +202,35 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aFilterOfTheModelsAnswerAndKimisContentFilterAreFinalWithAdviceThatFits() throws Exception {
+        // Azure's param "completion" is its output filter: the flagged text is the model's answer, which the conversation
+        // does not keep, so "the flagged text stays in the conversation" was wrong advice. Moonshot/Kimi documents its
+        // refusal as 400 {"error":{"type":"content_filter",...}} ("your input or generated content"); after HTTP 200 it
+        // was retried as a server error.
+        String completion = "{\"error\":{\"message\":\"The response was filtered\",\"type\":null,\"param\":"
+                + "\"completion\",\"code\":\"content_filter\",\"status\":400}}";
+        String answer = " (the model's answer was filtered, not the conversation: rephrase the task so that it asks for"
+                + " something else)";
+        String kimi = "{\"error\":{\"message\":\"The request was rejected because it was considered high risk\","
+                + "\"type\":\"content_filter\"}}";
+        String either = " (the input or the model's answer holds what the content filter refuses; if it is the input,"
+                + " the task's or a tool result's, it stays in the conversation, so every later step would be refused the"
+                + " same way)";
+        for (String[] c : List.of(new String[] {completion, answer}, new String[] {kimi, either})) {
+            server.enqueue(new ChatReply.Malformed(events(c[0])));
+            ModelException chunk = failure();
+            assertThat(chunk.kind()).as(c[0]).isEqualTo(Kind.INVALID_REQUEST);
+            assertThat(chunk.retryable()).as(c[0]).isFalse();
+            assertThat(chunk.getMessage()).as(c[0]).endsWith(c[1]);
+
+            server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), c[0]));
+            ModelException http = failure();
+            assertThat(http.retryable()).as(c[0]).isFalse();
+            assertThat(http.getMessage()).as(c[0]).endsWith(c[1]);
+        }
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
