@@ -399,9 +399,6 @@ final class RequestMapper {
             + " supported; Rein reads that cautiously as any $ref under an allOf, deeper ones too): write the referenced"
             + " schema out in place of the $ref";
 
-    /** A {@code $ref} to a top-level {@code $defs} or {@code definitions} entry: its keyword and its name (the rest of the pointer may follow). */
-    private static final java.util.regex.Pattern DEFS_REF = java.util.regex.Pattern.compile("#/(\\$defs|definitions)/([^/%]+)(/.*)?");
-
     /**
      * The output schema as the API's structured outputs take it, a copy: every object schema closed with
      * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
@@ -412,57 +409,22 @@ final class RequestMapper {
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code JsonNode} generates), is
      * refused: sending it closed would change what the answer may hold; an empty record (a closed empty object) is sent.
      * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
-     * (an entry's or deeper) is refused too, unless it is in a top-level {@code $defs} (or {@code definitions}) entry no
-     * {@code $ref} reaches: the docs list "{@code allOf} with {@code $ref}" as not supported, and Rein reads that
-     * cautiously as any {@code $ref} under an {@code allOf}, deeper ones too. A refusal names the place as a JSON Pointer
-     * into the schema as given.
+     * (an entry's or deeper) is refused too, wherever it is in the schema, in a {@code $defs} (or {@code definitions})
+     * entry that no {@code $ref} reaches as well: the docs list "{@code allOf} with {@code $ref}" as not supported, and
+     * Rein reads that cautiously as any {@code $ref} under an {@code allOf}, deeper ones too, and does not bet that the
+     * API ignores an entry nothing uses. A refusal names the place as a JSON Pointer into the schema as given.
      */
     static ObjectNode sentSchema(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
-        close(copy, "", schema.name(), reachedDefs(copy));
+        close(copy, "", schema.name());
         return copy;
     }
 
-    /**
-     * The top-level {@code $defs} and {@code definitions} entries, as JSON Pointers, that a {@code $ref} reaches from the
-     * schema's body or from an entry reached so; null (every entry counts as reached) when a {@code $ref} is neither a
-     * pointer into the schema nor one to such an entry by its plain name (an anchor, another document, a
-     * percent-encoded name), so that nothing reached is taken for unused.
-     */
-    private static java.util.Set<String> reachedDefs(JsonNode root) {
-        if (!(root instanceof ObjectNode object)) {
-            return java.util.Set.of();
-        }
-        ObjectNode body = object.deepCopy();
-        body.remove(List.of("$defs", "definitions"));
-        java.util.Set<String> reached = new java.util.HashSet<>();
-        java.util.Deque<JsonNode> todo = new java.util.ArrayDeque<>(List.of(body));
-        while (!todo.isEmpty()) {
-            // every field named $ref, a property so named too: taking more for reached only refuses more
-            for (JsonNode ref : todo.pop().findValues("$ref")) {
-                String target = ref.asText("");
-                java.util.regex.Matcher entry = DEFS_REF.matcher(target);
-                if (entry.matches()) {
-                    String at = "/" + entry.group(1) + "/" + entry.group(2);
-                    if (reached.add(at) && !root.at(at).isMissingNode()) {
-                        todo.add(root.at(at));
-                    }
-                } else if (!target.equals("#") && !(target.startsWith("#/") && !target.contains("%"))) {
-                    return null;
-                }
-            }
-        }
-        return reached;
-    }
-
-    private static void close(JsonNode node, String pointer, String name, java.util.Set<String> reached) {
+    private static void close(JsonNode node, String pointer, String name) {
         if (!(node instanceof ObjectNode object)) {
             return;
         }
-        // An entry no $ref reaches is no part of the answer's shape: its $refs under allOf are left as they are.
-        boolean checkRefs = reached == null || !pointer.matches("/(\\$defs|definitions)/[^/]+(/.*)?")
-                || reached.contains(pointer.replaceFirst("^(/[^/]+/[^/]+).*", "$1"));
-        JsonNode ownAllOf = checkRefs ? object.get("allOf") : null;
+        JsonNode ownAllOf = object.get("allOf");
         String ownRef = ownAllOf == null ? null : firstRef(ownAllOf, pointer + "/allOf");
         if (ownRef != null) {
             // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
@@ -471,7 +433,7 @@ final class RequestMapper {
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         JsonNode given = object.get("oneOf");
-        if (checkRefs && given != null && object.has("anyOf")) {
+        if (given != null && object.has("anyOf")) {
             // Looked for before the walk renames nested oneOfs, so that the path is the schema's as given.
             String ref = firstRef(given, pointer + "/oneOf");
             if (ref != null) {
@@ -517,21 +479,20 @@ final class RequestMapper {
             object.remove("minItems"); // only 0 or 1 is supported
         }
         for (String key : ONE_SCHEMA) {
-            close(object.get(key), pointer + "/" + key, name, reached);
+            close(object.get(key), pointer + "/" + key, name);
         }
         for (String key : SCHEMA_ARRAYS) {
             JsonNode array = object.get(key);
             if (array != null && array.isArray()) {
                 for (int i = 0; i < array.size(); i++) {
-                    close(array.get(i), pointer + "/" + key + "/" + i, name, reached);
+                    close(array.get(i), pointer + "/" + key + "/" + i, name);
                 }
             }
         }
         for (String key : SCHEMA_MAPS) {
             JsonNode map = object.get(key);
             if (map != null && map.isObject()) {
-                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()), name,
-                        reached));
+                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()), name));
             }
         }
         // Renamed after the walk, so that a refusal's path names the place as the schema given says it (oneOf).

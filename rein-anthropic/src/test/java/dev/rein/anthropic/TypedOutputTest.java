@@ -319,34 +319,31 @@ class TypedOutputTest extends FakeApi {
     }
 
     /**
-     * A $defs entry no $ref reaches (from the schema's body, or through an entry that is reached) is not part of the
-     * answer's shape: its allOf holding a $ref, or its anyOf+oneOf one, was refused; it is sent as given. One that is
-     * reached only through another entry is still refused.
+     * A $defs entry no $ref reaches is refused like any other (Rein does not bet that the API ignores unreferenced
+     * entries): the allOf holding a $ref in it, and its anyOf+oneOf one, were sent as given.
      */
     @Test
-    void anAllOfWithARefInADefsEntryNoRefReachesIsSent() {
+    void anAllOfWithARefInADefsEntryNoRefReachesIsRefusedToo() {
         String unused = "{\"type\":\"object\",\"$defs\":{\"Flag\":{\"type\":\"boolean\"},"
-                + "\"Unused\":{\"allOf\":[{\"$ref\":\"#/$defs/Flag\"}]},\"AlsoUnused\":{\"anyOf\":[{\"type\":\"boolean\"}],"
-                + "\"oneOf\":[{\"$ref\":\"#/$defs/Unused\"}]}},\"properties\":{\"v\":{\"type\":\"boolean\"}},"
+                + "\"Unused\":{\"allOf\":[{\"$ref\":\"#/$defs/Flag\"}]}},\"properties\":{\"v\":{\"type\":\"boolean\"}},"
                 + "\"required\":[\"v\"]}";
-        server.enqueue(FakeReply.text("{\"v\":true}"));
-        RunResult sent = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", unused))
+        RunResult allOf = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", unused))
                 .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
 
-        assertThat(sent.status()).as(sent.message()).isEqualTo(RunStatus.SUCCEEDED);
-        assertThat(lastBody().at("/output_config/format/schema/$defs/Unused/allOf/0/$ref").asText())
-                .isEqualTo("#/$defs/Flag");
+        assertThat(allOf.status()).isNotEqualTo(RunStatus.SUCCEEDED);
+        assertThat(allOf.message()).contains("has an allOf at /$defs/Unused that holds a $ref at"
+                + " /$defs/Unused/allOf/0/$ref ");
 
-        String throughAnother = "{\"type\":\"object\",\"definitions\":{\"Flag\":{\"type\":\"boolean\"},"
-                + "\"Inner\":{\"allOf\":[{\"$ref\":\"#/definitions/Flag\"}]},\"Outer\":{\"$ref\":\"#/definitions/Inner\"}},"
-                + "\"properties\":{\"v\":{\"$ref\":\"#/definitions/Outer\"}},\"required\":[\"v\"]}";
-        RunResult refused = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", throughAnother))
+        String both = "{\"type\":\"object\",\"definitions\":{\"Flag\":{\"type\":\"boolean\"},"
+                + "\"AlsoUnused\":{\"anyOf\":[{\"type\":\"boolean\"}],\"oneOf\":[{\"$ref\":\"#/definitions/Flag\"}]}},"
+                + "\"properties\":{\"v\":{\"type\":\"boolean\"}},\"required\":[\"v\"]}";
+        RunResult oneOf = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", both))
                 .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
 
-        assertThat(refused.status()).isNotEqualTo(RunStatus.SUCCEEDED);
-        assertThat(refused.message()).contains("has an allOf at /definitions/Inner that holds a $ref at"
-                + " /definitions/Inner/allOf/0/$ref ");
-        assertThat(server.requestCount()).as("only the first was sent").isEqualTo(1);
+        assertThat(oneOf.status()).isNotEqualTo(RunStatus.SUCCEEDED);
+        assertThat(oneOf.message()).contains("has both anyOf and oneOf at /definitions/AlsoUnused")
+                .contains("holds a $ref at /definitions/AlsoUnused/oneOf/0/$ref ");
+        assertThat(server.requestCount()).as("neither was sent").isZero();
     }
 
     public record Tagged(String id, java.util.Map<String, String> labels) {}
