@@ -187,9 +187,13 @@ final class Errors {
         // '--as' is the RUN, and 'bob r1' are left over)
         // (not one that filled a TEXT place: 'rein reply r1 -- --json hi' protected '--json hi' as the text)
         long before = walk(spec, args, null, false).positional().stream().filter(i -> i < dashes0(args, spec)).count();
-        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w)).findFirst()
+        // from the TEXT's place on, when it is after '--', every word is the reply's text ('rein reply RID -- hi --json':
+        // the TEXT "hi --json", to quote), never an option to move before '--', which would drop it from the text
+        long textAt = textPlace(spec);
+        java.util.function.Predicate<String> text = w -> textAt >= before && before + after.indexOf(w) >= textAt;
+        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w) && !text.test(w)).findFirst()
                 .or(() -> after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null
-                        && !"TEXT".equals(labelAt(spec, before + after.indexOf(w)))).findFirst())
+                        && !text.test(w)).findFirst())
                 .orElse(null);
         if (word == null) {
             return null;
@@ -234,8 +238,13 @@ final class Errors {
                     : w + 1 < after.size() ? after.get(w + 1) : null;
             if (value != null && (value.isEmpty() || value.equals("--"))) {
                 // '--as= r1', '--as "" r1', '--as -- r1': before '--' it would be refused, empty or with '--' as its value
-                return said + "; to give the option, put it before -- with its " + taking.paramLabel() + ", not empty";
+                return said + "; to give the option, put it before -- with its " + taking.paramLabel() + ", not "
+                        + (value.isEmpty() ? "empty" : "'--'");
             }
+        } else if (word.contains("=") && !word.substring(word.indexOf('=') + 1).matches("(?i)true|false")) {
+            // 'rein reply -- --json=x r1 hi': before '--', '--json=x' is refused as well, a flag taking no value
+            return said + "; " + taking.longestName() + " is a flag and takes no value: to give it, put "
+                    + taking.longestName() + " before --, without '" + word.substring(word.indexOf('=')) + "'";
         }
         // the words left after it, with those before '--', must still fill the command's places ('rein approve -- --as
         // bob': 'rein approve --as bob' lacks the RUN)
@@ -251,30 +260,32 @@ final class Errors {
         if (!missing.isEmpty()) {
             return said + "; to give the option, put it before --, and give the " + String.join(" and the ", missing);
         }
-        // the option before '--', with its value when it takes one ('--as bob'; else its placeholder to fill in: an example
-        // value would make a pasteable command doing what the user never said, 'rein approve r1 --as alice'); the other
-        // words after it stay after it
+        if (option0(spec, word).arity().max() > 0 && !word.contains("=") && after.indexOf(word) + 1 >= after.size()) {
+            // no value after it: no command, as for a positional's name without one ('give the LABEL in its place'); an
+            // example value, or the placeholder, pasted unchanged would record a decision by "alice" or by "NAME"
+            return said + "; to give the option, put it before --, and give the " + option0(spec, word).paramLabel()
+                    + " in its place";
+        }
+        // the option before '--', with its value when it takes one ('--as bob'); the other words after it stay after it
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
         command.append(' ').append(shellWord(word));
         java.util.List<String> rest = new java.util.ArrayList<>(after);
         int at = rest.indexOf(word);
         rest.remove(at);
-        CommandLine.Model.OptionSpec option = spec.findOption(optionName(word));
-        String fill = "";
-        if (option.arity().max() > 0 && !word.contains("=")) {
-            if (at < rest.size()) {
-                command.append(' ').append(shellWord(rest.remove(at)));
-            } else {
-                command.append(' ').append(option.paramLabel());
-                fill = " with its " + option.paramLabel() + " filled in";
-            }
+        if (option0(spec, word).arity().max() > 0 && !word.contains("=")) {
+            command.append(' ').append(shellWord(rest.remove(at)));
         }
         if (!rest.isEmpty()) {
             command.append(" --");
             rest.forEach(w -> command.append(' ').append(shellWord(w)));
         }
-        return said + "; to give the option, put it before --" + fill + ": " + command;
+        return said + "; to give the option, put it before --: " + command;
+    }
+
+    /** The option of {@code spec} that {@code word} names ({@code --as} of {@code --as=bob}). */
+    private static CommandLine.Model.OptionSpec option0(CommandLine.Model.CommandSpec spec, String word) {
+        return spec.findOption(optionName(word));
     }
 
     /**
@@ -411,6 +422,10 @@ final class Errors {
         }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
         if (first instanceof CommandLine.Model.PositionalParamSpec positional && TEXT_LABELS.contains(positional.paramLabel())) {
+            if (!textAfterDoubleDashWorks(spec, args, dashed, positional)) {
+                // 'rein reply -- --text --json RID' would be three words for two places: refused, so not offered
+                return unknown;
+            }
             return unknown + or + ", if '" + dashed + "' is the " + positional.paramLabel() + ", put -- before it: "
                     + spec.qualifiedName() + withDoubleDash(spec, args, dashed);
         }
@@ -418,6 +433,23 @@ final class Errors {
         rest.remove(dashed);
         String said = missing(spec, missing, rest.toArray(String[]::new));
         return said == null ? unknown : unknown + and + " " + said;
+    }
+
+    /**
+     * Whether {@code args} with {@code --} put before {@code dashed} make a command line the command takes, with
+     * {@code dashed} as {@code text}: the words then positional fill the places with none left over, and {@code dashed}
+     * lands in the text's place ({@code rein reply --run --json} would make '--run' the RUN).
+     */
+    private static boolean textAfterDoubleDashWorks(CommandLine.Model.CommandSpec spec, String[] args, String dashed,
+            CommandLine.Model.PositionalParamSpec text) {
+        java.util.List<String> moved = new java.util.ArrayList<>(java.util.Arrays.asList(args));
+        int at = moved.subList(moved.indexOf(spec.name()) + 1, moved.size()).indexOf(dashed) + moved.indexOf(spec.name()) + 1;
+        moved.add(at, "--");
+        String[] line = moved.toArray(String[]::new);
+        java.util.List<Integer> positional = walk(spec, line, null, true).positional();
+        long needed = spec.positionalParameters().stream().mapToLong(p -> p.arity().min()).sum();
+        return positional.size() <= places(spec) && positional.size() >= needed
+                && text.paramLabel().equals(labelAt(spec, positional.indexOf(at + 1)));
     }
 
     /**
@@ -719,6 +751,18 @@ final class Errors {
         return at < 0 ? args.length : start + at;
     }
 
+    /**
+     * The place (from 0) of the command's TEXT when it is its last positional parameter (rein reply's), or
+     * {@link Long#MAX_VALUE}.
+     */
+    private static long textPlace(CommandLine.Model.CommandSpec spec) {
+        java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")) {
+            return Long.MAX_VALUE;
+        }
+        return places(spec) - positionals.getLast().arity().max();
+    }
+
     /** The label of the positional parameter that the positional word number {@code place} (from 0) fills, or null. */
     private static String labelAt(CommandLine.Model.CommandSpec spec, long place) {
         long end = 0;
@@ -780,6 +824,26 @@ final class Errors {
         // the other positional words fill the places in order: this one's place is taken when they leave none for it
         boolean taken = multi ? others.size() > min : others.size() >= places(spec);
         String given = label + " is given without an option name";
+        if (!multi && TEXT_LABELS.contains(label) && values.size() == 1 && taken) {
+            // 'rein reply r1 --text hi there': the words right after the value are the text's, unquoted, when the other
+            // words fill the other places exactly ('give one: rein reply r1 there or rein reply r1 hi' replied neither)
+            Words.Named spelling = words.named().stream().filter(n -> n.at() == valuedAt.getFirst()).findFirst().orElseThrow();
+            java.util.List<Integer> followers = new java.util.ArrayList<>();
+            for (int next = spelling.value() + 1; others.contains(next); next++) {
+                followers.add(next);
+            }
+            if (!followers.isEmpty() && others.size() - followers.size() == places(spec) - positional.arity().max()) {
+                java.util.List<String> text = new java.util.ArrayList<>(java.util.List.of(values.getFirst()));
+                followers.forEach(f -> text.add(args[f]));
+                java.util.Set<Integer> out = new java.util.HashSet<>(dropped);
+                out.addAll(followers);
+                java.util.List<Integer> rest = others.stream().filter(o -> !followers.contains(o)).toList();
+                int at = placeOf(rest, min, valuedAt.getFirst(), args.length);
+                String value = synthetic + String.join(" ", text);
+                return given + ", and its " + text.size() + " words are one argument, to quote: " + spec.qualifiedName()
+                        + rendered(spec, rearranged(args, out, at, value), value, positional);
+            }
+        }
         if (!multi && (values.size() > 1 || !values.isEmpty() && taken)) {
             // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; each run is a command that works
             java.util.List<String> commands = new java.util.ArrayList<>();
@@ -794,6 +858,12 @@ final class Errors {
                 }
                 commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, out, at, synthetic + values.get(v)),
                         synthetic + values.get(v), positional));
+            }
+            commands = commands.stream().distinct().toList();
+            if (commands.size() == 1) {
+                // 'rein approve r1 --run r1': the same run twice, one command ('give one: rein approve r1 or rein approve r1')
+                return given + ", and it is given " + (taken ? "already" : "more than once") + ", the same: "
+                        + commands.getFirst();
             }
             return given + ", and it is given " + (taken ? "already" : "more than once") + ": give one: "
                     + String.join(" or ", commands);
@@ -1215,6 +1285,10 @@ final class Errors {
      */
     static String unknownName(String kind, String word, java.util.List<String> names, String otherwise) {
         String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
+        if (typed.isEmpty()) {
+            // '' is no start of a name: "too short ... the examples starting with ''" listed every name as if it were
+            return "the " + kind + " name is empty; " + otherwise;
+        }
         if (typed.codePointCount(0, typed.length()) <= 2) {
             // as for an option: a slip of a name ('rein rn') names it
             java.util.List<String> starting = names.stream().filter(name -> name.startsWith(typed)).toList();

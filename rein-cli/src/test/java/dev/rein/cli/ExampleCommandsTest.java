@@ -210,6 +210,18 @@ class ExampleCommandsTest {
     }
 
     /**
+     * A blank name is said to be empty, with the examples: it is no start of a name, too short to tell which was meant
+     * (rev63). Before: "too short to tell which example was meant: the examples starting with '' are: ...".
+     */
+    @Test
+    void aBlankExampleNameIsSaidToBeEmpty() {
+        for (String name : new String[] {"", " "}) {
+            assertThat(cli.run("example", name).stderrLines()).as("'" + name + "'").containsExactly("rein example: the"
+                    + " example name is empty; the examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
+        }
+    }
+
+    /**
      * A short name two letters from two examples is no near miss: the examples are listed. Before: "unknown example 'nope';
      * did you mean code or npc?".
      */

@@ -533,20 +533,21 @@ class UnknownOptionTest {
                 + " after --, so it was taken as an argument, not an option, and rein approve takes only RUN; to give the option,"
                 + " put it before --: rein approve r1 --as bob (see 'rein approve --help')");
         assertThat(cli.run("approve", "r1", "--", "--as").stderrLines()).singleElement().asString()
-                .contains("put it before -- with its NAME filled in: rein approve r1 --as NAME (see");
+                .contains("put it before --, and give the NAME in its place (see").doesNotContain(": rein ");
     }
 
     /**
-     * An option after {@code --} given without its value is hinted with its placeholder to fill in, never a pasteable
-     * command with an invented value. Before: {@code rein approve r1 -- --as} hinted {@code rein approve r1 --as alice},
-     * which records a decision as "alice".
+     * An option after {@code --} given without its value gets no command: the value is asked for, as a positional's is.
+     * Before: {@code rein approve r1 -- --as} hinted {@code rein approve r1 --as alice}, which records a decision as
+     * "alice", and then {@code rein approve r1 --as NAME}, which pasted unchanged records one by "NAME" (rev63).
      */
     @Test
-    void anOptionAfterDoubleDashWithoutItsValueIsHintedWithItsPlaceholder() {
+    void anOptionAfterDoubleDashWithoutItsValueIsAskedForItsValue() {
         assertThat(cli.run("approve", "r1", "--", "--as").stderrLines()).singleElement().asString()
-                .contains("put it before -- with its NAME filled in: rein approve r1 --as NAME (see").doesNotContain("alice");
+                .contains("put it before --, and give the NAME in its place (see").doesNotContain("alice", ": rein ");
         assertThat(cli.run("approve", "r1", "--", "--reject").stderrLines()).singleElement().asString()
-                .contains("filled in: rein approve r1 --reject REASON (see").doesNotContain("wrong recipient");
+                .contains("put it before --, and give the REASON in its place (see")
+                .doesNotContain("wrong recipient", ": rein ");
     }
 
     /**
@@ -720,5 +721,75 @@ class UnknownOptionTest {
         assertThat(cli.run("approve", "--", "--as", "bob").stderrLines().getFirst()).contains("and give the RUN");
         assertThat(cli.run("approve", "--", "--as=", "r1").stderrLines().getFirst()).contains("with its NAME, not empty");
         hintOf("approve", "--", "--as", "bob", "r1");
+    }
+
+    /**
+     * The "or, if '--x' is the TEXT, put -- before it" alternative is offered only when that command works: the word lands
+     * in the TEXT's (or GOAL's) place and the words after '--' fit the command's places (rev63). Before:
+     * 'rein reply -- --text --json RID' and 'rein reply -- --run --json hi', refused as a word too many.
+     */
+    @Test
+    void theDoubleDashAlternativeIsOfferedOnlyWhenItWorks() {
+        for (List<String> args : List.of(List.of("reply", "--text", "--json", "RID"), List.of("reply", "--run", "--json", "hi"),
+                List.of("reply", "--run", "--json"))) {
+            String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
+            assertThat(line).as(args.toString()).contains("has no value after it").doesNotContain("put -- before it", ": rein ");
+        }
+        // where it works it stays
+        assertThat(hintOf("run", "--max-step")).contains("Or, if '--max-step' is the GOAL, put -- before it: rein run -- --max-step");
+        assertThat(hintOf("reply", "RID", "--text")).contains("put -- before it: rein reply RID -- --text (see");
+    }
+
+    /**
+     * A flag given '=value' after '--' is not offered before '--' with the value, which a flag refuses (rev63). Before:
+     * 'rein reply -- --json=x r1 hi' hinted 'rein reply --json=x -- r1 hi' ("--json is a flag and takes no value").
+     */
+    @Test
+    void aFlagGivenAValueAfterDoubleDashIsOfferedWithoutIt() {
+        String line = cli.run("reply", "--", "--json=x", "r1", "hi").stderrLines().getFirst();
+        assertThat(line).contains("--json is a flag and takes no value").doesNotContain("--json=x --");
+        // 'true' is a value a flag takes: the command works as it is
+        hintOf("reply", "--", "--json=true", "r1", "hi");
+    }
+
+    /**
+     * Words after '--' from the TEXT's place on are the reply's text, whatever they look like: 'rein reply RID -- hi
+     * --json' replies "hi --json" once quoted (rev63). Before: 'rein reply RID --json -- hi', which drops the '--json' the
+     * user protected with '--' from the reply.
+     */
+    @Test
+    void anOptionsNameAfterTheTextAfterDoubleDashStaysInTheText() {
+        assertThat(hintOf("reply", "RID", "--", "hi", "--json")).contains("put it in quotes: rein reply RID -- \"hi --json\" (see")
+                .doesNotContain("put it before --");
+        assertThat(hintOf("reply", "--", "RID", "hi", "--json", "x")).contains("rein reply -- RID \"hi --json x\" (see");
+    }
+
+    /** A value of '--' is not called empty (rev63): it is said to be '--'. */
+    @Test
+    void aValueOfDoubleDashIsNotCalledEmpty() {
+        assertThat(cli.run("approve", "--", "--as", "--", "r1").stderrLines().getFirst())
+                .contains("with its NAME, not '--'").doesNotContain("not empty");
+        assertThat(cli.run("approve", "--", "--as", "", "r1").stderrLines().getFirst()).contains("with its NAME, not empty");
+    }
+
+    /**
+     * A TEXT given by name with several unquoted words ('--text hi there') after the RUN is the reply of those words
+     * (rev63). Before: "give one: rein reply r1 there or rein reply r1 hi", neither the reply meant.
+     */
+    @Test
+    void aNamedTextOfSeveralWordsIsQuoted() {
+        assertThat(hintOf("reply", "r1", "--text", "hi", "there")).contains("rein reply r1 \"hi there\" (see")
+                .doesNotContain("give one");
+        assertThat(hintOf("reply", "r1", "--text", "hi", "there", "--json")).contains("rein reply r1 \"hi there\" --json (see");
+    }
+
+    /** The same command is offered once (rev63). Before: 'give one: rein approve r1 or rein approve r1'. */
+    @Test
+    void aPositionalGivenTwiceAlikeIsOfferedOnce() {
+        for (List<String> args : List.of(List.of("approve", "--run", "r1", "r1"), List.of("approve", "r1", "--run", "r1"))) {
+            assertThat(hintOf(args.toArray(String[]::new))).as(args.toString())
+                    .contains("RUN is given without an option name, and it is given already, the same: rein approve r1 (see")
+                    .doesNotContain(" or rein");
+        }
     }
 }
