@@ -447,6 +447,10 @@ final class Errors {
         moved.add(at, "--");
         String[] line = moved.toArray(String[]::new);
         java.util.List<Integer> positional = walk(spec, line, null, true).positional();
+        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && spec.findOption(optionName(w)) != null)) {
+            // 'rein run --goal --json': '-- --goal --json' would make the '--json' meant as an option part of the goal
+            return false;
+        }
         long needed = spec.positionalParameters().stream().mapToLong(p -> p.arity().min()).sum();
         return positional.size() <= places(spec) && positional.size() >= needed
                 && text.paramLabel().equals(labelAt(spec, positional.indexOf(at + 1)));

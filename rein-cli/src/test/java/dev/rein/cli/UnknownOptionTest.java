@@ -726,12 +726,13 @@ class UnknownOptionTest {
     /**
      * The "or, if '--x' is the TEXT, put -- before it" alternative is offered only when that command works: the word lands
      * in the TEXT's (or GOAL's) place and the words after '--' fit the command's places (rev63). Before:
-     * 'rein reply -- --text --json RID' and 'rein reply -- --run --json hi', refused as a word too many.
+     * 'rein reply -- --text --json RID' and 'rein reply -- --run --json hi', refused as a word too many, and
+     * 'rein run -- --goal --json', a run of the goal "--goal --json", the '--json' meant as an option.
      */
     @Test
     void theDoubleDashAlternativeIsOfferedOnlyWhenItWorks() {
         for (List<String> args : List.of(List.of("reply", "--text", "--json", "RID"), List.of("reply", "--run", "--json", "hi"),
-                List.of("reply", "--run", "--json"))) {
+                List.of("reply", "--run", "--json"), List.of("run", "--goal", "--json"))) {
             String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
             assertThat(line).as(args.toString()).contains("has no value after it").doesNotContain("put -- before it", ": rein ");
         }
