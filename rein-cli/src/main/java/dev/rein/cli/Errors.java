@@ -417,7 +417,7 @@ final class Errors {
         // the sentence after a "did you mean ...?" starts anew
         String and = unknown.endsWith("?") ? " And" : "; and";
         String or = unknown.endsWith("?") ? " Or" : "; or";
-        if (dashed.contains("=") && unknown.contains(" is given without an option name")) {
+        if (dashed.contains("=") && unknown.contains(" given without an option name")) {
             return unknown; // 'rein show --run=r1': the command shown is complete, and 'and give RUN' (or '--goal=hi is the GOAL') would say it is not
         }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
@@ -798,6 +798,10 @@ final class Errors {
     private static String namedPositional(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional,
             String[] args) {
         String label = positional.paramLabel();
+        String all = allNamed(spec, args);
+        if (all != null) {
+            return all;
+        }
         String synthetic = "--" + label.toLowerCase(java.util.Locale.ROOT) + "=";
         Words words = walk(spec, args, positional, true);
         java.util.List<Integer> others = words.positional();
@@ -836,7 +840,11 @@ final class Errors {
             for (int next = spelling.value() + 1; others.contains(next); next++) {
                 followers.add(next);
             }
-            if (!followers.isEmpty() && others.size() - followers.size() == places(spec) - positional.arity().max()) {
+            // the RUN may come after the words ('--text hi there r1'): the first followers are the text's, as many as the
+            // other places leave over
+            long nonText = places(spec) - positional.arity().max();
+            if (followers.size() >= others.size() - nonText && others.size() > nonText) {
+                followers.subList((int) (others.size() - nonText), followers.size()).clear();
                 java.util.List<String> text = new java.util.ArrayList<>(java.util.List.of(values.getFirst()));
                 followers.forEach(f -> text.add(args[f]));
                 java.util.Set<Integer> out = new java.util.HashSet<>(dropped);
@@ -844,14 +852,17 @@ final class Errors {
                 java.util.List<Integer> rest = others.stream().filter(o -> !followers.contains(o)).toList();
                 int at = placeOf(rest, min, valuedAt.getFirst(), args.length);
                 String value = synthetic + String.join(" ", text);
-                return given + ", and its " + text.size() + " words are one argument, to quote: " + spec.qualifiedName()
-                        + rendered(spec, rearranged(args, out, at, value), value, positional);
+                String[] command = rearranged(args, out, at, value);
+                if (fits(spec, command, positional)) {
+                    return given + ", and its " + text.size() + " words are one argument, to quote: " + spec.qualifiedName()
+                            + rendered(spec, command, value, positional);
+                }
             }
         }
         if (!multi && (values.size() > 1 || !values.isEmpty() && taken)) {
             // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; each run is a command that works
             java.util.List<String> commands = new java.util.ArrayList<>();
-            if (taken) {
+            if (taken && fits(spec, rearranged(args, dropped, -1, null), positional)) {
                 commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, dropped, -1, null), null, positional));
             }
             for (int v = 0; v < values.size(); v++) {
@@ -860,10 +871,15 @@ final class Errors {
                 if (taken) {
                     out.add(at); // the value in the other's place
                 }
-                commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, out, at, synthetic + values.get(v)),
-                        synthetic + values.get(v), positional));
+                String[] command = rearranged(args, out, at, synthetic + values.get(v));
+                if (fits(spec, command, positional)) {
+                    commands.add(spec.qualifiedName() + rendered(spec, command, synthetic + values.get(v), positional));
+                }
             }
             commands = commands.stream().distinct().toList();
+            if (commands.isEmpty()) {
+                return given + OVERFILLED + label + " in its place";
+            }
             if (commands.size() == 1) {
                 // 'rein approve r1 --run r1': the same run twice, one command ('give one: rein approve r1 or rein approve r1')
                 return given + ", and it is given " + (taken ? "already" : "more than once") + ", the same: "
@@ -894,8 +910,111 @@ final class Errors {
         // GOAL's words are joined: several values make one
         String value = String.join(" ", values);
         int at = multi ? valuedAt.getFirst() : placeOf(others, min, valuedAt.getFirst(), args.length);
-        return given + ": " + spec.qualifiedName()
-                + rendered(spec, rearranged(args, dropped, at, synthetic + value), synthetic + value, positional);
+        String[] command = rearranged(args, dropped, at, synthetic + value);
+        if (!fits(spec, command, positional)) {
+            // 'rein eval --suite s.yaml -- --traces d': '--traces' and 'd' are arguments after '--', SUITE's place is theirs
+            return given + OVERFILLED + label + " in its place";
+        }
+        return given + ": " + spec.qualifiedName() + rendered(spec, command, synthetic + value, positional);
+    }
+
+    /** What is said when every command with the value in its place would have more positional words than places. */
+    private static final String OVERFILLED = "; with it in its place, the words after -- (arguments, whatever they look"
+            + " like) would be more than the command takes: put the options before --, and give the ";
+
+    /**
+     * Whether {@code command} (the words with {@code positional}'s value given as {@code --label=value}) has no more
+     * positional words than {@code spec} has places: a word after a later {@code --} is one, whatever it looks like.
+     */
+    private static boolean fits(CommandLine.Model.CommandSpec spec, String[] command,
+            CommandLine.Model.PositionalParamSpec positional) {
+        Words words = walk(spec, command, positional, true);
+        return words.positional().size() + words.named().stream().filter(n -> n.value() >= 0).count() <= places(spec);
+    }
+
+    /**
+     * When more than one of {@code spec}'s positional parameters is given by name ({@code rein reply --text hi there
+     * --run r1}): all of them put in their places in one pass, the other words filling the places left in order, and
+     * the words right after a TEXT's value that the places leave over joined into it, quoted: {@code rein reply r1
+     * "hi there"} (one at a time, each command kept the other's name, refused). Without a command when a name has no
+     * value or two, a word is an unknown option, or the words do not fill the places. Null when at most one is named.
+     */
+    private static String allNamed(CommandLine.Model.CommandSpec spec, String[] args) {
+        java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+        java.util.Map<CommandLine.Model.PositionalParamSpec, java.util.List<String>> named = new java.util.LinkedHashMap<>();
+        java.util.Map<CommandLine.Model.PositionalParamSpec, Integer> valueAt = new java.util.HashMap<>();
+        java.util.List<String> options = new java.util.ArrayList<>();
+        java.util.List<Integer> unnamed = new java.util.ArrayList<>();
+        boolean known = true;
+        boolean ended = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            String w = args[i];
+            CommandLine.Model.PositionalParamSpec by = ended || !optionShaped(w) || option0(spec, w) != null ? null
+                    : positionals.stream().filter(p -> withoutDashes(optionName(w)).equalsIgnoreCase(p.paramLabel()))
+                            .findFirst().orElse(null);
+            if (ended || !w.startsWith("-") || w.length() < 2 || w.matches("-\\d+(\\.\\d+)?")) {
+                unnamed.add(i);
+            } else if (w.equals("--")) {
+                ended = true;
+            } else if (by != null) {
+                int value = w.contains("=") ? i : i + 1 < args.length && valueOf(by, args[i + 1]) ? i + 1 : -1;
+                String v = value < 0 ? "" : value == i ? w.substring(w.indexOf('=') + 1) : args[value];
+                named.computeIfAbsent(by, p -> new java.util.ArrayList<>()).add(v);
+                valueAt.put(by, value);
+                i = Math.max(i, value);
+            } else if (option0(spec, w) != null) {
+                options.add(shellWord(w));
+                if (option0(spec, w).arity().max() > 0 && !w.contains("=") && i + 1 < args.length) {
+                    options.add(shellWord(args[++i]));
+                }
+            } else {
+                known = false; // an unknown option: the command offered would fail on it
+            }
+        }
+        if (named.size() < 2) {
+            return null;
+        }
+        String labels = String.join(" and ", named.keySet().stream().map(CommandLine.Model.PositionalParamSpec::paramLabel).toList());
+        String given = labels + " are given without an option name";
+        String each = given + ": give each in its place, without the name, and a value of several words in quotes";
+        if (!known || named.values().stream().anyMatch(v -> v.stream().distinct().count() != 1 || v.getFirst().isEmpty())) {
+            return each;
+        }
+        long free = positionals.stream().filter(p -> !named.containsKey(p)).mapToLong(p -> p.arity().max()).sum();
+        long needed = positionals.stream().filter(p -> !named.containsKey(p)).mapToLong(p -> p.arity().min()).sum();
+        java.util.Map<CommandLine.Model.PositionalParamSpec, String> values = new java.util.HashMap<>();
+        named.forEach((p, v) -> values.put(p, v.getFirst()));
+        CommandLine.Model.PositionalParamSpec text = positionals.getLast();
+        if (unnamed.size() > free && named.containsKey(text) && TEXT_LABELS.contains(text.paramLabel())) {
+            // '--text hi there --run r1': the words right after the text's value are its own
+            StringBuilder joined = new StringBuilder(values.get(text));
+            for (int next = valueAt.get(text) + 1; unnamed.size() > free && unnamed.contains(next); next++) {
+                joined.append(' ').append(args[next]);
+                unnamed.remove(Integer.valueOf(next));
+            }
+            values.put(text, joined.toString());
+        }
+        if (unnamed.size() > free || unnamed.size() < needed) {
+            return each;
+        }
+        java.util.List<String> words = new java.util.ArrayList<>();
+        java.util.Iterator<Integer> rest = unnamed.iterator();
+        for (CommandLine.Model.PositionalParamSpec p : positionals) {
+            if (values.containsKey(p)) {
+                words.add(values.get(p));
+            } else {
+                for (long n = 0; n < p.arity().max() && rest.hasNext(); n++) {
+                    words.add(args[rest.next()]);
+                }
+            }
+        }
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        options.forEach(o -> command.append(' ').append(o));
+        if (words.stream().anyMatch(w -> w.startsWith("-"))) {
+            command.append(" --"); // a value like '-5' would be taken for an option
+        }
+        words.forEach(w -> command.append(' ').append(shellWord(w)));
+        return given + ": " + command;
     }
 
     /**

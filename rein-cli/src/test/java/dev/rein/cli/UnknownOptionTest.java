@@ -24,11 +24,24 @@ class UnknownOptionTest {
      * works when run: it runs to the end, or gets as far as looking the run up in the store (there is none).
      */
     private String hintOf(String... args) {
+        return hintGiving(null, args);
+    }
+
+    /**
+     * {@link #hintOf}, and each offered command, parsed by picocli, gives the values {@code expected} lists for it in turn
+     * ("RUN=[r1] TEXT=[hi there]", the options first as matched, then the positionals): a command that works but for
+     * another run or another text fails. Null: any values.
+     */
+    private String hintGiving(List<String> expected, String... args) {
         String line = cli.run(args).stderrLines().getFirst();
         int at = Math.max(line.lastIndexOf(": rein ") + 2, line.lastIndexOf("e.g. rein ") + 5);
         int end = line.lastIndexOf(" (see '");
         assertThat(at).as(line).isPositive().isLessThan(end);
-        for (String command : line.substring(at, end).split(" or (?=rein )")) {
+        List<String> commands = List.of(line.substring(at, end).split(" or (?=rein )"));
+        if (expected != null) {
+            assertThat(commands.stream().map(c -> parsed(shellWords(c))).toList()).as(line).isEqualTo(expected);
+        }
+        for (String command : commands) {
             List<String> words = shellWords(command);
             InProcessCli.Outcome outcome = hinted.run(words.subList(1, words.size()).toArray(String[]::new));
             assertThat(outcome.exitCode() == ExitCodes.SUCCEEDED || outcome.stderr().contains("no run store")
@@ -36,6 +49,26 @@ class UnknownOptionTest {
                     .as(command + " -> " + outcome.stderr()).isTrue();
         }
         return line;
+    }
+
+    /** The values picocli parses from {@code words} ("rein reply ..."): "--json=[true] RUN=[r1] TEXT=[hi]", or "REFUSED ...". */
+    private static String parsed(List<String> words) {
+        try {
+            CommandLine.ParseResult result = Rein.commandLine(new CliEnvironment(
+                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
+                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), java.util.Map.of("REIN_HOME", "/nonexistent"),
+                    Terminal.NONE, (name, env) -> null, false, new java.io.ByteArrayInputStream(new byte[0])))
+                    .parseArgs(words.subList(1, words.size()).toArray(String[]::new));
+            while (result.hasSubcommand()) {
+                result = result.subcommand();
+            }
+            List<String> values = new ArrayList<>();
+            result.matchedOptions().forEach(o -> values.add(o.longestName() + "=" + o.stringValues()));
+            result.matchedPositionals().forEach(p -> values.add(p.paramLabel() + "=" + p.stringValues()));
+            return String.join(" ", values);
+        } catch (CommandLine.ParameterException e) {
+            return "REFUSED " + e.getMessage();
+        }
     }
 
     /** A command line split as a shell splits it (double and single quotes, no escapes): enough for the hints' quoting. */
@@ -656,7 +689,7 @@ class UnknownOptionTest {
                 + " 'rein run --help')");
         assertThat(hintOf("run", "--goal=", "--goal", "")).contains("e.g. rein run \"What is 17 * 23?\" (see");
         assertThat(hintOf("run", "--goal", "", "--goal=hi")).contains("rein run hi (see");
-        assertThat(hintOf("show", "--run", "a", "--run", "b")).contains("give one: rein show a or rein show b (see");
+        assertThat(hintGiving(List.of("RUN=[a]", "RUN=[b]"), "show", "--run", "a", "--run", "b")).contains("give one: rein show a or rein show b (see");
         assertThat(hintOf("show", "--run", "a", "--run=b")).contains("give one: rein show a or rein show b (see");
     }
 
@@ -668,9 +701,9 @@ class UnknownOptionTest {
      */
     @Test
     void aNamedPositionalsValueGoesInItsPlace() {
-        assertThat(hintOf("reply", "hi", "--run", "r1")).contains("RUN is given without an option name: rein reply r1 hi (see");
-        assertThat(hintOf("reply", "--run", "r1", "hi")).contains("RUN is given without an option name: rein reply r1 hi (see");
-        assertThat(hintOf("reply", "--text", "hi", "r1")).contains("TEXT is given without an option name: rein reply r1 hi (see");
+        assertThat(hintGiving(List.of("RUN=[r1] TEXT=[hi]"), "reply", "hi", "--run", "r1")).contains("RUN is given without an option name: rein reply r1 hi (see");
+        assertThat(hintGiving(List.of("RUN=[r1] TEXT=[hi]"), "reply", "--run", "r1", "hi")).contains("RUN is given without an option name: rein reply r1 hi (see");
+        assertThat(hintGiving(List.of("RUN=[r1] TEXT=[hi]"), "reply", "--text", "hi", "r1")).contains("TEXT is given without an option name: rein reply r1 hi (see");
         assertThat(hintOf("reply", "-5", "--run", "r1")).contains("RUN is given without an option name: rein reply r1 -5 (see");
     }
 
@@ -779,9 +812,9 @@ class UnknownOptionTest {
      */
     @Test
     void aNamedTextOfSeveralWordsIsQuoted() {
-        assertThat(hintOf("reply", "r1", "--text", "hi", "there")).contains("rein reply r1 \"hi there\" (see")
+        assertThat(hintGiving(List.of("RUN=[r1] TEXT=[hi there]"), "reply", "r1", "--text", "hi", "there")).contains("rein reply r1 \"hi there\" (see")
                 .doesNotContain("give one");
-        assertThat(hintOf("reply", "r1", "--text", "hi", "there", "--json")).contains("rein reply r1 \"hi there\" --json (see");
+        assertThat(hintGiving(List.of("--json=[true] RUN=[r1] TEXT=[hi there]"), "reply", "r1", "--text", "hi", "there", "--json")).contains("rein reply r1 \"hi there\" --json (see");
     }
 
     /** The same command is offered once (rev63). Before: 'give one: rein approve r1 or rein approve r1'. */
@@ -791,6 +824,44 @@ class UnknownOptionTest {
             assertThat(hintOf(args.toArray(String[]::new))).as(args.toString())
                     .contains("RUN is given without an option name, and it is given already, the same: rein approve r1 (see")
                     .doesNotContain(" or rein");
+        }
+    }
+
+    /**
+     * Several positional parameters given by name on one line ({@code --text hi there --run r1}) are put in their places in
+     * one pass, then the text quoted (rev72 1, 2). Before: 'rein reply --run r1 "hi there"' and 'rein reply r1 --text hi',
+     * each refused for the name left in, and two refused commands for '--run r1 --text hi there'.
+     */
+    @Test
+    void everyNamedPositionalIsPutInItsPlaceInOnePass() {
+        List<String> meant = List.of("RUN=[r1] TEXT=[hi there]");
+        hintGiving(meant, "reply", "--text", "hi", "there", "--run", "r1");
+        hintGiving(meant, "reply", "--run", "r1", "--text", "hi", "there");
+        hintGiving(List.of("RUN=[r1] TEXT=[hi]"), "reply", "--run", "r1", "--text", "hi");
+        hintGiving(List.of("RUN=[r1] TEXT=[hi]"), "reply", "--run=r1", "--text=hi");
+        hintGiving(List.of("--json=[true] RUN=[r1] TEXT=[hi]"), "reply", "--text", "hi", "--json", "--run", "r1");
+    }
+
+    /**
+     * A TEXT given by name before the RUN with several words ({@code --text hi there r1}) takes the words up to the RUN
+     * (rev72 4). Before: 'give one: rein reply there r1 or rein reply there hi', both making "there" the RUN.
+     */
+    @Test
+    void aNamedTextOfSeveralWordsBeforeTheRunIsQuoted() {
+        hintGiving(List.of("RUN=[r1] TEXT=[hi there]"), "reply", "--text", "hi", "there", "r1");
+    }
+
+    /**
+     * A command that would put more words in the places than there are ({@code rein eval --suite s.yaml -- --traces d}:
+     * the words after a later '--' are positional) is not offered (rev72 3). Before: 'rein eval s.yaml -- --traces d' and
+     * 'rein reply r1 "hi there" -- x', both refused.
+     */
+    @Test
+    void aCommandOverfillingThePlacesIsNotOffered() {
+        for (List<String> args : List.of(List.of("eval", "--suite", "s.yaml", "--", "--traces", "d"),
+                List.of("reply", "r1", "--text", "hi", "there", "--", "x"))) {
+            String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
+            assertThat(line).as(args.toString()).contains("is given without an option name").doesNotContain(": rein ");
         }
     }
 }
