@@ -102,7 +102,7 @@ final class Errors {
             if (!arg.startsWith("-") || arg.length() < 2 || arg.matches("-\\d+(\\.\\d+)?")) {
                 continue;
             }
-            CommandLine.Model.OptionSpec option = spec.findOption(optionName(arg));
+            CommandLine.Model.OptionSpec option = option0(spec, arg);
             if (option == null) {
                 return arg;
             }
@@ -135,7 +135,7 @@ final class Errors {
     static String exclusiveOptions(CommandLine.Model.CommandSpec spec, String[] args) {
         java.util.List<CommandLine.Model.OptionSpec> given = new java.util.ArrayList<>();
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length && !args[i].equals("--"); i++) {
-            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? option0(spec, args[i]) : null;
             if (option == null) {
                 continue;
             }
@@ -192,7 +192,7 @@ final class Errors {
         long textAt = textPlace(spec);
         java.util.function.Predicate<String> text = w -> textAt >= before && before + after.indexOf(w) >= textAt;
         String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w) && !text.test(w)).findFirst()
-                .or(() -> after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null
+                .or(() -> after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null
                         && !text.test(w)).findFirst())
                 .orElse(null);
         if (word == null) {
@@ -203,21 +203,21 @@ final class Errors {
                         .map(CommandLine.Model.PositionalParamSpec::paramLabel).toList());
         String said = "'" + word + "' comes after --, so it was taken as an argument, not an option, and " + spec.qualifiedName()
                 + " " + takes;
-        if (spec.findOption(optionName(word)) == null) {
+        if (option0(spec, word) == null) {
             return said;
         }
         // where no command would work, none is shown, only what to do: one option twice after '--' (before it, it would
         // be given twice there), several options after '--', one given before it already, or words left after '--' for a
         // command taking none
-        CommandLine.Model.OptionSpec named = spec.findOption(optionName(word));
-        if (after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) == named).count() > 1) {
+        CommandLine.Model.OptionSpec named = option0(spec, word);
+        if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) == named).count() > 1) {
             return said + "; " + named.longestName() + " is given twice after --: put it before -- once"
                     + (named.arity().max() > 0 ? ", with the value meant" : "");
         }
-        if (after.stream().filter(w -> optionShaped(w) && spec.findOption(optionName(w)) != null).count() > 1) {
+        if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null).count() > 1) {
             return said + "; to give the options, put them before --";
         }
-        if (words.subList(start, dashes).stream().anyMatch(w -> optionShaped(w) && spec.findOption(optionName(w)) == named)) {
+        if (words.subList(start, dashes).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) == named)) {
             return said + "; " + named.longestName() + " is given before -- already: give it once";
         }
         int valueWords = named.arity().max() > 0 && !word.contains("=") ? 1 : 0;
@@ -231,7 +231,7 @@ final class Errors {
             return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
                     + " has no place for";
         }
-        CommandLine.Model.OptionSpec taking = spec.findOption(optionName(word));
+        CommandLine.Model.OptionSpec taking = option0(spec, word);
         if (taking.arity().max() > 0) {
             int w = after.indexOf(word);
             String value = word.contains("=") ? word.substring(word.indexOf('=') + 1)
@@ -320,7 +320,7 @@ final class Errors {
         java.util.List<String> words = new java.util.ArrayList<>();
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
             CommandLine.Model.OptionSpec option = args[i].startsWith("-")
-                    ? spec.findOption(optionName(args[i])) : null;
+                    ? option0(spec, args[i]) : null;
             if (option == null) {
                 words.add(args[i]);
                 continue;
@@ -353,7 +353,7 @@ final class Errors {
         // each text option's argument, and the number of words right after its value
         java.util.Map<Integer, Integer> following = new java.util.LinkedHashMap<>();
         for (int i = start; i < args.length; i++) {
-            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? option0(spec, args[i]) : null;
             if (option == null) {
                 words++;
                 int word = i;
@@ -447,7 +447,7 @@ final class Errors {
         moved.add(at, "--");
         String[] line = moved.toArray(String[]::new);
         java.util.List<Integer> positional = walk(spec, line, null, true).positional();
-        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && spec.findOption(optionName(w)) != null)) {
+        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) != null)) {
             // 'rein run --goal --json': '-- --goal --json' would make the '--json' meant as an option part of the goal
             return false;
         }
@@ -728,7 +728,7 @@ final class Errors {
                     break;
                 }
                 ended = true;
-            } else if (named != null && optionShaped(w) && spec.findOption(optionName(w)) == null
+            } else if (named != null && optionShaped(w) && option0(spec, w) == null
                     && withoutDashes(optionName(w)).equalsIgnoreCase(named.paramLabel())) {
                 // '--goal ""' gives an empty GOAL, as '--goal=' does
                 int value = w.contains("=") ? i
@@ -738,7 +738,7 @@ final class Errors {
             } else if (!w.startsWith("-") || w.length() < 2 || w.matches("-\\d+(\\.\\d+)?")) {
                 positional.add(i);
             } else {
-                CommandLine.Model.OptionSpec option = spec.findOption(optionName(w));
+                CommandLine.Model.OptionSpec option = option0(spec, w);
                 if (option != null && option.arity().max() > 0 && !w.contains("=")) {
                     i++; // its value, whatever it looks like
                 }
@@ -907,8 +907,22 @@ final class Errors {
             // 'rein run GOAL' starts a run with that goal, 'rein eval SUITE' looks for a file named SUITE)
             return given + ", and " + valueless.getFirst() + " has no value after it: give the " + label + " in its place";
         }
-        // GOAL's words are joined: several values make one
-        String value = String.join(" ", values);
+        if (multi && values.size() > 1) {
+            // 'rein run --goal hi --goal ho': GOAL's words are joined, but two names are two goals, not one of both
+            java.util.List<String> commands = new java.util.ArrayList<>();
+            for (String v : values.stream().distinct().toList()) {
+                String[] command = rearranged(args, dropped, valuedAt.get(values.indexOf(v)), synthetic + v);
+                if (fits(spec, command, positional)) {
+                    commands.add(spec.qualifiedName() + rendered(spec, command, synthetic + v, positional));
+                }
+            }
+            if (commands.isEmpty()) {
+                return given + OVERFILLED + label + " in its place";
+            }
+            return given + ", and it is given more than once" + (commands.size() == 1 ? ", the same: " : ": give one: ")
+                    + String.join(" or ", commands);
+        }
+        String value = values.getFirst();
         int at = multi ? valuedAt.getFirst() : placeOf(others, min, valuedAt.getFirst(), args.length);
         String[] command = rearranged(args, dropped, at, synthetic + value);
         if (!fits(spec, command, positional)) {
@@ -1079,7 +1093,7 @@ final class Errors {
                     ended = true;
                 } else if (optionShaped(args[i])) {
                     sb.append(' ').append(shellWord(args[i]));
-                    CommandLine.Model.OptionSpec option = spec.findOption(optionName(args[i]));
+                    CommandLine.Model.OptionSpec option = option0(spec, args[i]);
                     if (option != null && option.arity().max() > 0 && !args[i].contains("=") && i + 1 < args.length) {
                         sb.append(' ').append(shellWord(args[++i]));
                     }

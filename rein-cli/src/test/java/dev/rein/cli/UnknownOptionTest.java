@@ -864,4 +864,16 @@ class UnknownOptionTest {
             assertThat(line).as(args.toString()).contains("is given without an option name").doesNotContain(": rein ");
         }
     }
+
+    /**
+     * A GOAL given by name twice is not joined (rev72 5): the same value is offered once, different ones as one command
+     * each. Before: 'rein run "hi there hi there"' and 'rein run "hi ho"', goals nobody typed.
+     */
+    @Test
+    void aGoalGivenByNameTwiceIsNotJoined() {
+        assertThat(hintGiving(List.of("GOAL=[hi there]"), "run", "--goal", "hi there", "--goal", "hi there"))
+                .contains("the same: rein run \"hi there\" (see");
+        assertThat(hintGiving(List.of("GOAL=[hi]", "GOAL=[ho]"), "run", "--goal", "hi", "--goal", "ho"))
+                .contains("give one: rein run hi or rein run ho (see");
+    }
 }
