@@ -667,9 +667,11 @@ class HttpProtocolTest {
 
     @Test
     void theCallAfterATimeoutDoesNotWaitForTheHungServerToTakeTheCancellationOfTheCallItGaveUp() throws Exception {
-        // The session left after a timeout first sends notifications/cancelled for the call given up (waiting up to 2 s),
-        // then ends. A hung server does not take that POST either; the next call must not wait for it (it held every
-        // other call of the server too, the session being discarded under the connection's lock).
+        // The session left after a timeout (and a ping unanswered for its 5 s) first sends notifications/cancelled for the
+        // call given up (waiting up to 2 s), then ends. A hung server does not take that POST either; the next call must
+        // not wait for it (it held every other call of the server too, the session being discarded under the connection's
+        // lock).
+        java.util.concurrent.BlockingQueue<Instant> pings = new java.util.concurrent.LinkedBlockingQueue<>();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.BlockingQueue<Instant> cancels = new java.util.concurrent.LinkedBlockingQueue<>();
         java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
@@ -688,6 +690,11 @@ class HttpProtocolTest {
                         await(release); // hung: the cancellation is never taken
                         return;
                     }
+                    if (method.equals("ping") && sessions.get() == 1) {
+                        pings.add(Instant.now());
+                        await(release); // hung: no ping is answered
+                        return;
+                    }
                     if (method.equals("tools/call") && hang.getAndSet(false)) {
                         await(release); // hung
                         return;
@@ -698,13 +705,15 @@ class HttpProtocolTest {
         }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             try {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
-                Instant asked = Instant.now();
                 ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
                 Instant answered = Instant.now();
                 assertThat(next.content()).isEqualTo("done");
                 assertThat(sessions.get()).isEqualTo(2);
                 assertThat(cancels.poll(10, java.util.concurrent.TimeUnit.SECONDS)).as("the cancellation was still sent").isNotNull();
-                assertThat(Duration.between(asked, answered)).isLessThan(Duration.ofMillis(1500));
+                Instant pinged = pings.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(pinged).as("the server was pinged").isNotNull();
+                // The next call waits for the ping's bound (5 s), then for nothing more of the session left.
+                assertThat(Duration.between(pinged.plusSeconds(5), answered)).isLessThan(Duration.ofMillis(1500));
             } finally {
                 release.countDown();
             }
@@ -713,8 +722,9 @@ class HttpProtocolTest {
 
     @Test
     void theCallAfterATimeoutDoesNotWaitForTheHungServerToAnswerTheDeleteOfTheSessionItLeaves() throws Exception {
-        // A timeout leaves the session in doubt, so the next call opens a new one. Before, it first waited up to 3 s (holding
-        // every other call of the server) for the server to answer the DELETE of the old session, which a hung server never does.
+        // A timeout on a server that answers no ping leaves the session in doubt, so the next call opens a new one. Before, it
+        // first waited up to 3 s (holding every other call of the server) for the server to answer the DELETE of the old
+        // session, which a hung server never does.
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.BlockingQueue<Instant> deletes = new java.util.concurrent.LinkedBlockingQueue<>();
         java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
@@ -731,7 +741,8 @@ class HttpProtocolTest {
                     if (FakeHttpEndpoint.method(message).equals("initialize")) {
                         exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.incrementAndGet());
                     }
-                    if (FakeHttpEndpoint.method(message).equals("tools/call") && hang.getAndSet(false)) {
+                    if (FakeHttpEndpoint.method(message).equals("tools/call") && hang.getAndSet(false)
+                            || FakeHttpEndpoint.method(message).equals("ping") && sessions.get() == 1) {
                         await(release); // hung
                         return;
                     }

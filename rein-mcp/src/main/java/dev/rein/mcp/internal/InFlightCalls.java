@@ -23,6 +23,20 @@ final class InFlightCalls {
         deadlines.remove(token);
     }
 
+    /**
+     * Whether some call is still in flight after its deadline, forgetting each such call: a server
+     * is checked once for a call given up on, not again at every call after it.
+     */
+    boolean takeOverdue(Instant now) {
+        boolean any = false;
+        for (var entry : deadlines.entrySet()) {
+            if (now.isAfter(entry.getValue()) && deadlines.remove(entry.getKey(), entry.getValue())) {
+                any = true;
+            }
+        }
+        return any;
+    }
+
     /** Whether some call is still in flight after its deadline. */
     boolean anyOverdue(Instant now) {
         for (Instant deadline : deadlines.values()) {

@@ -669,6 +669,10 @@ public final class ServerConnection implements AutoCloseable {
         Session current;
         try {
             current = live(deadline);
+        } catch (StillChecking e) {
+            return ToolOutput.error("MCP server '" + config.name() + "' had not answered ping by the end of this call's time: a call"
+                    + " on it was given up on, and Rein checks (for up to " + Session.PING_TIMEOUT.toSeconds() + " s) that it still"
+                    + " answers before calling it again. Tool '" + tool + "' was not called. Try again in a moment.");
         } catch (StillRestarting e) {
             return ToolOutput.error("MCP server '" + config.name() + "' is being restarted (it stopped: " + e.getMessage() + ") and had not"
                     + " answered initialize by the end of this call's time. Tool '" + tool + "' was not called. The restart goes on:"
@@ -863,22 +867,35 @@ public final class ServerConnection implements AutoCloseable {
             }
             Exception e = said == null && retryAfter == 0 && noWait == null ? failure : new HttpRefusal.Said(failure, said, retryAfter, noWait);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
-            if (timedOut || failure.getCause() instanceof InterruptedException) {
-                // Given up on, not failed: the server may still be running it.
-                current.transport.cancel(call, timedOut ? "the call timed out" : "the call was stopped by its caller");
-            }
-            failed(current, timedOut ? "a call timed out" : describe(e));
             String effect = handshakeFailed(e) ? " No TLS connection was made, so the call was not sent and the tool did not run."
                     : mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "";
-            return ToolOutput.error(timedOut
-                    ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time." + effect
-                    : "MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
+            if (timedOut || failure.getCause() instanceof InterruptedException) {
+                return givenUp(current, call, tool, timedOut, effect);
+            }
+            failed(current, describe(e));
+            return ToolOutput.error("MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
                     + stderr.describe() + effect + (config.transport() instanceof McpServerConfig.Http
                     ? " Rein connects to it again at the next call." : " The server is restarted at the next call."));
         } finally {
             current.calls.ended(inFlight);
             current.transport.ended(call);
         }
+    }
+
+    /**
+     * The result of a call given up on: it timed out ({@code timedOut}) or its caller stopped it (a run cancelled, the
+     * executor's timeout). Only that call fails: the server, which may still be running it, is told to stop it
+     * ({@code notifications/cancelled} with its request's id), and its session and the other calls on it are left alone
+     * unless it also fails a ping ({@link Session#checkAlive}); a busy server is not a hung one, and restarting it lost
+     * its state (server-memory's graph) and every call in flight beside this one.
+     */
+    private ToolOutput givenUp(Session current, CancellingTransport.Call call, String tool, boolean timedOut, String effect) {
+        current.transport.cancel(call, timedOut ? "the call timed out" : "the call was stopped by its caller");
+        current.checkAlive(timedOut ? "a call timed out" : "a call was stopped by its caller");
+        return ToolOutput.error((timedOut ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time."
+                : "The call of tool '" + tool + "' on MCP server '" + config.name() + "' was stopped before its answer came (its run"
+                + " was cancelled or its time ran out).") + " Rein stopped waiting for it and told the server to cancel it"
+                + " (notifications/cancelled)." + effect);
     }
 
     /** The result of a call answered with more than Rein reads ({@code tooLarge} says how much). */
@@ -952,39 +969,70 @@ public final class ServerConnection implements AutoCloseable {
      * The restart runs on a thread of its own, for as long as a start may take, and calls wait for
      * it until their deadline: a server slower to start than a call may take (an npx package
      * fetched again) is still restarted and kept for the next call, where a restart bounded by the
-     * call ended with it and the next call restarted it again, for ever.
+     * call ended with it and the next call restarted it again, for ever. A server being checked
+     * with ping after a call was given up on is waited for first: a hung one is restarted, not
+     * given the call.
      *
      * @throws StillRestarting when the restart had not ended by {@code deadline}
+     * @throws StillChecking when the check had not ended by {@code deadline}
      */
     private Session live(Instant deadline) throws IOException, InterruptedException {
-        CompletableFuture<Session> pending;
-        synchronized (this) {
-            if (closed) {
-                throw new IOException("the agent's MCP connections were closed");
-            }
-            if (session != null && !session.broken.isDone()) {
-                if (!session.calls.anyOverdue(Instant.now())) {
-                    return session;
+        while (true) {
+            CompletableFuture<Void> check = null;
+            CompletableFuture<Session> pending;
+            synchronized (this) {
+                if (closed) {
+                    throw new IOException("the agent's MCP connections were closed");
                 }
-                // A call timed out by the executor: the thread that made it may not have marked the
-                // session broken yet, but a hung server must not get the next call.
-                session.breakWith("a call timed out");
-            }
-            if (session != null) {
-                lastFailure = session.broken.getNow("it stopped");
-                Session left = session;
-                leaving.add(left);
-                left.discardInBackground(() -> leaving.remove(left)); // in doubt: a hung server would hold this call (and the lock) on its DELETE or cancellation
-                session = null;
-            }
-            if (restarting == null) {
-                if (Instant.now().isBefore(restartNotBefore)) {
+                if (session != null && !session.broken.isDone()) {
+                    if (session.calls.takeOverdue(Instant.now())) {
+                        // A call timed out by the executor: the thread that made it may not have caught up yet (and
+                        // checked the server), but a hung server must not get the next call.
+                        session.checkAlive("a call timed out");
+                    }
+                    check = session.checkUnderWay();
+                    if (check == null) {
+                        return session;
+                    }
+                }
+                pending = check != null ? null : restartable();
+                if (check == null && pending == null) {
                     return null;
                 }
-                restarting = restart();
             }
-            pending = restarting;
+            if (check == null) {
+                return restarted(pending, deadline);
+            }
+            // A server being checked after a call was given up on gets the next call once it answered ping.
+            try {
+                check.get(Math.max(1, Duration.between(Instant.now(), deadline).toNanos()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                throw new StillChecking();
+            } catch (ExecutionException e) {
+                // the check does not fail: it breaks the session, seen on the next turn
+            }
         }
+    }
+
+    /** Leaves a broken session and returns the restart to wait for; null while restarts are held back. Holds the lock. */
+    private CompletableFuture<Session> restartable() {
+        if (session != null) {
+            lastFailure = session.broken.getNow("it stopped");
+            Session left = session;
+            leaving.add(left);
+            left.discardInBackground(() -> leaving.remove(left)); // in doubt: a hung server would hold this call (and the lock) on its DELETE or cancellation
+            session = null;
+        }
+        if (restarting == null) {
+            if (Instant.now().isBefore(restartNotBefore)) {
+                return null;
+            }
+            restarting = restart();
+        }
+        return restarting;
+    }
+
+    private Session restarted(CompletableFuture<Session> pending, Instant deadline) throws IOException, InterruptedException {
         try {
             return pending.get(Math.max(1, Duration.between(Instant.now(), deadline).toNanos()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -994,6 +1042,13 @@ public final class ServerConnection implements AutoCloseable {
                 throw r;
             }
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** A server still being checked with ping (after a call on it was given up on) when a call's time ended. */
+    private static final class StillChecking extends IOException {
+        StillChecking() {
+            super("still checking the server with ping");
         }
     }
 
@@ -1078,7 +1133,7 @@ public final class ServerConnection implements AutoCloseable {
         return HttpRefusal.retryAfterIn(failure);
     }
 
-    /** A call that timed out or failed on the transport leaves the server in doubt: restart it next time. */
+    /** A call that failed on the transport leaves the server in doubt: restart it next time. */
     private synchronized void failed(Session current, String reason) {
         current.breakWith(reason);
     }

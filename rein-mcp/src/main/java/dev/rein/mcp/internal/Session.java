@@ -241,7 +241,78 @@ final class Session {
     /** The calls in flight on this session, with the instants their callers give up on them. */
     final InFlightCalls calls = new InFlightCalls();
 
-    /** Marks the session unusable (an HTTP failure, a timeout that left it in doubt). */
+    /**
+     * How long a server has to answer {@code ping} after a call on it was given up on (timed out, or
+     * stopped by its caller) before it is taken for hung and its session ended.
+     */
+    static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
+
+    /** The ping under way after a call was given up on; null before the first. Guarded by this. */
+    private CompletableFuture<Void> pinging;
+
+    /**
+     * Checks, on a thread of its own, that the server still answers after a call on it was given up
+     * on ({@code why}): MCP's Lifecycle (Timeouts) has the client stop waiting for that request
+     * alone, and its Ping utility is how a peer is checked. A server that answers ping within
+     * {@link #PING_TIMEOUT} (even with a JSON-RPC error: it answered) keeps its session and the other
+     * calls on it; one that does not is broken, as a crash is. One check at a time: one under way is
+     * returned. The future completes when the check ends.
+     */
+    synchronized CompletableFuture<Void> checkAlive(String why) {
+        if (pinging != null && !pinging.isDone()) {
+            return pinging;
+        }
+        CompletableFuture<Void> check = new CompletableFuture<>();
+        pinging = check;
+        Thread.ofVirtual().name("rein-mcp-ping").start(() -> {
+            try {
+                String failure = pingFailure();
+                if (failure != null) {
+                    breakWith(why + ", and then " + failure);
+                }
+            } finally {
+                check.complete(null);
+            }
+        });
+        return check;
+    }
+
+    /** The check of {@link #checkAlive} under way; null when none is. */
+    synchronized CompletableFuture<Void> checkUnderWay() {
+        return pinging == null || pinging.isDone() ? null : pinging;
+    }
+
+    /** Why the server failed a ping; null when it answered it (or the session broke meanwhile, which says why itself). */
+    private String pingFailure() {
+        CompletableFuture<Object> ping;
+        try {
+            ping = client.ping().toFuture();
+        } catch (RuntimeException e) {
+            return "sending it a ping failed (" + StdioTransport.abbreviate(String.valueOf(e.getMessage())) + ")";
+        }
+        try {
+            CompletableFuture.anyOf(ping, broken).get(PING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (ping.isDone()) {
+                ping.join();
+            }
+            return null;
+        } catch (java.util.concurrent.TimeoutException e) {
+            ping.cancel(true);
+            return "it did not answer ping within " + PING_TIMEOUT.toSeconds() + " s";
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CompletionException e) {
+            if (io.modelcontextprotocol.spec.McpError.findRootCause(e) instanceof io.modelcontextprotocol.spec.McpError error
+                    && error.getJsonRpcError() != null) {
+                return null; // an error answer is an answer: the server reads and writes
+            }
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            return broken.isDone() ? null : "its ping failed (" + StdioTransport.abbreviate(String.valueOf(cause.getMessage())) + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** Marks the session unusable (an HTTP failure, a server that failed ping after a call was given up on). */
     void breakWith(String reason) {
         broken.complete(reason);
     }
