@@ -874,6 +874,32 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"503", "429"})
+    void aToolListRefusedWith503Or429WithoutAWaitGetsTheAdviceToStartAgainLater(int status) throws Exception {
+        // initialize refused so, without a Retry-After, says to start again later; a tools/list so refused got the advice to
+        // check what the server needs (its configuration, a key), which a server asking to come back later does not need.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "s1");
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                FakeHttpEndpoint.empty(exchange, status);
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s1");
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it refused the tools/list request: it answered HTTP "
+                            + status)
+                    .hasMessageEndingWith(" The server answered (its URL is right), but is not taking requests now: start again later,"
+                            + " or set \"disabled\": true.")
+                    .hasMessageNotContaining("check what it needs");
+        }
+    }
+
     @Test
     void aToolListRefusedWith400AtStartIsSaidToBeThatRefusalQuotingIt() throws Exception {
         // The SDK takes a 400 to a request with a session id for a forgotten session and fails the listing with 'MCP

@@ -335,10 +335,12 @@ public final class ServerConnection implements AutoCloseable {
                     // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
                     // Rein's words around a quote HttpRefusal already cut to its bound: not cut again, or a long quote
                     // took the Retry-After after it away
-                    // a server that asked to be tried later (503, 429 with Retry-After) is told apart as initialize's is
+                    // a server that asked to be tried later (a Retry-After; a 503 or 429 without one, or one asking for no wait) is
+                    // told apart as initialize's is: its configuration is not in doubt
                     long retryAfter = current.retryAfterOf(id);
                     throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
-                            retryAfter, current.noWaitRetryAfterOf(id), config.secrets()), true, retryAfter > 0 ? retryLater(retryAfter) : RefusedListing.ADVICE);
+                            retryAfter, current.noWaitRetryAfterOf(id), config.secrets()), true,
+                            retryAfter > 0 || status == 503 || status == 429 ? retryLater(retryAfter) : RefusedListing.ADVICE);
                 }
                 throw e;
             } catch (McpError e) {
