@@ -62,6 +62,14 @@ final class CancellingTransport implements McpClientTransport {
      * no longer knows (so the SDK opens a new one), known once its sending ends.
      */
     record Listing(Object id, CompletableFuture<Boolean> sessionLost) {}
+    /** The id of the last {@code ping} request sent; a session has one out at a time ({@link Session#checkAlive}). */
+    private volatile Object lastPing;
+
+    /** The id of the last {@code ping} request sent; null before the first. */
+    Object lastPingId() {
+        return lastPing;
+    }
+
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
 
@@ -123,6 +131,9 @@ final class CancellingTransport implements McpClientTransport {
         }
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
             startSent(request.id());
+        }
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_PING.equals(request.method())) {
+            lastPing = request.id();
         }
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
             startSent(request.id());
@@ -197,7 +208,8 @@ final class CancellingTransport implements McpClientTransport {
                 try {
                     delegate.sendMessage(cancelled).block(Duration.ofSeconds(5));
                 } catch (RuntimeException e) {
-                    // best effort: the session is replaced at the next call anyway
+                    // best effort: the call is over for Rein either way, and a server that no longer answers fails the ping that
+                    // follows (Session.checkAlive) and is replaced
                 } finally {
                     cancelling.remove(sending);
                     sending.complete(null);

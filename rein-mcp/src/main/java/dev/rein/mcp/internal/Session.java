@@ -304,12 +304,32 @@ final class Session {
                     && error.getJsonRpcError() != null) {
                 return null; // an error answer is an answer: the server reads and writes
             }
+            if (pingRefusedWithStatus(e)) {
+                return null; // so is an HTTP error status (a 503 or 429 when busy, a 500): the server took the request and answered
+            }
             Throwable cause = e.getCause() == null ? e : e.getCause();
             return broken.isDone() ? null : "its ping failed (" + StdioTransport.abbreviate(String.valueOf(cause.getMessage())) + ")";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /**
+     * Over streamable HTTP: whether the ping failed because the server answered its POST with an
+     * HTTP error status, other than one the SDK takes to say the session is gone (a 404, or a 400, to
+     * a request with a session id: that session is over whatever else the server does).
+     */
+    private boolean pingRefusedWithStatus(Throwable failure) {
+        if (refusedStatusOf(transport.lastPingId()) == null) {
+            return false;
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof io.modelcontextprotocol.spec.McpTransportSessionNotFoundException) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Marks the session unusable (an HTTP failure, a server that failed ping after a call was given up on). */
