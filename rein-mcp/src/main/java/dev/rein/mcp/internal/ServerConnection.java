@@ -897,8 +897,16 @@ public final class ServerConnection implements AutoCloseable {
         return ToolOutput.error((timedOut ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time."
                 : "The call of tool '" + tool + "' on MCP server '" + config.name() + "' was stopped before its answer came (its run"
                 + " was cancelled or its time ran out).") + " Rein stopped waiting for it and told the server to cancel it"
-                + " (notifications/cancelled)." + effect);
+                + " (notifications/cancelled)." + effect + (timedOut ? HUNG_TOOL_ADVICE : ""));
     }
+
+    /**
+     * What helps with a tool that timed out: a server that answers ping is kept (MCP has a busy server kept), so one
+     * that answers ping but never finishes a tool is never replaced, and each call of it waits its full time.
+     */
+    private static final String HUNG_TOOL_ADVICE = " A server that still answers Rein's ping is kept, even if it does not finish"
+            + " this tool in time: if the tool needs longer, raise the server's \"timeout_seconds\"; if it hangs, restart that"
+            + " server or set \"disabled\": true.";
 
     /** The result of a call answered with more than Rein reads ({@code tooLarge} says how much). */
     private ToolOutput answeredTooMuch(String tool, String tooLarge, boolean mayHaveEffect) {
