@@ -111,6 +111,19 @@ public final class McpToolset implements ToolSource, AutoCloseable {
 
     /** As {@link #start(McpConfig, ServerProcess.Launcher)}, with the toolset's own warnings to {@code warn} (for tests). */
     static McpToolset start(McpConfig config, ServerProcess.Launcher launcher, java.util.function.Consumer<String> warn) {
+        return start(config, launcher, warn, null);
+    }
+
+    /**
+     * As {@link #start(McpConfig, ServerProcess.Launcher)}, with {@code pingTimeout} (not 5 s) for a server to answer ping
+     * after a call on it was given up on (for tests, so a fake that never answers does not hold each test for 5 s).
+     */
+    static McpToolset start(McpConfig config, ServerProcess.Launcher launcher, java.time.Duration pingTimeout) {
+        return start(config, launcher, org.slf4j.LoggerFactory.getLogger("dev.rein.mcp")::warn, pingTimeout);
+    }
+
+    private static McpToolset start(McpConfig config, ServerProcess.Launcher launcher, java.util.function.Consumer<String> warn,
+                                    java.time.Duration pingTimeout) {
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         Map<String, String> secrets = new LinkedHashMap<>();
         config.servers().forEach(server -> secrets.putAll(server.secrets()));
@@ -118,7 +131,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         McpToolset toolset = new McpToolset(connections, Map.copyOf(secrets), warn);
         try {
             for (McpServerConfig server : config.servers()) {
-                connections.add(new ServerConnection(server, launcher, mapper, tools -> toolset.refresh(server, tools)));
+                ServerConnection connection = new ServerConnection(server, launcher, mapper, tools -> toolset.refresh(server, tools));
+                connections.add(pingTimeout == null ? connection : connection.pingTimeout(pingTimeout));
             }
             toolset.startAll();
             return toolset;

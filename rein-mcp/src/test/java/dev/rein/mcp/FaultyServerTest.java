@@ -474,7 +474,7 @@ class FaultyServerTest {
     }
 
     private McpToolset start(String extraKeys) {
-        return McpToolset.start(McpTesting.config("faulty", "\"command\": \"in-jvm\"" + extraKeys), servers.launcher());
+        return McpToolset.start(McpTesting.config("faulty", "\"command\": \"in-jvm\"" + extraKeys), servers.launcher(), McpTesting.QUICK_PING);
     }
 
     private static Tool tool(McpToolset mcp, String name) {

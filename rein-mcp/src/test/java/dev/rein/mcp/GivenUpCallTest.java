@@ -54,7 +54,7 @@ class GivenUpCallTest {
             ScriptedStdioServer server = new ScriptedStdioServer(script);
             started.add(server);
             return server;
-        });
+        }, McpTesting.QUICK_PING);
     }
 
     @Test

@@ -667,7 +667,7 @@ class HttpProtocolTest {
 
     @Test
     void theCallAfterATimeoutDoesNotWaitForTheHungServerToTakeTheCancellationOfTheCallItGaveUp() throws Exception {
-        // The session left after a timeout (and a ping unanswered for its 5 s) first sends notifications/cancelled for the
+        // The session left after a timeout (and a ping unanswered for its bound, 5 s in use) first sends notifications/cancelled for the
         // call given up (waiting up to 2 s), then ends. A hung server does not take that POST either; the next call must
         // not wait for it (it held every other call of the server too, the session being discarded under the connection's
         // lock).
@@ -702,7 +702,8 @@ class HttpProtocolTest {
                     FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
                 }
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
+                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
             try {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
@@ -712,8 +713,8 @@ class HttpProtocolTest {
                 assertThat(cancels.poll(10, java.util.concurrent.TimeUnit.SECONDS)).as("the cancellation was still sent").isNotNull();
                 Instant pinged = pings.poll(10, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(pinged).as("the server was pinged").isNotNull();
-                // The next call waits for the ping's bound (5 s), then for nothing more of the session left.
-                assertThat(Duration.between(pinged.plusSeconds(5), answered)).isLessThan(Duration.ofMillis(1500));
+                // The next call waits for the ping's bound, then for nothing more of the session left.
+                assertThat(Duration.between(pinged.plus(McpTesting.QUICK_PING), answered)).isLessThan(Duration.ofMillis(1500));
             } finally {
                 release.countDown();
             }
@@ -749,7 +750,8 @@ class HttpProtocolTest {
                     FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
                 }
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
+                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
             try {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));

@@ -14,6 +14,12 @@ import java.util.stream.Collectors;
 final class McpTesting {
     private McpTesting() {}
 
+    /**
+     * How long the fake servers get to answer ping after a call was given up on (5 s in use): they answer at once or
+     * never, so a test of a hung one need not wait 5 s.
+     */
+    static final java.time.Duration QUICK_PING = java.time.Duration.ofMillis(300);
+
     /** A servers file with one server. */
     static McpConfig config(String server, String entryKeys) {
         return McpConfig.parse("{\"mcpServers\": {\"" + server + "\": {" + entryKeys + "}}}", "test", Map.of());

@@ -49,7 +49,7 @@ class StuckServerTest {
         Files.writeString(script, SERVER, StandardCharsets.UTF_8);
         Set<Long> before = McpTesting.descendants();
         McpToolset mcp = McpToolset.start(McpTesting.config("stuck", "\"command\": \"node\", \"args\": [\"" + NpmServers.json(script.toString())
-                + "\"], \"timeout_seconds\": 2"));
+                + "\"], \"timeout_seconds\": 2"), dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING);
         Set<Long> server = McpTesting.descendants();
         server.removeAll(before);
         CompletableFuture<ToolOutput> hang = CompletableFuture.supplyAsync(() -> call(mcp, "hang", "{}"));
@@ -78,7 +78,7 @@ class StuckServerTest {
         Files.writeString(script, SERVER, StandardCharsets.UTF_8);
         Set<Long> before = McpTesting.descendants();
         McpToolset mcp = McpToolset.start(McpTesting.config("stuck", "\"command\": \"node\", \"args\": [\"" + NpmServers.json(script.toString())
-                + "\"], \"timeout_seconds\": 2"));
+                + "\"], \"timeout_seconds\": 2"), dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING);
         Set<Long> first = McpTesting.descendants();
         first.removeAll(before);
         assertThat(call(mcp, "hang", "{}").content()).contains("did not answer tool 'hang' in time");

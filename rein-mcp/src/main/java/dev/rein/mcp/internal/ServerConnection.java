@@ -88,6 +88,21 @@ public final class ServerConnection implements AutoCloseable {
         this.warnings = warnings;
     }
 
+    /** How long the server has to answer ping after a call on it was given up on; see {@link Session#checkAlive}. */
+    private volatile Duration pingTimeout = Session.PING_TIMEOUT;
+
+    /**
+     * Gives the server {@code bound}, not 5 s, to answer ping after a call on it was given up on: for tests, whose fake
+     * servers answer at once or never, so a hung one need not hold a test for 5 s. Call before the first call.
+     */
+    public ServerConnection pingTimeout(Duration bound) {
+        if (bound == null || bound.isNegative() || bound.isZero()) {
+            throw new IllegalArgumentException("the ping timeout must be positive, not " + bound);
+        }
+        this.pingTimeout = bound;
+        return this;
+    }
+
     /** What was said of this server in the log, across its sessions. */
     private final ServerWarnings warnings;
 
@@ -673,7 +688,7 @@ public final class ServerConnection implements AutoCloseable {
             current = live(deadline);
         } catch (StillChecking e) {
             return ToolOutput.error("MCP server '" + config.name() + "' had not answered ping by the end of this call's time: a call"
-                    + " on it was given up on, and Rein checks (for up to " + Session.PING_TIMEOUT.toSeconds() + " s) that it still"
+                    + " on it was given up on, and Rein checks (for up to " + Session.shown(pingTimeout) + ") that it still"
                     + " answers before calling it again. Tool '" + tool + "' was not called. Try again in a moment.");
         } catch (StillRestarting e) {
             return ToolOutput.error("MCP server '" + config.name() + "' is being restarted (it stopped: " + e.getMessage() + ") and had not"
@@ -893,7 +908,7 @@ public final class ServerConnection implements AutoCloseable {
      */
     private ToolOutput givenUp(Session current, CancellingTransport.Call call, String tool, boolean timedOut, String effect) {
         current.transport.cancel(call, timedOut ? "the call timed out" : "the call was stopped by its caller");
-        current.checkAlive(timedOut ? "a call timed out" : "a call was stopped by its caller");
+        current.checkAlive(timedOut ? "a call timed out" : "a call was stopped by its caller", pingTimeout);
         return ToolOutput.error((timedOut ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time."
                 : "The call of tool '" + tool + "' on MCP server '" + config.name() + "' was stopped before its answer came (its run"
                 + " was cancelled or its time ran out).") + " Rein stopped waiting for it and told the server to cancel it"
@@ -998,7 +1013,7 @@ public final class ServerConnection implements AutoCloseable {
                     if (session.calls.takeOverdue(Instant.now())) {
                         // A call timed out by the executor: the thread that made it may not have caught up yet (and
                         // checked the server), but a hung server must not get the next call.
-                        session.checkAlive("a call timed out");
+                        session.checkAlive("a call timed out", pingTimeout);
                     }
                     check = session.checkUnderWay();
                     if (check == null) {

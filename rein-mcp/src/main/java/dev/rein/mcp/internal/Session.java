@@ -243,7 +243,8 @@ final class Session {
 
     /**
      * How long a server has to answer {@code ping} after a call on it was given up on (timed out, or
-     * stopped by its caller) before it is taken for hung and its session ended.
+     * stopped by its caller) before it is taken for hung and its session ended, unless its connection
+     * was given another ({@link ServerConnection#pingTimeout}, for tests).
      */
     static final Duration PING_TIMEOUT = Duration.ofSeconds(5);
 
@@ -254,11 +255,11 @@ final class Session {
      * Checks, on a thread of its own, that the server still answers after a call on it was given up
      * on ({@code why}): MCP's Lifecycle (Timeouts) has the client stop waiting for that request
      * alone, and its Ping utility is how a peer is checked. A server that answers ping within
-     * {@link #PING_TIMEOUT} (even with a JSON-RPC error: it answered) keeps its session and the other
+     * {@code bound} (even with a JSON-RPC error: it answered) keeps its session and the other
      * calls on it; one that does not is broken, as a crash is. One check at a time: one under way is
      * returned. The future completes when the check ends.
      */
-    synchronized CompletableFuture<Void> checkAlive(String why) {
+    synchronized CompletableFuture<Void> checkAlive(String why, Duration bound) {
         if (pinging != null && !pinging.isDone()) {
             return pinging;
         }
@@ -266,7 +267,7 @@ final class Session {
         pinging = check;
         Thread.ofVirtual().name("rein-mcp-ping").start(() -> {
             try {
-                String failure = pingFailure();
+                String failure = pingFailure(bound);
                 if (failure != null) {
                     breakWith(why + ", and then " + failure);
                 }
@@ -283,7 +284,7 @@ final class Session {
     }
 
     /** Why the server failed a ping; null when it answered it (or the session broke meanwhile, which says why itself). */
-    private String pingFailure() {
+    private String pingFailure(Duration bound) {
         CompletableFuture<Object> ping;
         try {
             ping = client.ping().toFuture();
@@ -291,14 +292,14 @@ final class Session {
             return "sending it a ping failed (" + StdioTransport.abbreviate(String.valueOf(e.getMessage())) + ")";
         }
         try {
-            CompletableFuture.anyOf(ping, broken).get(PING_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(ping, broken).get(bound.toMillis(), TimeUnit.MILLISECONDS);
             if (ping.isDone()) {
                 ping.join();
             }
             return null;
         } catch (java.util.concurrent.TimeoutException e) {
             ping.cancel(true);
-            return "it did not answer ping within " + PING_TIMEOUT.toSeconds() + " s";
+            return "it did not answer ping within " + shown(bound);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CompletionException e) {
             if (io.modelcontextprotocol.spec.McpError.findRootCause(e) instanceof io.modelcontextprotocol.spec.McpError error
                     && error.getJsonRpcError() != null) {
@@ -330,6 +331,11 @@ final class Session {
             }
         }
         return true;
+    }
+
+    /** {@code bound} as said to a person: whole seconds, or milliseconds below one second (a test's bound). */
+    static String shown(Duration bound) {
+        return bound.toMillis() < 1000 ? bound.toMillis() + " ms" : bound.toSeconds() + " s";
     }
 
     /** Marks the session unusable (an HTTP failure, a server that failed ping after a call was given up on). */

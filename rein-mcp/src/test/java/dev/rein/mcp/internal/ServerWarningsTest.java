@@ -63,7 +63,7 @@ class ServerWarningsTest {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort()
                 + "/mcp\"}}}", "test", Map.of());
         try (ServerConnection connection = new ServerConnection(config.servers().getFirst(), null, McpJsonDefaults.getMapper(),
-                tools -> { }, new ServerWarnings(warned::add))) {
+                tools -> { }, new ServerWarnings(warned::add)).pingTimeout(java.time.Duration.ofMillis(300))) {
             connection.start();
             for (int i = 1; i <= 3; i++) {
                 dev.rein.tool.ToolOutput output = connection.call("echo", Map.of(), Map.of(), Instant.now().plusSeconds(i == 2 ? 1 : 20), false,
