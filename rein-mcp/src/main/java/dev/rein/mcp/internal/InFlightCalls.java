@@ -36,14 +36,4 @@ final class InFlightCalls {
         }
         return any;
     }
-
-    /** Whether some call is still in flight after its deadline. */
-    boolean anyOverdue(Instant now) {
-        for (Instant deadline : deadlines.values()) {
-            if (now.isAfter(deadline)) {
-                return true;
-            }
-        }
-        return false;
-    }
 }
