@@ -36,6 +36,13 @@ final class Transport implements AutoCloseable {
     private final Duration readTimeout;
     private final Duration requestTimeout;
     private final Watchdog watchdog;
+    /**
+     * The fixed part of every request to each endpoint (URI, credentials, version, content type,
+     * accept), built and checked once: each request copies it ({@link HttpRequest.Builder#copy}
+     * copies the headers without checking each name and value again) and adds only what varies.
+     */
+    private final HttpRequest.Builder streamTemplate;
+    private final HttpRequest.Builder jsonTemplate;
 
     Transport(String baseUrl, String apiKey, String authToken, Duration connectTimeout, Duration readTimeout,
               Duration requestTimeout) {
@@ -61,6 +68,21 @@ final class Transport implements AutoCloseable {
         }
         this.http = builder.build();
         this.watchdog = new Watchdog(readTimeout, headerTimeout());
+        this.streamTemplate = template(messages, "text/event-stream");
+        this.jsonTemplate = template(countTokens, "application/json");
+    }
+
+    /**
+     * The headers every request to {@code uri} carries. No {@code HttpRequest.timeout}: the JDK client
+     * would wake its selector thread for every request to arm that timer; the watchdog bounds the
+     * wait for the headers instead (see send). Only read after construction ({@code copy} writes
+     * nothing), so concurrent calls may share it.
+     */
+    private HttpRequest.Builder template(URI uri, String accept) {
+        List<String> headers = new ArrayList<>(8);
+        headers.addAll(List.of(auth));
+        headers.addAll(List.of("anthropic-version", API_VERSION, "content-type", "application/json", "accept", accept));
+        return HttpRequest.newBuilder(uri).headers(headers.toArray(String[]::new));
     }
 
     /**
@@ -109,12 +131,12 @@ final class Transport implements AutoCloseable {
      */
     Exchange stream(WireBuffer body, List<String> betas, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
-        return send(request(messages, body, betas, extraHeaders, "text/event-stream"), body);
+        return send(request(streamTemplate, body, betas, extraHeaders), body);
     }
 
     /** A plain JSON exchange (count_tokens) with the {@code anthropic-beta} values {@code betas}, guarded by the same timeouts. */
     Exchange json(WireBuffer body, List<String> betas) throws IOException, InterruptedException {
-        return send(request(countTokens, body, betas, Map.of(), "application/json"), body);
+        return send(request(jsonTemplate, body, betas, Map.of()), body);
     }
 
     private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {
@@ -159,26 +181,15 @@ final class Transport implements AutoCloseable {
         return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
-    private HttpRequest request(URI uri, WireBuffer body, List<String> betas, Map<String, String> extraHeaders,
-                                String accept) {
-        List<String> headers = new ArrayList<>(12);
-        headers.addAll(List.of(auth));
-        headers.addAll(List.of("anthropic-version", API_VERSION, "content-type", "application/json", "accept", accept));
+    private HttpRequest request(HttpRequest.Builder template, WireBuffer body, List<String> betas,
+                                Map<String, String> extraHeaders) {
+        HttpRequest.Builder request = template.copy();
         if (!betas.isEmpty()) {
-            headers.add("anthropic-beta");
-            headers.add(String.join(",", betas));
+            request.header("anthropic-beta", String.join(",", betas));
         }
         // The caller's trace context (traceparent), so the API call joins the run's trace.
-        extraHeaders.forEach((name, value) -> {
-            headers.add(name);
-            headers.add(value);
-        });
-        // No HttpRequest.timeout: the JDK client would wake its selector thread for every request to
-        // arm that timer; the watchdog bounds the wait for the headers instead (see send).
-        return HttpRequest.newBuilder(uri)
-                .headers(headers.toArray(String[]::new))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length()))
-                .build();
+        extraHeaders.forEach(request::header);
+        return request.POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length())).build();
     }
 
     @Override
