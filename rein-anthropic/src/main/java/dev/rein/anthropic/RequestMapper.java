@@ -2,7 +2,6 @@ package dev.rein.anthropic;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -54,12 +53,12 @@ final class RequestMapper {
     private static final JsonFactory JSON = Json.mapper().getFactory();
 
     /** The cached form of a message with no block to send (compared by identity). */
-    private static final SerializedString NOTHING_TO_SEND = new SerializedString("");
+    private static final RawJson NOTHING_TO_SEND = new RawJson(new byte[0]);
 
-    private final WireCache<Message, SerializedString> messages = new WireCache<>();
+    private final WireCache<Message, RawJson> messages = new WireCache<>();
     /** The wire form of a paused assistant turn followed by its continuation: as it was continued, see {@link #message}. */
-    private final WireCache<Message, SerializedString> pausedTurns = new WireCache<>();
-    private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    private final WireCache<Message, RawJson> pausedTurns = new WireCache<>();
+    private final WireCache<ToolDefinition, RawJson> tools = new WireCache<>();
     /** The ids each request's tool calls and results go under ({@link WireIds}). */
     private final WireIds wireIds = new WireIds();
     /** The wire form of a message some of whose tool ids a request sends as others ({@link WireIds}), with those ids. */
@@ -733,7 +732,7 @@ final class RequestMapper {
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
             // out, and the API merges the neighbouring turns of one role.
-            SerializedString wire = (paused ? pausedTurns : messages).get(message, msg -> anySendable(msg.content())
+            RawJson wire = (paused ? pausedTurns : messages).get(message, msg -> anySendable(msg.content())
                     ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, paused, null)) : NOTHING_TO_SEND);
             if (wire != NOTHING_TO_SEND) {
                 g.writeRawValue(wire);
@@ -961,7 +960,7 @@ final class RequestMapper {
     }
 
     /** A message's wire form with the tool ids it was written with, and whether as a paused turn. */
-    private record Renamed(List<String> ids, boolean paused, SerializedString wire) {}
+    private record Renamed(List<String> ids, boolean paused, RawJson wire) {}
 
     /** The tool ids the kept wire form of {@code message} was written with, null when none is kept (for tests). */
     List<String> renamedIds(Message message) {
@@ -1131,16 +1130,14 @@ final class RequestMapper {
         return out;
     }
 
-    /** One standalone JSON value, kept as text whose UTF-8 bytes are cached on first use. */
-    private static SerializedString fragment(Fields value) {
-        try (java.io.StringWriter out = new java.io.StringWriter(256); JsonGenerator g = new WellFormedJson(JSON.createGenerator(out))) {
+    /** One standalone JSON value, written once as the UTF-8 bytes every request that holds it copies. */
+    private static RawJson fragment(Fields value) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256);
+        try (JsonGenerator g = new WellFormedJson(JSON.createGenerator(out))) {
             value.write(g);
-            g.flush();
-            SerializedString s = new SerializedString(out.toString());
-            s.asUnquotedUTF8();
-            return s;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return new RawJson(out.toByteArray());
     }
 }
