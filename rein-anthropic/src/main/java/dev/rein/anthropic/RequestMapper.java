@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -50,7 +51,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * default values, but a gateway in front of it may still take them.
  */
 final class RequestMapper {
-    private static final JsonFactory JSON = Json.mapper().getFactory();
+    /**
+     * The shared mapper's factory (its limits, buffer pool and codec for {@code writeTree}) writing a
+     * character outside the Basic Multilingual Plane (an emoji, 𠮷) as its 4-byte UTF-8 form, not as
+     * the 12-byte JSON escape of its UTF-16 pair, which Jackson's byte generator writes by default.
+     * Bodies and each message's kept bytes both come from it, so every part of a request is alike.
+     * Only whole pairs are combined; half a pair never reaches it ({@link WellFormedJson}).
+     */
+    private static final JsonFactory JSON = Json.mapper().getFactory().rebuild()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build()
+            .setCodec(Json.mapper());
 
     /** The cached form of a message with no block to send (compared by identity). */
     private static final RawJson NOTHING_TO_SEND = new RawJson(new byte[0]);

@@ -340,4 +340,30 @@ class RequestBodyTest extends FakeApi {
         call(request("hi"));
         assertThat(server.lastRequest().header("traceparent")).as("only when the option is set").isNull();
     }
+
+    /**
+     * Text outside the Basic Multilingual Plane (an emoji, 𠮷) is sent as its 4-byte UTF-8 form in every part of the
+     * body: the system prompt, a history message written on an earlier request and kept as bytes, and a message new to
+     * this request. The JSON escape of its UTF-16 pair ({@code \\uD83D\\uDE00}, 12 bytes) would be read alike by the API
+     * but is three times longer, and was what the body's generator wrote while a message's kept bytes held the raw form.
+     */
+    @Test
+    void textOutsideTheBasicPlaneIsSentAsItsUtf8BytesInEveryPart() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        dev.rein.model.Message first = dev.rein.model.Message.user("絵文字 😀 と 𠮷");
+        call(request("x").system("規則 😀").messages(List.of(first)));
+        List<dev.rein.model.Message> history = List.of(first, dev.rein.model.Message.assistant(List.of(new dev.rein.model.TextBlock("はい 𝄞"))),
+                dev.rein.model.Message.user("次 😀"));
+        call(request("x").system("規則 😀").messages(history));
+
+        String raw = last().rawBody();
+        assertThat(raw).as("no escaped UTF-16 half").doesNotContainPattern("(?i)\\\\ud[89a-f]");
+        String messages = raw.substring(raw.indexOf("\"messages\":"), raw.indexOf("]}]", raw.indexOf("\"messages\":")) + 3);
+        assertThat(messages.getBytes(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(("\"messages\":["
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"絵文字 😀 と 𠮷\"}]},"
+                + "{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"はい 𝄞\"}]},"
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"次 😀\"}]}]")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(raw).contains("\"text\":\"規則 😀\"");
+    }
 }
