@@ -56,10 +56,13 @@ final class RequestMapper {
      * character outside the Basic Multilingual Plane (an emoji, 𠮷) as its 4-byte UTF-8 form, not as
      * the 12-byte JSON escape of its UTF-16 pair, which Jackson's byte generator writes by default.
      * Bodies and each message's kept bytes both come from it, so every part of a request is alike.
-     * Only whole pairs are combined; half a pair never reaches it ({@link WellFormedJson}).
+     * Only whole pairs are combined; half a pair never reaches it ({@link WellFormedJson}). The
+     * buffer pool is given again, as {@code rebuild} does not carry it over (package-private for
+     * RequestFactoryTest).
      */
-    private static final JsonFactory JSON = Json.mapper().getFactory().rebuild()
+    static final JsonFactory JSON = Json.mapper().getFactory().rebuild()
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .recyclerPool(Json.mapper().getFactory()._getRecyclerPool())
             .build()
             .setCodec(Json.mapper());
 
