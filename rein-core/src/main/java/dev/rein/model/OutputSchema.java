@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
 
 /**
  * The required shape of a run's final answer: a JSON Schema (draft 2020-12), generated from a Java
- * type or given as JSON. As a neutral {@link ModelOption} on each request, a provider may map it
+ * type or given as JSON. A {@code JsonNode} or {@code Object} (a field, or the answer itself) is generated as {@code {}},
+ * any JSON value, as Jackson binds any value to it. As a neutral {@link ModelOption} on each request, a provider may map it
  * onto its structured-output feature; Rein validates the final answer against it either way.
  */
 public final class OutputSchema implements ModelOption {
@@ -71,8 +72,9 @@ public final class OutputSchema implements ModelOption {
     /**
      * A record's components are required unless they are {@code Optional} (or OptionalInt, ...): a typed answer has them
      * all. A Map's values have its value type's schema ({@code additionalProperties}), so validation checks them; an
-     * empty record is a closed empty object. Each was a bare {@code {"type":"object"}}, as a JsonNode or Object still is:
-     * a map's values went unchecked, and an empty record could not be told from a map.
+     * empty record is a closed empty object. Each was a bare {@code {"type":"object"}}: a map's values went unchecked, and
+     * an empty record could not be told from a map. A JsonNode or Object is {@code {}}, any JSON value, as Jackson binds
+     * any to it (a string, a number, a list, null): a bare object schema would refuse what the type takes.
      */
     private static SchemaGenerator generator() {
         SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12,
@@ -99,6 +101,10 @@ public final class OutputSchema implements ModelOption {
                         CustomDefinition.AttributeInclusion.NO);
             }
         });
+        // victools writes an Object as {} already, a JsonNode as an object, which refused "hot" or 5 Jackson binds to it
+        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> javaType.getErasedType() == JsonNode.class
+                ? new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES)
+                : null);
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
     }
@@ -193,7 +199,7 @@ public final class OutputSchema implements ModelOption {
             return true;
         }
         return java.util.Collection.class.isAssignableFrom(type) || java.util.Map.class.isAssignableFrom(type)
-                || type == Iterable.class || type == CharSequence.class || type == Number.class
+                || type == JsonNode.class || type == Iterable.class || type == CharSequence.class || type == Number.class
                 || type.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonTypeInfo.class)
                 || type.isAnnotationPresent(com.fasterxml.jackson.databind.annotation.JsonDeserialize.class);
     }

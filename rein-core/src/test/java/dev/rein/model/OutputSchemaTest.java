@@ -68,21 +68,47 @@ class OutputSchemaTest {
     /**
      * An empty record's schema is a closed empty object, "properties": {} and "additionalProperties": false, as it can
      * hold nothing: it was the bare {"type":"object"} of a Map, which a structured-output feature that closes every
-     * object cannot tell from one. A JsonNode or Object stays an open object.
+     * object cannot tell from one.
      */
     @Test
-    void anEmptyRecordIsAClosedEmptyObjectAndAJsonNodeOrObjectStaysOpen() {
+    void anEmptyRecordIsAClosedEmptyObject() {
         assertThat(OutputSchema.of(Nothing.class).schema()).isEqualTo(Json.parse(
                 "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"properties\":{},"
                         + "\"additionalProperties\":false}"));
         OutputSchema holder = OutputSchema.of(Holder.class);
-        JsonNode properties = holder.schema().get("properties");
-        assertThat(properties.get("nothing")).isEqualTo(Json.parse(
+        assertThat(holder.schema().get("properties").get("nothing")).isEqualTo(Json.parse(
                 "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"));
-        assertThat(properties.get("raw").has("additionalProperties")).isFalse();
-        assertThat(properties.get("anything").has("additionalProperties")).isFalse();
         assertThat(holder.problems("{\"nothing\":{},\"raw\":{\"any\":1},\"anything\":{\"x\":[1]}}")).isEmpty();
         assertThat(holder.problems("{\"nothing\":{\"x\":1},\"raw\":{},\"anything\":{}}")).singleElement().asString()
                 .contains("$.nothing").contains("x");
+    }
+
+    /**
+     * A JsonNode or Object field takes any JSON value, as Jackson binds any to it (a TextNode, a String, an Integer, a
+     * List, null), so its schema is {} (anything): a JsonNode field was {"type":"object"}, which refused the "hot" or 5
+     * Jackson would have read, while the Javadoc and docs said both were such an open object (an Object field was {}).
+     * A JsonNode or Object answer is as open; a JsonNode answer was refused as "an abstract class".
+     */
+    @Test
+    void aJsonNodeOrObjectTakesAnyValueJacksonBindsToIt() {
+        OutputSchema holder = OutputSchema.of(Holder.class);
+        JsonNode properties = holder.schema().get("properties");
+        assertThat(properties.get("raw")).isEqualTo(Json.object());
+        assertThat(properties.get("anything")).isEqualTo(Json.object());
+        for (String value : List.of("\"hot\"", "5", "[1,\"a\"]", "{\"x\":1}", "true", "null")) {
+            String answer = "{\"nothing\":{},\"raw\":" + value + ",\"anything\":" + value + "}";
+            assertThat(holder.problems(answer)).as(answer).isEmpty();
+            assertThat(OutputSchema.readAnswer(answer, Holder.class).raw()).as(answer).isEqualTo(Json.parse(value));
+        }
+        assertThat(holder.problems("{\"nothing\":{},\"anything\":1}")).singleElement().asString().contains("raw");
+
+        for (Class<?> type : List.of(JsonNode.class, Object.class)) {
+            OutputSchema any = OutputSchema.of(type);
+            assertThat(any.schema()).as(type.getSimpleName()).isEqualTo(Json.parse(
+                    "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\"}"));
+            for (String value : List.of("\"hot\"", "5", "[1]", "{\"x\":1}")) {
+                assertThat(any.problems(value)).as(type.getSimpleName() + " " + value).isEmpty();
+            }
+        }
     }
 }
