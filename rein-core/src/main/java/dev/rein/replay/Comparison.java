@@ -199,9 +199,38 @@ final class Comparison {
         if (before.isMissingNode()) {
             return "the agent now asks for an answer matching the output schema `" + is + "`, which the recorded run did not ask for";
         }
-        return was.equals(is) ? "the output schema `" + is + "` is now defined otherwise"
-                : "the agent now asks for an answer matching the output schema `" + is + "`, where the recorded run's answer had to match `"
-                + was + "`";
+        if (!was.equals(is)) {
+            return "the agent now asks for an answer matching the output schema `" + is + "`, where the recorded run's answer had to"
+                    + " match `" + was + "`";
+        }
+        if (!properties(before.path("schema"), "").equals(properties(after.path("schema"), ""))) {
+            return "the output schema `" + is + "` is now defined otherwise";
+        }
+        // The same properties, defined otherwise: maybe the type changed, maybe only what Rein generates for it (a Map's
+        // values, an empty record, a JsonNode are written otherwise than before), which the user cannot see in their code.
+        return "the output schema `" + is + "` is now defined otherwise, with the same properties: if the type `" + is + "` is"
+                + " unchanged, the schema Rein generates for it changed (as after upgrading Rein); replay with the schema the trace"
+                + " recorded, .outputSchema(Replay.from(trace).recorded().outputSchema()), as `rein replay` does";
+    }
+
+    /** The places of every property a schema names (".a", ".a.b"), at any depth: what a type's components are called. */
+    private static java.util.Set<String> properties(JsonNode schema, String at) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        if (schema.isArray()) {
+            schema.forEach(s -> names.addAll(properties(s, at)));
+        } else if (schema.isObject()) {
+            for (var field : schema.properties()) {
+                if (field.getKey().equals("properties") && field.getValue().isObject()) {
+                    for (var property : field.getValue().properties()) {
+                        names.add(at + "." + property.getKey());
+                        names.addAll(properties(property.getValue(), at + "." + property.getKey()));
+                    }
+                } else {
+                    names.addAll(properties(field.getValue(), at));
+                }
+            }
+        }
+        return names;
     }
 
     private static List<String> names(JsonNode tools) {

@@ -59,6 +59,7 @@ class ReplayOutputSchemaChangeTest {
         assertThat(divergence(trace, Agent.builder().model(ScriptedModel.of()).outputType(Other.class).build()))
                 .startsWith("step 1: the agent now asks for an answer matching the output schema `Other`, where the recorded run's"
                         + " answer had to match `Verdict`, so the step request differs at system");
+        // a component more: the type changed, not Rein's schema generation, so nothing is said of it
         assertThat(divergence(trace, Agent.builder().model(ScriptedModel.of()).outputType(Changed.Verdict.class).build()))
                 .startsWith("step 1: the output schema `Verdict` is now defined otherwise, so the step request differs at system");
     }
@@ -74,8 +75,10 @@ class ReplayOutputSchemaChangeTest {
 
     /**
      * A trace of a typed run recorded before Rein wrote a Map's values into the schema (its generator wrote a bare
-     * {"type":"object"}) diverges when replayed with the same, unchanged type, as docs/replay.md says; replayed with the
-     * recorded schema (Replay.recorded().outputSchema()) it reproduces, as that page advises.
+     * {"type":"object"}) diverges when replayed with the same, unchanged type, as docs/replay.md says, and the divergence
+     * says Rein's schema generation may have changed and how to replay (it said only "is now defined otherwise", which
+     * sent the user looking for a change in a type they had not touched); replayed with the recorded schema
+     * (Replay.recorded().outputSchema()) it reproduces, as that page advises.
      */
     @Test
     void aTraceOfTheEarlierGeneratorsSchemaReplaysWithTheRecordedSchema(@TempDir Path dir) {
@@ -88,7 +91,10 @@ class ReplayOutputSchemaChangeTest {
         assertThat(run.succeeded()).as(run.message()).isTrue();
 
         assertThat(divergence(trace, Agent.builder().model(ScriptedModel.of()).outputType(Scores.class).build()))
-                .startsWith("step 1: the output schema `Scores` is now defined otherwise, so the step request differs at system");
+                .startsWith("step 1: the output schema `Scores` is now defined otherwise, with the same properties: if the type"
+                        + " `Scores` is unchanged, the schema Rein generates for it changed (as after upgrading Rein); replay with"
+                        + " the schema the trace recorded, .outputSchema(Replay.from(trace).recorded().outputSchema()), as"
+                        + " `rein replay` does, so the step request differs at system");
         Replay replay = Replay.from(trace);
         ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of())
                 .outputSchema(replay.recorded().outputSchema()).build());
