@@ -25,7 +25,9 @@ final class HandlerInvocation implements ToolInterceptor {
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         try {
-            return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), invocation.context())));
+            // the risk of the tool this call runs, also when a stage above gave the invocation a context of its own
+            ToolContext context = invocation.context().withRisk(invocation.tool().risk());
+            return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), context)));
         } catch (InterruptedException e) {
             throw e;
         } catch (AnnotatedTools.UnreadableArgument e) {

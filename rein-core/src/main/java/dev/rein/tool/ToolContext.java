@@ -16,11 +16,17 @@ import java.util.Map;
  * @param traceContext   the distributed-tracing context of the call (W3C Trace Context: {@code traceparent},
  *                       {@code tracestate}) for the handler to pass on to the systems it calls, so their side
  *                       joins the run's trace; set by a tracing interceptor (such as rein-otel's), else empty
+ * @param risk           the risk the executor applies to this call: the risk of the tool as registered (after a policy
+ *                       or {@code toBuilder().risk(...)}), which may differ from what the handler's author declared, so
+ *                       that a handler can word what a failure may have done by it ("may have taken effect" for a
+ *                       {@code WRITE}); set by the executor before the handler runs. {@link Risk#IRREVERSIBLE}, the most
+ *                       cautious, in a context no executor has run a call with (null is taken as that)
  */
 public record ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
-                          Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext) {
+                          Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext, Risk risk) {
     public ToolContext {
         clock = clock == null ? Clock.systemUTC() : clock;
+        risk = risk == null ? Risk.IRREVERSIBLE : risk;
         // Each tool call makes contexts (withDeadline): the common untraced one copies nothing.
         traceContext = traceContext == null || traceContext.isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(traceContext));
@@ -33,6 +39,12 @@ public record ToolContext(String runId, int step, String callId, String idempote
         }
         principal = principal == null ? Principal.ANONYMOUS : principal;
         secrets = secrets == null ? Secrets.NONE : secrets;
+    }
+
+    /** A context whose risk the executor sets ({@link Risk#IRREVERSIBLE} until then). */
+    public ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
+                       Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext) {
+        this(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, traceContext, null);
     }
 
     /** A context without trace context. */
@@ -49,12 +61,18 @@ public record ToolContext(String runId, int step, String callId, String idempote
 
     /** The same context with an earlier deadline (the executor narrows it to the call's timeout). */
     public ToolContext withDeadline(Instant newDeadline) {
-        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets, clock, traceContext);
+        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets, clock, traceContext, risk);
     }
 
     /** The same context carrying {@code newTraceContext} (header names to values) for the handler to pass on. */
     public ToolContext withTraceContext(Map<String, String> newTraceContext) {
-        return new ToolContext(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, newTraceContext);
+        return new ToolContext(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, newTraceContext, risk);
+    }
+
+    /** The same context for a call run at {@code newRisk} (the executor sets the tool's risk so). */
+    public ToolContext withRisk(Risk newRisk) {
+        return newRisk == risk ? this
+                : new ToolContext(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, traceContext, newRisk);
     }
 
     /** A context for calling a tool outside a run (tests, scripts), as the anonymous principal. */

@@ -109,7 +109,8 @@ public final class ToolExecutor {
         // rewrite the assistant turn in the history or the next request.
         ToolCall call = new ToolCall(proposed.id(), proposed.name(), proposed.arguments().deepCopy(), proposed.index());
         Tool tool = registry.get(call.name());
-        ToolOutcome outcome = tool != null ? runStages(new ToolInvocation(call, tool, context)) : unknownTool(call);
+        ToolOutcome outcome = tool != null ? runStages(new ToolInvocation(call, tool, context.withRisk(tool.risk())))
+                : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
         Duration took = Duration.between(start, end);

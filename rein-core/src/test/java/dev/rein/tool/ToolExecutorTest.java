@@ -44,6 +44,28 @@ class ToolExecutorTest {
                 + "\uD83D\uDE00".repeat(150) + "東".repeat(50) + "...");
     }
 
+    /**
+     * A handler reads the risk the executor applies to its call (the registered tool's, after toBuilder().risk(...)),
+     * so it can word a failure by it ("may have taken effect" for a WRITE): the context did not carry it, and the
+     * handler, shared by both tools, could not tell them apart. A context no executor ran is IRREVERSIBLE, the most
+     * cautious, and an interceptor's new context gets the risk back before the handler runs.
+     */
+    @Test
+    void theHandlerSeesTheRiskTheExecutorApplies() throws Exception {
+        ToolHandler risk = (args, ctx) -> ctx.risk().name();
+        Tool read = tool("look", risk);
+        Tool write = tool("change", risk).toBuilder().risk(Risk.WRITE).build();
+        ToolInterceptor fresh = (invocation, chain) -> chain.proceed(invocation.withContext(ToolContext.standalone(
+                invocation.call().id())));
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(read, write)).interceptor(fresh).build();
+
+        assertThat(run(executor, call("look", "{\"text\":\"a\"}")).content()).isEqualTo("READ");
+        assertThat(run(executor, call("change", "{\"text\":\"a\"}")).content()).isEqualTo("WRITE");
+        assertThat(ToolContext.standalone("c").risk()).isEqualTo(Risk.IRREVERSIBLE);
+        assertThat(ToolContext.standalone("c").withRisk(Risk.WRITE).withDeadline(Instant.MAX).withTraceContext(Map.of())
+                .risk()).isEqualTo(Risk.WRITE);
+    }
+
     @Test
     void idempotentAndAbortsOnInterruptAreOffByDefaultAndSurviveCopies() {
         Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
