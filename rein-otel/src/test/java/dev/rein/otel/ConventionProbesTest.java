@@ -59,6 +59,31 @@ class ConventionProbesTest {
         assertThat(chat().getAttributes().get(AttributeKey.doubleKey("gen_ai.request.top_k"))).isNull();
     }
 
+    /**
+     * A call a custom stall detector blocks, whose response Rein's listener did not see and whose evidence names no
+     * "tool", has a span named by the operation alone, with no gen_ai.tool.name: it was named "execute_tool null", with
+     * gen_ai.tool.name "null", as if a tool were called so. A "tool" in the evidence still names it.
+     */
+    @Test
+    void aBlockedCallOfNoKnownToolIsNotNamedNull() {
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().listener().create("run-9");
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        listener.onEvent(new TraceEvent.RunStarted("run-9", 0, t, "hi", "m", List.of(), Map.of()));
+        listener.onEvent(new TraceEvent.StallDetected("run-9", 1, t, "custom", "blocked", "c1", "stop that", Map.of("seen", 3),
+                1, null));
+        listener.onEvent(new TraceEvent.StallDetected("run-9", 1, t, "custom", "blocked", "c2", "stop that",
+                Map.of("tool", "lookup"), 1, null));
+        listener.onEvent(new TraceEvent.RunFinished("run-9", 1, t.plusMillis(6), RunStatus.FAILED, "stalled", null, "x",
+                Usage.of(0, 0, 0, 0), null));
+        listener.close();
+        List<SpanData> tools = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("execute_tool")).toList();
+        assertThat(tools).extracting(SpanData::getName).containsExactlyInAnyOrder("execute_tool", "execute_tool lookup");
+        assertThat(tools).filteredOn(s -> s.getName().equals("execute_tool")).singleElement().satisfies(s -> {
+            assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.name"))).isNull();
+            assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.id"))).isEqualTo("c1");
+        });
+    }
+
     @Test
     void anIpv6ServerAddressHasNoBrackets() {
         // Semantic conventions (server.address): an IPv6 address is given without brackets ("::1", not "[::1]").

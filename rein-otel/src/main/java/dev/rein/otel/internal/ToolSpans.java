@@ -141,8 +141,10 @@ final class ToolSpans {
     /** A call the stall guard answered without running it. */
     void blocked(TraceEvent.StallDetected e, Attributes event) {
         ToolUseBlock use = proposed.get(e.callId());
-        Span span = start(e.callId(), use == null ? String.valueOf(e.evidence().get("tool")) : use.name(), e.time(),
-                use == null ? null : use.input());
+        // A custom detector's evidence may name no tool: the span is then named by the operation alone, not "null"
+        Object named = e.evidence() == null ? null : e.evidence().get("tool");
+        String tool = use != null ? use.name() : named instanceof String s && !s.isBlank() ? s : null;
+        Span span = start(e.callId(), tool, e.time(), use == null ? null : use.input());
         open.remove(e.callId());
         if (e.risk() != null) {
             span.setAttribute(ReinConventions.TOOL_RISK, e.risk().toLowerCase(Locale.ROOT));
@@ -220,17 +222,19 @@ final class ToolSpans {
     }
 
     private Span start(String callId, String tool, Instant time, JsonNode arguments) {
-        SpanBuilder b = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_EXECUTE_TOOL + " " + tool)
+        SpanBuilder b = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_EXECUTE_TOOL + (tool == null ? "" : " " + tool))
                 .setParent(run.context())
                 .setSpanKind(SpanKind.INTERNAL)
                 .setStartTimestamp(time)
                 .setAttribute(OPERATION_NAME, GenAiConventions.OPERATION_EXECUTE_TOOL)
-                .setAttribute(TOOL_NAME, tool)
                 .setAttribute(TOOL_CALL_ID, callId)
                 .setAttribute(TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION)
                 .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId());
         if (run.replay()) {
             b.setAttribute(ReinConventions.REPLAY, true);
+        }
+        if (tool != null) {
+            b.setAttribute(TOOL_NAME, tool);
         }
         String description = tool == null ? null : descriptions.get(tool);
         if (description != null) {
