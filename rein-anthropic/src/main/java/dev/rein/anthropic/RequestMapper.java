@@ -419,8 +419,11 @@ final class RequestMapper {
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
-     * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code JsonNode} generates), is
-     * refused: sending it closed would change what the answer may hold; an empty record (a closed empty object) is sent.
+     * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code Map<String, Object>}
+     * generates), is refused: sending it closed would change what the answer may hold; an empty record (a closed empty
+     * object) is sent. A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref, enum,
+     * const: the {@code {}} a JsonNode or Object generates) is refused too: the API answers it with a 400 (its SDKs
+     * refuse a schema with none of type, anyOf, oneOf, allOf).
      * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
      * (an entry's or deeper) is refused too, wherever it is in the schema, in a {@code $defs} (or {@code definitions})
      * entry that no {@code $ref} reaches as well: the docs list "{@code allOf} with {@code $ref}" as not supported, and
@@ -433,7 +436,20 @@ final class RequestMapper {
         return copy;
     }
 
+    /** Keywords of which one a schema the API takes must have (its SDKs ask for type, anyOf, oneOf or allOf). */
+    private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const");
+    /**
+     * Keywords whose schemas are conditions on a value another schema describes, not a value's own schema, so they
+     * need not say its kind ({"required": [...]} under not, say).
+     */
+    private static final List<String> CONDITIONS = List.of("not", "if", "then", "else", "contains", "allOf");
+
     private static void close(JsonNode node, String pointer, String name) {
+        close(node, pointer, name, false);
+    }
+
+    /** {@code condition}: the node is a condition's schema (under a {@link #CONDITIONS} keyword), not a value's. */
+    private static void close(JsonNode node, String pointer, String name, boolean condition) {
         if (!(node instanceof ObjectNode object)) {
             return;
         }
@@ -443,6 +459,13 @@ final class RequestMapper {
             // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
             throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
                     : pointer) + " that holds a $ref at " + ownRef + REF_UNDER_ALL_OF + ", or leave"
+                    + " AnthropicStructuredOutput off (Rein still validates the answer)");
+        }
+        if (!condition && KIND_KEYWORDS.stream().noneMatch(object::has)) {
+            throw new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
+                    : pointer) + " that says nothing of the value's kind (" + object + ": none of type, anyOf, oneOf,"
+                    + " allOf, $ref, enum, const), which the API's structured outputs refuse: a JsonNode or Object field"
+                    + " takes any value, which structured outputs cannot express: use a record, or leave"
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         JsonNode given = object.get("oneOf");
@@ -470,11 +493,11 @@ final class RequestMapper {
         }
         if (isObject && additional == null) {
             if (!object.has("properties")) {
-                // A bare {"type":"object"} (what a JsonNode field generates, for one; a Map has its
+                // A bare {"type":"object"} (what a Map<String, Object> field generates, for one; another Map has its
                 // values' schema and an empty record is closed) sent closed would let the model answer only {} there:
                 // the data would be lost while the answer still validates.
                 throw new ReinException("the output schema " + name + " has an object at " + (pointer.isEmpty() ? "its top"
-                        : pointer) + " that lists no \"properties\" (a JsonNode field is generated so, for one), and the"
+                        : pointer) + " that lists no \"properties\" (a Map<String, Object> field is generated so, for one), and the"
                         + " API's structured outputs close every object, so the model could answer only {} there: list"
                         + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
                         + " \"properties\": {} for an object that holds nothing), or leave AnthropicStructuredOutput off"
@@ -492,13 +515,13 @@ final class RequestMapper {
             object.remove("minItems"); // only 0 or 1 is supported
         }
         for (String key : ONE_SCHEMA) {
-            close(object.get(key), pointer + "/" + key, name);
+            close(object.get(key), pointer + "/" + key, name, CONDITIONS.contains(key));
         }
         for (String key : SCHEMA_ARRAYS) {
             JsonNode array = object.get(key);
             if (array != null && array.isArray()) {
                 for (int i = 0; i < array.size(); i++) {
-                    close(array.get(i), pointer + "/" + key + "/" + i, name);
+                    close(array.get(i), pointer + "/" + key + "/" + i, name, CONDITIONS.contains(key));
                 }
             }
         }

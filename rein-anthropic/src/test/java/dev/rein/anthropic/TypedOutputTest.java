@@ -348,14 +348,19 @@ class TypedOutputTest extends FakeApi {
 
     public record Tagged(String id, java.util.Map<String, String> labels) {}
 
-    public record Loose(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
+    public record Loose(String id, java.util.Map<String, Object> extra) {}
+
+    public record AnyNode(String id, com.fasterxml.jackson.databind.JsonNode extra) {}
+
+    public record AnyObject(String id, List<Object> extras) {}
 
     public record Rows(List<java.util.Map<String, Integer>> rows) {}
 
     /**
-     * A JsonNode field is generated as a bare {@code {"type":"object"}}; sent closed, the model could only
-     * answer {@code {}} there and the data would be lost while the run succeeded: refused before sending instead. The
-     * refusal names only what generates such an object now (a Map has its values' schema, an empty record is closed).
+     * A {@code Map<String, Object>} field is generated as a bare {@code {"type":"object"}}; sent closed, the model could
+     * only answer {@code {}} there and the data would be lost while the run succeeded: refused before sending instead.
+     * The refusal names only what generates such an object now (a Map of other values has their schema, an empty record
+     * is closed).
      */
     @Test
     void anObjectListingNoPropertiesIsRefusedBeforeSendingNotClosedToEmpty() {
@@ -365,8 +370,29 @@ class TypedOutputTest extends FakeApi {
 
             assertThat(result.status()).as(c[0].toString()).isNotEqualTo(RunStatus.SUCCEEDED);
             assertThat(result.message()).as(c[0].toString()).contains((String) c[1]).contains("lists no \"properties\"")
-                    .contains("JsonNode").doesNotContain("a Map,").doesNotContain("empty record")
+                    .contains("Map<String, Object>").doesNotContain("JsonNode").doesNotContain("empty record")
                     .contains("AnthropicStructuredOutput");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    /**
+     * A JsonNode or Object field (and a JsonNode answer) is generated as {@code {}}, any JSON value, which has none of
+     * type, anyOf, oneOf, allOf: the API refuses such a schema with a 400, so Rein refuses it before sending, naming the
+     * place and what to do.
+     */
+    @Test
+    void aValueOfAnyTypeIsRefusedBeforeSending() {
+        for (var c : List.<Object[]>of(new Object[] {AnyNode.class, "at /properties/extra "},
+                new Object[] {AnyObject.class, "at /properties/extras/items "},
+                new Object[] {com.fasterxml.jackson.databind.JsonNode.class, "at its top "})) {
+            RunResult result = Agent.builder().model(model).outputType((Class<?>) c[0])
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Fill it");
+
+            assertThat(result.status()).as(c[0].toString()).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(c[0].toString()).contains((String) c[1])
+                    .contains("a JsonNode or Object field takes any value, which structured outputs cannot express")
+                    .contains("use a record").contains("AnthropicStructuredOutput");
         }
         assertThat(server.requestCount()).as("nothing was sent").isZero();
     }
