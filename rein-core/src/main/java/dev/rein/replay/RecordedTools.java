@@ -120,7 +120,7 @@ final class RecordedTools implements ToolInterceptor {
         Duration shift = Duration.between(context.clock().instant(), recordedStart);
         return new dev.rein.tool.ToolContext(context.runId(), context.step(), context.callId(), context.idempotencyKey(),
                 context.deadline().plus(shift), context.principal(), context.secrets(),
-                java.time.Clock.offset(context.clock(), shift), context.traceContext());
+                java.time.Clock.offset(context.clock(), shift), context.traceContext(), context.risk());
     }
 
     private static ErrorClass errorClass(String name) {

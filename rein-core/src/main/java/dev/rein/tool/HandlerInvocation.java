@@ -43,7 +43,10 @@ final class HandlerInvocation implements ToolInterceptor {
     }
 
     private ToolHandler handler(ToolInvocation invocation) {
-        ToolHandler handler = invocation.tool().handler();
+        ToolHandler own = invocation.tool().handler();
+        Risk risk = invocation.tool().risk();
+        // set again inside the wrappers: one that builds a context of its own (the 9-argument constructor) loses it
+        ToolHandler handler = (arguments, context) -> own.handle(arguments, context.withRisk(risk));
         for (int i = around.size() - 1; i >= 0; i--) {
             handler = around.get(i).aroundHandler(invocation, handler);
         }

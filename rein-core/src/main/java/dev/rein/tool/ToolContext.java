@@ -41,7 +41,11 @@ public record ToolContext(String runId, int step, String callId, String idempote
         secrets = secrets == null ? Secrets.NONE : secrets;
     }
 
-    /** A context whose risk the executor sets ({@link Risk#IRREVERSIBLE} until then). */
+    /**
+     * A context of risk {@link Risk#IRREVERSIBLE}, which the executor replaces with the tool's before the handler runs; a
+     * copy of a context made with it loses the copied one's risk: copy with the {@code with...} methods, or pass
+     * {@link #risk()}.
+     */
     public ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
                        Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext) {
         this(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, traceContext, null);

@@ -60,4 +60,24 @@ class ReplayLiveReadTest {
                 .contains(" of step 1) now answers otherwise than recorded: it ran for real, on its data as it is now, so the step"
                         + " request differs at messages[2]").contains("14 日以内");
     }
+
+    /** A live READ tool's handler sees the risk READ in a replay too, as in the run (the recorded clock's copy kept it). */
+    @Test
+    void aLiveReadToolsHandlerSeesItsRiskInAReplay(@TempDir Path dir) {
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.rein.tool.Tool look = dev.rein.tool.Tool.builder("look").description("looks").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> {
+                    seen.add(ctx.risk().name());
+                    return "ok";
+                }).build();
+        Path trace = dir.resolve("t.jsonl");
+        Agent.builder().model(ScriptedModel.of(toolCalls(call("look", "{}")), text("done"))).tools(look)
+                .listener(JsonlTraceListener.to(trace)).build().run("go");
+
+        ReplayReport report = Replay.from(trace).liveReadTools(true).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(look).build());
+
+        assertThat(report.reproduced()).isTrue();
+        assertThat(seen).containsExactly("READ", "READ"); // before: [READ, IRREVERSIBLE]
+    }
 }

@@ -62,6 +62,24 @@ class ToolExecutorTest {
         assertThat(run(executor, call("look", "{\"text\":\"a\"}")).content()).isEqualTo("READ");
         assertThat(run(executor, call("change", "{\"text\":\"a\"}")).content()).isEqualTo("WRITE");
         assertThat(ToolContext.standalone("c").risk()).isEqualTo(Risk.IRREVERSIBLE);
+
+        // a handler wrapper that builds a context of its own (with the 9-argument constructor, as code written before
+        // risk() does) still hands the handler the call's risk
+        ToolInterceptor rebuilding = new ToolInterceptor() {
+            @Override
+            public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+                return chain.proceed(invocation);
+            }
+
+            @Override
+            public ToolHandler aroundHandler(ToolInvocation invocation, ToolHandler handler) {
+                return (args, c) -> handler.handle(args, new ToolContext(c.runId(), c.step(), c.callId(), c.idempotencyKey(),
+                        c.deadline(), c.principal(), c.secrets(), c.clock(), c.traceContext()));
+            }
+        };
+        ToolExecutor wrapped = ToolExecutor.builder(ToolRegistry.of(read, write)).interceptor(rebuilding).build();
+        assertThat(run(wrapped, call("look", "{\"text\":\"a\"}")).content()).isEqualTo("READ"); // before: IRREVERSIBLE
+        assertThat(run(wrapped, call("change", "{\"text\":\"a\"}")).content()).isEqualTo("WRITE");
         assertThat(ToolContext.standalone("c").withRisk(Risk.WRITE).withDeadline(Instant.MAX).withTraceContext(Map.of())
                 .risk()).isEqualTo(Risk.WRITE);
     }
