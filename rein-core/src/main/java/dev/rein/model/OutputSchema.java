@@ -101,12 +101,28 @@ public final class OutputSchema implements ModelOption {
                         CustomDefinition.AttributeInclusion.NO);
             }
         });
-        // victools writes an Object as {} already, a JsonNode as an object, which refused "hot" or 5 Jackson binds to it
-        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> javaType.getErasedType() == JsonNode.class
-                ? new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES)
-                : null);
+        // victools writes an Object as {} already, a JsonNode as an object, which refused "hot" or 5 Jackson binds to it,
+        // and a JsonNode subclass as Jackson's internals (an ObjectNode's _children and _nodeFactory)
+        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> JsonNode.class.isAssignableFrom(
+                javaType.getErasedType()) ? new CustomDefinition(nodeSchema(javaType.getErasedType()),
+                CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES) : null);
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
+    }
+
+    /** The schema of the JSON a JsonNode class holds: its kind where the class says it, else any value ({}). */
+    private static ObjectNode nodeSchema(Class<?> node) {
+        String kind = com.fasterxml.jackson.databind.node.ObjectNode.class.isAssignableFrom(node) ? "object"
+                : com.fasterxml.jackson.databind.node.ArrayNode.class.isAssignableFrom(node) ? "array"
+                : com.fasterxml.jackson.databind.node.TextNode.class.isAssignableFrom(node) ? "string"
+                : com.fasterxml.jackson.databind.node.BooleanNode.class.isAssignableFrom(node) ? "boolean"
+                : java.util.List.of(com.fasterxml.jackson.databind.node.IntNode.class, com.fasterxml.jackson.databind.node.LongNode.class,
+                        com.fasterxml.jackson.databind.node.ShortNode.class, com.fasterxml.jackson.databind.node.BigIntegerNode.class)
+                        .stream().anyMatch(c -> c.isAssignableFrom(node)) ? "integer"
+                : com.fasterxml.jackson.databind.node.NumericNode.class.isAssignableFrom(node) ? "number"
+                : null;
+        ObjectNode schema = Json.object();
+        return kind == null ? schema : schema.put("type", kind);
     }
 
     private final JsonSchema compiled;

@@ -111,4 +111,28 @@ class OutputSchemaTest {
             }
         }
     }
+
+    public record Nodes(com.fasterxml.jackson.databind.node.ObjectNode object, com.fasterxml.jackson.databind.node.ArrayNode array,
+                        com.fasterxml.jackson.databind.node.TextNode text, com.fasterxml.jackson.databind.node.IntNode whole,
+                        com.fasterxml.jackson.databind.node.DoubleNode real, com.fasterxml.jackson.databind.node.BooleanNode flag,
+                        com.fasterxml.jackson.databind.node.ValueNode value) {}
+
+    /**
+     * A JsonNode subclass is the JSON it holds, not Jackson's internals: an ObjectNode was generated with the properties
+     * _children and _nodeFactory, so an answer of {"a":1} was refused and the model was asked for Jackson's fields.
+     */
+    @Test
+    void aJsonNodeSubclassIsTheJsonItHoldsNotJacksonsFields() {
+        JsonNode properties = OutputSchema.of(Nodes.class).schema().get("properties");
+        assertThat(properties.get("object")).isEqualTo(Json.parse("{\"type\":\"object\"}"));
+        assertThat(properties.get("array")).isEqualTo(Json.parse("{\"type\":\"array\"}"));
+        assertThat(properties.get("text")).isEqualTo(Json.parse("{\"type\":\"string\"}"));
+        assertThat(properties.get("whole")).isEqualTo(Json.parse("{\"type\":\"integer\"}"));
+        assertThat(properties.get("real")).isEqualTo(Json.parse("{\"type\":\"number\"}"));
+        assertThat(properties.get("flag")).isEqualTo(Json.parse("{\"type\":\"boolean\"}"));
+        assertThat(properties.get("value")).isEqualTo(Json.object());
+        OutputSchema object = OutputSchema.of(com.fasterxml.jackson.databind.node.ObjectNode.class);
+        assertThat(object.problems("{\"a\":1}")).isEmpty();
+        assertThat(object.problems("[1]")).isNotEmpty();
+    }
 }
