@@ -1,11 +1,11 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolHandler;
-import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
@@ -16,19 +16,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Answers each tool call with its recorded result (by call id), so no side effect runs again. A
- * call that waited for approval and has no recorded result (the run ended paused) goes on to the
- * agent's approval stage, so the replay pauses where the recording did; its handler never runs.
+ * Answers each tool call with its recorded result (by call id), so no side effect runs again. It runs
+ * after Rein's own checks of the call ({@link RecordedAnswers}): today's scope check, approval policy
+ * and call caps refuse or pause a call before it is answered, as they would a live call, so the replay
+ * pauses where the recording did (and where today's policy now holds a call) and diverges where a
+ * check now refuses. A call that reaches it unpaused where the recording paused it and has no result
+ * for it, or that a person edited in the recording, is refused: its handler never runs.
  */
-final class RecordedTools implements ToolInterceptor {
+final class RecordedTools implements RecordedAnswers {
     private final Recording recording;
     private final boolean liveReadTools;
     /** How many recorded results of each step and call id were given out: calls sharing an id take theirs in turn. */
     private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
-    /** The calls held for approval once (a person edited them, or the run resumed there under other limits): resumed, they take their recorded result. */
-    private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
     /** How many live READ calls of each step and call id were given their recorded start time. */
     private final Map<String, AtomicInteger> clockTurns = new ConcurrentHashMap<>();
+
+    private static final String NOT_HELD = "[rein replay] the recording paused this call for approval, but this agent's"
+            + " approval policy let it run; a replay never runs it";
 
     /** Told of each call a live READ tool answers for real, so a difference in its result names the tool. */
     private final Comparison comparison;
@@ -47,16 +51,12 @@ final class RecordedTools implements ToolInterceptor {
             return chain.proceed(invocation);
         }
         int step = invocation.context().step();
-        if (heldAgain(step, call.id()) && held.add(step + "|" + call.id())) {
-            // The recording paused this call and a person edited it, or the run was resumed from this pause under
-            // other limits: the replay pauses here too, applies the recorded decision and resumes (under the limits
-            // the resumption had), and the call then comes back (with the edited arguments), so the model is told of
-            // the edit as it was and the run goes on within the limits it did.
-            return chain.proceed(invocation);
-        }
         JsonNode r = recorded(call.id(), step);
-        if (r == null && recording.approvalRequested().contains(call.id())) {
-            return chain.proceed(invocation);
+        if (r == null && recording.approvalRequested().contains(call.id()) || editNotApplied(step, call)) {
+            // The approval stage above let through a call the recording paused for a person: this agent's policy no
+            // longer holds it (a call that still pauses is paused there, decided as recorded and resumed before it
+            // gets here, with a person's edit applied). Refused, so the replay diverges where the policy changed.
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, NOT_HELD));
         }
         if (r == null) {
             return ToolOutcome.of(new ToolResult(call.id(), call.name(), "[rein replay] the recording has no result for this call; it was"
@@ -69,9 +69,9 @@ final class RecordedTools implements ToolInterceptor {
                 r.path("rein_message").asBoolean(false)));
     }
 
-    /** Whether the replay must pause at this call, as the recording did, rather than answer it from the recording. */
-    private boolean heldAgain(int step, String callId) {
-        return recording.edited(step, callId) || recording.decision(step, callId) != null && recording.limitsChangeAt(step);
+    /** Whether the recording has a person's edit of this call that its arguments do not carry: the replay did not pause it. */
+    private boolean editNotApplied(int step, ToolCall call) {
+        return recording.edited(step, call.id()) && !recording.decision(step, call.id()).path("arguments").equals(call.arguments());
     }
 
     /**
@@ -88,8 +88,7 @@ final class RecordedTools implements ToolInterceptor {
             return recordedStart == null ? handler : (arguments, context) -> handler.handle(arguments, atRecordedTime(context, recordedStart));
         }
         return (arguments, context) -> {
-            throw new IllegalStateException("[rein replay] the recording paused this call for approval, but this agent's"
-                    + " approval policy let it run; a replay never runs it");
+            throw new IllegalStateException(NOT_HELD);
         };
     }
 

@@ -2,6 +2,7 @@ package dev.rein.tool;
 
 import dev.rein.ReinException;
 import dev.rein.internal.concurrent.Sleeper;
+import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,12 +67,15 @@ public final class ToolExecutor {
     private static List<ToolInterceptor> stages(Builder b, CallLimits callLimits) {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
-        stages.addAll(b.interceptors);                          // the application's stages see valid calls only
+        // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
+        stages.addAll(b.interceptors.stream().filter(stage -> !(stage instanceof RecordedAnswers)).toList());
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
         stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
         // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
         // (its count may have died with its process), and a call over its cap records no intent
         stages.add(callLimits);
+        // a replay answers a call from its recording only once the checks above let it through, as they would a live call
+        stages.addAll(b.interceptors.stream().filter(stage -> stage instanceof RecordedAnswers).toList());
         stages.add(b.idempotency);                              // intent before a side effect, completion after
         stages.add(new CallOrder());                            // the calls of one response pass every stage above in call order
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
