@@ -51,15 +51,28 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
      * Stand-ins for the recorded tools, for a replay in a process that does not have the real ones
      * (a replay answers every call from the recording, after argument validation): each has the
      * recorded name, description and input schema, risk {@link Risk#WRITE} (so live READ tools never
-     * include it) and a handler that refuses to run. What the trace does not record (timeouts,
+     * include it) and a handler that refuses to run. In a replay, a stand-in's calls wait for a person
+     * exactly where the recording's did (the same tool and arguments), whatever the agent's approval
+     * policy: the trace records neither the real tool's risk nor the run's policy. What the trace does not record (timeouts,
      * call limits, polling, scopes) is left at its defaults, which guards that read them may notice.
      */
     public List<Tool> standInTools() {
         return toolDefinitions.stream().map(d -> Tool.builder(d.name()).description(d.description())
                 .inputSchema(d.inputSchema()).risk(Risk.WRITE)
-                .handler((args, ctx) -> {
-                    throw new IllegalStateException("'" + d.name() + "' is a stand-in built from a trace; it cannot run");
-                }).build()).toList();
+                .handler(new StandIn(d.name())).build()).toList();
+    }
+
+    /** A stand-in's handler, which refuses to run; a replay knows a stand-in by it. */
+    private record StandIn(String name) implements dev.rein.tool.ToolHandler {
+        @Override
+        public Object handle(JsonNode arguments, dev.rein.tool.ToolContext context) {
+            throw new IllegalStateException("'" + name + "' is a stand-in built from a trace; it cannot run");
+        }
+    }
+
+    /** Whether {@code tool} is one of {@link #standInTools()}: its real risk and the run's approval policy are unknown. */
+    static boolean isStandIn(Tool tool) {
+        return tool.handler() instanceof StandIn;
     }
 
     static RecordedRun of(Recording r) {

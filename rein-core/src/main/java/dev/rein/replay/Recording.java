@@ -109,6 +109,26 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     }
 
     /** Whether a person edited the arguments of that call before it ran. */
+    /**
+     * Whether the run asked a person about a call of {@code tool} with {@code arguments}: a call of a
+     * recorded response with that tool and those arguments whose id (or {@code ID#INDEX}, a second call
+     * of one response with its id) has an approval_requested event.
+     */
+    boolean heldForApproval(String tool, JsonNode arguments) {
+        for (Call call : calls()) {
+            if (call.response() == null) {
+                continue;
+            }
+            for (dev.rein.model.ToolUseBlock use : call.response().toolUses()) {
+                if (use.name().equals(tool) && use.input().equals(arguments) && approvalRequested().stream()
+                        .anyMatch(id -> id.equals(use.id()) || id.startsWith(use.id() + "#"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     boolean edited(int step, String callId) {
         JsonNode decision = decision(step, callId);
         return decision != null && "edit".equals(decision.path("decision").asText());

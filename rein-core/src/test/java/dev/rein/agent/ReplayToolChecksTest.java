@@ -99,4 +99,33 @@ class ReplayToolChecksTest {
         assertThat(report.reproduced()).isTrue();
         assertThat(handlerRuns.get()).isEqualTo(3);
     }
+
+    @Test
+    void standInsWaitForAPersonWhereTheRecordingDidWhateverThePolicy(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        recordThreeRefunds(trace);
+        Replay replay = Replay.from(trace);
+
+        // stand-ins are WRITE and the default policy (SIDE_EFFECTS) holds WRITE calls: the recording, not it, decides
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void standInsPauseWhereTheRecordingPaused(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}"))))
+                .tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace)).build()
+                .run("refund one");
+        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        Replay replay = Replay.from(trace);
+
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools())
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(report.reproduced()).isTrue();
+    }
 }
