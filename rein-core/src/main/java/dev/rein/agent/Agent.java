@@ -74,8 +74,8 @@ public final class Agent {
      * Runs the agent on {@code goal} with a typed final answer: the answer must be JSON that
      * validates against the schema generated from {@code type}; read it with
      * {@link RunResult#output(Class)}. An invalid answer goes back to the model with the validation
-     * errors; past {@link Builder#maxVerificationFailures} refusals the run ends
-     * {@code FAILED/invalid_output}.
+     * errors; the run ends {@code FAILED/invalid_output} at the {@link Builder#maxVerificationFailures}-th
+     * refused answer (with the default of 2, the second invalid answer ends it).
      */
     public RunResult run(String goal, Class<?> type) {
         return config.toBuilder().outputType(type).build().run(goal);
