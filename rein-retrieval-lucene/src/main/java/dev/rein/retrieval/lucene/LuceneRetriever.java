@@ -403,6 +403,18 @@ public final class LuceneRetriever implements Retriever {
      */
     static RetrievalException failure(String what, Path index, IOException e) {
         if (e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
+            String file = fileOf(e);
+            String older = damaged(e) && file != null && COMMIT_FILE.matcher(file).matches() ? readableOlderCommit(index, file) : null;
+            if (older != null) {
+                // Lucene writes a commit as pending_segments_N and renames it only once whole and synced, so a crash leaves
+                // no segments_N cut short above a commit it can read: moving that one file out loses nothing
+                Path at = index.toAbsolutePath();
+                return new RetrievalException(what + " the document index in " + at + ": its newest commit, " + file + ", is not as"
+                        + " Lucene wrote it (cut short, overwritten or zeroed), though its older commit " + older + " is readable; Lucene"
+                        + " names a commit segments_N only once it is whole, so " + file + " was"
+                        + " not left by an indexing cut short (it is a partial copy or another program's file): move that file out of " + at
+                        + " and try again. Nothing was changed (Lucene: " + lucenesWords(e) + ")", e);
+            }
             List<String> others = othersIn(index);
             List<String> unsure = unsureIn(index);
             // a folder holding the user's files too must not be deleted with the index, nor one holding a file that may be
@@ -447,12 +459,54 @@ public final class LuceneRetriever implements Retriever {
             return "was written by a newer Lucene than this Rein's (" + org.apache.lucene.util.Version.LATEST + "), which cannot"
                     + " read it";
         }
-        if (e instanceof IndexFormatTooOldException old && !(old.getMinVersion() != null
-                && old.getMinVersion() == CodecUtil.CODEC_MAGIC && old.getMaxVersion() != null && old.getMaxVersion() == CodecUtil.CODEC_MAGIC)) {
+        if (!damaged(e)) {
             return "was written by an older Lucene than this Rein's (" + org.apache.lucene.util.Version.LATEST + ") reads";
         }
         return "is damaged: " + which + " is not as Lucene wrote it (cut short, overwritten or zeroed, as a crash, a full disk or a"
                 + " partial copy can leave it), so the index cannot be read";
+    }
+
+    /**
+     * Whether Lucene's {@code e} (a corrupt index or a format it cannot read) says a file is damaged, not written by
+     * another Lucene: a file not starting with the header is reported as a format too old, its first four bytes its version.
+     */
+    private static boolean damaged(IOException e) {
+        if (e instanceof IndexFormatTooNewException) {
+            return false;
+        }
+        return !(e instanceof IndexFormatTooOldException old) || old.getMinVersion() != null
+                && old.getMinVersion() == CodecUtil.CODEC_MAGIC && old.getMaxVersion() != null && old.getMaxVersion() == CodecUtil.CODEC_MAGIC;
+    }
+
+    /**
+     * The newest commit in {@code index} below {@code commit} (segments_N of a lower generation) that Lucene reads, with every
+     * file it names there, or null: none, or it cannot be read either.
+     */
+    private static String readableOlderCommit(Path index, String commit) {
+        try (Directory dir = FSDirectory.open(index)) {
+            long generation = org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(commit);
+            String older = null;
+            long best = -1;
+            for (String name : dir.listAll()) {
+                if (COMMIT_FILE.matcher(name).matches() && !Files.isDirectory(index.resolve(name))) {
+                    long g = org.apache.lucene.index.SegmentInfos.generationFromSegmentsFileName(name);
+                    if (g < generation && g > best) {
+                        best = g;
+                        older = name;
+                    }
+                }
+            }
+            if (older == null) {
+                return null;
+            }
+            org.apache.lucene.index.SegmentInfos infos = org.apache.lucene.index.SegmentInfos.readCommit(dir, older);
+            for (String file : infos.files(true)) {
+                dir.fileLength(file); // throws when a file the commit names is missing
+            }
+            return older;
+        } catch (IOException | RuntimeException e) {
+            return null; // no readable older commit: the index is damaged, as said
+        }
     }
 
     /** The name of the file Lucene's exception is about (its resource names the file's path), or null. */
@@ -593,9 +647,7 @@ public final class LuceneRetriever implements Retriever {
      */
     private static RetrievalException notCommitsIn(String what, Path index, List<String> names, Exception cause) {
         Path at = index.toAbsolutePath();
-        long folders = names.stream().filter(n -> Files.isDirectory(at.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)).count();
-        String kind = names.size() == 1 ? (folders == 1 ? "that folder" : "that file")
-                : folders == names.size() ? "those folders" : folders == 0 ? "those files" : "those files and folders";
+        String kind = kind(at, names);
         String why = names.isEmpty()
                 ? "the folder held a file whose name Lucene takes for a commit's (a name starting with \"segments\") but is none, and it"
                         + " is gone now; " + what.substring("cannot ".length()) + " again"
@@ -604,6 +656,13 @@ public final class LuceneRetriever implements Retriever {
                         + (names.size() == 1 ? "it is" : "they are") + " none, so Lucene cannot read the index there; move " + kind
                         + " out of " + at + " and try again. Nothing was changed";
         return new RetrievalException(what + " the document index in " + at + ": " + why, cause);
+    }
+
+    /** {@code names} in {@code at} as "that file", "that folder", "those files", "those folders" or "those files and folders". */
+    private static String kind(Path at, List<String> names) {
+        long folders = names.stream().filter(n -> Files.isDirectory(at.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)).count();
+        return names.size() == 1 ? (folders == 1 ? "that folder" : "that file")
+                : folders == names.size() ? "those folders" : folders == 0 ? "those files" : "those files and folders";
     }
 
     /**
@@ -635,15 +694,28 @@ public final class LuceneRetriever implements Retriever {
 
     /**
      * Whether the index's folder or its commit is gone (deleted since the index was opened), not merely damaged: no folder,
-     * or no file in it named as a commit.
+     * or no file in it named as a commit but for text files of the user's ({@link #usersText}) with no segment's file
+     * beside them (as {@link #indexIn} takes them).
      */
     private static boolean gone(Path index) {
         if (!Files.isDirectory(index)) {
             return true;
         }
         try (var entries = Files.list(index)) {
-            return entries.noneMatch(f -> commitsFile(index, f.getFileName().toString())
-                    && f.getFileName().toString().startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_"));
+            List<Path> commits = new ArrayList<>();
+            boolean segments = false;
+            for (Path f : entries.toList()) {
+                String name = f.getFileName().toString();
+                if (commitsFile(index, name) && name.startsWith(org.apache.lucene.index.IndexFileNames.SEGMENTS + "_")) {
+                    commits.add(f);
+                } else if (segmentFileName(name) && !LUCENES_COMMIT_FILE.matcher(name).matches() && !Files.isDirectory(f)) {
+                    segments = true;
+                }
+            }
+            // a text file of the user's named as a commit (segments_1 holding notes) is no commit, as indexIn says, unless
+            // a segment's file is there too: then open finds an index, damaged or not, and the search says which file
+            boolean usersOnly = commits.stream().allMatch(f -> Boolean.TRUE.equals(usersText(f)));
+            return commits.isEmpty() || usersOnly && !segments;
         } catch (IOException | RuntimeException e) {
             return false; // a folder that cannot be listed: the failure says what is wrong with it
         }
@@ -670,14 +742,25 @@ public final class LuceneRetriever implements Retriever {
         }
         String named = named(atRisk);
         if (exists(index)) {
-            List<String> unsure = atRisk.stream().filter(LuceneRetriever::segmentFileName).toList();
-            List<String> others = atRisk.stream().filter(n -> !segmentFileName(n)).toList();
-            String held = others.isEmpty() ? unsure(unsure)
-                    : "files of other names (" + named(others) + ")" + (unsure.isEmpty() ? "" : ", and " + unsure(unsure));
-            throw new RetrievalException(index.toAbsolutePath() + " holds a document index and " + held
+            // a folder is nobody's damaged file: it goes with the other names, and no crash is spoken of
+            java.util.function.Predicate<String> folder = n -> Files.isDirectory(index.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            List<String> unsure = atRisk.stream().filter(n -> segmentFileName(n) && !folder.test(n)).toList();
+            List<String> folders = atRisk.stream().filter(folder).toList();
+            List<String> others = atRisk.stream().filter(n -> !segmentFileName(n) && !folder.test(n)).toList();
+            List<String> held = new ArrayList<>();
+            if (!others.isEmpty()) {
+                held.add("files of other names (" + named(others) + ")");
+            }
+            if (!folders.isEmpty()) {
+                held.add((folders.size() == 1 ? "a folder" : "folders") + " (" + named(folders) + ")");
+            }
+            if (!unsure.isEmpty()) {
+                held.add(unsure(unsure));
+            }
+            throw new RetrievalException(index.toAbsolutePath() + " holds a document index and " + String.join(", and ", held)
                     + (unsure.isEmpty() ? ": " : "; ") + "Lucene deletes files of such names in the folder it writes an index in, so nothing was written there;"
-                    + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move"
-                    + " those files out of " + index.toAbsolutePath());
+                    + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move "
+                    + kind(index, atRisk) + " out of " + index.toAbsolutePath());
         }
         // Lucene's own leftovers (its header, or empty) are not among these: nothing shows these are an indexing's, so the
         // message never advises deleting them, only how to look at them
@@ -764,6 +847,9 @@ public final class LuceneRetriever implements Retriever {
     /** A commit or a commit being written: segments_ or pending_segments_ and a base-36 generation. */
     private static final java.util.regex.Pattern LUCENES_COMMIT_FILE = java.util.regex.Pattern.compile("(pending_)?segments_[a-z0-9]+");
 
+    /** A commit Lucene finished writing: segments_ and a base-36 generation (no pending_). */
+    private static final java.util.regex.Pattern COMMIT_FILE = java.util.regex.Pattern.compile("segments_[a-z0-9]+");
+
     /**
      * A file Lucene's writer would delete that is not one of Lucene's own: a file of the user's. Lucene's own files left
      * by an indexing cut short (no commit yet) are cleaned up by the writer, as they should be.
@@ -791,8 +877,9 @@ public final class LuceneRetriever implements Retriever {
         try (var in = Files.newInputStream(file)) {
             byte[] start = in.readNBytes(HEADER.length);
             // a start of the header marks a commit (segments_N) cut short, but not a segment's file: the writer deletes one
-            // no commit names, and a _notes.doc or _0.si of the user's may hold one or two such bytes ("?" is 3f)
-            return LUCENES_COMMIT_FILE.matcher(name).matches() ? startsWithHeader(start)
+            // no commit names, and a _notes.doc or _0.si of the user's may hold one or two such bytes ("?" is 3f); nor a
+            // pending_segments_N, which Lucene deletes on a writer's start, and which it syncs and renames whole
+            return COMMIT_FILE.matcher(name).matches() ? startsWithHeader(start)
                     : start.length == 0 || java.util.Arrays.equals(start, HEADER);
         } catch (IOException e) {
             return false;
@@ -802,7 +889,8 @@ public final class LuceneRetriever implements Retriever {
     /**
      * Whether a file's first bytes (up to four) are Lucene's header, or as much of it as the file holds: nothing (a file an
      * indexing had just made) or one to three of its bytes (a file cut short, which a crash or a partial copy leaves). Taken
-     * so only of a file named as a commit: a segment's file of one to three bytes may be the user's.
+     * so only of a file named as a commit (segments_N): a segment's file or a pending_segments_N of one to three bytes may
+     * be the user's.
      */
     private static boolean startsWithHeader(byte[] start) {
         return java.util.Arrays.equals(start, 0, start.length, HEADER, 0, start.length);

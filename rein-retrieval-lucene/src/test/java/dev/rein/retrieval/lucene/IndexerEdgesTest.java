@@ -1214,14 +1214,17 @@ class IndexerEdgesTest {
      * Before (since d41cf592): a file named as a segment's whose one or two bytes were a start of Lucene's header (a
      * {@code _notes.doc} or {@code _0.si} of the user's holding "?", 3f, or 3f d7) was taken for Lucene's own, so indexing
      * into its folder deleted it. Only a commit cut short is taken for Lucene's by a start of its header; a segment's file
-     * is Lucene's only when empty or beginning with the whole header, so the folder is refused and the file kept.
+     * is Lucene's only when empty or beginning with the whole header, so the folder is refused and the file kept. Since
+     * c1be7b14 a {@code pending_segments_1} of the user's holding one to three such bytes was still deleted (the commit
+     * rule matched pending_ names too); such a name is now a segment's file's case (Lucene renames a pending commit only
+     * once whole).
      */
     @Test
     void aSegmentsFileOfOneOrTwoBytesThatStartLucenesHeaderIsTheUsersAndKept() throws Exception {
         Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
         int n = 0;
-        for (String name : List.of("_notes.doc", "_0.si")) {
-            for (byte[] bytes : List.of(new byte[] {0x3f}, new byte[] {0x3f, (byte) 0xd7})) {
+        for (String name : List.of("_notes.doc", "_0.si", "pending_segments_1")) {
+            for (byte[] bytes : List.of(new byte[] {0x3f}, new byte[] {0x3f, (byte) 0xd7}, new byte[] {0x3f, (byte) 0xd7, 0x6c})) {
                 for (boolean besideAnIndex : new boolean[] {false, true}) {
                     Path folder = other.resolve("folder" + n++);
                     if (besideAnIndex) {
@@ -1297,5 +1300,85 @@ class IndexerEdgesTest {
         assertThat(index.resolve("segments_old")).isDirectory();
         Files.move(index.resolve("segments_old"), other.resolve("segments_old"));
         assertThat(opened.search("returns", 5)).hasSize(1);
+    }
+
+    /**
+     * Before: a {@code segments_7} of one byte ({@code 3f}) beside an intact index (its readable commit segments_2) was
+     * called a damaged index, with "delete the folder and index again". Lucene renames a pending commit to segments_N only
+     * once written and synced, so such a file is none of its crashes: it is named and said to be moved out; nothing is
+     * changed, and with it moved out the index is searched and written as before.
+     */
+    @Test
+    void aCommitCutShortAboveAReadableCommitSaysToMoveThatFileOut() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneIndexer.indexDirectory(docs, index);
+        List<String> before;
+        try (var files = Files.list(index)) {
+            before = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        assertThat(before).contains("segments_2");
+        LuceneRetriever opened = LuceneRetriever.open(index);
+        Files.write(index.resolve("segments_7"), new byte[] {0x3f});
+        String at = index.toAbsolutePath().toString();
+        for (var attempt : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                () -> LuceneRetriever.open(index).search("returns", 5), () -> opened.search("returns", 5),
+                () -> LuceneIndexer.indexDirectory(docs, index))) {
+            assertThatThrownBy(attempt).isInstanceOf(RetrievalException.class).hasMessageContaining("segments_7")
+                    .hasMessageContaining("segments_2").hasMessageContaining("move that file out of " + at)
+                    .hasMessageNotContaining("delete " + at).hasMessageNotContaining("index the folder again");
+        }
+        assertThat(index.resolve("segments_7")).hasBinaryContent(new byte[] {0x3f});
+        try (var files = Files.list(index)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> !n.equals("segments_7")).sorted().toList()).isEqualTo(before);
+        }
+        Files.move(index.resolve("segments_7"), other.resolve("segments_7"));
+        assertThat(opened.search("returns", 5)).hasSize(1);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(opened.search("returns", 5)).hasSize(1);
+    }
+
+    /**
+     * Before: after the index's files were deleted and a text file of the user's named as a commit (segments_1 holding
+     * "my notes") put in the folder, a held search called the index damaged, while opening said there is no index. The
+     * search now says the index was deleted since it was opened, as opening does.
+     */
+    @Test
+    void aSearchAfterTheIndexWasDeletedBesideATextFileNamedAsACommitSaysItWasDeleted() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever opened = LuceneRetriever.open(index);
+        try (var files = Files.list(index)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.writeString(index.resolve("segments_1"), "my notes", StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> opened.search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessage("there is no document index in " + index.toAbsolutePath()
+                        + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)");
+        assertThat(index.resolve("segments_1")).hasContent("my notes");
+    }
+
+    /**
+     * Before: indexing into a folder holding an index and a folder named as one of Lucene's files ({@code segments_9},
+     * {@code _0.si}) called that folder a file that may be the index's own, damaged ("a crash can leave a file zeroed"),
+     * and said to move "those files" out. It is now called a folder, with the other names, and no crash is spoken of.
+     */
+    @Test
+    void aFolderNamedAsLucenesFileBesideAnIndexIsRefusedAsAFolder() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        int n = 0;
+        for (String name : List.of("segments_9", "_0.si")) {
+            Path folder = other.resolve("folder" + n++);
+            LuceneIndexer.indexDirectory(docs, folder);
+            LuceneIndexer.indexDirectory(docs, folder);
+            Files.createDirectory(folder.resolve(name));
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).as(name).isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith(folder.toAbsolutePath() + " holds a document index and ")
+                    .hasMessageContaining("(" + name + ")").hasMessageContaining("move that folder out of " + folder.toAbsolutePath())
+                    .hasMessageNotContaining("crash").hasMessageNotContaining("file of another program's");
+            assertThat(folder.resolve(name)).isDirectory();
+        }
     }
 }
