@@ -21,11 +21,6 @@ final class RawJson implements SerializableString {
         this.utf8 = utf8;
     }
 
-    /** Whether it is empty (a message with nothing to send). */
-    boolean isEmpty() {
-        return utf8.length == 0;
-    }
-
     private SerializedString text() {
         return new SerializedString(getValue());
     }
