@@ -40,6 +40,7 @@ final class Transport implements AutoCloseable {
      * The fixed part of every request to each endpoint (URI, credentials, version, content type,
      * accept), built and checked once: each request copies it ({@link HttpRequest.Builder#copy}
      * copies the headers without checking each name and value again) and adds only what varies.
+     * A builder is not thread-safe by its contract, so copies are taken under its lock (see request).
      */
     private final HttpRequest.Builder streamTemplate;
     private final HttpRequest.Builder jsonTemplate;
@@ -75,8 +76,8 @@ final class Transport implements AutoCloseable {
     /**
      * The headers every request to {@code uri} carries. No {@code HttpRequest.timeout}: the JDK client
      * would wake its selector thread for every request to arm that timer; the watchdog bounds the
-     * wait for the headers instead (see send). Only read after construction ({@code copy} writes
-     * nothing), so concurrent calls may share it.
+     * wait for the headers instead (see send). Never changed after construction; see request for
+     * how concurrent calls share it.
      */
     private HttpRequest.Builder template(URI uri, String accept) {
         List<String> headers = new ArrayList<>(8);
@@ -131,7 +132,12 @@ final class Transport implements AutoCloseable {
      */
     Exchange stream(WireBuffer body, List<String> betas, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
-        return send(request(streamTemplate, body, betas, extraHeaders), body);
+        return send(streamRequest(body, betas, extraHeaders), body);
+    }
+
+    /** The request {@link #stream} sends (package-private for TransportTest). */
+    HttpRequest streamRequest(WireBuffer body, List<String> betas, Map<String, String> extraHeaders) {
+        return request(streamTemplate, body, betas, extraHeaders);
     }
 
     /** A plain JSON exchange (count_tokens) with the {@code anthropic-beta} values {@code betas}, guarded by the same timeouts. */
@@ -183,7 +189,13 @@ final class Transport implements AutoCloseable {
 
     private HttpRequest request(HttpRequest.Builder template, WireBuffer body, List<String> betas,
                                 Map<String, String> extraHeaders) {
-        HttpRequest.Builder request = template.copy();
+        HttpRequest.Builder request;
+        // The JDK documents builders as not thread-safe. OpenJDK's copy only reads the template, but
+        // concurrent calls copy the same one, so the copy is taken under the template's lock to stay
+        // within the contract on any JDK; copy never blocks, so the lock is held for a moment only.
+        synchronized (template) {
+            request = template.copy();
+        }
         if (!betas.isEmpty()) {
             request.header("anthropic-beta", String.join(",", betas));
         }

@@ -85,6 +85,55 @@ class TransportTest extends FakeApi {
         assertThat(model.requests().cachedMessages()).isBetween(history.size() - 3, history.size());
     }
 
+    /**
+     * Every request copies the endpoint's fixed headers from one shared builder, which the JDK documents as not
+     * thread-safe: many calls at once must each get the fixed headers once plus only their own betas and trace
+     * context, and the shared builder must stay as it was, whatever the JDK's copy does.
+     */
+    @Test
+    void concurrentRequestsEachCarryTheFixedHeadersAndOnlyTheirOwn() throws Exception {
+        Duration d = Duration.ofSeconds(5);
+        try (Transport t = new Transport("https://gw.example.com/proxy/", "sk-key", "tok", d, d, d)) {
+            java.util.Queue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 20_000; i++) {
+                    int n = i;
+                    threads.submit(() -> {
+                        WireBuffer body = WireBuffer.take(16);
+                        try {
+                            List<String> betas = n % 2 == 0 ? List.of("b" + n) : List.of();
+                            Map<String, String> trace = n % 3 == 0 ? Map.of("traceparent", "tp" + n) : Map.of();
+                            var sent = t.streamRequest(body, betas, trace);
+                            Map<String, List<String>> want = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+                            want.putAll(Map.of("accept", List.of("text/event-stream"), "anthropic-version",
+                                    List.of(Transport.API_VERSION), "authorization", List.of("Bearer tok"),
+                                    "content-type", List.of("application/json"), "x-api-key", List.of("sk-key")));
+                            betas.forEach(b -> want.put("anthropic-beta", List.of(b)));
+                            trace.forEach((k, v) -> want.put(k, List.of(v)));
+                            if (!sent.headers().map().equals(want) || !sent.method().equals("POST")
+                                    || !sent.uri().toString().equals("https://gw.example.com/proxy/v1/messages")) {
+                                wrong.add(n + " " + sent.method() + " " + sent.uri() + " " + sent.headers().map());
+                            }
+                        } catch (RuntimeException e) {
+                            wrong.add(n + " " + e);
+                        } finally {
+                            body.release();
+                        }
+                    });
+                }
+            }
+            assertThat(wrong).as("requests with other headers than their own").isEmpty();
+            WireBuffer body = WireBuffer.take(16);
+            try {
+                assertThat(t.streamRequest(body, List.of(), Map.of()).headers().map())
+                        .as("the shared part afterwards").containsOnlyKeys("accept", "anthropic-version", "authorization",
+                                "content-type", "x-api-key");
+            } finally {
+                body.release();
+            }
+        }
+    }
+
     @Test
     void aStreamThatFallsSilentEndsWithATimeoutAfterTheReadTimeout() throws Exception {
         // The read timeout also bounds the wait for the response headers, so a server that was slow to send
