@@ -193,8 +193,9 @@ final class ErrorMapper {
         boolean resample = kind == Kind.INVALID_REQUEST && sampledGenerationFailed(provider);
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
-                + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error)
-                        + contentFilterAdvice(provider) : "")
+                + (message != null && kind == Kind.INVALID_REQUEST ? relayedOutputLimitAdvice(message, error) : "")
+                // with no message too: the filter's type is all that such an error says, and the advice is about the run
+                + (kind == Kind.INVALID_REQUEST ? contentFilterAdvice(provider) : "")
                 + (overLimit ? OVER_MINUTE_LIMIT_ADVICE : "") + (resample ? RESAMPLE_NOTE : "") + cutNote(provider)
                 + failedGeneration(provider) + usageNote,
                 retryable || resample, wait, requestId, null);
@@ -353,6 +354,11 @@ final class ErrorMapper {
                     + " so no wait helps: use a model the project has quota for, or give the project one (on the Gemini API,"
                     + " enable billing for it: its free tier has no quota for some models);"
                     + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
+        }
+        if (status == 400 && message == null && contentFilter(provider)) {
+            // A filter's refusal with no message ({"error":{"type":"content_filter"}}) is still one: the error is shown,
+            // as after HTTP 200, so that the advice below has what it is about.
+            message = "HTTP 400 from " + server + ": " + errorObject(body);
         }
         if (status == 400 && message != null) {
             message += contentFilterAdvice(provider) + (resample && retryable ? RESAMPLE_NOTE : "") + cutNote(provider);
@@ -788,7 +794,8 @@ final class ErrorMapper {
      * may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as the user's, and it stays in the
      * conversation, so every later step is refused the same way; the {@code completion}: the model's answer, which the
      * conversation does not keep, so the task is what to change. Moonshot/Kimi's (type {@code content_filter}) says only
-     * that the input or the generated content may be flagged. Empty for any other error.
+     * that the input or the generated content may be flagged; it gets its advice with no message too. Empty for any
+     * other error.
      */
     private static String contentFilterAdvice(JsonNode error) {
         if (!contentFilter(error)) {

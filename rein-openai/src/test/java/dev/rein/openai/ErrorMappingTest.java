@@ -231,6 +231,26 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aContentFilterErrorWithNoMessageStillGetsTheAdvice() throws Exception {
+        // The advice was added only when the error had a message: {"error":{"type":"content_filter"}} said only
+        // what the error was, after HTTP 200 and at HTTP 400 alike, and nothing on why a retry or a later step fails too.
+        String either = " (the input or the model's answer holds what the content filter refuses; if it is the input,"
+                + " the task's or a tool result's, it stays in the conversation, so every later step would be refused the"
+                + " same way)";
+        String bare = "{\"error\":{\"type\":\"content_filter\"}}";
+        server.enqueue(new ChatReply.Malformed(events(bare)));
+        ModelException chunk = failure();
+        assertThat(chunk.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(chunk.retryable()).isFalse();
+        assertThat(chunk.getMessage()).contains("content_filter").endsWith(either);
+
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), bare));
+        ModelException http = failure();
+        assertThat(http.retryable()).isFalse();
+        assertThat(http.getMessage()).contains("content_filter").endsWith(either);
+    }
+
+    @Test
     void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
         // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
