@@ -447,8 +447,10 @@ final class Errors {
         moved.add(at, "--");
         String[] line = moved.toArray(String[]::new);
         java.util.List<Integer> positional = walk(spec, line, null, true).positional();
-        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) != null)) {
-            // 'rein run --goal --json': '-- --goal --json' would make the '--json' meant as an option part of the goal
+        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) != null
+                || w.equals("--"))) {
+            // 'rein run --goal --json': '-- --goal --json' would make the '--json' meant as an option part of the goal,
+            // and 'rein run --goal --' the user's own '--'
             return false;
         }
         long needed = spec.positionalParameters().stream().mapToLong(p -> p.arity().min()).sum();

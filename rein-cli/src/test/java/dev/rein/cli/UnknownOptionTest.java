@@ -765,7 +765,9 @@ class UnknownOptionTest {
     @Test
     void theDoubleDashAlternativeIsOfferedOnlyWhenItWorks() {
         for (List<String> args : List.of(List.of("reply", "--text", "--json", "RID"), List.of("reply", "--run", "--json", "hi"),
-                List.of("reply", "--run", "--json"), List.of("run", "--goal", "--json"))) {
+                List.of("reply", "--run", "--json"), List.of("run", "--goal", "--json"),
+                // the user's own '--' would become the goal's text: 'rein run -- --goal --' (rev72 5)
+                List.of("run", "--goal", "--"))) {
             String line = cli.run(args.toArray(String[]::new)).stderrLines().getFirst();
             assertThat(line).as(args.toString()).contains("has no value after it").doesNotContain("put -- before it", ": rein ");
         }
