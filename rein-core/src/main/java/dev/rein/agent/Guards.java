@@ -149,13 +149,13 @@ final class Guards {
                 case StallMonitor.CallDecision.Allow allow -> allowed.add(call);
                 case StallMonitor.CallDecision.Block block -> {
                     if (trace) {
-                        traceStall(block.finding(), "blocked", watched[i].risk());
+                        traceStall(block.finding(), "blocked", watched[i].risk(), call.name());
                     }
                     answers[i] = new ToolResultBlock(call.id(), block.finding().message(), true);
                 }
                 case StallMonitor.CallDecision.Stop stop -> {
                     if (trace) {
-                        traceStall(stop.finding(), "stopped", watched[i].risk());
+                        traceStall(stop.finding(), "stopped", watched[i].risk(), call.name());
                     }
                     String notice = StallMonitor.stopNotice(stop.finding());
                     List<ContentBlock> unanswered = calls.stream()
@@ -201,14 +201,14 @@ final class Guards {
     private ToolStep afterStep(int step, List<ToolCall> calls, List<ToolResultBlock> answers, StallMonitor.StepReview review) {
         List<ContentBlock> blocks = new ArrayList<>(answers);
         for (Finding warning : review.warnings()) {
-            traceStall(warning, "warned", null);
+            traceStall(warning, "warned", null, null);
             blocks.add(new TextBlock(warning.message()));
         }
         if (review.stop().isPresent()) {
             Finding stop = review.stop().get();
-            traceStall(stop, "stopped", null);
+            traceStall(stop, "stopped", null, null);
             // every detection is a trace event: a second detector stopping in the same step is recorded too
-            review.alsoStopping().forEach(other -> traceStall(other, "stopped", null));
+            review.alsoStopping().forEach(other -> traceStall(other, "stopped", null, null));
             blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
             return new ToolStep.Answered(blocks, Optional.of(stall.stopMessage(stop)));
         }
@@ -316,8 +316,17 @@ final class Guards {
     }
 
     /** {@code risk}: the tool's, when the guard acted before the call ran; null otherwise. */
-    private void traceStall(Finding finding, String action, Risk risk) {
+    /**
+     * {@code tool}: the name of the call's tool, put in the evidence when the detector's (a custom one's) has no "tool",
+     * so that a tracer can always name the blocked call's tool (the GenAI conventions require it on an execute_tool span).
+     */
+    private void traceStall(Finding finding, String action, Risk risk, String tool) {
+        Map<String, Object> evidence = finding.evidence();
+        if (tool != null && !evidence.containsKey("tool")) {
+            evidence = new java.util.LinkedHashMap<>(evidence);
+            evidence.put("tool", tool);
+        }
         run.emit(new TraceEvent.StallDetected(run.runId, run.step(), run.now(), finding.detector(), action, finding.callId(),
-                finding.message(), finding.evidence(), finding.occurrence(), risk == null ? null : risk.name()));
+                finding.message(), evidence, finding.occurrence(), risk == null ? null : risk.name()));
     }
 }

@@ -273,4 +273,35 @@ class StallGuardLoopTest {
     void theDefaultPolicyIsOnForEveryAgent() {
         assertThat(Agent.builder().model(ScriptedModel.of()).build().config().guards().stall().detectorNames()).hasSize(6);
     }
+
+    /**
+     * A custom detector's evidence need not name the tool, but the trace's StallDetected does, so a tracer can name the
+     * blocked call's tool (gen_ai.tool.name, which the GenAI conventions require on an execute_tool span).
+     */
+    @Test
+    void aBlockedCallsTraceNamesItsToolWhenTheDetectorsEvidenceDoesNot() {
+        dev.rein.stall.StallDetector quiet = new dev.rein.stall.StallDetector() {
+            @Override
+            public String name() {
+                return "quiet";
+            }
+
+            @Override
+            public String defaultMessage() {
+                return "Not now.";
+            }
+
+            @Override
+            public java.util.Optional<java.util.Map<String, Object>> checkCall(dev.rein.stall.ProposedCall call) {
+                return java.util.Optional.of(java.util.Map.of("seen", 1));
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search", "{\"q\":\"rein\"}")), text("done"));
+        agent(model).stallPolicy(dev.rein.stall.StallPolicy.builder().detector(() -> quiet).build()).build().run("find");
+
+        assertThat(trace.events(TraceEvent.StallDetected.class)).first().satisfies(e -> {
+            assertThat(e.detector()).isEqualTo("quiet");
+            assertThat(e.evidence()).containsEntry("tool", "search").containsEntry("seen", 1); // before: no "tool"
+        });
+    }
 }
