@@ -789,13 +789,15 @@ final class ErrorMapper {
 
     /**
      * What a content filter's refusal means for the run. Azure OpenAI's (code {@code content_filter}) names the
-     * categories it flagged ({@code innererror.content_filter_result}) and, in {@code param}, what it filtered: the
-     * {@code prompt} (or, with no param, taken so): its message asks to "modify your prompt", but in a run the flagged text
-     * may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as the user's, and it stays in the
-     * conversation, so every later step is refused the same way; the {@code completion}: the model's answer, which the
-     * conversation does not keep, so the task is what to change. Moonshot/Kimi's (type {@code content_filter}) says only
-     * that the input or the generated content may be flagged; it gets its advice with no message too. Empty for any
-     * other error.
+     * categories it flagged ({@code innererror.content_filter_result}) and, in {@code param}, what it filtered; its
+     * examples show {@code prompt} (taken so with no param too): its message asks to "modify your prompt", but in a run
+     * the flagged text may be a tool's result (Prompt Shields' {@code indirect_attack}) as well as the user's, and it
+     * stays in the conversation, so every later step is refused the same way. Azure documents no error naming
+     * {@code param} {@code completion} (its output filter normally ends the answer with {@code finish_reason}
+     * {@code content_filter}); if a filter error does name it, the flagged text is the model's answer, which the
+     * conversation does not keep, so the task is what to change. Moonshot/Kimi's (type {@code content_filter}) says
+     * only that the input or the generated content may be flagged; it gets its advice with no message too. Empty for
+     * any other error.
      */
     private static String contentFilterAdvice(JsonNode error) {
         if (!contentFilter(error)) {

@@ -203,10 +203,11 @@ class ErrorMappingTest extends FakeChat {
 
     @Test
     void aFilterOfTheModelsAnswerAndKimisContentFilterAreFinalWithAdviceThatFits() throws Exception {
-        // Azure's param "completion" is its output filter: the flagged text is the model's answer, which the conversation
-        // does not keep, so "the flagged text stays in the conversation" was wrong advice. Moonshot/Kimi documents its
-        // refusal as 400 {"error":{"type":"content_filter",...}} ("your input or generated content"); after HTTP 200 it
-        // was retried as a server error.
+        // A filter error naming param "completion" (no public Azure source shows one; its examples show "prompt", and its
+        // output filter normally ends the answer with finish_reason content_filter) is about the model's answer, which
+        // the conversation does not keep, so "the flagged text stays in the conversation" was wrong advice.
+        // Moonshot/Kimi documents its refusal as 400 {"error":{"type":"content_filter",...}} ("your input or generated
+        // content"); after HTTP 200 it was retried as a server error.
         String completion = "{\"error\":{\"message\":\"The response was filtered\",\"type\":null,\"param\":"
                 + "\"completion\",\"code\":\"content_filter\",\"status\":400}}";
         String answer = " (the model's answer was filtered, not the conversation: rephrase the task so that it asks for"
