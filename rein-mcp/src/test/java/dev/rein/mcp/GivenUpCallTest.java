@@ -103,6 +103,25 @@ class GivenUpCallTest {
     }
 
     @Test
+    void callsTimingOutTogetherOnAServerThatJustAnsweredPingSendOnePing() throws Exception {
+        // Each call given up on checked the server with a ping of its own once the one before had ended: eight calls timing
+        // out together sent up to eight pings, though the server had answered one a moment before.
+        try (McpToolset mcp = start(true)) {
+            ScriptedStdioServer server = started.getFirst();
+            List<CompletableFuture<ToolOutput>> slow = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                slow.add(CompletableFuture.supplyAsync(() -> handle(mcp, "slow", 1)));
+            }
+            for (CompletableFuture<ToolOutput> call : slow) {
+                assertThat(call.get(20, TimeUnit.SECONDS).content()).startsWith("MCP server 'scripted' did not answer tool 'slow' in time.");
+            }
+            Thread.sleep(300);
+            assertThat(server.received.stream().filter(m -> "ping".equals(m.path("method").asText())).count()).isEqualTo(1);
+            assertThat(handle(mcp, "quick", 10).content()).isEqualTo("ok");
+        }
+    }
+
+    @Test
     void aServerThatDoesNotAnswerPingAfterACallTimedOutIsRestarted() throws Exception {
         try (McpToolset mcp = start(false)) {
             assertThat(handle(mcp, "slow", 1).content()).startsWith("MCP server 'scripted' did not answer tool 'slow' in time.");

@@ -252,16 +252,29 @@ final class Session {
     private CompletableFuture<Void> pinging;
 
     /**
+     * How long a ping the server answered vouches for it: calls timing out together (one slow backend) each asked for a
+     * check, and each got a ping of its own once the one before had been answered.
+     */
+    static final Duration RECENT_PING = Duration.ofSeconds(1);
+
+    /** When the server last answered a ping of {@link #checkAlive} ({@link System#nanoTime}); null before. Guarded by this. */
+    private Long answeredAt;
+
+    /**
      * Checks, on a thread of its own, that the server still answers after a call on it was given up
      * on ({@code why}): MCP's Lifecycle (Timeouts) has the client stop waiting for that request
      * alone, and its Ping utility is how a peer is checked. A server that answers ping within
      * {@code bound} (even with a JSON-RPC error: it answered) keeps its session and the other
      * calls on it; one that does not is broken, as a crash is. One check at a time: one under way is
-     * returned. The future completes when the check ends.
+     * returned; none is made within {@link #RECENT_PING} of a ping the server answered. The future
+     * completes when the check ends.
      */
     synchronized CompletableFuture<Void> checkAlive(String why, Duration bound) {
         if (pinging != null && !pinging.isDone()) {
             return pinging;
+        }
+        if (answeredAt != null && System.nanoTime() - answeredAt < RECENT_PING.toNanos()) {
+            return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> check = new CompletableFuture<>();
         pinging = check;
@@ -270,6 +283,10 @@ final class Session {
                 String failure = pingFailure(bound);
                 if (failure != null) {
                     breakWith(why + ", and then " + failure);
+                } else if (!broken.isDone() && !Thread.currentThread().isInterrupted()) { // answered, not given up
+                    synchronized (this) {
+                        answeredAt = System.nanoTime();
+                    }
                 }
             } finally {
                 check.complete(null);
