@@ -27,7 +27,9 @@ final class RunTools {
                 .callCounts(callCounts)
                 .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())
-                .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock(), safety.store()))
+                .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock(), safety.store(),
+                        run.config.interceptors().stream().filter(i -> i instanceof dev.rein.internal.replay.RecordedAnswers)
+                                .map(i -> (dev.rein.internal.replay.RecordedAnswers) i).findFirst().orElse(null)))
                 .idempotency(new IdempotencyGuard(safety.store(), events, run.config.clock()))
                 .retryPolicy(safety.toolRetryPolicy())
                 .strictProvenance(safety.strictProvenance())

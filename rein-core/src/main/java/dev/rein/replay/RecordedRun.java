@@ -52,7 +52,7 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
      * (a replay answers every call from the recording, after argument validation): each has the
      * recorded name, description and input schema, risk {@link Risk#WRITE} (so live READ tools never
      * include it) and a handler that refuses to run. In a replay, a stand-in's calls wait for a person
-     * exactly where the recording's did (the same tool and arguments), whatever the agent's approval
+     * exactly where the recording's did (the call of that step and Rein call id), whatever the agent's approval
      * policy: the trace records neither the real tool's risk nor the run's policy. What the trace does not record (timeouts,
      * call limits, polling, scopes) is left at its defaults, which guards that read them may notice.
      */

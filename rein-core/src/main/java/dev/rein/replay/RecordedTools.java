@@ -69,6 +69,18 @@ final class RecordedTools implements RecordedAnswers {
                 r.path("rein_message").asBoolean(false)));
     }
 
+    /**
+     * A stand-in tool's call ({@link RecordedRun#standInTools()}) waits for a person exactly where the recording's call
+     * of that step and id did, whatever the agent's policy: the trace records neither the real tool's risk nor the run's
+     * policy. The agent's own tools follow its policy.
+     */
+    @Override
+    public java.util.Optional<Boolean> holds(ToolInvocation invocation) {
+        return RecordedRun.isStandIn(invocation.tool())
+                ? java.util.Optional.of(recording.heldAt(invocation.context().step(), invocation.call().id()))
+                : java.util.Optional.empty();
+    }
+
     /** Whether the recording has a person's edit of this call that its arguments do not carry: the replay did not pause it. */
     private boolean editNotApplied(int step, ToolCall call) {
         return recording.edited(step, call.id()) && !recording.decision(step, call.id()).path("arguments").equals(call.arguments());

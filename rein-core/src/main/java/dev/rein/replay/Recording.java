@@ -34,7 +34,8 @@ import java.util.Set;
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
-                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<Interruption> interruptions) {
+                 Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<Interruption> interruptions,
+                 Set<String> heldCalls) {
     private static final String RUN_RESUMED = "run_resumed";
 
     /**
@@ -108,27 +109,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         return decisions.get(step + "|" + callId);
     }
 
-    /** Whether a person edited the arguments of that call before it ran. */
     /**
-     * Whether the run asked a person about a call of {@code tool} with {@code arguments}: a call of a
-     * recorded response with that tool and those arguments whose id (or {@code ID#INDEX}, a second call
-     * of one response with its id) has an approval_requested event.
+     * Whether the run asked a person about the call {@code callId} (Rein's id: the model's, or {@code ID#INDEX} for a
+     * later call of one response sharing it) of {@code step}: it has an approval_requested event there. By step and id
+     * exactly, as a server may name every call alike (call_0) and a run may make the same call twice, holding one.
      */
-    boolean heldForApproval(String tool, JsonNode arguments) {
-        for (Call call : calls()) {
-            if (call.response() == null) {
-                continue;
-            }
-            for (dev.rein.model.ToolUseBlock use : call.response().toolUses()) {
-                if (use.name().equals(tool) && use.input().equals(arguments) && approvalRequested().stream()
-                        .anyMatch(id -> id.equals(use.id()) || id.startsWith(use.id() + "#"))) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    boolean heldAt(int step, String callId) {
+        return heldCalls.contains(step + "|" + callId);
     }
 
+    /** Whether a person edited the arguments of that call before it ran. */
     boolean edited(int step, String callId) {
         JsonNode decision = decision(step, callId);
         return decision != null && "edit".equals(decision.path("decision").asText());
@@ -300,6 +290,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<Long> counts = new ArrayList<>();
         Map<String, List<JsonNode>> results = new LinkedHashMap<>();
         Set<String> approvalRequested = new LinkedHashSet<>();
+        Set<String> heldCalls = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
         List<String> replies = new ArrayList<>();
         boolean resumed = false; // a run_resumed: the trace of a resumption
@@ -360,7 +351,10 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         callTimes.computeIfAbsent(e.path("step").asInt() + "|" + e.path("call_id").asText(), k -> new ArrayList<>()).add(at);
                     }
                 }
-                case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
+                case "approval_requested" -> {
+                    approvalRequested.add(e.path("call_id").asText());
+                    heldCalls.add(e.path("step").asInt() + "|" + e.path("call_id").asText());
+                }
                 case "approval_decided" -> decisions.put(e.path("step").asInt() + "|" + e.path("call_id").asText(), e);
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
@@ -423,7 +417,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
                 calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions),
-                callTimes, List.copyOf(resumes), List.copyOf(interruptions));
+                callTimes, List.copyOf(resumes), List.copyOf(interruptions), Set.copyOf(heldCalls));
     }
 
     private static final String RUN_STARTED = "run_started";

@@ -75,33 +75,12 @@ public final class ReplaySession {
         return limited(agent.config().toBuilder().model(model), recording.model(), recording.limits())
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
-                .approvalPolicy(standInsAsRecorded(agent.config().safety().approvalPolicy()))
                 .listener(comparison::listener)
                 .runIds(recording::runId)
                 // The replay keeps the recorded run id: in the agent's own store it would meet the recorded run
                 // (a store conflict at the first save) and add its trace to that run's
                 .store(new dev.rein.state.InMemoryRunStore())
                 .build();
-    }
-
-    /**
-     * {@code policy} for the agent's own tools; a stand-in's calls ({@link RecordedRun#standInTools()}) wait for a
-     * person where the recording's did, as the trace records neither the real tool's risk nor the run's policy (a
-     * stand-in is WRITE, and the default policy would hold every call of it, also those the run made freely).
-     */
-    private dev.rein.approval.ApprovalPolicy standInsAsRecorded(dev.rein.approval.ApprovalPolicy policy) {
-        return new dev.rein.approval.ApprovalPolicy() {
-            @Override
-            public boolean requiresApproval(dev.rein.tool.Tool tool, JsonNode arguments, dev.rein.tool.Principal principal) {
-                return RecordedRun.isStandIn(tool) ? recording.heldForApproval(tool.name(), arguments)
-                        : policy.requiresApproval(tool, arguments, principal);
-            }
-
-            @Override
-            public java.util.Set<String> namedTools() {
-                return policy.namedTools();
-            }
-        };
     }
 
     /**

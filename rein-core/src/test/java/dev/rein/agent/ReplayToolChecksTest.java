@@ -128,4 +128,84 @@ class ReplayToolChecksTest {
         assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         assertThat(report.reproduced()).isTrue();
     }
+    /** A READ tool the tests record beside refund. */
+    private static Tool lookup() {
+        return Tool.builder("lookup").description("Looks an order up.").risk(Risk.READ)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\"}},\"required\":[\"order\"]}")
+                .handler((args, ctx) -> "order " + args.get("order").asText()).build();
+    }
+
+    @Test
+    void aStandInIsHeldOnlyAtTheRecordedStepAndCallIdWhenAServerReusesIds(@TempDir Path dir) {
+        // a server that names every call call_0: lookup's call_0 at step 1 ran freely, refund's call_0 at step 2 was held
+        Path trace = dir.resolve("t.jsonl");
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(
+                        ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                                new dev.rein.model.ToolUseBlock("call_0", "lookup", dev.rein.json.Json.parse("{\"order\":\"A-1\"}"))),
+                        ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                                new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A-1\"}")))))
+                .tools(lookup(), refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace))
+                .build().run("refund A-1");
+        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        Replay replay = Replay.from(trace);
+
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+    }
+
+    @Test
+    void theSameStandInCallTwiceIsHeldOnlyWhereTheRecordingHeldIt(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        AtomicInteger asked = new AtomicInteger();
+        ApprovalPolicy firstOnly = new ApprovalPolicy() {
+            @Override
+            public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
+                return asked.getAndIncrement() == 0;
+            }
+        };
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}")),
+                        toolCalls(call("refund", "{\"order\":\"A-1\"}")), text("ok")))
+                .tools(refund(b -> b)).store(new dev.rein.state.InMemoryRunStore()).approvalPolicy(firstOnly)
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult paused = agent.run("refund A-1 twice");
+        agent.runs().approve(paused.runId(), agent.runs().pending(paused.runId()).get(0).actionHash(), "ann");
+        assertThat(agent.resume(paused.runId()).status()).isEqualTo(RunStatus.SUCCEEDED);
+        Replay replay = Replay.from(trace);
+
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
+    void ofTwoStandInCallsSharingAnIdOnlyTheHeldOneWaits(@TempDir Path dir) throws java.io.IOException {
+        Path trace = dir.resolve("t.jsonl");
+        ApprovalPolicy onlyB = new ApprovalPolicy() {
+            @Override
+            public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
+                return arguments.path("order").asText().equals("B");
+            }
+        };
+        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A\"}")),
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"B\"}")))))
+                .tools(refund(b -> b)).approvalPolicy(onlyB).listener(JsonlTraceListener.to(trace)).build();
+        RunResult paused = agent.run("refund A and B");
+        assertThat(agent.runs().pending(paused.runId())).extracting(dev.rein.approval.ApprovalRequest::callId).containsExactly("call_0#1");
+        Replay replay = Replay.from(trace);
+        Path replayed = dir.resolve("replay.jsonl");
+
+        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools())
+                .listener(JsonlTraceListener.to(replayed)).build());
+
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(java.nio.file.Files.readAllLines(replayed)).filteredOn(l -> l.startsWith("{\"type\":\"approval_requested\""))
+                .singleElement().asString().contains("\"call_id\":\"call_0#1\"");
+        assertThat(report.reproduced()).isTrue();
+    }
 }

@@ -5,6 +5,7 @@ import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.approval.ApprovalRequest;
 
+import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunStore;
@@ -39,12 +40,21 @@ public final class ApprovalGate implements ToolInterceptor {
     private final Clock clock;
     /** Where completed side effects are recorded; null when none is kept. */
     private final RunStore store;
+    /** A replay's recorded answers, which decide the hold of a stand-in tool's call; null outside a replay. */
+    private final RecordedAnswers recorded;
 
     public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock) {
         this(policy, ledger, events, clock, null);
     }
 
     public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock, RunStore store) {
+        this(policy, ledger, events, clock, store, null);
+    }
+
+    /** With {@code recorded} (a replay's recorded answers, or null) asked before the policy: see {@link RecordedAnswers#holds}. */
+    public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock, RunStore store,
+                        RecordedAnswers recorded) {
+        this.recorded = recorded;
         this.policy = policy;
         this.ledger = ledger;
         this.events = events;
@@ -82,6 +92,10 @@ public final class ApprovalGate implements ToolInterceptor {
 
     /** The policy's answer; one that throws is a programmer error naming the policy, and the call is not run. */
     private boolean requiresApproval(ToolInvocation invocation) {
+        Optional<Boolean> asRecorded = recorded == null ? Optional.empty() : recorded.holds(invocation);
+        if (asRecorded.isPresent()) {
+            return asRecorded.get();
+        }
         try {
             return policy.requiresApproval(invocation.tool(), invocation.call().arguments(), invocation.context().principal());
         } catch (RuntimeException e) {

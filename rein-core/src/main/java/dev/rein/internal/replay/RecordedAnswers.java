@@ -8,4 +8,13 @@ import dev.rein.tool.ToolInterceptor;
  * limits) and before idempotency, so a replay refuses or pauses a call where a live run with today's settings would,
  * and only a call those checks let through is answered from the recording.
  */
-public interface RecordedAnswers extends ToolInterceptor {}
+public interface RecordedAnswers extends ToolInterceptor {
+    /**
+     * Whether the approval stage must hold {@code invocation} for a person whatever the approval policy says: a
+     * replay's stand-in tool (whose real risk and policy the trace does not record) waits exactly where the
+     * recording's call of that step and id did. Empty: the policy decides.
+     */
+    default java.util.Optional<Boolean> holds(dev.rein.tool.ToolInvocation invocation) {
+        return java.util.Optional.empty();
+    }
+}
