@@ -63,6 +63,13 @@ final class RecordedTools implements RecordedAnswers {
                     + " not run", true, ErrorClass.EXECUTION_FAILED, null, invocation.context().clock().instant(), Duration.ZERO,
                     null, true));
         }
+        ErrorClass refusedAs = reinRefusal(r);
+        if (refusedAs != null) {
+            // Rein's own checks refused the call in the recording and let it through today (a looser policy, cap or
+            // scopes): handing back the recorded refusal would report reproduced where a live run would run the call.
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "[rein replay] the recording refused this call ("
+                    + refusedAs + "); today's settings let it through; a replay never runs it"));
+        }
         return ToolOutcome.of(new ToolResult(call.id(), call.name(), r.path("content").asText(), r.path("is_error").asBoolean(),
                 errorClass(r.path("error_class").asText()), r.hasNonNull("source") ? r.get("source").asText() : null,
                 invocation.context().clock().instant(), Duration.ofMillis(r.path("duration_millis").asLong()), null,
@@ -79,6 +86,23 @@ final class RecordedTools implements RecordedAnswers {
         return RecordedRun.isStandIn(invocation.tool())
                 ? java.util.Optional.of(recording.heldAt(invocation.context().step(), invocation.call().id()))
                 : java.util.Optional.empty();
+    }
+
+    /**
+     * The class of a recorded refusal Rein's checks wrote before the call could run (a person's rejection, a call cap,
+     * missing scopes, the run's deadline before the call or its approval), or null for any other result. A call that
+     * reaches this stage passed today's checks, so such a refusal is one they no longer make.
+     */
+    private static ErrorClass reinRefusal(JsonNode r) {
+        if (!r.path("rein_message").asBoolean(false)) {
+            return null;
+        }
+        ErrorClass c = errorClass(r.path("error_class").asText());
+        return switch (c) {
+            case REJECTED, LIMIT_REACHED, PERMISSION_DENIED -> c;
+            case TIMEOUT -> dev.rein.internal.text.DeadlineRefusal.isNotCalled(r.path("content").asText()) ? c : null;
+            default -> null;
+        };
     }
 
     /** Whether the recording has a person's edit of this call that its arguments do not carry: the replay did not pause it. */

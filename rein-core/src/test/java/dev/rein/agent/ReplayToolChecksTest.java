@@ -208,4 +208,109 @@ class ReplayToolChecksTest {
                 .singleElement().asString().contains("\"call_id\":\"call_0#1\"");
         assertThat(report.reproduced()).isTrue();
     }
+    /** Records refund(A-1), held by SIDE_EFFECTS and approved or rejected by a person, then resumed, into {@code trace}. */
+    private void recordDecided(Path trace, boolean approve) {
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}")), text("ok")))
+                .tools(refund(b -> b)).store(new dev.rein.state.InMemoryRunStore()).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS)
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult paused = agent.run("refund A-1");
+        String hash = agent.runs().pending(paused.runId()).get(0).actionHash();
+        if (approve) {
+            agent.runs().approve(paused.runId(), hash, "ann");
+        } else {
+            agent.runs().reject(paused.runId(), hash, "no", "ann");
+        }
+        assertThat(agent.resume(paused.runId()).status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    /** Records three refunds of {@code tool}, whose checks refused the later ones, into {@code trace}. */
+    private void recordThreeOf(Path trace, Tool tool) {
+        Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}")),
+                        toolCalls(call("refund", "{\"order\":\"A-2\"}")), toolCalls(call("refund", "{\"order\":\"A-3\"}")), text("done")))
+                .tools(tool).approvalPolicy(ApprovalPolicy.NEVER).listener(JsonlTraceListener.to(trace)).build().run("refund three");
+    }
+
+    private static void assertRefusedAsLoosened(ReplayReport report, String errorClass) {
+        assertThat(report.reproduced()).isFalse();
+        assertThat(report.firstDivergence()).isPresent();
+        assertThat(report.result().toString()).isNotNull();
+        assertThat(report.firstDivergence().get().description()).contains("the recording refused this call (" + errorClass + ")");
+    }
+
+    @Test
+    void aRecordedRejectionThatTodaysPolicyLetsThroughDiverges(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        recordDecided(trace, false);
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertRefusedAsLoosened(report, "REJECTED");
+        assertThat(handlerRuns.get()).as("the rejected refund never ran").isZero();
+    }
+
+    @Test
+    void aRecordedRejectionOrApprovalUnderTheSamePolicyReproduces(@TempDir Path dir) {
+        Path rejected = dir.resolve("r.jsonl");
+        recordDecided(rejected, false);
+        Path approved = dir.resolve("a.jsonl");
+        recordDecided(approved, true);
+
+        for (Path trace : java.util.List.of(rejected, approved)) {
+            ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                    .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build());
+            assertThat(report.firstDivergence()).as(trace.toString()).isEmpty();
+            assertThat(report.reproduced()).isTrue();
+        }
+    }
+
+    @Test
+    void aRecordedApprovalThatTodaysPolicyLetsThroughIsAnsweredFromTheRecording(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        recordDecided(trace, true);
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        // approved as it was: the call is answered from the recording (docs/replay.md)
+        assertThat(report.reproduced()).isTrue();
+        assertThat(handlerRuns.get()).as("only the recorded run ran the refund").isEqualTo(1);
+    }
+
+    @Test
+    void aRecordedCallCapThatTodayIsGoneDiverges(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        recordThreeOf(trace, refund(b -> b.maxCalls(1)));
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertRefusedAsLoosened(report, "LIMIT_REACHED");
+    }
+
+    @Test
+    void aRecordedScopeRefusalThatTodayIsGoneDiverges(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        recordThreeOf(trace, refund(b -> b.requiredScopes("refunds:write")));
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertRefusedAsLoosened(report, "PERMISSION_DENIED");
+    }
+
+    @Test
+    void aRecordedPauseThatTodaysPolicyLetsThroughUneditedIsRefused(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}"))))
+                .tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace)).build()
+                .run("refund one");
+        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.NEVER).build());
+
+        assertThat(report.reproduced()).isFalse();
+        assertThat(handlerRuns.get()).isZero();
+    }
 }
