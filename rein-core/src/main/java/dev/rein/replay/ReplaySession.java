@@ -242,6 +242,9 @@ public final class ReplaySession {
         }
         JsonNode finished = recording.finished();
         Divergence divergence = comparison.divergence();
+        if (divergence == null && result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL) {
+            divergence = pausedOnOtherCalls(result);
+        }
         if (divergence != null && !recording.unappliedLimits(divergence.step()).isEmpty()) {
             // limits the replay could not take up may explain it: said, rather than left for the reader to find
             divergence = new Divergence(divergence.step(), divergence.purpose(),
@@ -251,6 +254,26 @@ public final class ReplaySession {
                 finished == null ? null : finished.path("status").asText(),
                 finished == null ? null : finished.path("reason").asText(),
                 finished == null ? null : finished.path("answer").asText(null), model.used());
+    }
+
+    /**
+     * Null when the replay waits on the calls the recording ended waiting on (by step and Rein call id); else the
+     * divergence: a replay that pauses at the same step on other calls (today's policy holds more, or fewer) is not
+     * the recorded run.
+     */
+    private Divergence pausedOnOtherCalls(RunResult result) {
+        java.util.List<String> now = result.pendingApprovals().stream().map(p -> p.step() + "|" + p.callId()).sorted().toList();
+        java.util.List<String> then = recording.heldCalls().stream().filter(k -> !recording.decisions().containsKey(k)).sorted().toList();
+        if (now.equals(then)) {
+            return null;
+        }
+        int step = result.pendingApprovals().isEmpty() ? 0 : result.pendingApprovals().get(0).step();
+        return new Divergence(step, "approval", "step " + step + ": the run now waits for a person on " + ids(now)
+                + " where the recording waited on " + ids(then), "");
+    }
+
+    private static String ids(java.util.List<String> keys) {
+        return keys.isEmpty() ? "no call" : String.join(", ", keys.stream().map(k -> k.substring(k.indexOf('|') + 1)).toList());
     }
 
     /** Run when the first divergence is found and the replay should stop there. */

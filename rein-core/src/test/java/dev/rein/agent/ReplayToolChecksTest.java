@@ -313,4 +313,28 @@ class ReplayToolChecksTest {
         assertThat(report.reproduced()).isFalse();
         assertThat(handlerRuns.get()).isZero();
     }
+
+    @Test
+    void aReplayPausedOnOtherCallsThanTheRecordingDiverges(@TempDir Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        ApprovalPolicy onlyB = new ApprovalPolicy() {
+            @Override
+            public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
+                return arguments.path("order").asText().equals("B");
+            }
+        };
+        Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A\"}")),
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"B\"}")))))
+                .tools(refund(b -> b)).approvalPolicy(onlyB).listener(JsonlTraceListener.to(trace)).build().run("refund A and B");
+
+        // today's policy holds both calls: the run ends WAITING_APPROVAL as recorded, but on another set of calls
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
+                .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build());
+
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(report.reproduced()).isFalse();
+        assertThat(report.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description()).contains("call_0, call_0#1")
+                .contains("call_0#1"));
+    }
 }
