@@ -67,6 +67,43 @@ class TemporalBudgetStopStartTest {
         }
     }
 
+    /**
+     * With an attempt timeout under about 3.3 s (here 1 s, a 4 s limit) the stop's schedule-to-close (the time left and
+     * three attempt timeouts) was shorter than the deadline and the grace, and a real server caps the schedule-to-start
+     * at the schedule-to-close: the stop did not get the grace its message names. Its schedule-to-close now covers the
+     * whole wait and its own run after it.
+     */
+    @Test
+    void aStopWithAShortAttemptTimeoutKeepsTheWholeWaitForAWorker() throws Exception {
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
+                .budget(Budget.builder().maxSteps(1).maxDuration(Duration.ofSeconds(4)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(1))
+                    .start("A-1 はどこ?", "run-short-attempt-budget-stop");
+            RunResult result = run.result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            var stop = stop(server, "run-short-attempt-budget-stop");
+            Duration start = duration(stop.getScheduleToStartTimeout());
+            assertThat(start).isGreaterThanOrEqualTo(Duration.ofSeconds(10));
+            assertThat(duration(stop.getScheduleToCloseTimeout()))
+                    .isGreaterThanOrEqualTo(start.plus(duration(stop.getStartToCloseTimeout())));
+        }
+    }
+
+    private static io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes stop(TemporalTestServer server,
+            String runId) {
+        return server.client().fetchHistory(runId).getEvents().stream()
+                .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
+                .filter(a -> a.getActivityType().getName().equals("ReinStopForBudget"))
+                .findFirst().orElseThrow(() -> new AssertionError("no ReinStopForBudget was scheduled"));
+    }
+
+    private static Duration duration(com.google.protobuf.Duration d) {
+        return Duration.ofSeconds(d.getSeconds(), d.getNanos());
+    }
+
     private static Duration stopStartTimeout(TemporalTestServer server, String runId) {
         return server.client().fetchHistory(runId).getEvents().stream()
                 .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)

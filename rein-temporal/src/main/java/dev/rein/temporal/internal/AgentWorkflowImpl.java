@@ -294,7 +294,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * worker takes it up, {@link #run} ends the run as the workflow decided it, for its budget ({@link #stopping}).
      */
     private NextStep stopForBudget(BudgetKind kind) {
-        AgentActivities stopper = input.budget().maxDuration() == null ? effects() : effectsStartingWithin(untilGraceEnds());
+        AgentActivities stopper = input.budget().maxDuration() == null ? effects() : stopStartingWithin(untilGraceEnds());
         stopping = kind;
         Acted outcome = stopper.stopForBudget(turn(), kind.reason());
         stopping = null;
@@ -823,6 +823,20 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private AgentActivities effectsStartingWithin(Duration start) {
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions
                 .newBuilder(effectOptions(ActivityCancellationType.TRY_CANCEL)).setScheduleToStartTimeout(start).build());
+    }
+
+    /**
+     * As {@link #effectsStartingWithin}, with a schedule-to-close of at least {@code start} and the activity's own run
+     * after it: Temporal caps the schedule-to-start at the schedule-to-close, which with a short attempt timeout (the
+     * time left and three attempt timeouts) is shorter than the deadline and the grace the stop's message names.
+     */
+    private AgentActivities stopStartingWithin(Duration start) {
+        ActivityOptions options = effectOptions(ActivityCancellationType.TRY_CANCEL);
+        Duration whole = start.plus(options.getStartToCloseTimeout());
+        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder(options)
+                .setScheduleToStartTimeout(start)
+                .setScheduleToCloseTimeout(whole.compareTo(options.getScheduleToCloseTimeout()) > 0 ? whole
+                        : options.getScheduleToCloseTimeout()).build());
     }
 
     /** The options of {@link #effects(ActivityCancellationType)}. */
