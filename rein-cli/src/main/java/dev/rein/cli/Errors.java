@@ -81,10 +81,34 @@ final class Errors {
                     message = said == null ? message : said;
                 }
             }
+            message = withoutCommandsKeepingNoControl(message, args);
             // the message quotes the arguments: a control character in one must not reach the terminal raw
             env.err().println(command + ": " + Text.visible(message) + " (see '" + command + " --help')");
             return ExitCodes.USAGE;
         };
+    }
+
+    /** Where the commands a hint offers begin: "...: rein reply r1 hi", "..., e.g. rein run ...". */
+    private static final java.util.regex.Pattern OFFERED = java.util.regex.Pattern.compile("(,? e\\.g\\. |: )(?=rein )");
+
+    /**
+     * {@code message} without the commands it offers when one holds a control character, with what to do instead: the
+     * terminal is shown its escape ({@code \x0a}), which a shell keeps as typed, so 'rein reply r1 "hi\x0athere"' pasted
+     * would reply with those letters, not the line break given. Unchanged when no command holds one.
+     */
+    static String withoutCommandsKeepingNoControl(String message, String[] args) {
+        java.util.regex.Matcher offered = OFFERED.matcher(message);
+        if (!offered.find()) {
+            return message;
+        }
+        String commands = message.substring(offered.start());
+        if (Text.visible(commands).equals(commands)) {
+            return message;
+        }
+        String word = java.util.Arrays.stream(args).filter(a -> !Text.visible(a).equals(a)).findFirst()
+                .map(a -> a.startsWith("-") && a.contains("=") ? a.substring(a.indexOf('=') + 1) : a).orElse("");
+        return message.substring(0, offered.start()) + "; no command is shown, as '" + word + "' holds a control character,"
+                + " which is shown escaped and would not be kept as given: give it in quotes in its place";
     }
 
     /**
@@ -1002,6 +1026,10 @@ final class Errors {
         named.forEach((p, v) -> values.put(p, v.getFirst()));
         CommandLine.Model.PositionalParamSpec text = positionals.getLast();
         if (unnamed.size() > free && named.containsKey(text) && TEXT_LABELS.contains(text.paramLabel())) {
+            if (named.get(text).size() > 1) {
+                // '--text hi --text hi there': joined with the last value alone, the first would be dropped
+                return each;
+            }
             // '--text hi there --run r1': the words right after the text's value are its own
             StringBuilder joined = new StringBuilder(values.get(text));
             for (int next = valueAt.get(text) + 1; unnamed.size() > free && unnamed.contains(next); next++) {

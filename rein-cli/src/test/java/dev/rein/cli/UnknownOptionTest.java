@@ -878,4 +878,39 @@ class UnknownOptionTest {
         assertThat(hintGiving(List.of("GOAL=[hi]", "GOAL=[ho]"), "run", "--goal", "hi", "--goal", "ho"))
                 .contains("give one: rein run hi or rein run ho (see");
     }
+
+    /**
+     * A word holding a control character is offered in no command: the terminal shows it escaped ({@code \x0a}), which a
+     * shell keeps as typed, so 'rein reply r1 "hi\x0athere"' pasted would reply with those letters. The hint says to give
+     * it in quotes in its place instead (rev77 1). Before: 'rein reply --run r1 --text $'hi\nthere'' was offered that.
+     */
+    @Test
+    void aWordWithAControlCharacterIsOfferedInNoCommand() {
+        String[][] cases = {
+            {"reply", "--run", "r1", "--text", "hi\nthere"},
+            {"reply", "r1", "hi\nthere", "again"},
+            {"reply", "--text", "hi", "there\u001b", "--run", "r1"},
+            {"run", "--goal", "hi\nthere"},
+            {"approve", "r1", "--reject", "wrong\tone", "recipient"},
+            {"approve", "r1", "--as", "John\nJ", "Smith"},
+        };
+        for (String[] args : cases) {
+            String line = cli.run(args).stderrLines().getFirst();
+            assertThat(line).as(String.join("|", args)).doesNotContainPattern("(: |e\\.g\\. |or )rein ")
+                    .contains("holds a control character").contains("give it in quotes in its place");
+        }
+    }
+
+    /**
+     * A TEXT named twice, the second with words after it, is not joined with the second alone, the first dropped: 'rein
+     * reply --run r1 --text hi --text hi there' was offered 'rein reply r1 "hi there"' (rev77 2). No command now.
+     */
+    @Test
+    void aTextNamedTwiceIsNotJoinedWithTheLastAlone() {
+        for (String[] args : new String[][] {{"reply", "--run", "r1", "--text", "hi", "--text", "hi", "there"},
+                {"reply", "--text", "hi", "--run", "r1", "--text", "hi", "there"}}) {
+            String line = cli.run(args).stderrLines().getFirst();
+            assertThat(line).as(String.join("|", args)).doesNotContain("rein reply r1");
+        }
+    }
 }
