@@ -491,7 +491,10 @@ class TemporalMisconfigurationTest {
             assertThat(result.reason()).isEqualTo("deadline");
             assertThat(result.message()).startsWith("the time limit of 1 ms was reached")
                     .contains("no worker took up ReinStopForBudget").contains("so no summary was made and the end is not traced")
-                    .contains("TemporalAgents.worker");
+                    .contains("by the run's deadline and the grace of 10 s")
+                    // the register sentence every unserved activity's message shares
+                    .contains("every worker of task queue '" + TemporalTestServer.QUEUE + "' must register the agent with"
+                            + " TemporalAgents.worker");
             assertThat(scheduled(server.client().fetchHistory(runId), "ReinEnd")).isFalse();
             assertThat(stopStartTimeout(server, runId)).isLessThanOrEqualTo(Duration.ofSeconds(10));
         } finally {

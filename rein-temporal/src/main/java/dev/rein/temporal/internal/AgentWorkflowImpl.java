@@ -311,12 +311,13 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (stopping == null || unserved == null || !(failure.getCause() instanceof TimeoutFailure)) {
             return null;
         }
+        // without a time limit the stop waits as every other activity (a schedule-to-close of NO_DEADLINE and more), so
+        // in practice only a run with one comes here; the wording stays right for the other all the same
         String by = input.budget().maxDuration() == null ? "" : " by the run's deadline and the grace of "
                 + shown(DEADLINE_GRACE);
         return unrecorded(RunStatus.STOPPED_BUDGET, stopping.reason(), meter().describe(stopping) + "; no worker took up "
                 + failure.getActivityType() + by + ", so no summary was made and the end is not traced. Check that a"
-                + " worker with the agent's activities polls task queue '" + Workflow.getInfo().getTaskQueue()
-                + "' (TemporalAgents.worker, or TemporalAgents.activities for a worker that runs activities only)", null);
+                + " worker with the agent's activities runs: " + Unserved.register(Workflow.getInfo().getTaskQueue()), null);
     }
 
     private NextStep execute(Step.Decision decision) {

@@ -35,6 +35,15 @@ final class Unserved {
     }
 
     /**
+     * What every worker of {@code queue} must do to run the agent's activities: the one wording of it for every message
+     * of an activity no worker ran.
+     */
+    static String register(String queue) {
+        return "every worker of task queue '" + queue + "' must register the agent with TemporalAgents.worker(worker, agent,"
+                + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
+    }
+
+    /**
      * What the run's result says of {@code failure}, or null for a failure no missing worker explains: workers took
      * it that lack the agent's activities (Temporal retried it, each attempt "not registered with a worker"), no
      * worker polls the queue for activities (never started before its limit), or a model call no worker took up
@@ -63,8 +72,7 @@ final class Unserved {
             }
         }
         String where = "task queue '" + queue + "'";
-        String register = "every worker of " + where + " must register the agent with TemporalAgents.worker(worker, agent,"
-                + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
+        String register = register(queue);
         boolean neverTakenUp = neverTakenUp(failure);
         if (callNeverTakenUp(failure, startTimeout)) {
             // Temporal does not retry a start timeout, whatever the retry state says
