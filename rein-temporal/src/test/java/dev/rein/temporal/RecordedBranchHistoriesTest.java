@@ -727,14 +727,15 @@ class RecordedBranchHistoriesTest {
         }
     }
 
-    /**
-     * As TemporalMisconfigurationTest's: the workers of the agent's activities stop as the run begins, its model call
-     * waits its start timeout (2 s) for one in vain, and then one is back (in time to trace the end, with the code that
-     * does).
-     */
     /** What comes while ReinEnd waits for a worker after a model call no worker took up. */
     private enum Back { WORKER, NONE, CANCEL }
 
+    /**
+     * As TemporalMisconfigurationTest's: the workers of the agent's activities stop as the run begins and its model call
+     * waits its start timeout (2 s) for one in vain; then, as {@code back} says, a worker is back in time to trace the
+     * end (WORKER), none comes and ReinEnd's own wait runs out (NONE), or the run is cancelled while ReinEnd waits
+     * (CANCEL).
+     */
     private static WorkflowExecutionHistory unservedCall(Back back) throws Exception {
         String runId = "run-call-never-taken"
                 + (back == Back.WORKER ? "" : "-" + back.name().toLowerCase(java.util.Locale.ROOT));
