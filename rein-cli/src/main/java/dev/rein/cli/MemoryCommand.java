@@ -45,6 +45,17 @@ final class MemoryCommand implements Callable<Integer> {
                     + ("anonymous".equals(user) ? "" : " --user " + Errors.shellWord(user));
         }
 
+        /**
+         * The command listing this scope's entries, quoted: none when a name holds a control character, which the message
+         * shows as an escape or a '; ' that a pasted command would keep as typed, another scope's name.
+         */
+        String listing() {
+            if (!Text.visible(tenant).equals(tenant) || !Text.visible(user).equals(user)) {
+                return "'rein memory list' given the same --tenant and --user, in quotes";
+            }
+            return "'rein memory list" + options() + "'";
+        }
+
         /** A blank name is no one's scope: said by option, with what to give. */
         private static void requireName(String option, String what, String value, String example, String fallback) {
             if (value.isBlank()) {
@@ -173,7 +184,7 @@ final class MemoryCommand implements Callable<Integer> {
             MemoryScope memoryScope = scope.scope();
             if (!using(env, () -> open(env).forget(memoryScope, id))) {
                 throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant
-                        + "; list them with 'rein memory list" + scope.options() + "'");
+                        + "; list them with " + scope.listing());
             }
             env.out().println("forgot " + id);
             return 0;

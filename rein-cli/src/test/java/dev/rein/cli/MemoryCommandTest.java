@@ -123,6 +123,10 @@ class MemoryCommandTest {
         assertThat(elsewhere.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(elsewhere.stderr()).contains("no memory entry " + entry + " for 佐藤 in tenant acme")
                 .contains("list them with 'rein memory list --tenant acme --user \"佐藤\"'");
+        // a name with a control character is shown escaped ('佐\x0a藤'), which a pasted command would keep as typed (rev77 1)
+        InProcessCli.Outcome escaped = cli.run("memory", "forget", entry, "--tenant", "acme", "--user", "佐\n藤");
+        assertThat(escaped.stderr()).contains("no memory entry " + entry).doesNotContain("rein memory list --")
+                .contains("list them with 'rein memory list' given the same --tenant and --user, in quotes");
         assertThat(cli.run("memory", "forget", entry).stdout()).contains("forgot " + entry);
         assertThat(cli.run("memory", "list").stdout()).contains("no memory entries");
         InProcessCli.Outcome again = cli.run("memory", "forget", entry);
