@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.internal.approval.ApprovalGate;
+import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
@@ -19,7 +20,10 @@ final class RunTools {
     static ToolExecutor executor(Run run, ToolRegistry tools, Map<String, Integer> callCounts) {
         SafetyConfig safety = run.config.safety();
         ToolEvents events = events(run);
-        return ToolExecutor.builder(tools)
+        // a replay's recorded answers: the executor runs them after Rein's checks, and the gate asks them first
+        RecordedAnswers recorded = run.config.interceptors().stream().filter(i -> i instanceof RecordedAnswers)
+                .map(i -> (RecordedAnswers) i).findFirst().orElse(null);
+        ToolExecutor.Builder builder = ToolExecutor.builder(tools)
                 .defaultTimeout(run.config.toolTimeout())
                 .interceptor(run::traceValidatedCall)
                 .interceptors(run.config.interceptors())
@@ -28,14 +32,16 @@ final class RunTools {
                 .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())
                 .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock(), safety.store(),
-                        run.config.interceptors().stream().filter(i -> i instanceof dev.rein.internal.replay.RecordedAnswers)
-                                .map(i -> (dev.rein.internal.replay.RecordedAnswers) i).findFirst().orElse(null)))
+                        recorded))
                 .idempotency(new IdempotencyGuard(safety.store(), events, run.config.clock()))
                 .retryPolicy(safety.toolRetryPolicy())
                 .strictProvenance(safety.strictProvenance())
                 .maxArgumentBytes(safety.maxArgumentBytes())
-                .events(events)
-                .build();
+                .events(events);
+        if (recorded != null) {
+            builder.recordedAnswers(recorded);
+        }
+        return builder.build();
     }
 
     /**

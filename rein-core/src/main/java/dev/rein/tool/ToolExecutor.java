@@ -2,7 +2,6 @@ package dev.rein.tool;
 
 import dev.rein.ReinException;
 import dev.rein.internal.concurrent.Sleeper;
-import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,14 +67,14 @@ public final class ToolExecutor {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
         // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
-        stages.addAll(b.interceptors.stream().filter(stage -> !(stage instanceof RecordedAnswers)).toList());
+        stages.addAll(b.interceptors.stream().filter(stage -> stage != b.recordedAnswers).toList());
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
         stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
         // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
         // (its count may have died with its process), and a call over its cap records no intent
         stages.add(callLimits);
         // a replay answers a call from its recording only once the checks above let it through, as they would a live call
-        stages.addAll(b.interceptors.stream().filter(stage -> stage instanceof RecordedAnswers).toList());
+        stages.add(b.recordedAnswers);
         stages.add(b.idempotency);                              // intent before a side effect, completion after
         stages.add(new CallOrder());                            // the calls of one response pass every stage above in call order
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
@@ -282,6 +281,7 @@ public final class ToolExecutor {
         private ScopePolicy scopePolicy = ScopePolicy.REQUIRED_SCOPES;
         private ToolInterceptor approvalGate = PASS;
         private ToolInterceptor idempotency = PASS;
+        private ToolInterceptor recordedAnswers = PASS;
         private RetryPolicy retryPolicy = DEFAULT_TOOL_RETRY;
         private boolean strictProvenance;
         private int maxArgumentBytes = DEFAULT_MAX_ARGUMENT_BYTES;
@@ -351,6 +351,17 @@ public final class ToolExecutor {
         /** The stage that asks a person before risky calls (default: none, every call proceeds). */
         public Builder approvalGate(ToolInterceptor gate) {
             this.approvalGate = given(gate, "approvalGate", "pass the approval stage, or leave it unset for none");
+            return this;
+        }
+
+        /**
+         * The stage that answers calls from a recording instead of running them (a replay's; default: none). It runs
+         * after the scope check, the approval stage and the call caps, and before idempotency, so a call those checks
+         * refuse or hold today is refused or held as in a live run. Given also among {@link #interceptors}, it is taken
+         * out of the application's stages there (its {@code aroundHandler} still wraps the handler).
+         */
+        public Builder recordedAnswers(ToolInterceptor stage) {
+            this.recordedAnswers = given(stage, "recordedAnswers", "pass the replay's answering stage, or leave it unset for none");
             return this;
         }
 

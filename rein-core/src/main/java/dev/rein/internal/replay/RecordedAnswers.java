@@ -4,8 +4,9 @@ import dev.rein.tool.ToolInterceptor;
 
 /**
  * A tool stage that answers calls from a recording instead of running them (a replay's). Given as a tool interceptor,
- * it is not run with the application's stages: the executor runs it after Rein's own checks (scope, approval, call
- * limits) and before idempotency, so a replay refuses or pauses a call where a live run with today's settings would,
+ * it is not run with the application's stages: the run hands it to the executor's
+ * {@link dev.rein.tool.ToolExecutor.Builder#recordedAnswers} slot, which runs it after Rein's own checks (scope,
+ * approval, call limits) and before idempotency, so a replay refuses or pauses a call where a live run with today's settings would,
  * and only a call those checks let through is answered from the recording.
  */
 public interface RecordedAnswers extends ToolInterceptor {
