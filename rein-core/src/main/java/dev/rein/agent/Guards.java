@@ -212,6 +212,10 @@ final class Guards {
             blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
             return new ToolStep.Answered(blocks, Optional.of(stall.stopMessage(stop)));
         }
+        if (!prompts.promptsAfterToolSteps()) {
+            // the default: no reflection, so the step's calls need not be turned into blocks for it
+            return new ToolStep.Answered(blocks, Optional.empty());
+        }
         List<ToolUseBlock> uses = calls.stream().map(c -> new ToolUseBlock(c.id(), c.name(), c.arguments())).toList();
         for (ReflectionPrompts.Prompt prompt : prompts.afterToolStep(step, uses, answers)) {
             Map<String, Object> evidence = new LinkedHashMap<>();

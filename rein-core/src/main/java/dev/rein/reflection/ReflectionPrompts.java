@@ -15,9 +15,21 @@ public final class ReflectionPrompts {
     public record Prompt(String strategy, String trigger, String text) {}
 
     private final List<Reflection> strategies;
+    private final boolean promptsAfterToolSteps;
 
     public ReflectionPrompts(List<Reflection> strategies) {
         this.strategies = List.copyOf(strategies);
+        this.promptsAfterToolSteps = this.strategies.stream()
+                .anyMatch(s -> s instanceof Reflection.Evaluate || s instanceof Reflection.Checkpoint);
+    }
+
+    /**
+     * Whether {@link #afterToolStep} can return a prompt at all: false when no strategy prompts after a tool step
+     * (none, or only {@link Reflection.None} and {@link Reflection.Critique}), so that a caller can skip building
+     * its arguments on every step.
+     */
+    public boolean promptsAfterToolSteps() {
+        return promptsAfterToolSteps;
     }
 
     /** The prompts for the tool step numbered {@code step} (one per triggered strategy, usually none). */
