@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Writes a provider-neutral {@link ModelRequest} as a Messages API request body.
@@ -68,6 +69,13 @@ final class RequestMapper {
 
     /** The cached form of a message with no block to send (compared by identity). */
     private static final RawJson NOTHING_TO_SEND = new RawJson(new byte[0]);
+
+    /**
+     * How a history message is written once for {@link #messages} and {@link #pausedTurns}; held here because a lambda
+     * capturing {@code paused} in the loop over the history was a new object per message per request.
+     */
+    private static final Function<Message, RawJson> HISTORY_FORM = message -> historyForm(message, false);
+    private static final Function<Message, RawJson> PAUSED_TURN_FORM = message -> historyForm(message, true);
 
     private final WireCache<Message, RawJson> messages = new WireCache<>();
     /** The wire form of a paused assistant turn followed by its continuation: as it was continued, see {@link #message}. */
@@ -769,8 +777,7 @@ final class RequestMapper {
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
             // out, and the API merges the neighbouring turns of one role.
-            RawJson wire = (paused ? pausedTurns : messages).get(message, msg -> anySendable(msg.content())
-                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, paused, null)) : NOTHING_TO_SEND);
+            RawJson wire = paused ? pausedTurns.get(message, PAUSED_TURN_FORM) : messages.get(message, HISTORY_FORM);
             if (wire != NOTHING_TO_SEND) {
                 g.writeRawValue(wire);
             }
@@ -1165,6 +1172,12 @@ final class RequestMapper {
         // A hint for the next body, which is usually this one plus a turn.
         lastLength = out.length();
         return out;
+    }
+
+    /** A message's wire form as history (as a paused turn that was continued when {@code paused}), or {@link #NOTHING_TO_SEND}. */
+    private static RawJson historyForm(Message message, boolean paused) {
+        return anySendable(message.content())
+                ? fragment(x -> message(x, message, -1, CacheBreakpoints.Plan.NONE, null, paused, null)) : NOTHING_TO_SEND;
     }
 
     /** One standalone JSON value, written once as the UTF-8 bytes every request that holds it copies. */
