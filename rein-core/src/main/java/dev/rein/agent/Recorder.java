@@ -30,6 +30,11 @@ final class Recorder implements StreamObserver {
     private final DeltaMasker textMasker;
     private final DeltaMasker thinkingMasker;
     private final Map<String, DeltaMasker> inputMaskers = new HashMap<>();
+    /**
+     * Whether any listener takes streamed parts. The run's {@link StoreListener} ignores them, so with no other
+     * listener (the default) each delta would be masked for nobody: it is dropped at once instead.
+     */
+    private final boolean streamed;
 
     Recorder(String runId, List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets) {
         this(runId, listeners, redactor, secrets, LOG);
@@ -40,6 +45,7 @@ final class Recorder implements StreamObserver {
         this.runId = runId;
         this.log = log;
         this.listeners = List.copyOf(listeners);
+        this.streamed = this.listeners.stream().anyMatch(listener -> !(listener instanceof StoreListener));
         this.redactor = redactor;
         this.secrets = secrets;
         this.textMasker = new DeltaMasker(secrets);
@@ -67,6 +73,9 @@ final class Recorder implements StreamObserver {
 
     @Override
     public synchronized void onTextDelta(String text) {
+        if (!streamed) {
+            return;
+        }
         endOfThinking();
         deliverText(text.isEmpty() ? "" : textMasker.accept(text));
     }
@@ -74,12 +83,18 @@ final class Recorder implements StreamObserver {
     /** Thinking is masked as text is: the model may repeat a secret it read in a tool's output. */
     @Override
     public synchronized void onThinkingDelta(String thinking) {
+        if (!streamed) {
+            return;
+        }
         endOfText();
         deliverThinking(thinking.isEmpty() ? "" : thinkingMasker.accept(thinking));
     }
 
     @Override
     public synchronized void onToolUseStart(String id, String name) {
+        if (!streamed) {
+            return;
+        }
         endOfText();
         endOfThinking();
         listeners.forEach(l -> safely(l, "the start of a streamed tool call (onToolUseStart)", () -> l.onToolUseStart(id, name)));
@@ -87,6 +102,9 @@ final class Recorder implements StreamObserver {
 
     @Override
     public synchronized void onToolInputDelta(String id, String partialJson) {
+        if (!streamed) {
+            return;
+        }
         String masked = inputMaskers.computeIfAbsent(id, k -> new DeltaMasker(secrets)).accept(partialJson);
         if (!masked.isEmpty()) {
             listeners.forEach(l -> safely(l, "streamed tool input (onToolInputDelta)", () -> l.onToolInputDelta(id, masked)));
