@@ -19,8 +19,7 @@ public final class ReflectionPrompts {
 
     public ReflectionPrompts(List<Reflection> strategies) {
         this.strategies = List.copyOf(strategies);
-        this.promptsAfterToolSteps = this.strategies.stream()
-                .anyMatch(s -> s instanceof Reflection.Evaluate || s instanceof Reflection.Checkpoint);
+        this.promptsAfterToolSteps = this.strategies.stream().anyMatch(ReflectionPrompts::canPromptAfterToolStep);
     }
 
     /**
@@ -39,6 +38,16 @@ public final class ReflectionPrompts {
             prompt(strategy, step, calls, results).ifPresent(prompts::add);
         }
         return prompts;
+    }
+
+    // An exhaustive switch like prompt(...)'s, so that a new strategy must be placed in both.
+    private static boolean canPromptAfterToolStep(Reflection strategy) {
+        return switch (strategy) {
+            case Reflection.None none -> false;
+            case Reflection.Evaluate evaluate -> true;
+            case Reflection.Checkpoint checkpoint -> true;
+            case Reflection.Critique critique -> false;
+        };
     }
 
     private static Optional<Prompt> prompt(Reflection strategy, int step, List<ToolUseBlock> calls, List<ToolResultBlock> results) {
