@@ -62,6 +62,32 @@ class ApprovalCommandsTest {
         assertThat(MessagingTools.read(outbox)).hasSize(1);
     }
 
+    /**
+     * A typed run ('--output-schema') keeps its schema across the pause, with the command's settings and with the run
+     * itself (the library's snapshot): the two agree, and the answer after 'rein resume' is checked as in the run.
+     */
+    @Test
+    void aTypedRunPausedForApprovalChecksItsAnswerAfterTheResume(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path schema = dir.resolve("sent.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"sent\":{\"type\":\"boolean\"}},\"required\":[\"sent\"]}");
+        ScriptedModel model = ScriptedModel.of(toolCalls("送ります。", call("send_message", SEND)), text("送信しました。"),
+                text("{\"sent\":true}"));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--tools", "lookup_contact,send_message", "--output-schema", schema.toString(),
+                "佐藤さんに連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id = runId();
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+
+        InProcessCli.Outcome resume = cli.run("resume", "--json", id);
+
+        assertThat(resume.exitCode()).as(resume.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(Json.parse(resume.stdout()).get("answer").asText()).isEqualTo("{\"sent\":true}");
+        assertThat(model.requests()).hasSize(3);
+        var refused = model.requests().get(2).messages();
+        assertThat(refused.get(refused.size() - 1).text()).contains("not valid output");
+    }
+
     @Test
     void approvingAgainSaysWhyNothingIsLeftToDecideAndWhatToDoNext() throws Exception {
         ScriptedModel model = sendThenConfirm();

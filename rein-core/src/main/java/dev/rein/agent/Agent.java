@@ -75,7 +75,9 @@ public final class Agent {
      * validates against the schema generated from {@code type}; read it with
      * {@link RunResult#output(Class)}. An invalid answer goes back to the model with the validation
      * errors; the run ends {@code FAILED/invalid_output} at the {@link Builder#maxVerificationFailures}-th
-     * refused answer (with the default of 2, the second invalid answer ends it).
+     * refused answer (with the default of 2, the second invalid answer ends it). The run store keeps the
+     * schema (not the type) with the run, so a {@link #resume} or {@link #reply} of it by any agent checks the
+     * answer against it the same way.
      */
     public RunResult run(String goal, Class<?> type) {
         return config.toBuilder().outputType(type).build().run(goal);
@@ -137,9 +139,14 @@ public final class Agent {
      * action is decided (see {@link #runs()}), or after its process died. Works in any process that
      * builds an agent with the same tools and store.
      *
+     * <p>A typed run keeps its output schema ({@link dev.rein.state.RunSnapshot#outputSchema()}): the answer is
+     * checked against it as in the first run, also when this agent has none; this agent's own is used when it
+     * is the same schema (it may also check the answer reads as its Java type).
+     *
      * <p>The run continues on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
      *
-     * @throws ReinException     when the store has no such run, or it already ended
+     * @throws ReinException     when the store has no such run, it already ended, or this agent was built
+     *                           with another output schema than the run's (nothing of the run changes)
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      * @throws dev.rein.state.StoreConflictException when another process resumed it first
      */
@@ -167,8 +174,11 @@ public final class Agent {
      *
      * <p>The turn runs on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
      *
-     * @throws ReinException when the store has no such run, the text is empty, or the run is not
-     *                       one that answered, asked for input or was cancelled
+     * <p>A typed run's turns are typed too: its stored output schema applies as {@link #resume} says.
+     *
+     * @throws ReinException when the store has no such run, the text is empty, the run is not
+     *                       one that answered, asked for input or was cancelled, or this agent was built
+     *                       with another output schema than the run's
      * @throws dev.rein.state.StoreConflictException when another process continued it first
      */
     public RunResult reply(String runId, String text) {

@@ -447,6 +447,6 @@ public final class DrivenRun {
         return new RunSnapshot(s.format(), s.runId(), s.version(), s.goal(), s.model(), status, s.reason(), s.message(),
                 s.answer(), s.createdAt(), s.updatedAt(), activeMillis, s.principal(), history, s.steps(), s.usage(),
                 s.costUsd(), verificationFailures, s.toolCallCounts(), s.state(), approvals, s.finish(), s.conversation(),
-                s.secretsHandedOut(), s.criticRounds());
+                s.secretsHandedOut(), s.criticRounds(), s.outputSchema());
     }
 }

@@ -38,9 +38,39 @@ final class Resumption {
                     + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
                     + "; decide each first (Runs.approve, reject or edit; on the command line: rein approve)", snapshot.pendingApprovals());
         }
-        Run run = Run.resume(snapshot, config);
+        Run run = Run.resume(snapshot, typedAs(config, snapshot, "Resume"));
         run.checkpoint();
         return run;
+    }
+
+    /**
+     * The agent to continue {@code snapshot} with, as to the shape of its answer: a run keeps the output schema it
+     * was started with. An agent with none takes the run's stored one (its JSON: answers are checked against it as
+     * the first run checked them, and the model is told it again); an agent with the same schema (the same JSON,
+     * whatever its name) keeps its own, which also checks that an answer reads as the type it was generated from. An
+     * agent with another schema is refused before anything of the run changes: its answer was asked for in one shape,
+     * and a caller reading it as the old type would fail only at the end. A run stored without a schema (untyped, or
+     * saved by a Rein that did not keep it) continues with the agent's, as before.
+     *
+     * @param method {@code Resume} or {@code Reply to}, as the message says what to do
+     */
+    static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, String method) {
+        dev.rein.model.OutputSchema stored = snapshot.outputSchema();
+        if (stored == null) {
+            return config;
+        }
+        java.util.Optional<dev.rein.model.OutputSchema> own = config.outputSchema();
+        if (own.isEmpty()) {
+            return config.toBuilder().outputSchema(stored).build().config();
+        }
+        if (own.get().schema().equals(stored.schema())) {
+            return config;
+        }
+        String other = own.get().name().equals(stored.name()) ? "another schema named '" + stored.name() + "'"
+                : "the output schema '" + own.get().name() + "'";
+        throw new ReinException("run " + snapshot.runId() + " was started with the output schema '" + stored.name()
+                + "', and this agent asks for " + other + ": a run's answer keeps the shape it was started in. " + method
+                + " it with an agent built with no output schema (the run's own is then used) or with the same one");
     }
 
     /** A run id given to resume or reply: null is a programmer error, said as one (the store would throw NullPointerException). */

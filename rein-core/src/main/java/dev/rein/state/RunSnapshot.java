@@ -4,6 +4,7 @@ import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.Message;
+import dev.rein.model.OutputSchema;
 import dev.rein.model.Usage;
 import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
@@ -33,13 +34,20 @@ import java.util.Objects;
  *                     run, asked for again when it resumes, so their values are still masked there
  * @param criticRounds the critic's reviews in the run's current turn so far, so that a resumed run's
  *                     critic reviews at most its {@code maxRounds} answers in the turn, not that many more
+ * @param outputSchema the schema the run's final answer must validate against (a typed run:
+ *                     {@code agent.run(goal, Type.class)}, or an agent's {@code outputSchema}), or null for an
+ *                     untyped run or one saved by a Rein that did not keep it. Kept as its name and JSON: a
+ *                     resumed or replied-to run checks its answers against it as the first run did (the Java type
+ *                     it was generated from is not stored; read the answer as a type with
+ *                     {@code RunResult.output(Class)})
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
                           long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
                           AgentState state, ApprovalState approvals, FinishReport finish,
-                          Conversation conversation, List<String> secretsHandedOut, int criticRounds) {
+                          Conversation conversation, List<String> secretsHandedOut, int criticRounds,
+                          OutputSchema outputSchema) {
     /**
      * The current snapshot format. 2: the stored form holds the goal and the budget used once (see
      * {@link SnapshotCodec}); format 1 snapshots are still read.
@@ -64,6 +72,18 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
             state = new AgentState(goal == null ? state.goal() : goal, state.facts(), state.hypotheses(), state.openQuestions(),
                     state.attemptedActions(), new BudgetUsage(steps, usage, costUsd, activeMillis));
         }
+    }
+
+    /** A snapshot of an untyped run (the form before the output schema was kept). */
+    public RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
+                       String reason, String message, String answer, Instant createdAt, Instant updatedAt,
+                       long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
+                       BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
+                       AgentState state, ApprovalState approvals, FinishReport finish, Conversation conversation,
+                       List<String> secretsHandedOut, int criticRounds) {
+        this(format, runId, version, goal, model, status, reason, message, answer, createdAt, updatedAt, activeMillis,
+                principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state, approvals, finish,
+                conversation, secretsHandedOut, criticRounds, null);
     }
 
     /** A snapshot of a run whose critic has reviewed no answer in its turn (the form before the reviews were kept). */
@@ -112,14 +132,14 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
     public RunSnapshot withApprovals(ApprovalState newApprovals, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, status, reason, message, answer, createdAt, now,
                 activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                newApprovals, finish, conversation, secretsHandedOut, criticRounds);
+                newApprovals, finish, conversation, secretsHandedOut, criticRounds, outputSchema);
     }
 
     /** The next version of this snapshot with another status (a paused run was cancelled). */
     public RunSnapshot withStatus(RunStatus newStatus, String newReason, String newMessage, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, newStatus, newReason, newMessage, answer, createdAt,
                 now, activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                approvals, finish, conversation, secretsHandedOut, criticRounds);
+                approvals, finish, conversation, secretsHandedOut, criticRounds, outputSchema);
     }
 
     /** The summary row for listings. */

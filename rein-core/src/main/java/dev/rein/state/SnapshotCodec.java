@@ -24,6 +24,10 @@ public final class SnapshotCodec {
     public static String write(RunSnapshot snapshot) {
         ObjectNode tree = Json.storedMapper().valueToTree(snapshot);
         tree.put("format", RunSnapshot.FORMAT);
+        if (tree.path("output_schema").isNull()) {
+            // an untyped run is stored as before the schema was kept (an added field: the format stays the same)
+            tree.remove("output_schema");
+        }
         if (tree.get("state") instanceof ObjectNode state) {
             state.remove(STATE_GOAL);
             state.remove(STATE_BUDGET);
@@ -35,7 +39,8 @@ public final class SnapshotCodec {
      * Reads a snapshot of this format or an older one (format 1 stored the goal and the budget used
      * twice, at the top and in the agent state; the top-level values are the ones read). A decision
      * stored without who made it reads as made by {@link dev.rein.approval.ApprovalDecision#NOT_RECORDED},
-     * one without its time as made at the snapshot's {@code updated_at}.
+     * one without its time as made at the snapshot's {@code updated_at}. A snapshot without an
+     * {@code output_schema} (an untyped run, or one saved before the schema was kept) reads with none.
      *
      * @throws StoreException when the text is not a snapshot, or one written by a newer Rein
      */

@@ -96,6 +96,42 @@ class SnapshotFormatTest {
         assertThat(before.currentReply()).isNull();
     }
 
+    /**
+     * A typed run's output schema is kept as its name and JSON, in the same format (an added field), and
+     * reads back as a schema that checks answers; a snapshot without it (format 1, or format 2 before the
+     * schema was kept) reads as an untyped run's, and an untyped run is stored as before.
+     */
+    @Test
+    void aTypedRunsOutputSchemaRoundTripsAndASnapshotWithoutOneReadsWithNone() throws IOException {
+        RunSnapshot old = SnapshotCodec.readSnapshot(fixture());
+        assertThat(old.outputSchema()).isNull();
+        assertThat(Json.parse(SnapshotCodec.write(old)).has("output_schema")).isFalse();
+        assertThat(SnapshotCodec.readSnapshot(SnapshotCodec.write(old)).outputSchema()).isNull();
+
+        dev.rein.model.OutputSchema schema = dev.rein.model.OutputSchema.fromJson("返金", "{\"type\":\"object\",\"properties\":"
+                + "{\"amount\":{\"type\":\"number\",\"maximum\":1.5}},\"required\":[\"amount\"]}");
+        RunSnapshot typed = new RunSnapshot(old.format(), old.runId(), old.version(), old.goal(), old.model(), old.status(),
+                old.reason(), old.message(), old.answer(), old.createdAt(), old.updatedAt(), old.activeMillis(), old.principal(),
+                old.history(), old.steps(), old.usage(), old.costUsd(), old.verificationFailures(), old.toolCallCounts(),
+                old.state(), old.approvals(), old.finish(), old.conversation(), old.secretsHandedOut(), old.criticRounds(), schema);
+        String stored = SnapshotCodec.write(typed);
+        JsonNode tree = Json.parse(stored);
+        assertThat(tree.path("format").asInt()).isEqualTo(RunSnapshot.FORMAT).isEqualTo(2);
+        assertThat(tree.path("output_schema").path("name").asText()).isEqualTo("返金");
+
+        RunSnapshot back = SnapshotCodec.readSnapshot(stored);
+        assertThat(back.outputSchema()).isEqualTo(schema);
+        assertThat(back.outputSchema().problems("{\"amount\":2}")).singleElement().asString().contains("1.5");
+        assertThat(back.outputSchema().problems("{\"amount\":1}")).isEmpty();
+        assertThat(SnapshotCodec.write(back)).isEqualTo(stored);
+        assertThat(back.withApprovals(back.approvals(), back.updatedAt()).outputSchema()).isEqualTo(schema);
+        assertThat(back.withStatus(RunStatus.CANCELLED, "cancelled", "", back.updatedAt()).outputSchema()).isEqualTo(schema);
+
+        com.fasterxml.jackson.databind.node.ObjectNode without = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(stored);
+        without.remove("output_schema");
+        assertThat(SnapshotCodec.readSnapshot(Json.write(without)).outputSchema()).isNull();
+    }
+
     @Test
     void aRunPausedByThePreviousReleaseResumesAfterApproval() throws IOException {
         JsonStore store = new JsonStore();

@@ -60,6 +60,24 @@ abstract class RunStoreContract {
         assertThat(store().load("run_missing")).isEmpty();
     }
 
+    /** A typed run's output schema is kept, so a resume checks its answer against it; its name and JSON come back as saved. */
+    @Test
+    void aTypedRunsOutputSchemaRoundTrips() {
+        RunSnapshot first = snapshot(1, RunStatus.WAITING_APPROVAL);
+        var schema = dev.rein.model.OutputSchema.fromJson("返金", "{\"type\":\"object\",\"properties\":{\"金額\":"
+                + "{\"type\":\"number\",\"maximum\":1.5}},\"required\":[\"金額\"]}");
+        RunSnapshot saved = new RunSnapshot(first.format(), first.runId(), first.version(), first.goal(), first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), first.history(), first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), first.state(), first.approvals(), first.finish(),
+                first.conversation(), first.secretsHandedOut(), first.criticRounds(), schema);
+        store().save(saved);
+        RunSnapshot loaded = store().load(runId).orElseThrow();
+        assertThat(loaded).isEqualTo(saved);
+        assertThat(loaded.outputSchema()).isEqualTo(schema);
+        assertThat(loaded.outputSchema().problems("{\"金額\":2}")).isNotEmpty();
+    }
+
     @Test
     void aConversationsTurnsAndRepliesRoundTrip() {
         RunSnapshot first = snapshot(1, RunStatus.SUCCEEDED);
