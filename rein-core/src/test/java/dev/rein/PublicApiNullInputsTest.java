@@ -25,6 +25,7 @@ class PublicApiNullInputsTest {
         refused(() -> OutputSchema.of(null), "OutputSchema.of", "type", "record");
         refused(() -> OutputSchema.of("answer", null), "OutputSchema.of", "type", "record");
         refused(() -> OutputSchema.readAnswer("{\"text\":\"a\"}", null), "readAnswer", "type", "record");
+        refused(() -> dev.rein.state.StoredOutputSchema.of(null), "StoredOutputSchema.of", "OutputSchema");
     }
 
     @Test

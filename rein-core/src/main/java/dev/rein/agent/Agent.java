@@ -76,8 +76,9 @@ public final class Agent {
      * {@link RunResult#output(Class)}. An invalid answer goes back to the model with the validation
      * errors; the run ends {@code FAILED/invalid_output} at the {@link Builder#maxVerificationFailures}-th
      * refused answer (with the default of 2, the second invalid answer ends it). The run store keeps the
-     * schema (not the type) with the run, so a {@link #resume} or {@link #reply} of it by any agent checks the
-     * answer against it the same way.
+     * schema (not the type) with the run: a {@link #resume} by an agent built with no output schema or the same
+     * one checks the answer against it the same way (an agent with another is refused), and a {@link #reply} by
+     * an agent with no output schema of its own too (one with its own types the new turn with it).
      */
     public RunResult run(String goal, Class<?> type) {
         return config.toBuilder().outputType(type).build().run(goal);
@@ -110,8 +111,9 @@ public final class Agent {
      * ({@code turn_started} first, then the turn's text deltas, tool calls and results, then its
      * result), as {@link #stream(String)} gives a run's.
      *
-     * @throws ReinException when the store has no such run, the text is empty, or the run is not
-     *                       one that answered, asked for input or was cancelled
+     * @throws ReinException when the store has no such run, the text is empty, the run is not one that
+     *                       answered, asked for input or was cancelled, or its stored output schema cannot be
+     *                       used (when this agent has none of its own)
      */
     public RunStream streamReply(String runId, String text) {
         return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.startReply(runId, text));
@@ -122,7 +124,9 @@ public final class Agent {
      * happen ({@code run_resumed} first, then the decided calls, the next steps and the result), as
      * {@link #stream(String)} gives a run's.
      *
-     * @throws ReinException     when the store has no such run, or it already ended
+     * @throws ReinException     when the store has no such run, it already ended, this agent was built with
+     *                           another output schema than the run's, or the run's stored one cannot be used
+     *                           (nothing of the run changes)
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      */
     public RunStream streamResume(String runId) {
@@ -141,12 +145,15 @@ public final class Agent {
      *
      * <p>A typed run keeps its output schema ({@link dev.rein.state.RunSnapshot#outputSchema()}): the answer is
      * checked against it as in the first run, also when this agent has none; this agent's own is used when it
-     * is the same schema (it may also check the answer reads as its Java type).
+     * is the same schema (it may also check the answer reads as its Java type). An agent with another schema is
+     * refused: the paused turn was asked in the stored shape. An agent built with {@code outputType(X)} that ran
+     * {@code run(goal, Y.class)} resumes it as {@code agent.config().toBuilder().outputType(Y.class).build().resume(runId)}.
      *
      * <p>The run continues on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
      *
-     * @throws ReinException     when the store has no such run, it already ended, or this agent was built
-     *                           with another output schema than the run's (nothing of the run changes)
+     * @throws ReinException     when the store has no such run, it already ended, this agent was built with
+     *                           another output schema than the run's, or the run's stored one cannot be used
+     *                           (nothing of the run changes; it can still be shown and cancelled)
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      * @throws dev.rein.state.StoreConflictException when another process resumed it first
      */
@@ -174,11 +181,13 @@ public final class Agent {
      *
      * <p>The turn runs on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
      *
-     * <p>A typed run's turns are typed too: its stored output schema applies as {@link #resume} says.
+     * <p>A typed run's turns are typed too: an agent built with no output schema continues with the run's
+     * stored one, as {@link #resume} says; an agent with one of its own types the new turn with it (a reply
+     * asks a new question, which may want another shape), and it replaces the run's for later turns.
      *
      * @throws ReinException when the store has no such run, the text is empty, the run is not
-     *                       one that answered, asked for input or was cancelled, or this agent was built
-     *                       with another output schema than the run's
+     *                       one that answered, asked for input or was cancelled, or its stored output schema
+     *                       cannot be used (when this agent has none of its own)
      * @throws dev.rein.state.StoreConflictException when another process continued it first
      */
     public RunResult reply(String runId, String text) {

@@ -311,7 +311,7 @@ public final class DrivenRun {
     public Checked verify(RunSnapshot snapshot, NextStep.Answer answer, int criticRounds) throws InterruptedException {
         Run run = Run.resume(snapshot, config);
         try {
-            List<String> invalid = config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
+            List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
             AgentLoop loop = new AgentLoop(run);
             loop.guards().countEarlierReviews(criticRounds);
             List<String> missing;

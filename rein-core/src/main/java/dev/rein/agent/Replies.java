@@ -37,7 +37,7 @@ final class Replies {
                 dev.rein.internal.text.MissingRun.message(
                         config.safety().store() instanceof dev.rein.state.InMemoryRunStore, runId, "this agent's store", "agent.runs().list()")));
         requireReplyable(snapshot);
-        Run run = Run.reply(snapshot, Resumption.typedAs(config, snapshot, "Reply to"), text);
+        Run run = Run.reply(snapshot, config, text);
         run.checkpoint();
         return run;
     }

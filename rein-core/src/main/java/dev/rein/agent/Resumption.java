@@ -38,39 +38,54 @@ final class Resumption {
                     + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
                     + "; decide each first (Runs.approve, reject or edit; on the command line: rein approve)", snapshot.pendingApprovals());
         }
-        Run run = Run.resume(snapshot, typedAs(config, snapshot, "Resume"));
+        Run run = Run.resume(snapshot, config);
         run.checkpoint();
         return run;
     }
 
     /**
-     * The agent to continue {@code snapshot} with, as to the shape of its answer: a run keeps the output schema it
-     * was started with. An agent with none takes the run's stored one (its JSON: answers are checked against it as
-     * the first run checked them, and the model is told it again); an agent with the same schema (the same JSON,
-     * whatever its name) keeps its own, which also checks that an answer reads as the type it was generated from. An
-     * agent with another schema is refused before anything of the run changes: its answer was asked for in one shape,
-     * and a caller reading it as the old type would fail only at the end. A run stored without a schema (untyped, or
-     * saved by a Rein that did not keep it) continues with the agent's, as before.
+     * The agent to continue {@code snapshot} with, as to the shape of its answer ({@link Run#resume} and
+     * {@link Run#reply} ask it, so every path does, the local one and a driven one alike). A run stored without a
+     * schema (untyped, or saved by a Rein that did not keep it) continues with the agent's, as before.
      *
-     * @param method {@code Resume} or {@code Reply to}, as the message says what to do
+     * <p>A resume continues the turn that was asked in the stored shape: an agent with no schema takes the run's (its
+     * JSON: answers are checked against it as the first run checked them, and the model is told it again); an agent
+     * with the same schema (the same JSON, whatever its name) keeps its own, which also checks that an answer reads as
+     * the type it was generated from. An agent with another schema is refused before anything of the run changes: a
+     * caller reading the answer as the old type would fail only at the end.
+     *
+     * <p>A reply asks a new question, which may want another shape: an agent with a schema of its own types the new
+     * turn with it (and it replaces the run's); an agent with none keeps the run's.
+     *
+     * @throws ReinException when the agent has another schema than the run's (a resume), or the stored schema cannot be
+     *                       used by this Rein (the run can still be shown and cancelled)
      */
-    static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, String method) {
-        dev.rein.model.OutputSchema stored = snapshot.outputSchema();
-        if (stored == null) {
-            return config;
-        }
+    static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, boolean reply) {
+        dev.rein.state.StoredOutputSchema stored = snapshot.outputSchema();
         java.util.Optional<dev.rein.model.OutputSchema> own = config.outputSchema();
-        if (own.isEmpty()) {
-            return config.toBuilder().outputSchema(stored).build().config();
-        }
-        if (own.get().schema().equals(stored.schema())) {
+        if (stored == null || own.isPresent() && (reply || stored.sameSchemaAs(own.get()))) {
             return config;
         }
-        String other = own.get().name().equals(stored.name()) ? "another schema named '" + stored.name() + "'"
-                : "the output schema '" + own.get().name() + "'";
-        throw new ReinException("run " + snapshot.runId() + " was started with the output schema '" + stored.name()
-                + "', and this agent asks for " + other + ": a run's answer keeps the shape it was started in. " + method
-                + " it with an agent built with no output schema (the run's own is then used) or with the same one");
+        if (own.isPresent()) {
+            String name = stored.name() == null ? "output" : stored.name();
+            String other = own.get().name().equals(name) ? "another schema named '" + name + "'"
+                    : "the output schema '" + own.get().name() + "'";
+            throw new ReinException("run " + snapshot.runId() + " was started with the output schema '" + name
+                    + "', and this agent asks for " + other + ": a paused turn's answer keeps the shape it was asked in."
+                    + " Resume it with an agent built with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
+                    ? "for a run started with a Java type, e.g. agent.config().toBuilder().outputType(" + name
+                    + ".class).build().resume(\"" + snapshot.runId() + "\")"
+                    : "agent.config().toBuilder().outputSchema(...) with it") + ") or with an agent built with no output"
+                    + " schema (the run's own is then used)");
+        }
+        dev.rein.model.OutputSchema schema;
+        try {
+            schema = stored.outputSchema();
+        } catch (ReinException e) {
+            throw new ReinException("run " + snapshot.runId() + " cannot continue: " + e.getMessage() + ". The run is"
+                    + " unchanged and can still be shown and cancelled (Runs.show, Runs.cancel; rein show, rein cancel)", e);
+        }
+        return config.toBuilder().outputSchema(schema).build().config();
     }
 
     /** A run id given to resume or reply: null is a programmer error, said as one (the store would throw NullPointerException). */

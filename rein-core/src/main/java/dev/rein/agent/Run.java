@@ -205,12 +205,14 @@ final class Run {
 
     /** Continues a stored run; the agent supplies the model, tools and listeners. */
     static Run resume(RunSnapshot snapshot, AgentConfig config) {
-        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null);
+        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, false), snapshot.principal(),
+                snapshot, null);
     }
 
     /** Opens the next turn of an ended run with the person's {@code reply}. */
     static Run reply(RunSnapshot snapshot, AgentConfig config, String reply) {
-        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, reply);
+        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, true), snapshot.principal(),
+                snapshot, reply);
     }
 
     /**

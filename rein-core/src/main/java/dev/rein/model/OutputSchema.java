@@ -269,18 +269,6 @@ public final class OutputSchema implements ModelOption {
         return new OutputSchema(name, object);
     }
 
-    /**
-     * A schema read back as a run's stored snapshot holds it ({@code {"name":…,"schema":{…}}}, the form
-     * this class is written in): a resumed run checks its answers against it.
-     */
-    @com.fasterxml.jackson.annotation.JsonCreator
-    private static OutputSchema stored(@JsonProperty("name") String name, @JsonProperty("schema") ObjectNode schema) {
-        if (schema == null) {
-            throw new ReinException("the stored output schema '" + name + "' has no schema");
-        }
-        return new OutputSchema(name == null ? "output" : name, schema);
-    }
-
     /** The schema's name (providers that name structured outputs use it). */
     @JsonProperty
     public String name() {

@@ -4,7 +4,6 @@ import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.Message;
-import dev.rein.model.OutputSchema;
 import dev.rein.model.Usage;
 import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
@@ -36,10 +35,10 @@ import java.util.Objects;
  *                     critic reviews at most its {@code maxRounds} answers in the turn, not that many more
  * @param outputSchema the schema the run's final answer must validate against (a typed run:
  *                     {@code agent.run(goal, Type.class)}, or an agent's {@code outputSchema}), or null for an
- *                     untyped run or one saved by a Rein that did not keep it. Kept as its name and JSON: a
- *                     resumed or replied-to run checks its answers against it as the first run did (the Java type
- *                     it was generated from is not stored; read the answer as a type with
- *                     {@code RunResult.output(Class)})
+ *                     untyped run or one saved by a Rein that did not keep it. Kept as its name and JSON, as
+ *                     stored (compiled only when the run continues): a resumed or replied-to run checks its
+ *                     answers against it as the first run did (the Java type it was generated from is not
+ *                     stored; read the answer as a type with {@code RunResult.output(Class)})
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
@@ -47,7 +46,7 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
                           AgentState state, ApprovalState approvals, FinishReport finish,
                           Conversation conversation, List<String> secretsHandedOut, int criticRounds,
-                          OutputSchema outputSchema) {
+                          StoredOutputSchema outputSchema) {
     /**
      * The current snapshot format. 2: the stored form holds the goal and the budget used once (see
      * {@link SnapshotCodec}); format 1 snapshots are still read.

@@ -6,11 +6,19 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
+import dev.rein.json.Json;
 import dev.rein.model.OutputSchema;
+import dev.rein.run.NextStep;
 import dev.rein.run.RunStatus;
 import dev.rein.state.InMemoryRunStore;
+import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
+import dev.rein.state.Runs;
+import dev.rein.state.SnapshotCodec;
+import dev.rein.state.StoredOutputSchema;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
@@ -132,6 +140,100 @@ class TypedRunResumeTest {
 
         RunResult paused = agent.run("refund order A-104");
 
-        assertThat(store.load(paused.runId()).orElseThrow().outputSchema()).isEqualTo(schema);
+        assertThat(store.load(paused.runId()).orElseThrow().outputSchema()).isEqualTo(StoredOutputSchema.of(schema));
+    }
+
+    /**
+     * Temporal's driver rebuilds the run for every effect with the worker's agent: a typed snapshot driven by an agent
+     * without a schema keeps its stored one, and a prose answer is invalid output there too. Before, DrivenRun built
+     * the run with the worker agent's settings: the next snapshot dropped the schema and the prose was accepted.
+     */
+    @Test
+    void aDrivenRunOfATypedSnapshotKeepsAndChecksItsStoredSchema() throws Exception {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        ScriptedModel model = ScriptedModel.of(text("prose answer"));
+        DrivenRun driven = new DrivenRun(agent(model, store).build(), new InMemoryRunStore());
+
+        DrivenRun.ModelStep step = driven.callModel(typed, 1);
+        DrivenRun.Checked checked = driven.verify(step.snapshot(), new NextStep.Answer("prose answer", null, null), 0);
+
+        assertThat(model.requests().get(0).systemText()).contains("JSON Schema (Refund)");
+        assertThat(step.snapshot().outputSchema()).isEqualTo(typed.outputSchema());
+        assertThat(checked.invalidOutput()).isNotEmpty();
+        assertThat(checked.snapshot().outputSchema()).isEqualTo(typed.outputSchema());
+    }
+
+    /**
+     * A reply asks a new question, which may want another shape: an agent with its own schema types the new turn, and
+     * its schema replaces the run's (an agent with none keeps the run's, as aReplyToATypedRunIsCheckedAgainstItsSchema
+     * shows). Before, the reply was refused as a resume is.
+     */
+    @Test
+    void aReplyByAnAgentWithItsOwnSchemaTypesTheNewTurn() {
+        RunStore store = new InMemoryRunStore();
+        RunResult first = agent(ScriptedModel.of(text("{\"orderId\":\"A-104\",\"amount\":1200}")), store).build()
+                .run("refund order A-104", Refund.class);
+        ScriptedModel model = ScriptedModel.of(text("{\"invoiceId\":\"I-7\",\"total\":1200}"));
+
+        RunResult turn = agent(model, store).outputType(Invoice.class).build().reply(first.runId(), "now the invoice for it");
+
+        assertThat(turn.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(turn.output(Invoice.class)).isEqualTo(new Invoice("I-7", 1200));
+        assertThat(model.requests().get(0).systemText()).contains("JSON Schema (Invoice)");
+        assertThat(store.load(first.runId()).orElseThrow().outputSchema().name()).isEqualTo("Invoice");
+    }
+
+    /**
+     * An agent built with outputType(Invoice) that ran run(goal, Refund.class) cannot build itself "with no output
+     * schema"; the refusal names a form it can follow, and that form resumes the run. Before, the advice was only
+     * "an agent with no schema or the same one".
+     */
+    @Test
+    void theRefusalNamesAFormThatAnAgentWithADefaultTypeCanFollow() {
+        RunStore store = new InMemoryRunStore();
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("refund", "{\"order_id\":\"A-104\"}")),
+                text("{\"orderId\":\"A-104\",\"amount\":1200}")), store).outputType(Invoice.class).build();
+        RunResult paused = agent.run("refund order A-104", Refund.class);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "alice");
+
+        assertThatThrownBy(() -> agent.resume(paused.runId())).isInstanceOf(ReinException.class)
+                .hasMessageContaining("agent.config().toBuilder().outputType(Refund.class).build().resume(\""
+                        + paused.runId() + "\")");
+
+        RunResult result = agent.config().toBuilder().outputType(Refund.class).build().resume(paused.runId());
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Refund.class)).isEqualTo(new Refund("A-104", 1200));
+    }
+
+    /**
+     * A stored schema this Rein cannot use (here one of a JSON Schema draft Rein does not take; a hand-edited row is
+     * the same) leaves the run readable: it is shown and cancelled, its stored schema kept as it was; only the resume
+     * is refused, saying why. Before, the snapshot could not be read at all.
+     */
+    @Test
+    void aStoredSchemaThatCannotBeUsedLeavesTheRunReadableAndRefusesItsResume() {
+        RunStore source = new InMemoryRunStore();
+        String runId = pausedAndApproved(source);
+        ObjectNode tree = (ObjectNode) Json.parse(SnapshotCodec.write(source.load(runId).orElseThrow()));
+        JsonNode damaged = Json.parse("{\"name\":\"Refund\",\"schema\":{\"$schema\":\"http://json-schema.org/draft-03/schema#\","
+                + "\"type\":\"object\"}}");
+        tree.set("output_schema", damaged);
+        tree.put("version", 1);
+        RunStore store = new InMemoryRunStore();
+        store.save(SnapshotCodec.readSnapshot(Json.write(tree)));
+        ScriptedModel model = ScriptedModel.of(text("{\"orderId\":\"A-104\",\"amount\":1200}"));
+
+        assertThat(Runs.in(store).show(runId).summary().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThatThrownBy(() -> agent(model, store).build().resume(runId)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("run " + runId + " cannot continue: the stored output schema 'Refund' cannot be used")
+                .hasMessageContaining("draft-03")
+                .hasMessageContaining("cancel");
+        assertThat(model.requests()).isEmpty();
+
+        Runs.in(store).cancel(runId, "the schema is gone");
+        RunSnapshot cancelled = store.load(runId).orElseThrow();
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(Json.parse(SnapshotCodec.write(cancelled)).path("output_schema")).isEqualTo(damaged);
     }
 }

@@ -113,23 +113,48 @@ class SnapshotFormatTest {
         RunSnapshot typed = new RunSnapshot(old.format(), old.runId(), old.version(), old.goal(), old.model(), old.status(),
                 old.reason(), old.message(), old.answer(), old.createdAt(), old.updatedAt(), old.activeMillis(), old.principal(),
                 old.history(), old.steps(), old.usage(), old.costUsd(), old.verificationFailures(), old.toolCallCounts(),
-                old.state(), old.approvals(), old.finish(), old.conversation(), old.secretsHandedOut(), old.criticRounds(), schema);
+                old.state(), old.approvals(), old.finish(), old.conversation(), old.secretsHandedOut(), old.criticRounds(),
+                StoredOutputSchema.of(schema));
         String stored = SnapshotCodec.write(typed);
         JsonNode tree = Json.parse(stored);
         assertThat(tree.path("format").asInt()).isEqualTo(RunSnapshot.FORMAT).isEqualTo(2);
         assertThat(tree.path("output_schema").path("name").asText()).isEqualTo("返金");
 
         RunSnapshot back = SnapshotCodec.readSnapshot(stored);
-        assertThat(back.outputSchema()).isEqualTo(schema);
-        assertThat(back.outputSchema().problems("{\"amount\":2}")).singleElement().asString().contains("1.5");
-        assertThat(back.outputSchema().problems("{\"amount\":1}")).isEmpty();
+        assertThat(back.outputSchema()).isEqualTo(StoredOutputSchema.of(schema));
+        assertThat(back.outputSchema().outputSchema()).isEqualTo(schema);
+        assertThat(back.outputSchema().outputSchema().problems("{\"amount\":2}")).singleElement().asString().contains("1.5");
+        assertThat(back.outputSchema().outputSchema().problems("{\"amount\":1}")).isEmpty();
         assertThat(SnapshotCodec.write(back)).isEqualTo(stored);
-        assertThat(back.withApprovals(back.approvals(), back.updatedAt()).outputSchema()).isEqualTo(schema);
-        assertThat(back.withStatus(RunStatus.CANCELLED, "cancelled", "", back.updatedAt()).outputSchema()).isEqualTo(schema);
+        assertThat(back.withApprovals(back.approvals(), back.updatedAt()).outputSchema()).isEqualTo(StoredOutputSchema.of(schema));
+        assertThat(back.withStatus(RunStatus.CANCELLED, "cancelled", "", back.updatedAt()).outputSchema())
+                .isEqualTo(StoredOutputSchema.of(schema));
 
         com.fasterxml.jackson.databind.node.ObjectNode without = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(stored);
         without.remove("output_schema");
         assertThat(SnapshotCodec.readSnapshot(Json.write(without)).outputSchema()).isNull();
+    }
+
+    /**
+     * A stored output schema is read as it is stored, not compiled: one this Rein cannot use (an invalid schema, a
+     * dialect it no longer takes, a hand-edited field) still reads, and is written back unchanged, so the run can be
+     * shown and cancelled; only its resume is refused (TypedRunResumeTest). Before, each of these made the snapshot
+     * unreadable.
+     */
+    @Test
+    void aStoredOutputSchemaThatCannotBeUsedStillReadsAndIsWrittenBackAsItWas() throws IOException {
+        String fixture = SnapshotCodec.write(SnapshotCodec.readSnapshot(fixture()));
+        for (String stored : List.of("{\"name\":\"Refund\",\"schema\":{\"type\":5}}", "{\"name\":\"Refund\",\"schema\":\"x\"}",
+                "{\"name\":\"Refund\"}", "{\"schema\":{\"type\":\"object\"}}", "\"Refund\"",
+                "{\"name\":\"Refund\",\"schema\":{\"$schema\":\"http://json-schema.org/draft-04/schema#\"}}")) {
+            com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(fixture);
+            tree.set("output_schema", Json.parse(stored));
+
+            RunSnapshot read = SnapshotCodec.readSnapshot(Json.write(tree));
+
+            assertThat(read.outputSchema()).as(stored).isNotNull();
+            assertThat(Json.parse(SnapshotCodec.write(read)).path("output_schema")).as(stored).isEqualTo(Json.parse(stored));
+        }
     }
 
     @Test

@@ -70,12 +70,12 @@ abstract class RunStoreContract {
                 first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
                 first.activeMillis(), first.principal(), first.history(), first.steps(), first.usage(), first.costUsd(),
                 first.verificationFailures(), first.toolCallCounts(), first.state(), first.approvals(), first.finish(),
-                first.conversation(), first.secretsHandedOut(), first.criticRounds(), schema);
+                first.conversation(), first.secretsHandedOut(), first.criticRounds(), dev.rein.state.StoredOutputSchema.of(schema));
         store().save(saved);
         RunSnapshot loaded = store().load(runId).orElseThrow();
         assertThat(loaded).isEqualTo(saved);
-        assertThat(loaded.outputSchema()).isEqualTo(schema);
-        assertThat(loaded.outputSchema().problems("{\"金額\":2}")).isNotEmpty();
+        assertThat(loaded.outputSchema()).isEqualTo(dev.rein.state.StoredOutputSchema.of(schema));
+        assertThat(loaded.outputSchema().outputSchema().problems("{\"金額\":2}")).isNotEmpty();
     }
 
     @Test
