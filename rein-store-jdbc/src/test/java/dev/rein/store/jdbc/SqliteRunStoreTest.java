@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
 import java.sql.DriverManager;
@@ -184,6 +185,35 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         }
         assertThat(store().list()).as("the listing still shows it").singleElement()
                 .satisfies(run -> assertThat(run.runId()).isEqualTo(runId));
+    }
+
+    /**
+     * A typed run whose stored output schema no longer compiles (here a row edited by hand) is still loaded, listed and
+     * cancelled, its schema kept as stored; only its resume is refused (rein-core TypedRunResumeTest). Before, load and
+     * cancel failed with "the stored run snapshot is damaged" (review rev78's probe on the earlier code).
+     */
+    @Test
+    void aTypedRunWhoseStoredSchemaCannotBeUsedIsStillLoadedAndCancelled() throws Exception {
+        RunSnapshot first = snapshot(1, RunStatus.WAITING_APPROVAL);
+        store().save(new RunSnapshot(first.format(), first.runId(), first.version(), first.goal(), first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), first.history(), first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), first.state(), first.approvals(), first.finish(),
+                first.conversation(), first.secretsHandedOut(), first.criticRounds(), dev.rein.state.StoredOutputSchema.of(
+                        dev.rein.model.OutputSchema.fromJson("Refund", "{\"type\":\"object\",\"required\":[\"x\"]}"))));
+        try (var connection = DriverManager.getConnection(url())) {
+            assertThat(connection.createStatement().executeUpdate("UPDATE rein_runs SET snapshot = replace(snapshot,"
+                    + " '\"type\":\"object\",\"required\"', '\"type\":5,\"required\"')")).isEqualTo(1);
+        }
+
+        assertThat(store().list()).singleElement().satisfies(run -> assertThat(run.runId()).isEqualTo(runId));
+        RunSnapshot loaded = store().load(runId).orElseThrow();
+        dev.rein.state.Runs.in(store()).cancel(runId, "no longer needed");
+
+        assertThat(loaded.outputSchema().json().path("schema").path("type").asInt()).isEqualTo(5);
+        RunSnapshot cancelled = store().load(runId).orElseThrow();
+        assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(cancelled.outputSchema()).isEqualTo(loaded.outputSchema());
     }
 
     @Test
