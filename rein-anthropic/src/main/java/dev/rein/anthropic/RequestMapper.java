@@ -407,18 +407,98 @@ final class RequestMapper {
     private static final java.util.Set<String> SUPPORTED_FORMATS = java.util.Set.of("date-time", "time", "date", "duration",
             "email", "hostname", "uri", "ipv4", "ipv6", "uuid");
 
-    /** Keywords whose value is one schema, an array of schemas, or a map of names to schemas. */
-    private static final List<String> ONE_SCHEMA = List.of("items", "not", "if", "then", "else", "contains");
-    private static final List<String> SCHEMA_ARRAYS = List.of("anyOf", "allOf", "oneOf", "prefixItems");
-    private static final List<String> SCHEMA_MAPS = List.of("properties", "$defs", "definitions", "patternProperties");
+    /** How a keyword holds its schemas: one schema, an array of them, or a map of names to them. */
+    private enum Holds { ONE, ARRAY, MAP }
 
     /**
-     * Why a {@code $ref} under an {@code allOf} is refused, and what to do: the tail both such refusals share. The docs'
-     * words are "allOf with $ref not supported"; refusing a {@code $ref} deeper than an entry is Rein's reading of them.
+     * A keyword whose value holds schemas. {@code condition}: its schemas are conditions on a value another schema
+     * describes, not a value's own schema, so they need not say its kind ({"required": [...]} under not, say).
      */
-    private static final String REF_UNDER_ALL_OF = " (the structured outputs docs list \"allOf with $ref\" as not"
-            + " supported; Rein reads that cautiously as any $ref under an allOf, deeper ones too): write the referenced"
-            + " schema out in place of the $ref";
+    private record Applicator(String keyword, Holds holds, boolean condition) {}
+
+    /**
+     * Every keyword that holds schemas: JSON Schema 2020-12's core ($defs) and applicator vocabularies, its
+     * unevaluated ones, and the earlier drafts' additionalItems, dependencies (the schema form) and definitions, so that
+     * no schema the API is sent goes unchecked. Data keywords (const, enum, default, examples) are not among them.
+     */
+    private static final List<Applicator> APPLICATORS = List.of(
+            new Applicator("items", Holds.ONE, false), new Applicator("not", Holds.ONE, true),
+            new Applicator("if", Holds.ONE, true), new Applicator("then", Holds.ONE, true),
+            new Applicator("else", Holds.ONE, true), new Applicator("contains", Holds.ONE, true),
+            new Applicator("additionalItems", Holds.ONE, false), new Applicator("propertyNames", Holds.ONE, true),
+            new Applicator("unevaluatedItems", Holds.ONE, false),
+            new Applicator("unevaluatedProperties", Holds.ONE, false),
+            new Applicator("additionalProperties", Holds.ONE, false),
+            new Applicator("anyOf", Holds.ARRAY, false), new Applicator("allOf", Holds.ARRAY, true),
+            new Applicator("oneOf", Holds.ARRAY, false), new Applicator("prefixItems", Holds.ARRAY, false),
+            new Applicator("properties", Holds.MAP, false), new Applicator("$defs", Holds.MAP, false),
+            new Applicator("definitions", Holds.MAP, false), new Applicator("patternProperties", Holds.MAP, false),
+            new Applicator("dependentSchemas", Holds.MAP, true), new Applicator("dependencies", Holds.MAP, true));
+
+    /** A schema held by a keyword of another: the schema, its JSON Pointer, the keyword, whether it is a condition's. */
+    private record Subschema(ObjectNode schema, String pointer, String keyword, boolean condition) {}
+
+    /** The schemas {@code object} holds through its {@link #APPLICATORS}, in their order (boolean schemas left out). */
+    private static List<Subschema> subschemas(ObjectNode object, String pointer) {
+        List<Subschema> found = new java.util.ArrayList<>();
+        for (Applicator a : APPLICATORS) {
+            JsonNode value = object.get(a.keyword());
+            String at = pointer + "/" + a.keyword();
+            switch (a.holds()) {
+                case ONE -> {
+                    if (value instanceof ObjectNode schema) {
+                        found.add(new Subschema(schema, at, a.keyword(), a.condition()));
+                    } else {
+                        elements(value, at, a, found); // the earlier drafts' tuple: an items array
+                    }
+                }
+                case ARRAY -> elements(value, at, a, found);
+                case MAP -> {
+                    if (value instanceof ObjectNode map) {
+                        // a dependencies entry may be an array of names, not a schema
+                        map.properties().forEach(e -> {
+                            if (e.getValue() instanceof ObjectNode schema) {
+                                found.add(new Subschema(schema, at + "/" + pointerStep(e.getKey()), a.keyword(),
+                                        a.condition()));
+                            }
+                        });
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The schemas in {@code value} if it is an array, at {@code at}/0, /1 and on. */
+    private static void elements(JsonNode value, String at, Applicator a, List<Subschema> found) {
+        for (int i = 0; value != null && value.isArray() && i < value.size(); i++) {
+            if (value.get(i) instanceof ObjectNode schema) {
+                found.add(new Subschema(schema, at + "/" + i, a.keyword(), a.condition()));
+            }
+        }
+    }
+
+    /**
+     * The keywords that refer to another schema: a {@code $dynamicRef} (2020-12) or {@code $recursiveRef} (2019-09)
+     * points at a schema as a {@code $ref} does, so under an {@code allOf} it is refused the same.
+     */
+    private static final List<String> REFS = List.of("$ref", "$dynamicRef", "$recursiveRef");
+
+    /**
+     * Why a reference ({@code ref}: its keyword) under an {@code allOf} is refused, and what to do: the tail both such
+     * refusals share. The docs' words are "allOf with $ref not supported"; refusing a {@code $ref} deeper than an entry,
+     * and a {@code $dynamicRef} or {@code $recursiveRef} as a {@code $ref}, is Rein's reading of them.
+     */
+    private static String refUnderAllOf(String ref) {
+        return " (the structured outputs docs list \"allOf with $ref\" as not supported; Rein reads that cautiously as"
+                + " any $ref under an allOf, deeper ones too" + (ref.equals("$ref") ? "" : ", and a " + ref + " as a $ref")
+                + "): write the referenced schema out in place of the " + ref;
+    }
+
+    /** The keyword a reference's JSON Pointer (from {@link #firstRef}) ends with: $ref, $dynamicRef or $recursiveRef. */
+    private static String refKeyword(String pointer) {
+        return pointer.substring(pointer.lastIndexOf('/') + 1);
+    }
 
     /**
      * The output schema as the API's structured outputs take it, a copy: every object schema closed with
@@ -433,7 +513,8 @@ final class RequestMapper {
      * const: the {@code {}} a JsonNode or Object generates) is refused too: the API answers it with a 400 (its SDKs
      * refuse a schema with none of type, anyOf, oneOf, allOf).
      * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
-     * (an entry's or deeper) is refused too, wherever it is in the schema, in a {@code $defs} (or {@code definitions})
+     * (an entry's or deeper; a {@code $dynamicRef} or {@code $recursiveRef} as well) is refused too, beneath any keyword
+     * that holds schemas ({@link #APPLICATORS}), wherever it is in the schema, in a {@code $defs} (or {@code definitions})
      * entry that no {@code $ref} reaches as well: the docs list "{@code allOf} with {@code $ref}" as not supported, and
      * Rein reads that cautiously as any {@code $ref} under an {@code allOf}, deeper ones too, and does not bet that the
      * API ignores an entry nothing uses. A refusal names the place as a JSON Pointer into the schema as given.
@@ -446,17 +527,12 @@ final class RequestMapper {
 
     /** Keywords of which one a schema the API takes must have (its SDKs ask for type, anyOf, oneOf or allOf). */
     private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const");
-    /**
-     * Keywords whose schemas are conditions on a value another schema describes, not a value's own schema, so they
-     * need not say its kind ({"required": [...]} under not, say).
-     */
-    private static final List<String> CONDITIONS = List.of("not", "if", "then", "else", "contains", "allOf");
 
     private static void close(JsonNode node, String pointer, String name) {
         close(node, pointer, name, false);
     }
 
-    /** {@code condition}: the node is a condition's schema (under a {@link #CONDITIONS} keyword), not a value's. */
+    /** {@code condition}: the node is a condition's schema (see {@link Applicator}), not a value's. */
     private static void close(JsonNode node, String pointer, String name, boolean condition) {
         if (!(node instanceof ObjectNode object)) {
             return;
@@ -466,7 +542,8 @@ final class RequestMapper {
         if (ownRef != null) {
             // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
             throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
-                    : pointer) + " that holds a $ref at " + ownRef + REF_UNDER_ALL_OF + ", or leave"
+                    : pointer) + " that holds a " + refKeyword(ownRef) + " at " + ownRef + refUnderAllOf(refKeyword(ownRef))
+                    + ", or leave"
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         if (!condition && KIND_KEYWORDS.stream().noneMatch(object::has)) {
@@ -483,7 +560,8 @@ final class RequestMapper {
             if (ref != null) {
                 throw new ReinException("the output schema " + name + " has both anyOf and oneOf at " + (pointer.isEmpty()
                         ? "its top" : pointer) + ", so its oneOf would be sent as an allOf entry (the API takes no oneOf,"
-                        + " and the name anyOf is taken), and that oneOf holds a $ref at " + ref + REF_UNDER_ALL_OF
+                        + " and the name anyOf is taken), and that oneOf holds a " + refKeyword(ref) + " at " + ref
+                        + refUnderAllOf(refKeyword(ref))
                         + ", or keep only one of anyOf and oneOf there, or leave AnthropicStructuredOutput off (Rein still"
                         + " validates the answer)");
             }
@@ -522,22 +600,9 @@ final class RequestMapper {
         if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
             object.remove("minItems"); // only 0 or 1 is supported
         }
-        for (String key : ONE_SCHEMA) {
-            close(object.get(key), pointer + "/" + key, name, CONDITIONS.contains(key));
-        }
-        for (String key : SCHEMA_ARRAYS) {
-            JsonNode array = object.get(key);
-            if (array != null && array.isArray()) {
-                for (int i = 0; i < array.size(); i++) {
-                    close(array.get(i), pointer + "/" + key + "/" + i, name, CONDITIONS.contains(key));
-                }
-            }
-        }
-        for (String key : SCHEMA_MAPS) {
-            JsonNode map = object.get(key);
-            if (map != null && map.isObject()) {
-                map.properties().forEach(e -> close(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()), name));
-            }
+        // The unsupported constraints (contains among them) are gone by now: what they held is not sent, nor walked.
+        for (Subschema sub : subschemas(object, pointer)) {
+            close(sub.schema(), sub.pointer(), name, sub.condition());
         }
         // Renamed after the walk, so that a refusal's path names the place as the schema given says it (oneOf).
         JsonNode oneOf = object.remove("oneOf");
@@ -556,8 +621,10 @@ final class RequestMapper {
     }
 
     /**
-     * The JSON Pointer of the first {@code $ref} keyword in {@code node} or the schemas under it (through the same
-     * keywords the walk follows, so a property named {@code $ref} is not taken for one), or null.
+     * The JSON Pointer of the first reference ({@link #REFS}: {@code $ref}, {@code $dynamicRef}, {@code $recursiveRef})
+     * in {@code node} or the schemas under it (through the keywords that hold schemas, so a property named {@code $ref}
+     * is not taken for one), or null. What the sent copy leaves out (a {@code contains}) is not looked in: no reference
+     * there is sent.
      */
     private static String firstRef(JsonNode node, String pointer) {
         if (node.isArray()) {
@@ -572,28 +639,15 @@ final class RequestMapper {
         if (!(node instanceof ObjectNode object)) {
             return null;
         }
-        if (object.has("$ref")) {
-            return pointer + "/$ref";
-        }
-        List<String> keys = new java.util.ArrayList<>(ONE_SCHEMA);
-        keys.add("additionalProperties");
-        keys.addAll(SCHEMA_ARRAYS);
-        for (String key : keys) {
-            JsonNode child = object.get(key);
-            String ref = child == null ? null : firstRef(child, pointer + "/" + key);
-            if (ref != null) {
-                return ref;
+        for (String ref : REFS) {
+            if (object.has(ref)) {
+                return pointer + "/" + ref;
             }
         }
-        for (String key : SCHEMA_MAPS) {
-            JsonNode map = object.get(key);
-            if (map != null && map.isObject()) {
-                for (var e : map.properties()) {
-                    String ref = firstRef(e.getValue(), pointer + "/" + key + "/" + pointerStep(e.getKey()));
-                    if (ref != null) {
-                        return ref;
-                    }
-                }
+        for (Subschema sub : subschemas(object, pointer)) {
+            String ref = UNSUPPORTED_CONSTRAINTS.contains(sub.keyword()) ? null : firstRef(sub.schema(), sub.pointer());
+            if (ref != null) {
+                return ref;
             }
         }
         return null;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.json.Json;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.model.OutputSchema;
@@ -344,6 +345,114 @@ class TypedOutputTest extends FakeApi {
         assertThat(oneOf.message()).contains("has both anyOf and oneOf at /definitions/AlsoUnused")
                 .contains("holds a $ref at /definitions/AlsoUnused/oneOf/0/$ref ");
         assertThat(server.requestCount()).as("neither was sent").isZero();
+    }
+
+    /** A keyword that holds schemas, its shape (one schema, an array of them, a map of names to them) as a place. */
+    private static com.fasterxml.jackson.databind.JsonNode placed(String keyword, com.fasterxml.jackson.databind.JsonNode inner) {
+        var factory = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        return switch (keyword) {
+            case "anyOf", "allOf", "oneOf", "prefixItems" -> factory.arrayNode().add(inner);
+            case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies" ->
+                    factory.objectNode().set("x", inner);
+            default -> inner;
+        };
+    }
+
+    /** The step(s) of a JSON Pointer that {@link #placed} puts its schema at. */
+    private static String placedAt(String keyword) {
+        return switch (keyword) {
+            case "anyOf", "allOf", "oneOf", "prefixItems" -> "/" + keyword + "/0";
+            case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies" ->
+                    "/" + keyword + "/x";
+            default -> "/" + keyword;
+        };
+    }
+
+    /** Runs with the output schema {"type":"object","$defs":{"Flag":...},"properties":{"v": v}}; nothing is answered. */
+    private RunResult runWithV(com.fasterxml.jackson.databind.JsonNode v) {
+        var schema = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"type\":\"object\","
+                + "\"$defs\":{\"Flag\":{\"type\":\"boolean\"}},\"required\":[\"v\"]}");
+        schema.putObject("properties").set("v", v);
+        return Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", schema.toString()))
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
+    }
+
+    /**
+     * Every keyword that holds a schema (JSON Schema 2020-12's applicators and unevaluated*, and the earlier drafts'
+     * additionalItems, dependencies and definitions) is walked: an allOf holding a $ref beneath any of them
+     * is found, and so is a $ref beneath any of them inside an allOf, named by its JSON Pointer as given.
+     */
+    @Test
+    void anAllOfWithARefIsFoundBeneathEveryKeywordThatHoldsASchema() {
+        List<String> keywords = List.of("items", "additionalItems", "not", "if", "then", "else", "propertyNames",
+                "unevaluatedItems", "unevaluatedProperties", "additionalProperties", "anyOf", "allOf", "oneOf",
+                "prefixItems", "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+                "dependencies");
+        var refToFlag = Json.parse("{\"$ref\":\"#/$defs/Flag\"}");
+        for (String keyword : keywords) {
+            if (!List.of("allOf", "additionalProperties").contains(keyword)) {
+                // an allOf holding a $ref beneath the keyword (an allOf's own and an additionalProperties other than
+                // false have refusals of their own)
+                var v = Json.object().put("type", "object");
+                v.putObject("properties");
+                v.set(keyword, placed(keyword, Json.object().set("allOf",
+                        Json.mapper().createArrayNode().add(refToFlag))));
+                RunResult result = runWithV(v);
+
+                String at = "/properties/v" + placedAt(keyword);
+                assertThat(result.message()).as("allOf beneath " + keyword)
+                        .contains("has an allOf at " + at + " that holds a $ref at " + at + "/allOf/0/$ref ");
+            }
+            // a $ref beneath the keyword in an allOf entry
+            var entry = Json.object().put("type", "object");
+            entry.putObject("properties");
+            entry.set(keyword, placed(keyword, refToFlag));
+            var v = Json.object();
+            v.putArray("allOf").add(entry);
+            RunResult result = runWithV(v);
+
+            assertThat(result.message()).as("$ref beneath " + keyword + " in an allOf")
+                    .contains("has an allOf at /properties/v that holds a $ref at /properties/v/allOf/0"
+                            + placedAt(keyword) + "/$ref ");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    /** A $dynamicRef (2020-12) or $recursiveRef (2019-09) is a reference as a $ref is: refused under an allOf the same. */
+    @Test
+    void aDynamicOrRecursiveRefUnderAnAllOfIsRefusedAsARefIs() {
+        for (String ref : List.of("$dynamicRef", "$recursiveRef")) {
+            var v = Json.object();
+            v.putArray("allOf").addObject().put("type", "object").putObject("properties").putObject("w")
+                    .put(ref, ref.equals("$dynamicRef") ? "#/$defs/Flag" : "#");
+            RunResult result = runWithV(v);
+
+            assertThat(result.status()).as(ref).isNotEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.message()).as(ref).contains("has an allOf at /properties/v that holds a " + ref
+                    + " at /properties/v/allOf/0/properties/w/" + ref + " ")
+                    .contains("write the referenced schema out in place of the " + ref)
+                    .contains("AnthropicStructuredOutput off");
+        }
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+    }
+
+    /**
+     * A contains is left out of the sent copy (the docs list it as unsupported), so a $ref in it under an allOf is never
+     * sent under an allOf: the schema is sent, without the contains.
+     */
+    @Test
+    void aRefInAContainsUnderAnAllOfIsSentWithTheContainsLeftOut() {
+        server.enqueue(FakeReply.text("{\"v\":[true]}"));
+        var v = Json.object();
+        v.putArray("allOf").addObject().put("type", "array").<com.fasterxml.jackson.databind.node.ObjectNode>set("items",
+                Json.object().put("type", "boolean"))
+                .set("contains", Json.parse("{\"$ref\":\"#/$defs/Flag\"}"));
+
+        RunResult result = runWithV(v);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/properties/v/allOf/0").toString())
+                .isEqualTo("{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}");
     }
 
     public record Tagged(String id, java.util.Map<String, String> labels) {}
