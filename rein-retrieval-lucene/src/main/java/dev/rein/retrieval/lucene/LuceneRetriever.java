@@ -740,7 +740,6 @@ public final class LuceneRetriever implements Retriever {
         if (atRisk.isEmpty()) {
             return;
         }
-        String named = named(atRisk);
         if (exists(index)) {
             // a folder is nobody's damaged file: it goes with the other names, and no crash is spoken of
             java.util.function.Predicate<String> folder = n -> Files.isDirectory(index.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS);
@@ -762,14 +761,35 @@ public final class LuceneRetriever implements Retriever {
                     + " give the index a folder of its own, new or empty (such as .rein/index), and index again there, or move "
                     + kind(index, atRisk) + " out of " + index.toAbsolutePath());
         }
-        // Lucene's own leftovers (its header, or empty) are not among these: nothing shows these are an indexing's, so the
-        // message never advises deleting them, only how to look at them
-        throw new RetrievalException(index.toAbsolutePath() + " holds files but no document index (" + named + "): Lucene"
-                + " deletes files of such names in the folder it writes an index in, so nothing was written there; give the index"
+        throw noIndexButUsers(index, atRisk);
+    }
+
+    /**
+     * The refusal of a folder with no index that holds {@code atRisk} (files, folders or both of names Lucene takes for its
+     * own): each is named for what it is. Lucene's own leftovers (its header, or empty) are not among them: nothing shows
+     * these files are an indexing's, so the message never advises deleting them, only how to look at them; a folder has
+     * no first bytes to look at, and moving it out is enough.
+     */
+    private static RetrievalException noIndexButUsers(Path index, List<String> atRisk) {
+        Path at = index.toAbsolutePath();
+        List<String> folders = atRisk.stream().filter(n -> Files.isDirectory(at.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .toList();
+        List<String> files = atRisk.stream().filter(n -> !folders.contains(n)).toList();
+        String folderWord = folders.size() == 1 ? "a folder" : "folders";
+        String held = folders.isEmpty() ? "files but no document index (" + named(files) + ")"
+                : files.isEmpty() ? folderWord + " but no document index (" + named(folders) + ")"
+                : "files (" + named(files) + ") and " + folderWord + " (" + named(folders) + ") but no document index";
+        String folderTaken = folders.size() == 1 ? "a folder of such a name for one of its own files"
+                : "folders of such names for its own files";
+        String why = files.isEmpty() ? "Lucene takes " + folderTaken + " in the folder it writes an index in"
+                : "Lucene deletes files of such names in the folder it writes an index in"
+                        + (folders.isEmpty() ? "" : ", and takes " + folderTaken);
+        String rest = files.isEmpty() ? ", or move " + kind(at, folders) + " out of " + at
+                : ". Nothing shows that those files are Lucene's, so they are kept: to check one, look at its first four bytes"
+                        + " (od -A n -t x1 -N 4 FILE shows them): each file Lucene writes begins with " + HEADER_BYTES;
+        return new RetrievalException(at + " holds " + held + ": " + why + ", so nothing was written there; give the index"
                 + " a folder of its own, new or empty (such as .rein/index), and index again there, which loses nothing (the index"
-                + " is built from the documents). Nothing shows that those files are Lucene's, so they are kept: to check one,"
-                + " look at its first four bytes (od -A n -t x1 -N 4 FILE shows them): each file Lucene writes begins with "
-                + HEADER_BYTES);
+                + " is built from the documents)" + rest);
     }
 
     /** {@link CodecUtil#CODEC_MAGIC}, the four bytes each file Lucene writes begins with. */
@@ -810,13 +830,32 @@ public final class LuceneRetriever implements Retriever {
         }
     }
 
-    /** The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". */
+    /**
+     * The files of {@link #unsureIn} and what they are, as a noun phrase after "holds". A pending_segments_N is a commit
+     * Lucene was writing, which it reads the index from only once renamed to segments_N: none of the index's files, so it
+     * is not called the index's own, damaged.
+     */
     private static String unsure(List<String> names) {
-        boolean one = names.size() == 1;
-        return named(names) + (one ? ", which has a name" : ", which have names") + " Lucene gives the files of an index but"
-                + (one ? " does not begin as they do: it is this index's own file" : " do not begin as they do: each is this"
-                        + " index's own file") + ", damaged (a crash can leave a file zeroed), or a file of another program's with"
-                + " such a name, and Rein cannot tell which";
+        List<String> pending = names.stream().filter(n -> n.startsWith(org.apache.lucene.index.IndexFileNames.PENDING_SEGMENTS))
+                .toList();
+        List<String> segments = names.stream().filter(n -> !pending.contains(n)).toList();
+        List<String> phrases = new ArrayList<>();
+        if (!segments.isEmpty()) {
+            boolean one = segments.size() == 1;
+            phrases.add(named(segments) + (one ? ", which has a name" : ", which have names") + " Lucene gives the files of an"
+                    + " index but" + (one ? " does not begin as they do: it is this index's own file" : " do not begin as they"
+                            + " do: each is this index's own file") + ", damaged (a crash can leave a file zeroed), or a file of"
+                    + " another program's with such a name, and Rein cannot tell which");
+        }
+        if (!pending.isEmpty()) {
+            boolean one = pending.size() == 1;
+            phrases.add(named(pending) + (one ? ", which has the name" : ", which have the name") + " Lucene gives a commit"
+                    + " while it writes it, not a file of the index (Lucene reads the index from its segments_N), but"
+                    + (one ? " does not begin as one does: it is a commit" : " do not begin as one does: each is a commit")
+                    + " a crash left zeroed or cut short while Lucene wrote it, or a file of another program's with such a"
+                    + " name, and Rein cannot tell which");
+        }
+        return String.join(", and ", phrases);
     }
 
     /**

@@ -1381,4 +1381,54 @@ class IndexerEdgesTest {
             assertThat(folder.resolve(name)).isDirectory();
         }
     }
+
+    /**
+     * Before: a folder named as a commit ({@code segments_1}) in a folder with no index was refused as "files but no
+     * document index", with advice to look at "those files'" first four bytes with od, which a folder has none of. It is
+     * now named as a folder, with no od advice and the way out for it; beside a file of such a name, each is named for
+     * what it is, and the od advice speaks of the file.
+     */
+    @Test
+    void aFolderNamedAsACommitWithNoIndexIsNamedAsAFolderWithoutAdviceForFiles() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Path alone = other.resolve("alone");
+        Files.createDirectories(alone.resolve("segments_1"));
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, alone)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(alone.toAbsolutePath() + " holds a folder but no document index (segments_1): ")
+                .hasMessageContaining("nothing was written there").hasMessageContaining("give the index a folder of its own")
+                .hasMessageEndingWith("or move that folder out of " + alone.toAbsolutePath())
+                .hasMessageNotContaining("od -A").hasMessageNotContaining("first four bytes")
+                .hasMessageNotContaining("those files").hasMessageNotContaining("holds files");
+        assertThat(alone.resolve("segments_1")).isDirectory();
+
+        Path both = other.resolve("both");
+        Files.createDirectories(both.resolve("segments_1"));
+        Files.write(both.resolve("_0.si"), new byte[16]);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, both)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(both.toAbsolutePath() + " holds files (_0.si) and a folder (segments_1) but no document"
+                        + " index: ")
+                .hasMessageContaining("Nothing shows that those files are Lucene's, so they are kept: to check one, look at its"
+                        + " first four bytes (od -A n -t x1 -N 4 FILE shows them)");
+        assertThat(both.resolve("_0.si")).hasBinaryContent(new byte[16]);
+    }
+
+    /**
+     * Before: a zeroed {@code pending_segments_3} beside an index (a commit being written when a crash came, or another
+     * program's file) was described as "this index's own file, damaged", though Lucene reads an index from its
+     * segments_N and a pending commit is none of it. It is now named as a commit that was being written, not the index's.
+     */
+    @Test
+    void aZeroedPendingCommitBesideAnIndexIsNamedAsACommitInProgressNotTheIndexsFile() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneIndexer.indexDirectory(docs, index);
+        Files.write(index.resolve("pending_segments_3"), new byte[64]);
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith(index.toAbsolutePath() + " holds a document index and pending_segments_3, which has the"
+                        + " name Lucene gives a commit while it writes it, not a file of the index")
+                .hasMessageContaining("Rein cannot tell which").hasMessageContaining("move that file out of " + index.toAbsolutePath())
+                .hasMessageNotContaining("index's own file").hasMessageNotContaining("damaged");
+        assertThat(index.resolve("pending_segments_3")).hasBinaryContent(new byte[64]);
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).hasSize(1);
+    }
 }
