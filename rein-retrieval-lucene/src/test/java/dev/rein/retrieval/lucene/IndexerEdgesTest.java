@@ -289,7 +289,7 @@ class IndexerEdgesTest {
 
     @Test
     void aHugeFileIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         try (RandomAccessFile huge = new RandomAccessFile(docs.resolve("dump.txt").toFile(), "rw")) {
             huge.setLength(3L << 30); // sparse: 3 GiB that take no disk space
         }
@@ -307,7 +307,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aLinkedFolderIsIndexedALinkLoopIsNamedNotFollowedAndADanglingLinkIsNamed() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Files.writeString(other.resolve("warranty.md"), "保証は一年間です。", StandardCharsets.UTF_8);
         Files.createSymbolicLink(docs.resolve("shared"), other);
         Files.createDirectories(docs.resolve("sub"));
@@ -331,8 +331,7 @@ class IndexerEdgesTest {
      */
     @Test
     void indexingWhileAnotherIndexingWritesSaysSoAndWhatToDo() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         try (var other = LuceneRetriever.writer(index)) {
             assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
                     .hasMessageStartingWith("the document index in " + index + " is being written by another indexing")
@@ -350,8 +349,7 @@ class IndexerEdgesTest {
      */
     @Test
     void anInterruptedIndexingSaysSoAndLeavesTheIndexAsItWas() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         Files.delete(docs.resolve("faq.md"));
         Files.writeString(docs.resolve("shipping.md"), "Shipping is free.", StandardCharsets.UTF_8);
         Thread.currentThread().interrupt();
@@ -378,8 +376,7 @@ class IndexerEdgesTest {
      */
     @Test
     void anInterruptedSearchSaysSo() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever retriever = LuceneRetriever.open(index);
         Thread.currentThread().interrupt();
         try {
@@ -416,7 +413,7 @@ class IndexerEdgesTest {
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
         assumeTrue(Files.isRegularFile(unreadable), "needs Linux's /proc/self/mem");
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Files.createSymbolicLink(docs.resolve("broken.txt"), unreadable);
         LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
         assertThat(report.files()).isEqualTo(1);
@@ -427,7 +424,7 @@ class IndexerEdgesTest {
 
     @Test
     void aBinaryOrUtf16FileIsSkippedAsNotUtf8Text() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         // both decode as UTF-8 without an error, but NUL bytes mean they are not UTF-8 text
         Files.writeString(docs.resolve("notes.txt"), "returns policy", StandardCharsets.UTF_16LE);
         Files.write(docs.resolve("image.md"), new byte[] {0, 0, 0, 1, 'r', 'e', 't', 'u', 'r', 'n', 's', 0});
@@ -440,8 +437,7 @@ class IndexerEdgesTest {
 
     @Test
     void aQueryOfMoreWordsThanLuceneTakesInOneQueryStillFindsPassages() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         StringBuilder query = new StringBuilder("returns");
         for (int i = 0; i < 3_000; i++) {
             query.append(" word").append(i);
@@ -455,12 +451,8 @@ class IndexerEdgesTest {
     /** A segment's file missing (a partial copy, a backup restored in part) or cut short: damaged too, with what to do. */
     @Test
     void anIndexMissingASegmentFileOrWithOneCutShortIsNamedAsDamagedWithWhatToDo() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        List<Path> segmentFiles;
-        try (var files = Files.list(index)) {
-            segmentFiles = files.filter(p -> p.getFileName().toString().startsWith("_")).sorted().toList();
-        }
+        indexFaq(index);
+        List<Path> segmentFiles = filesIn(index, n -> n.startsWith("_"));
         assertThat(segmentFiles).isNotEmpty();
         Path cut = segmentFiles.get(0);
         byte[] bytes = Files.readAllBytes(cut);
@@ -478,15 +470,8 @@ class IndexerEdgesTest {
 
     @Test
     void aDamagedIndexIsNamedWithWhatToDo() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        List<Path> commits;
-        try (var files = Files.list(index)) {
-            commits = files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList();
-        }
-        for (Path f : commits) {
-            flipLastByte(f); // Lucene's header stays: the index's own file, damaged
-        }
+        indexFaq(index);
+        List<Path> commits = flipCommitsLastByte(index); // Lucene's header stays: the index's own file, damaged
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("damaged").hasMessageContaining("delete " + index).hasMessageContaining("index the folder again");
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
@@ -501,6 +486,46 @@ class IndexerEdgesTest {
                 .hasMessageContaining("is damaged").hasMessageContaining("Rein cannot tell which").hasMessageNotContaining("delete " + index);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("Rein cannot tell which").hasMessageNotContaining("delete " + index);
+    }
+
+    /** faq.md in the documents folder: "Returns within 30 days.", which the damaged-index tests search for ("returns"). */
+    private void writeFaq() throws java.io.IOException {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+    }
+
+    /** {@link #writeFaq} and the documents folder indexed into {@code folder}: one commit, segments_1, and one segment. */
+    private void indexFaq(Path folder) throws java.io.IOException {
+        writeFaq();
+        LuceneIndexer.indexDirectory(docs, folder);
+    }
+
+    /** The files (and folders) in {@code folder} whose names {@code name} accepts, sorted. */
+    private static List<Path> filesIn(Path folder, java.util.function.Predicate<String> name) throws java.io.IOException {
+        try (var files = Files.list(folder)) {
+            return files.filter(f -> name.test(f.getFileName().toString())).sorted().toList();
+        }
+    }
+
+    /** The names in {@code folder}, sorted. */
+    private static List<String> namesIn(Path folder) throws java.io.IOException {
+        return filesIn(folder, n -> true).stream().map(f -> f.getFileName().toString()).toList();
+    }
+
+    /** The first commit (segments_N) in {@code folder}, by name. */
+    private static Path commitIn(Path folder) throws java.io.IOException {
+        return filesIn(folder, n -> n.startsWith("segments_")).stream().findFirst().orElseThrow();
+    }
+
+    /**
+     * Flips the last byte of every commit (segments_N) in {@code folder}, which keeps Lucene's header: the index's own
+     * files, damaged. Returns them.
+     */
+    private static List<Path> flipCommitsLastByte(Path folder) throws java.io.IOException {
+        List<Path> commits = filesIn(folder, n -> n.startsWith("segments_"));
+        for (Path f : commits) {
+            flipLastByte(f);
+        }
+        return commits;
     }
 
     private static void flipLastByte(Path file) throws java.io.IOException {
@@ -519,15 +544,11 @@ class IndexerEdgesTest {
      */
     @Test
     void aDamagedIndexInAFolderHoldingOtherFilesDoesNotSayToDeleteTheFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Files.writeString(other.resolve("README.md"), "# Project", StandardCharsets.UTF_8);
         Files.createDirectories(other.resolve("notes"));
         LuceneIndexer.indexDirectory(docs, other);
-        try (var files = Files.list(other)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
-                flipLastByte(f);
-            }
-        }
+        flipCommitsLastByte(other);
         String remedy = "; " + other + " holds other files too (README.md, notes), so do not delete it: index the folder again"
                 + " into a folder of its own, new or empty (such as .rein/index), and search that one";
         assertThatThrownBy(() -> LuceneRetriever.open(other).search("returns", 5)).isInstanceOf(RetrievalException.class)
@@ -547,12 +568,8 @@ class IndexerEdgesTest {
      */
     @Test
     void aDamagedIndexWhoseSegmentFileIsZeroedSaysItCannotTellWhoseItIsAndKeepsIt() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        List<Path> infos;
-        try (var files = Files.list(index)) {
-            infos = files.filter(p -> p.getFileName().toString().endsWith(".si")).toList();
-        }
+        indexFaq(index);
+        List<Path> infos = filesIn(index, n -> n.endsWith(".si"));
         assertThat(infos).extracting(p -> p.getFileName().toString()).containsExactly("_0.si");
         Files.write(infos.get(0), new byte[(int) Files.size(infos.get(0))]);
         byte[] zeroed = Files.readAllBytes(infos.get(0));
@@ -586,12 +603,8 @@ class IndexerEdgesTest {
      */
     @Test
     void aDamagedIndexIsDescribedInPlainWordsWithLucenesDetailAtTheEnd() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
-        String commit;
-        try (var files = Files.list(index)) {
-            commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
-        }
+        indexFaq(index);
+        String commit = commitIn(index).getFileName().toString();
         flipLastByte(index.resolve(commit));
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith("the document index in " + index + " is damaged: its file " + commit + " is not as Lucene"
@@ -616,7 +629,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aFileSkippedOnReindexingLosesThePassagesOfItsEarlierText() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Files.writeString(docs.resolve("notes.txt"), "返品の送料は無料です。", StandardCharsets.UTF_8);
         Files.writeString(docs.resolve("prices.md"), "Shipping costs 500 yen.", StandardCharsets.UTF_8);
         LuceneIndexer.indexDirectory(docs, index);
@@ -1001,8 +1014,7 @@ class IndexerEdgesTest {
                 .hasMessageNotContaining("there is no document index");
         assertThat(gone).doesNotExist();
 
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, gone);
+        indexFaq(gone);
         LuceneRetriever retriever = LuceneRetriever.open(link);
         Files.move(gone, other.resolve("elsewhere"));
         assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
@@ -1013,13 +1025,10 @@ class IndexerEdgesTest {
     /** A damaged index in a folder whose name holds a quote names the file that is damaged, not part of the folder's name. */
     @Test
     void aDamagedIndexInAFolderNamedWithQuotesNamesItsFile() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Path quoted = other.resolve("my \"notes\"").resolve("index");
         LuceneIndexer.indexDirectory(docs, quoted);
-        String commit;
-        try (var files = Files.list(quoted)) {
-            commit = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("segments_")).findFirst().orElseThrow();
-        }
+        String commit = commitIn(quoted).getFileName().toString();
         // a commit checked against its checksum: its header is Lucene's, the rest is damaged
         flipLastByte(quoted.resolve(commit));
         assertThatThrownBy(() -> LuceneRetriever.open(quoted).search("returns", 5)).isInstanceOf(RetrievalException.class)
@@ -1035,7 +1044,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aFileOfTheUsersNamedAsACommitAloneIsNoIndex() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Path folder = other.resolve("notes");
         Files.createDirectories(folder);
         Files.writeString(folder.resolve("segments_notes"), "my notes on segments", StandardCharsets.UTF_8);
@@ -1061,14 +1070,11 @@ class IndexerEdgesTest {
      */
     @Test
     void anIndexNoneOfWhoseFilesKeptLucenesHeaderIsDamagedNotAbsent() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         for (String damage : List.of("zeroed", "emptied", "commitZeroedSegmentsEmptied")) {
             Path folder = other.resolve(damage);
             LuceneIndexer.indexDirectory(docs, folder);
-            List<Path> files;
-            try (var listed = Files.list(folder)) {
-                files = listed.filter(f -> !f.getFileName().toString().equals("write.lock")).sorted().toList();
-            }
+            List<Path> files = filesIn(folder, n -> !n.equals("write.lock"));
             for (Path f : files) {
                 boolean commit = f.getFileName().toString().startsWith("segments_");
                 boolean zero = damage.equals("zeroed") || damage.equals("commitZeroedSegmentsEmptied") && commit;
@@ -1083,10 +1089,7 @@ class IndexerEdgesTest {
             assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, folder)).as(damage).isInstanceOf(RetrievalException.class)
                     .hasMessageContaining("damaged").hasMessageNotContaining("no document index")
                     .satisfies(e -> assertThat(e.getMessage().contains("delete " + folder)).isEqualTo(damage.equals("emptied")));
-            try (var listed = Files.list(folder)) {
-                assertThat(listed.filter(f -> !f.getFileName().toString().equals("write.lock")).sorted().toList()).as(damage)
-                        .isEqualTo(files);
-            }
+            assertThat(filesIn(folder, n -> !n.equals("write.lock"))).as(damage).isEqualTo(files);
         }
     }
 
@@ -1096,14 +1099,11 @@ class IndexerEdgesTest {
      */
     @Test
     void anIndexZeroedAfterItWasOpenedIsSaidDamagedNotDeleted() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever retriever = LuceneRetriever.open(index);
         assertThat(retriever.search("returns", 5)).hasSize(1);
-        try (var listed = Files.list(index)) {
-            for (Path f : listed.filter(f -> !f.getFileName().toString().equals("write.lock")).toList()) {
-                Files.write(f, new byte[(int) Files.size(f)]);
-            }
+        for (Path f : filesIn(index, n -> !n.equals("write.lock"))) {
+            Files.write(f, new byte[(int) Files.size(f)]);
         }
         assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith("the document index in " + index + " is damaged")
@@ -1119,8 +1119,7 @@ class IndexerEdgesTest {
      */
     @Test
     void anIntactIndexBesideAFileNamedSegmentsSomethingThatIsNoGenerationSaysToMoveThatFile() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         Path notes = index.resolve("segments_notes.txt");
         Files.writeString(notes, "my notes", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
@@ -1143,7 +1142,7 @@ class IndexerEdgesTest {
      */
     @Test
     void anIntactIndexBesideAFileLuceneReadsAsANewerCommitSaysToMoveThatFile() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         for (String name : List.of("segments.txt", "segments_Notes")) {
             Path folder = other.resolve("index" + name.length());
             LuceneIndexer.indexDirectory(docs, folder);
@@ -1167,22 +1166,15 @@ class IndexerEdgesTest {
      */
     @Test
     void aFileNamedSegmentsSomethingThatIsNoGenerationAfterOpeningIsAClearError() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever retriever = LuceneRetriever.open(index);
-        List<String> before;
-        try (var files = Files.list(index)) {
-            before = files.map(f -> f.getFileName().toString()).sorted().toList();
-        }
+        List<String> before = namesIn(index);
         Files.writeString(index.resolve("segments_notes.txt"), "my notes", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> retriever.search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith("cannot search the document index in " + index.toAbsolutePath() + ":")
                 .hasMessageContaining("segments_notes.txt").hasMessageContaining("move that file out of " + index.toAbsolutePath());
         assertThat(index.resolve("segments_notes.txt")).hasContent("my notes");
-        try (var files = Files.list(index)) {
-            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> !n.equals("segments_notes.txt")).sorted().toList())
-                    .isEqualTo(before);
-        }
+        assertThat(namesIn(index)).filteredOn(n -> !n.equals("segments_notes.txt")).isEqualTo(before);
     }
 
     /**
@@ -1192,14 +1184,11 @@ class IndexerEdgesTest {
      */
     @Test
     void aCommitCutToTheFirstBytesOfLucenesHeaderIsADamagedIndex() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         for (int kept = 1; kept <= 3; kept++) {
             Path folder = other.resolve("cut" + kept);
             LuceneIndexer.indexDirectory(docs, folder);
-            Path commit;
-            try (var files = Files.list(folder)) {
-                commit = files.filter(p -> p.getFileName().toString().startsWith("segments_")).findFirst().orElseThrow();
-            }
+            Path commit = commitIn(folder);
             Files.write(commit, java.util.Arrays.copyOf(Files.readAllBytes(commit), kept));
             assertThatThrownBy(() -> LuceneRetriever.open(folder).search("returns", 5)).as("%d bytes", kept)
                     .isInstanceOf(RetrievalException.class).hasMessageContaining("is damaged")
@@ -1221,7 +1210,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aSegmentsFileOfOneOrTwoBytesThatStartLucenesHeaderIsTheUsersAndKept() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         int n = 0;
         for (String name : List.of("_notes.doc", "_0.si", "pending_segments_1")) {
             for (byte[] bytes : List.of(new byte[] {0x3f}, new byte[] {0x3f, (byte) 0xd7}, new byte[] {0x3f, (byte) 0xd7, 0x6c})) {
@@ -1252,8 +1241,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aSearchAfterTheIndexWasDeletedBesideASegmentsTxtSaysItWasDeleted() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever opened = LuceneRetriever.open(index);
         try (var files = Files.list(index)) {
             for (Path f : files.toList()) {
@@ -1270,8 +1258,7 @@ class IndexerEdgesTest {
     /** Before: a folder named segments.old beside an index was called "that file"; it is now called a folder. */
     @Test
     void aFolderNamedAsACommitBesideAnIndexIsCalledAFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneIndexer.indexDirectory(docs, index);
         Files.createDirectory(index.resolve("segments.old"));
         assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
@@ -1287,8 +1274,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aFolderNamedAsANewerCommitBesideAnIndexSaysToMoveThatFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever opened = LuceneRetriever.open(index);
         Files.createDirectory(index.resolve("segments_old"));
         assertThatThrownBy(() -> LuceneRetriever.open(index)).isInstanceOf(RetrievalException.class)
@@ -1310,13 +1296,9 @@ class IndexerEdgesTest {
      */
     @Test
     void aCommitCutShortAboveAReadableCommitSaysToMoveThatFileOut() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        indexFaq(index);
         LuceneIndexer.indexDirectory(docs, index);
-        LuceneIndexer.indexDirectory(docs, index);
-        List<String> before;
-        try (var files = Files.list(index)) {
-            before = files.map(f -> f.getFileName().toString()).sorted().toList();
-        }
+        List<String> before = namesIn(index);
         assertThat(before).contains("segments_2");
         LuceneRetriever opened = LuceneRetriever.open(index);
         Files.write(index.resolve("segments_7"), new byte[] {0x3f});
@@ -1329,9 +1311,7 @@ class IndexerEdgesTest {
                     .hasMessageNotContaining("delete " + at).hasMessageNotContaining("index the folder again");
         }
         assertThat(index.resolve("segments_7")).hasBinaryContent(new byte[] {0x3f});
-        try (var files = Files.list(index)) {
-            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> !n.equals("segments_7")).sorted().toList()).isEqualTo(before);
-        }
+        assertThat(namesIn(index)).filteredOn(n -> !n.equals("segments_7")).isEqualTo(before);
         Files.move(index.resolve("segments_7"), other.resolve("segments_7"));
         assertThat(opened.search("returns", 5)).hasSize(1);
         LuceneIndexer.indexDirectory(docs, index);
@@ -1345,8 +1325,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aSearchAfterTheIndexWasDeletedBesideATextFileNamedAsACommitSaysItWasDeleted() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneRetriever opened = LuceneRetriever.open(index);
         try (var files = Files.list(index)) {
             for (Path f : files.toList()) {
@@ -1367,7 +1346,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aFolderNamedAsLucenesFileBesideAnIndexIsRefusedAsAFolder() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         int n = 0;
         for (String name : List.of("segments_9", "_0.si")) {
             Path folder = other.resolve("folder" + n++);
@@ -1390,7 +1369,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aFolderNamedAsACommitWithNoIndexIsNamedAsAFolderWithoutAdviceForFiles() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        writeFaq();
         Path alone = other.resolve("alone");
         Files.createDirectories(alone.resolve("segments_1"));
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, alone)).isInstanceOf(RetrievalException.class)
@@ -1419,8 +1398,7 @@ class IndexerEdgesTest {
      */
     @Test
     void aZeroedPendingCommitBesideAnIndexIsNamedAsACommitInProgressNotTheIndexsFile() throws Exception {
-        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
-        LuceneIndexer.indexDirectory(docs, index);
+        indexFaq(index);
         LuceneIndexer.indexDirectory(docs, index);
         Files.write(index.resolve("pending_segments_3"), new byte[64]);
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
