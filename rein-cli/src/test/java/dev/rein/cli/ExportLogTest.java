@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.rein.testkit.ScriptedModel;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import java.io.ByteArrayOutputStream;
@@ -295,56 +296,23 @@ class ExportLogTest {
                         .doesNotContain("default"));
     }
 
+    /** An HTTP/2 SETTINGS frame (max_concurrent_streams), what a gRPC server sends first on each connection. */
+    private static final byte[] SETTINGS_FRAME = {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x40, 0};
+
     /**
      * What an OTLP/gRPC port (4317: Jaeger's, a Collector's) does with rein's OTLP/HTTP request, as grpc-go's server
-     * does: it sends its HTTP/2 SETTINGS frame, reads the request's first bytes, finds no HTTP/2 preface and closes.
+     * does: on each connection {@code answers} takes (by its number, from 0) it sends its HTTP/2 SETTINGS frame, reads
+     * the request's first bytes, finds no HTTP/2 preface and closes; any other it closes at once, as a real one does at
+     * times.
      */
-    private static java.net.ServerSocket grpcPort() throws java.io.IOException {
-        java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().start(() -> {
-            while (!server.isClosed()) {
-                try (java.net.Socket socket = server.accept()) {
-                    socket.getOutputStream().write(new byte[] {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x40, 0});
-                    socket.getOutputStream().flush();
-                    socket.getInputStream().readNBytes(24);
-                } catch (java.io.IOException e) {
-                    // closed with the test
-                }
-            }
-        });
-        return server;
-    }
-
-    /**
-     * OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/gRPC port (Jaeger's 4317): the JDK client cannot read an HTTP/1.1 answer,
-     * and the line said only that the collector could not be reached, and to check that it is up, which it is. It now
-     * says the answer was not HTTP/1.1, as a gRPC port's is, and to use the OTLP/HTTP port.
-     */
-    @Test
-    void anEndpointAtAGrpcPortIsSaidToNeedTheHttpPort() throws Exception {
-        try (java.net.ServerSocket grpc = grpcPort()) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + grpc.getLocalPort());
-            cli.models((name, env) -> ScriptedModel.of(text("391")));
-            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
-            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).isNotEmpty()
-                    .allSatisfy(line -> assertThat(line).contains("not in HTTP/1.1", "OTLP/gRPC", "4318", "OTEL_EXPORTER_OTLP_ENDPOINT")
-                            .doesNotContain("could not be reached", "collector is up"));
-        }
-    }
-
-    /**
-     * A gRPC port answering the first connection with its SETTINGS frame and closing the later ones at once, as a real
-     * one does at times: the retries then fail with "HTTP/1.1 header parser received no bytes" or a reset connection.
-     */
-    private static java.net.ServerSocket grpcPortThenSilent() throws java.io.IOException {
+    private static java.net.ServerSocket grpcPort(java.util.function.IntPredicate answers) throws java.io.IOException {
         java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         AtomicInteger connections = new AtomicInteger();
         Thread.ofVirtual().start(() -> {
             while (!server.isClosed()) {
                 try (java.net.Socket socket = server.accept()) {
-                    if (connections.getAndIncrement() == 0) {
-                        socket.getOutputStream().write(new byte[] {0, 0, 6, 4, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x40, 0});
+                    if (answers.test(connections.getAndIncrement())) {
+                        socket.getOutputStream().write(SETTINGS_FRAME);
                         socket.getOutputStream().flush();
                         socket.getInputStream().readNBytes(24);
                     }
@@ -357,19 +325,42 @@ class ExportLogTest {
     }
 
     /**
+     * The "rein: OpenTelemetry:" lines of a {@code rein run} (which succeeds) whose OTEL_EXPORTER_OTLP_ENDPOINT is
+     * {@code grpc}'s port.
+     */
+    private static List<String> otelLinesAgainst(java.net.ServerSocket grpc) {
+        InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + grpc.getLocalPort());
+        cli.models((name, env) -> ScriptedModel.of(text("391")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        return outcome.stderrLines().stream().filter(line -> line.startsWith("rein: OpenTelemetry:")).toList();
+    }
+
+    /**
+     * OTEL_EXPORTER_OTLP_ENDPOINT at an OTLP/gRPC port (Jaeger's 4317): the JDK client cannot read an HTTP/1.1 answer,
+     * and the line said only that the collector could not be reached, and to check that it is up, which it is. It now
+     * says the answer was not HTTP/1.1, as a gRPC port's is, and to use the OTLP/HTTP port.
+     */
+    @Test
+    void anEndpointAtAGrpcPortIsSaidToNeedTheHttpPort() throws Exception {
+        try (java.net.ServerSocket grpc = grpcPort(connection -> true)) {
+            assertThat(otelLinesAgainst(grpc)).isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).contains("not in HTTP/1.1", "OTLP/gRPC", "4318", "OTEL_EXPORTER_OTLP_ENDPOINT")
+                            .doesNotContain("could not be reached", "collector is up"));
+        }
+    }
+
+    /**
      * The flush's line took the LAST retry's failure, and a gRPC port's later answers fail otherwise ("HTTP/1.1 header
-     * parser received no bytes"): the hint came out only some of the time, after "the collector could not be reached"
-     * and "check ... that the collector is up". Once any attempt failed on the status line, the line now opens with
-     * the endpoint having answered, not in HTTP/1.1, and does not ask whether the collector is up.
+     * parser received no bytes" or a reset connection, when it closes them at once): the hint came out only some of the
+     * time, after "the collector could not be reached" and "check ... that the collector is up". Once any attempt failed
+     * on the status line, the line now opens with the endpoint having answered, not in HTTP/1.1, and does not ask
+     * whether the collector is up.
      */
     @Test
     void aGrpcPortIsNamedEvenWhenALaterRetryFailsOtherwise() throws Exception {
-        try (java.net.ServerSocket grpc = grpcPortThenSilent()) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + grpc.getLocalPort());
-            cli.models((name, env) -> ScriptedModel.of(text("391")));
-            InProcessCli.Outcome outcome = cli.run("run", "--json", "What is 17 * 23?");
-            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry:")).singleElement()
+        try (java.net.ServerSocket grpc = grpcPort(connection -> connection == 0)) {
+            assertThat(otelLinesAgainst(grpc)).singleElement()
                     .satisfies(line -> assertThat(line)
                             .startsWith("rein: OpenTelemetry: the endpoint answered, but not in HTTP/1.1 (java.io.IOException: parsing HTTP/1.1 status line")
                             .contains("OTLP/gRPC", "4318", "check OTEL_EXPORTER_OTLP_ENDPOINT")
