@@ -411,10 +411,17 @@ final class RequestMapper {
     private enum Holds { ONE, ARRAY, MAP }
 
     /**
-     * A keyword whose value holds schemas. {@code condition}: its schemas are conditions on a value another schema
-     * describes, not a value's own schema, so they need not say its kind ({"required": [...]} under not, say).
+     * What a keyword's schemas are to the value. VALUE: a value's own schema (a property's, an item's), closed and saying
+     * its kind. ENTRY: an allOf entry, which describes the same value as its node with it, closed but need not say its
+     * kind ({"required": [...]}, say). CONDITION: a condition on the value or a schema applied only when one holds (not,
+     * if, then, else, contains, propertyNames, dependentSchemas, dependencies), which is not closed, nor anything under it:
+     * closed it would say another thing (a dependentSchemas entry does not list its trigger property, so closed it
+     * could never hold), and it need not say a kind.
      */
-    private record Applicator(String keyword, Holds holds, boolean condition) {}
+    private enum SchemaRole { VALUE, ENTRY, CONDITION }
+
+    /** A keyword whose value holds schemas, how it holds them, and what they are to the value ({@link SchemaRole}). */
+    private record Applicator(String keyword, Holds holds, SchemaRole role) {}
 
     /**
      * Every keyword that holds schemas: JSON Schema 2020-12's core ($defs) and applicator vocabularies, its
@@ -422,21 +429,31 @@ final class RequestMapper {
      * no schema the API is sent goes unchecked. Data keywords (const, enum, default, examples) are not among them.
      */
     private static final List<Applicator> APPLICATORS = List.of(
-            new Applicator("items", Holds.ONE, false), new Applicator("not", Holds.ONE, true),
-            new Applicator("if", Holds.ONE, true), new Applicator("then", Holds.ONE, true),
-            new Applicator("else", Holds.ONE, true), new Applicator("contains", Holds.ONE, true),
-            new Applicator("additionalItems", Holds.ONE, false), new Applicator("propertyNames", Holds.ONE, true),
-            new Applicator("unevaluatedItems", Holds.ONE, false),
-            new Applicator("unevaluatedProperties", Holds.ONE, false),
-            new Applicator("additionalProperties", Holds.ONE, false),
-            new Applicator("anyOf", Holds.ARRAY, false), new Applicator("allOf", Holds.ARRAY, true),
-            new Applicator("oneOf", Holds.ARRAY, false), new Applicator("prefixItems", Holds.ARRAY, false),
-            new Applicator("properties", Holds.MAP, false), new Applicator("$defs", Holds.MAP, false),
-            new Applicator("definitions", Holds.MAP, false), new Applicator("patternProperties", Holds.MAP, false),
-            new Applicator("dependentSchemas", Holds.MAP, true), new Applicator("dependencies", Holds.MAP, true));
+            new Applicator("items", Holds.ONE, SchemaRole.VALUE), new Applicator("not", Holds.ONE, SchemaRole.CONDITION),
+            new Applicator("if", Holds.ONE, SchemaRole.CONDITION), new Applicator("then", Holds.ONE, SchemaRole.CONDITION),
+            new Applicator("else", Holds.ONE, SchemaRole.CONDITION), new Applicator("contains", Holds.ONE, SchemaRole.CONDITION),
+            new Applicator("additionalItems", Holds.ONE, SchemaRole.VALUE),
+            new Applicator("propertyNames", Holds.ONE, SchemaRole.CONDITION),
+            new Applicator("unevaluatedItems", Holds.ONE, SchemaRole.VALUE),
+            new Applicator("unevaluatedProperties", Holds.ONE, SchemaRole.VALUE),
+            new Applicator("additionalProperties", Holds.ONE, SchemaRole.VALUE),
+            new Applicator("anyOf", Holds.ARRAY, SchemaRole.VALUE), new Applicator("allOf", Holds.ARRAY, SchemaRole.ENTRY),
+            new Applicator("oneOf", Holds.ARRAY, SchemaRole.VALUE), new Applicator("prefixItems", Holds.ARRAY, SchemaRole.VALUE),
+            new Applicator("properties", Holds.MAP, SchemaRole.VALUE), new Applicator("$defs", Holds.MAP, SchemaRole.VALUE),
+            new Applicator("definitions", Holds.MAP, SchemaRole.VALUE),
+            new Applicator("patternProperties", Holds.MAP, SchemaRole.VALUE),
+            new Applicator("dependentSchemas", Holds.MAP, SchemaRole.CONDITION),
+            new Applicator("dependencies", Holds.MAP, SchemaRole.CONDITION));
 
-    /** A schema held by a keyword of another: the schema, its JSON Pointer, the keyword, whether it is a condition's. */
-    private record Subschema(ObjectNode schema, String pointer, String keyword, boolean condition) {}
+    /**
+     * The keywords whose default is any value, so that an empty schema under them ({@code {}}) says nothing: it is left
+     * out of the sent copy rather than refused as a value of any kind.
+     */
+    private static final List<String> EMPTY_MEANS_NOTHING = List.of("unevaluatedProperties", "unevaluatedItems",
+            "additionalItems");
+
+    /** A schema held by a keyword of another: the schema, its JSON Pointer, the keyword, what it is to the value. */
+    private record Subschema(ObjectNode schema, String pointer, String keyword, SchemaRole role) {}
 
     /** The schemas {@code object} holds through its {@link #APPLICATORS}, in their order (boolean schemas left out). */
     private static List<Subschema> subschemas(ObjectNode object, String pointer) {
@@ -447,7 +464,7 @@ final class RequestMapper {
             switch (a.holds()) {
                 case ONE -> {
                     if (value instanceof ObjectNode schema) {
-                        found.add(new Subschema(schema, at, a.keyword(), a.condition()));
+                        found.add(new Subschema(schema, at, a.keyword(), a.role()));
                     } else {
                         elements(value, at, a, found); // the earlier drafts' tuple: an items array
                     }
@@ -459,7 +476,7 @@ final class RequestMapper {
                         map.properties().forEach(e -> {
                             if (e.getValue() instanceof ObjectNode schema) {
                                 found.add(new Subschema(schema, at + "/" + pointerStep(e.getKey()), a.keyword(),
-                                        a.condition()));
+                                        a.role()));
                             }
                         });
                     }
@@ -473,7 +490,7 @@ final class RequestMapper {
     private static void elements(JsonNode value, String at, Applicator a, List<Subschema> found) {
         for (int i = 0; value != null && value.isArray() && i < value.size(); i++) {
             if (value.get(i) instanceof ObjectNode schema) {
-                found.add(new Subschema(schema, at + "/" + i, a.keyword(), a.condition()));
+                found.add(new Subschema(schema, at + "/" + i, a.keyword(), a.role()));
             }
         }
     }
@@ -502,15 +519,17 @@ final class RequestMapper {
 
     /**
      * The output schema as the API's structured outputs take it, a copy: every object schema closed with
-     * {@code "additionalProperties": false} (required, as the official SDKs add it), and the numerical, string-length and
-     * array-size constraints the docs list as unsupported, and a string format outside the supported list, left out, and
+     * {@code "additionalProperties": false} (required, as the official SDKs add it), but for a condition's and what is
+     * under it ({@link SchemaRole#CONDITION}: closed, it would say another thing), and the numerical, string-length and
+     * array-size constraints the docs list as unsupported, a string format outside the supported list, and an empty
+     * schema under a keyword whose default it is ({@link #EMPTY_MEANS_NOTHING}), left out, and
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code Map<String, Object>}
      * generates), is refused: sending it closed would change what the answer may hold; an empty record (a closed empty
-     * object) is sent. A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref, enum,
-     * const: the {@code {}} a JsonNode or Object generates) is refused too: the API answers it with a 400 (its SDKs
+     * object) is sent. A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref,
+     * $dynamicRef, $recursiveRef, enum, const: the {@code {}} a JsonNode or Object generates) is refused too: the API answers it with a 400 (its SDKs
      * refuse a schema with none of type, anyOf, oneOf, allOf).
      * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
      * (an entry's or deeper; a {@code $dynamicRef} or {@code $recursiveRef} as well) is refused too, beneath any keyword
@@ -526,17 +545,22 @@ final class RequestMapper {
     }
 
     /** Keywords of which one a schema the API takes must have (its SDKs ask for type, anyOf, oneOf or allOf). */
-    private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const");
+    private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "$dynamicRef",
+            "$recursiveRef", "enum", "const");
 
     private static void close(JsonNode node, String pointer, String name) {
-        close(node, pointer, name, false);
+        close(node, pointer, name, SchemaRole.VALUE);
     }
 
-    /** {@code condition}: the node is a condition's schema (see {@link Applicator}), not a value's. */
-    private static void close(JsonNode node, String pointer, String name, boolean condition) {
+    /**
+     * {@code role}: what the node is to the value ({@link SchemaRole}); a CONDITION's node, and every one under it, is walked
+     * for the allOf check and the constraints only: not closed, not asked to say its kind.
+     */
+    private static void close(JsonNode node, String pointer, String name, SchemaRole role) {
         if (!(node instanceof ObjectNode object)) {
             return;
         }
+        boolean condition = role == SchemaRole.CONDITION;
         JsonNode ownAllOf = object.get("allOf");
         String ownRef = ownAllOf == null ? null : firstRef(ownAllOf, pointer + "/allOf");
         if (ownRef != null) {
@@ -546,10 +570,10 @@ final class RequestMapper {
                     + ", or leave"
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
-        if (!condition && KIND_KEYWORDS.stream().noneMatch(object::has)) {
+        if (role == SchemaRole.VALUE && KIND_KEYWORDS.stream().noneMatch(object::has)) {
             throw new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
                     : pointer) + " that says nothing of the value's kind (" + object + ": none of type, anyOf, oneOf,"
-                    + " allOf, $ref, enum, const), which the API's structured outputs refuse: a JsonNode or Object field"
+                    + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a JsonNode or Object field"
                     + " takes any value, which structured outputs cannot express: use a record, or leave"
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
@@ -571,13 +595,13 @@ final class RequestMapper {
                 : type.isArray() && java.util.stream.StreamSupport.stream(type.spliterator(), false)
                         .anyMatch(t -> "object".equals(t.textValue()))));
         JsonNode additional = object.get("additionalProperties");
-        if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
+        if (!condition && additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
             throw new ReinException("the output schema " + name + " lets the object at " + (pointer.isEmpty() ? "its top" : pointer)
                     + " hold other properties (\"additionalProperties\": " + additional + "), and the API's structured"
                     + " outputs take only \"additionalProperties\": false: list the properties it may hold (a record instead"
                     + " of a Map), or leave AnthropicStructuredOutput off (Rein still validates the answer)");
         }
-        if (isObject && additional == null) {
+        if (!condition && isObject && additional == null) {
             if (!object.has("properties")) {
                 // A bare {"type":"object"} (what a Map<String, Object> field generates, for one; another Map has its
                 // values' schema and an empty record is closed) sent closed would let the model answer only {} there:
@@ -600,9 +624,14 @@ final class RequestMapper {
         if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
             object.remove("minItems"); // only 0 or 1 is supported
         }
+        for (String keyword : EMPTY_MEANS_NOTHING) {
+            if (object.get(keyword) instanceof ObjectNode empty && empty.isEmpty()) {
+                object.remove(keyword);
+            }
+        }
         // The unsupported constraints (contains among them) are gone by now: what they held is not sent, nor walked.
         for (Subschema sub : subschemas(object, pointer)) {
-            close(sub.schema(), sub.pointer(), name, sub.condition());
+            close(sub.schema(), sub.pointer(), name, condition ? SchemaRole.CONDITION : sub.role());
         }
         // Renamed after the walk, so that a refusal's path names the place as the schema given says it (oneOf).
         JsonNode oneOf = object.remove("oneOf");

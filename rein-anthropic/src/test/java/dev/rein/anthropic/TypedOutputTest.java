@@ -455,6 +455,84 @@ class TypedOutputTest extends FakeApi {
                 .isEqualTo("{\"type\":\"array\",\"items\":{\"type\":\"boolean\"}}");
     }
 
+    /**
+     * A condition's schema (under not, if, then, else, propertyNames, dependentSchemas, dependencies) is not a value's
+     * shape: closing it would change what it says (a dependentSchemas entry applies to the whole object and does not list
+     * its trigger, so closed it could never hold), so it goes as given, what is under it too; an allOf entry and the
+     * object itself are closed.
+     */
+    @Test
+    void aConditionsSchemaIsSentUnclosedWhileTheObjectAndAnAllOfEntryAreClosed() {
+        server.enqueue(FakeReply.text("{\"v\":{\"a\":\"x\",\"b\":\"y\"}}"));
+        String conditions = "\"dependentSchemas\":{\"a\":{\"properties\":{\"b\":{\"type\":\"string\"}},"
+                + "\"required\":[\"b\"]}},"
+                + "\"dependencies\":{\"b\":{\"properties\":{\"a\":{\"type\":\"string\"}}}},"
+                + "\"not\":{\"properties\":{\"c\":{\"type\":\"object\",\"properties\":{\"d\":{\"type\":\"string\"}}}},"
+                + "\"required\":[\"c\"]},"
+                + "\"if\":{\"properties\":{\"a\":{\"const\":\"x\"}}},"
+                + "\"then\":{\"properties\":{\"b\":{\"type\":\"string\"}}},"
+                + "\"else\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}}},"
+                + "\"propertyNames\":{\"type\":\"string\"}";
+        String entry = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}";
+        var v = Json.parse("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                + "\"b\":{\"type\":\"string\"}}," + conditions + ",\"allOf\":[" + entry + "}]}");
+
+        RunResult result = runWithV(v);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/output_config/format/schema/properties/v").toString()).isEqualTo(
+                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}},"
+                        + conditions + ",\"allOf\":[" + entry + ",\"additionalProperties\":false}],"
+                        + "\"additionalProperties\":false}");
+    }
+
+    /**
+     * A $dynamicRef or $recursiveRef says what the value is as a $ref does: such a schema is sent as given, not refused
+     * as a value of any type.
+     */
+    @Test
+    void aDynamicOrRecursiveRefSaysTheValuesKindAsARefDoes() {
+        for (String ref : List.of("$dynamicRef", "$recursiveRef")) {
+            var schema = OutputSchema.fromJson("Own", "{\"type\":\"object\",\"$defs\":{\"F\":{\"$dynamicAnchor\":"
+                    + "\"f\",\"type\":\"boolean\"}},\"properties\":{\"v\":{\"" + ref + "\":\"#f\"}},"
+                    + "\"required\":[\"v\"]}");
+
+            assertThat(RequestMapper.sentSchema(schema).toString()).as(ref).isEqualTo("{\"type\":\"object\",\"$defs\":"
+                    + "{\"F\":{\"$dynamicAnchor\":\"f\",\"type\":\"boolean\"}},\"properties\":{\"v\":{\"" + ref
+                    + "\":\"#f\"}},\"required\":[\"v\"],\"additionalProperties\":false}");
+        }
+    }
+
+    /**
+     * An empty schema under unevaluatedProperties, unevaluatedItems or additionalItems is their default and says nothing:
+     * it is left out of the sent copy, not refused as a value of any type.
+     */
+    @Test
+    void anEmptySchemaUnderUnevaluatedOrAdditionalItemsIsLeftOutNotRefused() {
+        String[][] cases = {
+            {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"t\":{\"type\":\"array\","
+                    + "\"prefixItems\":[{\"type\":\"string\"}],\"unevaluatedItems\":{}}},\"required\":[\"a\",\"t\"],"
+                    + "\"unevaluatedProperties\":{}}",
+                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"t\":{\"type\":\"array\","
+                    + "\"prefixItems\":[{\"type\":\"string\"}]}},\"required\":[\"a\",\"t\"],"
+                    + "\"additionalProperties\":false}"},
+            {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{"
+                    + "\"a\":{\"type\":\"string\"},\"t\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"}],"
+                    + "\"additionalItems\":{}}},\"required\":[\"a\",\"t\"]}",
+                "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":{"
+                    + "\"a\":{\"type\":\"string\"},\"t\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"}]}},"
+                    + "\"required\":[\"a\",\"t\"],\"additionalProperties\":false}"}};
+        for (String[] c : cases) {
+            server.enqueue(FakeReply.text("{\"a\":\"x\",\"t\":[\"s\"]}"));
+
+            RunResult result = Agent.builder().model(model).outputSchema(OutputSchema.fromJson("Own", c[0]))
+                    .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Own?");
+
+            assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(lastBody().at("/output_config/format/schema").toString()).isEqualTo(c[1]);
+        }
+    }
+
     public record Tagged(String id, java.util.Map<String, String> labels) {}
 
     public record Loose(String id, java.util.Map<String, Object> extra) {}
