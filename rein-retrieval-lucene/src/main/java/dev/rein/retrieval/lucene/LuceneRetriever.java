@@ -768,7 +768,7 @@ public final class LuceneRetriever implements Retriever {
      * The refusal of a folder with no index that holds {@code atRisk} (files, folders or both of names Lucene takes for its
      * own): each is named for what it is. Lucene's own leftovers (its header, or empty) are not among them: nothing shows
      * these files are an indexing's, so the message never advises deleting them, only how to look at them; a folder has
-     * no first bytes to look at, and moving it out is enough.
+     * no first bytes to look at, and moving it out (with the files beside it, if any) is enough.
      */
     private static RetrievalException noIndexButUsers(Path index, List<String> atRisk) {
         Path at = index.toAbsolutePath();
@@ -784,8 +784,10 @@ public final class LuceneRetriever implements Retriever {
         String why = files.isEmpty() ? "Lucene takes " + folderTaken + " in the folder it writes an index in"
                 : "Lucene deletes files of such names in the folder it writes an index in"
                         + (folders.isEmpty() ? "" : ", and takes " + folderTaken);
+        // moving the folders out alone would leave the files in the way, so the mixed case names both
         String rest = files.isEmpty() ? ", or move " + kind(at, folders) + " out of " + at
-                : ". Nothing shows that those files are Lucene's, so they are kept: to check one, look at its first four bytes"
+                : (folders.isEmpty() ? "" : ", or move " + kind(at, files) + " and " + kind(at, folders) + " out of " + at)
+                        + ". Nothing shows that those files are Lucene's, so they are kept: to check one, look at its first four bytes"
                         + " (od -A n -t x1 -N 4 FILE shows them): each file Lucene writes begins with " + HEADER_BYTES;
         return new RetrievalException(at + " holds " + held + ": " + why + ", so nothing was written there; give the index"
                 + " a folder of its own, new or empty (such as .rein/index), and index again there, which loses nothing (the index"

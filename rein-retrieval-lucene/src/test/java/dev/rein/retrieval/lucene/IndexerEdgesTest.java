@@ -1386,9 +1386,11 @@ class IndexerEdgesTest {
         assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, both)).isInstanceOf(RetrievalException.class)
                 .hasMessageStartingWith(both.toAbsolutePath() + " holds files (_0.si) and a folder (segments_1) but no document"
                         + " index: ")
-                .hasMessageContaining("Nothing shows that those files are Lucene's, so they are kept: to check one, look at its"
-                        + " first four bytes (od -A n -t x1 -N 4 FILE shows them)");
+                .hasMessageContaining("(the index is built from the documents), or move that file and that folder out of "
+                        + both.toAbsolutePath() + ". Nothing shows that those files are Lucene's, so they are kept: to check"
+                        + " one, look at its first four bytes (od -A n -t x1 -N 4 FILE shows them)");
         assertThat(both.resolve("_0.si")).hasBinaryContent(new byte[16]);
+        assertThat(both.resolve("segments_1")).isDirectory();
     }
 
     /**
@@ -1407,6 +1409,56 @@ class IndexerEdgesTest {
                 .hasMessageContaining("Rein cannot tell which").hasMessageContaining("move that file out of " + index.toAbsolutePath())
                 .hasMessageNotContaining("index's own file").hasMessageNotContaining("damaged");
         assertThat(index.resolve("pending_segments_3")).hasBinaryContent(new byte[64]);
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).hasSize(1);
+    }
+
+    /**
+     * A search of a damaged index (its commit's last byte flipped) beside a zeroed pending commit names the damaged commit,
+     * then the pending one as a commit Lucene was writing, never as the index's own file, and keeps both.
+     */
+    @Test
+    void aDamagedIndexsSearchNamesAZeroedPendingCommitAsACommitInProgress() throws Exception {
+        indexFaq(index);
+        Path commit = commitIn(index);
+        flipCommitsLastByte(index);
+        byte[] damaged = Files.readAllBytes(commit);
+        Files.write(index.resolve("pending_segments_5"), new byte[64]);
+
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageStartingWith("the document index in " + index.toAbsolutePath() + " is damaged: its file "
+                        + commit.getFileName() + " is not as Lucene wrote it")
+                .hasMessageContaining("; " + index.toAbsolutePath() + " holds pending_segments_5, which has the name Lucene"
+                        + " gives a commit while it writes it, not a file of the index (Lucene reads the index from its"
+                        + " segments_N), but does not begin as one does: it is a commit a crash left zeroed or cut short while"
+                        + " Lucene wrote it, or a file of another program's with such a name, and Rein cannot tell which, so"
+                        + " do not delete the folder or that file: index the folder again into a folder of its own")
+                .hasMessageNotContaining("index's own file");
+        assertThat(index.resolve("pending_segments_5")).hasBinaryContent(new byte[64]);
+        assertThat(commit).hasBinaryContent(damaged);
+    }
+
+    /**
+     * A zeroed segment's file and a zeroed pending commit beside an index are named in one sentence, each for what it may
+     * be (the index's own file, damaged; a commit Lucene was writing), and indexing leaves both as they were.
+     */
+    @Test
+    void aZeroedSegmentFileAndPendingCommitBesideAnIndexAreNamedEachForWhatItMayBe() throws Exception {
+        indexFaq(index);
+        Files.write(index.resolve("pending_segments_5"), new byte[64]);
+        Files.write(index.resolve("_9.si"), new byte[64]);
+
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessage(index.toAbsolutePath() + " holds a document index and _9.si, which has a name Lucene gives the"
+                        + " files of an index but does not begin as they do: it is this index's own file, damaged (a crash can"
+                        + " leave a file zeroed), or a file of another program's with such a name, and Rein cannot tell which,"
+                        + " and pending_segments_5, which has the name Lucene gives a commit while it writes it, not a file of"
+                        + " the index (Lucene reads the index from its segments_N), but does not begin as one does: it is a"
+                        + " commit a crash left zeroed or cut short while Lucene wrote it, or a file of another program's with"
+                        + " such a name, and Rein cannot tell which; Lucene deletes files of such names in the folder it writes"
+                        + " an index in, so nothing was written there; give the index a folder of its own, new or empty (such"
+                        + " as .rein/index), and index again there, or move those files out of " + index.toAbsolutePath());
+        assertThat(index.resolve("pending_segments_5")).hasBinaryContent(new byte[64]);
+        assertThat(index.resolve("_9.si")).hasBinaryContent(new byte[64]);
         assertThat(LuceneRetriever.open(index).search("returns", 5)).hasSize(1);
     }
 }
