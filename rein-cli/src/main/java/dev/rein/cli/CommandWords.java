@@ -1,0 +1,114 @@
+package dev.rein.cli;
+
+import static dev.rein.cli.Errors.TEXT_LABELS;
+import static dev.rein.cli.Errors.option0;
+import static dev.rein.cli.Errors.optionName;
+import static dev.rein.cli.Errors.optionShaped;
+import static dev.rein.cli.Errors.withoutDashes;
+
+import picocli.CommandLine;
+
+/**
+ * How picocli reads the words of a command line after the command's name, for the hints of {@link Errors}: which words
+ * are positional, which spell a positional parameter's name as an option, and which places the command has. One walker,
+ * so that the hints agree on which word is which.
+ */
+final class CommandWords {
+    private CommandWords() {}
+
+    /**
+     * The words of a command line after the command's name: the indices of its positional words, in order, and of each
+     * spelling of a positional parameter's name given as an option ({@code --run r1}, {@code --run=r1}, {@code --RUN}) with
+     * the index of its value ({@code value}: the spelling's own for {@code --run=r1}, the next word, or -1 for none).
+     */
+    record Words(java.util.List<Integer> positional, java.util.List<Named> named) {
+        record Named(int at, int value) {}
+    }
+
+    /**
+     * One walk over {@code args} after {@code spec}'s name, as picocli reads them (one walker, so that the hints agree on
+     * which word is which): an option of the command is no positional word, nor is its value (the next word, whatever it
+     * looks like, unless given with '='), nor another word starting with '-' (picocli takes it for an unknown option),
+     * except a number ({@code -5}) or '-' alone; after {@code --} every word is one. {@code named}: a positional parameter whose name given as an option is left out with its value (the
+     * next word when it is empty or {@link #valueOf} the parameter) and listed in {@link Words#named}, or null.
+     * {@code throughDoubleDash}: false to stop at {@code --}.
+     */
+    static Words walk(CommandLine.Model.CommandSpec spec, String[] args, CommandLine.Model.PositionalParamSpec named,
+            boolean throughDoubleDash) {
+        java.util.List<Integer> positional = new java.util.ArrayList<>();
+        java.util.List<Words.Named> spellings = new java.util.ArrayList<>();
+        boolean ended = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            String w = args[i];
+            if (ended) {
+                positional.add(i);
+            } else if (w.equals("--")) {
+                if (!throughDoubleDash) {
+                    break;
+                }
+                ended = true;
+            } else if (named != null && optionShaped(w) && option0(spec, w) == null
+                    && withoutDashes(optionName(w)).equalsIgnoreCase(named.paramLabel())) {
+                // '--goal ""' gives an empty GOAL, as '--goal=' does
+                int value = w.contains("=") ? i
+                        : i + 1 < args.length && (args[i + 1].isEmpty() || valueOf(named, args[i + 1])) ? i + 1 : -1;
+                spellings.add(new Words.Named(i, value));
+                i = Math.max(i, value);
+            } else if (!w.startsWith("-") || w.length() < 2 || w.matches("-\\d+(\\.\\d+)?")) {
+                positional.add(i);
+            } else {
+                CommandLine.Model.OptionSpec option = option0(spec, w);
+                if (option != null && option.arity().max() > 0 && !w.contains("=")) {
+                    i++; // its value, whatever it looks like
+                }
+            }
+        }
+        return new Words(positional, spellings);
+    }
+
+    /** Where {@code --} is among {@code args} after {@code spec}'s name (its index in args), or args' length. */
+    static int dashes0(String[] args, CommandLine.Model.CommandSpec spec) {
+        java.util.List<String> words = java.util.Arrays.asList(args);
+        int start = words.indexOf(spec.name()) + 1;
+        int at = words.subList(start, words.size()).indexOf("--");
+        return at < 0 ? args.length : start + at;
+    }
+
+    /**
+     * The place (from 0) of the command's TEXT when it is its last positional parameter (rein reply's), or
+     * {@link Long#MAX_VALUE}.
+     */
+    static long textPlace(CommandLine.Model.CommandSpec spec) {
+        java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")) {
+            return Long.MAX_VALUE;
+        }
+        return places(spec) - positionals.getLast().arity().max();
+    }
+
+    /** The label of the positional parameter that the positional word number {@code place} (from 0) fills, or null. */
+    static String labelAt(CommandLine.Model.CommandSpec spec, long place) {
+        long end = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            end = Math.min(Integer.MAX_VALUE, end + positional.arity().max());
+            if (place < end) {
+                return positional.paramLabel();
+            }
+        }
+        return null;
+    }
+
+    /** How many positional words {@code spec} takes in all: {@link Integer#MAX_VALUE} for rein run's GOAL, any number. */
+    static long places(CommandLine.Model.CommandSpec spec) {
+        long places = 0;
+        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
+            places = Math.min(Integer.MAX_VALUE, places + positional.arity().max());
+        }
+        return places;
+    }
+
+    /** Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start with '-'. */
+    static boolean valueOf(CommandLine.Model.PositionalParamSpec positional, String next) {
+        return !next.startsWith("-") || (TEXT_LABELS.contains(positional.paramLabel()) && !next.equals("--") && !optionShaped(next));
+    }
+}
