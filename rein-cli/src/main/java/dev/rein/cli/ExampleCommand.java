@@ -34,6 +34,7 @@ import picocli.CommandLine.Parameters;
 final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
+    @ExampleValue("date")
     // optional to picocli, so that its absence is said with the examples to choose from (call()), not "Missing required parameter"
     @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", hideParamSyntax = true,
             description = "The example to run (see 'rein examples').")

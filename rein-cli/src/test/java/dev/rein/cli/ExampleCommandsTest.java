@@ -154,6 +154,19 @@ class ExampleCommandsTest {
     }
 
     /**
+     * A word beyond NAME is named as one too many, with what rein example takes and a command to use, as for every other
+     * command. Before: picocli's "Unmatched argument at index 2: 'a'", which said neither.
+     */
+    @Test
+    void aWordBeyondTheNameIsOneTooManyWithTheCommandToUse() {
+        InProcessCli.Outcome outcome = cli.run("example", "a", "a");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).containsExactly("rein example: 'a' is one argument too many: rein example takes NAME,"
+                + " the example to run (see 'rein examples'), e.g. rein example date (quote a value that has spaces)"
+                + " (see 'rein example --help')");
+    }
+
+    /**
      * No NAME lists the examples and says how to run one, as an unknown name lists them. Before: picocli's "Missing required
      * parameter: 'NAME'", which named neither.
      */
