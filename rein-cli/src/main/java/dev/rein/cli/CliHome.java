@@ -290,9 +290,19 @@ final class CliHome {
         String problem = runId == null ? null : dev.rein.internal.text.RunIds.problem(runId);
         if (problem != null) {
             throw new UsageException("run " + Text.visible(runId) + " cannot be decided or continued: its id " + problem.replaceFirst("^it ", "")
-                    + " (an older Rein saved runs under such ids); 'rein show " + Text.visible(runId) + "' shows it, 'rein cancel "
-                    + Text.visible(runId) + "' ends it, and a new run with 'rein run GOAL' can take up its goal");
+                    + " (an older Rein saved runs under such ids); 'rein show " + shellId(runId) + "' shows it, 'rein cancel "
+                    + shellId(runId) + "' ends it, and a new run with 'rein run GOAL' can take up its goal");
         }
+    }
+
+    /**
+     * {@code runId} as a command a message suggests carries it, to be pasted into a shell: the form 'rein runs' shows
+     * (control and invisible characters as escapes, {@code run_1\x1b[2Jold}, which names the run again: {@link
+     * #storedRunId}), quoted where a POSIX shell needs it ({@link Errors#shellWord}: an escape's backslash in single
+     * quotes, since a shell strips it unquoted and the command would name another run; a space in double quotes).
+     */
+    static String shellId(String runId) {
+        return Errors.shellWord(Text.visible(runId));
     }
 
     /** {@code id} as bash's $'...' quoting gives it back: every character a shell or terminal would read as an escape. */

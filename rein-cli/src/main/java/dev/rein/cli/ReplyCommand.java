@@ -51,7 +51,7 @@ final class ReplyCommand implements Callable<Integer> {
         }
         if (!snapshot.status().terminal()) {
             throw new UsageException("run " + runId + " has not ended (" + snapshot.status() + "); continue it with 'rein resume "
-                    + runId + "' (after 'rein approve' if it waits for a decision)");
+                    + CliHome.shellId(runId) + "' (after 'rein approve' if it waits for a decision)");
         }
         throw new UsageException("run " + runId + " ended " + snapshot.status() + " (" + snapshot.reason() + "); only a run"
                 + " that answered (SUCCEEDED), asked for input (needs_user_input) or was cancelled (CANCELLED) takes a reply; start a new run with 'rein run GOAL'");

@@ -203,17 +203,17 @@ final class RunReport {
         }
         if (result.status() == RunStatus.WAITING_APPROVAL) {
             // the core's message says what to do in library terms; name the commands that do it
-            String id = result.runId();
+            String id = CliHome.shellId(result.runId());
             sb.append(" (on the command line: see the action with 'rein show ").append(id).append("', decide with 'rein approve ")
                     .append(id).append("' (or --reject REASON, --edit JSON), then 'rein resume ").append(id).append("')");
         }
         if (result.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(result.reason())) {
             // the run keeps what it knows for the answer: starting over would lose it
-            sb.append(" (answer it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
+            sb.append(" (answer it with: rein reply ").append(CliHome.shellId(result.runId())).append(" \"TEXT\")");
         }
         if (result.status() == RunStatus.CANCELLED && replyable) {
             // a cancelled run keeps what it did: a reply continues it (its unanswered calls are answered as cancelled first)
-            sb.append(" (continue it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
+            sb.append(" (continue it with: rein reply ").append(CliHome.shellId(result.runId())).append(" \"TEXT\")");
         }
         String keyAdvice = Reasons.PROVIDER_ERROR.equals(result.reason()) ? keyAdvice(keyVariable, env.env(), result.message()) : null;
         if (keyAdvice != null) {
