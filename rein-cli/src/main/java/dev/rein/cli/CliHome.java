@@ -270,14 +270,14 @@ final class CliHome {
             if (!shownSo.isEmpty()) {
                 err.println(command + ": run " + Text.visible(typed) + " is shown, stored under that id as typed; 'rein runs'"
                         + " shows another run's id the same way, with control characters in it: give that one as it is, "
-                        + command + " " + ansiC(shownSo.getFirst()));
+                        + command + " " + shellIdAsItIs(shownSo.getFirst()));
             }
             return typed;
         }
         if (shownSo.size() > 1) {
             throw new UsageException("'" + Text.visible(typed) + "' is how 'rein runs' shows the ids of " + shownSo.size()
                     + " runs, which hold control characters; give the one you mean as it is: " + shownSo.stream()
-                    .map(id -> command + " " + ansiC(id)).collect(java.util.stream.Collectors.joining(" or ")));
+                    .map(id -> command + " " + shellIdAsItIs(id)).collect(java.util.stream.Collectors.joining(" or ")));
         }
         return shownSo.isEmpty() ? typed : shownSo.getFirst();
     }
@@ -305,8 +305,17 @@ final class CliHome {
         return Errors.shellWord(Text.visible(runId));
     }
 
-    /** {@code id} as bash's $'...' quoting gives it back: every character a shell or terminal would read as an escape. */
-    static String ansiC(String id) {
+    /**
+     * {@code id} itself, not the form 'rein runs' shows ({@link #shellId}), as a shell gives it back: for when the shown
+     * form names another run too. In plain single quotes, which POSIX sh reads as well as bash and zsh
+     * ({@code '} as {@code '\''}), when it holds nothing to escape; else in bash's $'...', every character a shell or
+     * terminal would read as an escape written as one: a control or invisible format character can be typed no other way
+     * (sh has none), and must not reach the terminal raw.
+     */
+    static String shellIdAsItIs(String id) {
+        if (Text.visible(id).equals(id)) {
+            return "'" + id.replace("'", "'\\''") + "'";
+        }
         StringBuilder sb = new StringBuilder("$'");
         id.codePoints().forEach(c -> {
             if (c == '\\' || c == '\'') {

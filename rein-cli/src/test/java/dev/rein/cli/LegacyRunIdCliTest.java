@@ -121,4 +121,17 @@ class LegacyRunIdCliTest {
         assertThat(cli.run("resume", "my run").stderr())
                 .contains(" 'rein show \"my run\"' and 'rein approve \"my run\"' work on it");
     }
+
+    /**
+     * An id is given to the shell in plain single quotes, which POSIX sh reads too ({@code '} as {@code '\''}), when it
+     * holds nothing to escape; bash's $'...' only when it must: a control character (or an invisible format character)
+     * can be typed no other way, and must not reach the terminal raw. Before: always $'...', which sh does not read.
+     */
+    @Test
+    void anIdIsQuotedForPosixShUnlessItHoldsACharacterOnlyDollarQuotesCanGive() {
+        assertThat(CliHome.shellIdAsItIs(SHOWN)).isEqualTo("'" + SHOWN + "'");
+        assertThat(CliHome.shellIdAsItIs("run_it's")).isEqualTo("'run_it'\\''s'");
+        assertThat(CliHome.shellIdAsItIs(OLD)).isEqualTo("$'run_1\\x1b[2Jold'");
+        assertThat(CliHome.shellIdAsItIs("run_1\u200bold")).isEqualTo("$'run_1\\u200bold'");
+    }
 }
