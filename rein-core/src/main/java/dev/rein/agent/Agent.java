@@ -85,6 +85,14 @@ public final class Agent {
     }
 
     /**
+     * Like {@link #run(String, Class)} for a generic type ({@code new TypeRef<List<Verdict>>() {}}); read the answer
+     * with {@link RunResult#output(dev.rein.model.TypeRef)}.
+     */
+    public RunResult run(String goal, dev.rein.model.TypeRef<?> type) {
+        return config.toBuilder().outputType(type).build().run(goal);
+    }
+
+    /**
      * Starts a run on {@code goal} whose events reach the caller as they happen: text deltas, tool
      * calls and results, approvals requested, interventions, then the result (see {@link RunStream}
      * for back-pressure and cancellation).
@@ -427,6 +435,16 @@ public final class Agent {
          */
         public Builder outputType(Class<?> type) {
             return outputSchema(dev.rein.model.OutputSchema.of(type));
+        }
+
+        /**
+         * Requires the final answer to be JSON valid against the schema generated from a generic type ({@code new
+         * TypeRef<List<Verdict>>() {}}), named after it ({@link dev.rein.model.TypeRef#name()}); see {@link
+         * Agent#run(String, dev.rein.model.TypeRef)}.
+         */
+        public Builder outputType(dev.rein.model.TypeRef<?> type) {
+            given(type, "outputType", "pass the type, e.g. new TypeRef<List<Verdict>>() {}");
+            return outputSchema(dev.rein.model.OutputSchema.of(type.name(), type.type()));
         }
 
         /**

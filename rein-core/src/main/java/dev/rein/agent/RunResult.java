@@ -90,11 +90,44 @@ public record RunResult(String runId, RunStatus status, String reason, String me
      * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
      */
     public <T> T output(Class<T> type) {
+        return read(() -> dev.rein.model.OutputSchema.readAnswer(answer, type));
+    }
+
+    /**
+     * The final answer as a generic type, as {@link #output(Class)} reads a class: {@code
+     * result.output(new TypeRef<List<Verdict>>() {})} gives Verdict records where {@code output(List.class)} gives maps.
+     * The answer must validate against the schema generated from the type (see {@link
+     * dev.rein.model.OutputSchema#readAnswer(String, java.lang.reflect.Type)}).
+     *
+     * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
+     */
+    @SuppressWarnings("unchecked") // Jackson read the answer as the type the TypeRef holds, which is T
+    public <T> T output(dev.rein.model.TypeRef<T> type) {
+        if (type == null) {
+            throw new dev.rein.ReinException("RunResult.output was given no TypeRef (null): give the type to read the answer"
+                    + " into, e.g. new TypeRef<List<Verdict>>() {}");
+        }
+        return (T) output(type.type());
+    }
+
+    /**
+     * The final answer as {@code type}, a class or a generic type (a {@link java.lang.reflect.ParameterizedType} such as
+     * the one given to {@link dev.rein.model.OutputSchema#of(String, java.lang.reflect.Type)}); {@link
+     * #output(dev.rein.model.TypeRef)} gives it typed.
+     *
+     * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
+     */
+    public Object output(java.lang.reflect.Type type) {
+        return read(() -> dev.rein.model.OutputSchema.readAnswer(answer, type));
+    }
+
+    /** The answer as {@code reading} reads it, for a run that succeeded; an error names the run. */
+    private <T> T read(java.util.function.Supplier<T> reading) {
         if (status != RunStatus.SUCCEEDED) {
             throw new dev.rein.ReinException("run " + runId + " has no output: it ended " + status + "/" + reason + " (" + message + ")");
         }
         try {
-            return dev.rein.model.OutputSchema.readAnswer(answer, type);
+            return reading.get();
         } catch (dev.rein.ReinException e) {
             throw new dev.rein.ReinException(e.getMessage().replaceFirst("^the answer", "the answer of run " + runId), e);
         }

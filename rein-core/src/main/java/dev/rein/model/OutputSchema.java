@@ -363,6 +363,41 @@ public final class OutputSchema implements ModelOption {
         }
     }
 
+    /**
+     * The final answer as a value of a generic {@code type} ({@code List<Verdict>}, say, from {@link TypeRef#type()}), read
+     * as {@link #readAnswer(String, Class)} reads a class: under the names the schema generated from {@code type}
+     * requires, and only when the answer validates against that schema, so the records inside a list or map are never
+     * read full of nulls and zeros. A {@code Class} is read as {@link #readAnswer(String, Class)} reads it.
+     *
+     * @throws ReinException when the answer is not JSON or does not fit {@code type}
+     */
+    public static Object readAnswer(String answer, Type type) {
+        if (type == null) {
+            throw new ReinException("OutputSchema.readAnswer was given no type (null): give the type to read the answer"
+                    + " into, e.g. new TypeRef<List<Verdict>>() {}.type()");
+        }
+        if (type instanceof Class<?> raw) {
+            return readAnswer(answer, raw);
+        }
+        JsonNode value = parseAnswer(answer);
+        String name = TypeRef.nameOf(type);
+        OutputSchema required;
+        try {
+            required = of(name, type);
+        } catch (RuntimeException e) { // no schema can be generated from it: read as Jackson reads it, as for a class
+            required = null;
+        }
+        List<String> problems = required == null ? List.of() : required.problems(value);
+        if (!problems.isEmpty()) {
+            throw new ReinException("the answer is not a valid " + name + ": " + String.join("; ", problems));
+        }
+        try {
+            return JavaNames.read(value, Json.mapper().getTypeFactory().constructType(type));
+        } catch (IllegalArgumentException e) {
+            throw new ReinException("the answer is not a valid " + name + ": " + e.getMessage(), e);
+        }
+    }
+
     /** What is wrong with {@code answer} as output of this schema, each readable; empty when it validates. */
     public List<String> problems(String answer) {
         JsonNode value;

@@ -1,0 +1,121 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.model.OutputSchema;
+import dev.rein.model.TypeRef;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run typed by a generic type ({@code OutputSchema.of("Verdicts", List<Verdict>)}) is read back as that type with a
+ * {@link TypeRef}: {@code output(List.class)} could only give a list of maps.
+ */
+class GenericTypedOutputTest {
+    public record Verdict(String decision, int confidence, Optional<String> note) {}
+
+    /** A generic record: its type argument is known only from the TypeRef. */
+    public record Page<T>(List<T> items, int total) {}
+
+    private static final TypeRef<List<Verdict>> VERDICTS = new TypeRef<>() {};
+
+    private static RunResult answered(String name, java.lang.reflect.Type type, String answer) {
+        return Agent.builder().model(ScriptedModel.of(text(answer))).outputSchema(OutputSchema.of(name, type)).build()
+                .run("judge orders A-104 and B-7");
+    }
+
+    @Test
+    void aListOfRecordsIsReadBackAsRecordsFromInsideItsFence() {
+        RunResult result = answered("Verdicts", VERDICTS.type(), "```json\n[{\"decision\":\"refund\",\"confidence\":9},"
+                + " {\"decision\":\"keep\",\"confidence\":3,\"note\":\"届いた\"}]\n```");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        List<Verdict> verdicts = result.output(VERDICTS);
+        assertThat(verdicts).containsExactly(new Verdict("refund", 9, Optional.empty()),
+                new Verdict("keep", 3, Optional.of("届いた")));
+        assertThat(result.output(VERDICTS.type())).isEqualTo(verdicts);
+        // what there was before: the raw class gives maps, not records
+        assertThat(result.output(List.class).get(0)).isInstanceOf(Map.class);
+    }
+
+    @Test
+    void agentRunWithATypeRefTypesTheRunUnderTheTypesName() {
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("[{\"decision\":\"refund\"}]"),
+                text("[{\"decision\":\"refund\",\"confidence\":9}]"))).build().run("judge A-104", VERDICTS);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.steps()).isEqualTo(2); // the first answer, without confidence, went back to the model
+        assertThat(result.output(VERDICTS)).containsExactly(new Verdict("refund", 9, Optional.empty()));
+        assertThat(VERDICTS.name()).isEqualTo("List<Verdict>");
+        assertThat(Agent.builder().model(ScriptedModel.of(text("[]"))).outputType(VERDICTS).build().config().modelOptions()
+                .get(OutputSchema.class).orElseThrow().name()).isEqualTo("List<Verdict>");
+    }
+
+    @Test
+    void aMapOfRecordsIsReadBackAsRecords() {
+        TypeRef<Map<String, Verdict>> byOrder = new TypeRef<>() {};
+        RunResult result = answered("VerdictsByOrder", byOrder.type(),
+                "{\"A-104\":{\"decision\":\"refund\",\"confidence\":9},\"B-7\":{\"decision\":\"keep\",\"confidence\":3}}");
+
+        assertThat(result.output(byOrder)).isEqualTo(Map.of("A-104", new Verdict("refund", 9, Optional.empty()),
+                "B-7", new Verdict("keep", 3, Optional.empty())));
+    }
+
+    @Test
+    void aNestedGenericTypeIsReadBackToItsInnermostRecords() {
+        TypeRef<Page<Map<String, List<Verdict>>>> pages = new TypeRef<>() {};
+        RunResult result = answered("Page", pages.type(),
+                "{\"items\":[{\"A-104\":[{\"decision\":\"refund\",\"confidence\":9}]}],\"total\":1}");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        Page<Map<String, List<Verdict>>> page = result.output(pages);
+        assertThat(page.items().get(0).get("A-104").get(0)).isEqualTo(new Verdict("refund", 9, Optional.empty()));
+    }
+
+    @Test
+    void anAnswerOfAnotherShapeIsRefusedNamingTheRunTheTypeAndWhere() {
+        // a run without an output schema: the answer is checked against the schema generated from the type read
+        RunResult untyped = Agent.builder().model(ScriptedModel.of(text("[{\"decision\":\"refund\"}]"))).build().run("judge");
+        assertThatThrownBy(() -> untyped.output(VERDICTS)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the answer of run " + untyped.runId() + " is not a valid List<Verdict>: ")
+                .hasMessageContaining("confidence");
+
+        RunResult object = Agent.builder().model(ScriptedModel.of(text("{\"decision\":\"refund\",\"confidence\":9}"))).build()
+                .run("judge");
+        assertThatThrownBy(() -> object.output(VERDICTS)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the answer of run " + object.runId() + " is not a valid List<Verdict>: ")
+                .hasMessageContaining("array");
+
+        RunResult prose = Agent.builder().model(ScriptedModel.of(text("Refund A-104."))).build().run("judge");
+        assertThatThrownBy(() -> prose.output(VERDICTS)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the answer of run " + prose.runId() + " is not JSON");
+    }
+
+    @Test
+    void aRunThatDidNotSucceedHasNoGenericOutputEither() {
+        RunResult failed = Agent.builder().model(ScriptedModel.of(text("nope"), text("still nope")))
+                .outputSchema(OutputSchema.of("Verdicts", VERDICTS.type())).build().run("judge");
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThatThrownBy(() -> failed.output(VERDICTS)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("run " + failed.runId() + " has no output: it ended FAILED/invalid_output");
+    }
+
+    @Test
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    void aTypeRefWithoutATypeArgumentOrNoneAtAllIsRefusedSayingWhatToWrite() {
+        assertThatThrownBy(() -> new TypeRef() {}).isInstanceOf(ReinException.class)
+                .hasMessageContaining("new TypeRef<List<Verdict>>() {}");
+        RunResult result = answered("Verdicts", VERDICTS.type(), "[]");
+        assertThatThrownBy(() -> result.output((TypeRef<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("TypeRef");
+        assertThatThrownBy(() -> OutputSchema.readAnswer("[]", (java.lang.reflect.Type) null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("readAnswer");
+    }
+}
