@@ -64,7 +64,9 @@ final class ReplayCommand implements Callable<Integer> {
             String message = e.getMessage();
             // the library says which line is not JSON; a person who gave another file also needs to hear what to give
             throw new UsageException(message != null && message.endsWith(" is not JSON") ? message + "; give a trace 'rein run"
-                    + " --trace FILE' wrote (one JSON event per line), or fix that line" : message);
+                    + " --trace FILE' wrote (one JSON event per line), or fix that line"
+                    : message != null && message.contains(" is not a Rein trace: ") && !message.contains("--trace")
+                    ? message + "; give a trace 'rein run --trace FILE' wrote" : message);
         }
         ReplayReport report = replay.replay(agent(recorded, env));
         env.out().println(describe(recorded, report, standIns(recorded, env)));

@@ -365,6 +365,38 @@ class ReplayCommandTest {
         assertThat(eval.exitCode()).as(eval.stdout() + eval.stderr()).isZero();
     }
 
+    /**
+     * What --json-stream printed, saved to a file, is no trace (text deltas and the result between the events, some
+     * maybe dropped): the line that is not a trace event is named with what it is and what to give instead. Before:
+     * "is not a Rein trace: an event has no type or run_id", naming no line, or no error at all when the stream had no
+     * text delta (its last line, the result, has a type and a run_id).
+     */
+    @Test
+    void aJsonStreamSavedToAFileIsRefusedNamingItsFirstStreamLine(@TempDir Path dir) throws IOException {
+        ScriptedModel model = ScriptedModel.of(text("2 + 3 = 5"));
+        InProcessCli.Outcome streamed = cli.models((name, env) -> model).run("run", "--json-stream", "add 2 and 3");
+        assertThat(streamed.exitCode()).as(streamed.stderr()).isZero();
+        Path saved = Files.writeString(dir.resolve("stream.jsonl"), streamed.stdout());
+        java.util.List<String> lines = streamed.stdout().lines().toList();
+        int first = 0;
+        while (!dev.rein.json.Json.parse(lines.get(first)).path("type").asText().matches("text_delta|events_dropped|result")) {
+            first++;
+        }
+        String type = dev.rein.json.Json.parse(lines.get(first)).path("type").asText();
+
+        assertUsage(cli.run("replay", saved.toString()), "rein replay: the trace " + saved + " is not a Rein trace: line "
+                + (first + 1) + " is a --json-stream event (type " + type + "), not a trace event: replay the trace file"
+                + " written by --trace");
+
+        Path other = Files.writeString(dir.resolve("other.jsonl"), "{\"run_id\":\"r1\",\"type\":\"run_started\"}\n"
+                + "{\"ts\":1,\"level\":\"info\"}\n");
+        assertUsage(cli.run("replay", other.toString()), "rein replay: the trace " + other + " is not a Rein trace: line 2 has"
+                + " no type or run_id (its keys: ts, level), as every trace event has; give a trace 'rein run --trace FILE' wrote");
+        Path array = Files.writeString(dir.resolve("array.jsonl"), "[1, 2]\n");
+        assertUsage(cli.run("replay", array.toString()), "rein replay: the trace " + array + " is not a Rein trace: line 1 is a"
+                + " JSON array, not a trace event (one JSON object per line); give a trace 'rein run --trace FILE' wrote");
+    }
+
     private static void assertUsage(InProcessCli.Outcome outcome, String message) {
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).startsWith(message).doesNotContain("\tat ", "Exception");

@@ -251,10 +251,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     /** The run ids of {@code events}; every event of a Rein trace names its run. */
     private static Set<String> runs(List<JsonNode> events, Path trace) {
         Set<String> runs = new LinkedHashSet<>();
-        for (JsonNode e : events) {
-            if (!e.path("run_id").isTextual() || e.path("run_id").asText().isEmpty() || !e.path("type").isTextual()) {
-                throw new ReinException("the trace " + trace + " is not a Rein trace: an event has no type or run_id");
-            }
+        for (JsonNode e : events) { // each has a type and a run_id: lines() refused any that has not
             runs.add(e.path("run_id").asText());
         }
         if (runs.isEmpty()) {
@@ -658,7 +655,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
             try {
                 JsonNode event = Json.storedMapper().readTree(lines.get(i));
+                String notAnEvent = notAnEvent(event, i + 1);
+                if (notAnEvent != null) {
+                    throw new ReinException("the trace " + trace + " is not a Rein trace: " + notAnEvent);
+                }
                 events.add(event.path("limits").isObject() ? withExactLimits(event, lines.get(i)) : event);
+            } catch (ReinException e) {
+                throw e;
             } catch (IOException | RuntimeException e) {
                 boolean last = i == lines.size() - 1;
                 // The writer ends every event with a newline: a last line without one, or a line that ends
@@ -672,6 +675,36 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
         }
         return events;
+    }
+
+    /** What a streamed run's lines that are no trace event are called (RunEvent's types and the CLI's last line). */
+    private static final Set<String> STREAM_ONLY = Set.of("text_delta", "events_dropped", "result");
+
+    /**
+     * Why line {@code line} is no trace event, saying what it is instead, or null when it is one (an object with a type
+     * and a run_id). A --json-stream's output saved to a file is the likely mix-up: trace events between its own lines.
+     */
+    private static String notAnEvent(JsonNode event, int line) {
+        if (!event.isObject()) {
+            return "line " + line + " is a JSON " + event.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+                    + ", not a trace event (one JSON object per line)";
+        }
+        JsonNode type = event.path("type");
+        if (type.isTextual() && STREAM_ONLY.contains(type.asText())) {
+            return "line " + line + " is a --json-stream event (type " + type.asText() + "), not a trace event: replay the"
+                    + " trace file written by --trace (for a library's run, by a JsonlTraceListener)";
+        }
+        boolean typed = type.isTextual();
+        boolean ofARun = event.path("run_id").isTextual() && !event.path("run_id").asText().isEmpty();
+        if (typed && ofARun) {
+            return null;
+        }
+        List<String> keys = new ArrayList<>();
+        event.fieldNames().forEachRemaining(keys::add);
+        String found = keys.isEmpty() ? "it is {}" : "its keys: " + String.join(", ", keys.size() > 8 ? keys.subList(0, 8) : keys)
+                + (keys.size() > 8 ? ", …" : "");
+        return "line " + line + " has no " + (typed ? "run_id" : ofARun ? "type" : "type or run_id") + " (" + found
+                + "), as every trace event has";
     }
 
     /** Reads the numbers of a trace's limits as written: so a replay starts with "max_cost_usd":1.00, not 1.0. */

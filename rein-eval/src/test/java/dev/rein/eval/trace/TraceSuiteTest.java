@@ -154,8 +154,8 @@ class TraceSuiteTest {
         assertBad(notATrace, "rein eval: the trace " + notATrace.resolve("notes.jsonl") + " is not JSONL: line 1 is not JSON;"
                 + " every .jsonl file in the folder must be a Rein trace: fix or move notes.jsonl out");
         Files.writeString(notATrace.resolve("notes.jsonl"), "{\"hello\": 1}\n");
-        assertBad(notATrace, "rein eval: the trace " + notATrace.resolve("notes.jsonl") + " is not a Rein trace: an event has no"
-                + " type or run_id; every .jsonl file in the folder must be a Rein trace");
+        assertBad(notATrace, "rein eval: the trace " + notATrace.resolve("notes.jsonl") + " is not a Rein trace: line 1 has no"
+                + " type or run_id (its keys: hello), as every trace event has; every .jsonl file in the folder must be a Rein trace");
 
         Files.writeString(traces.resolve("expected.json"), "{\"release-date.0.jsonl\": {\"status\": ");
         assertBad(traces, "rein eval: " + traces.resolve("expected.json") + " is not valid JSON (line 1, column");
