@@ -33,23 +33,58 @@ class ReplayToolChecksTest {
                 .handler((args, ctx) -> "refunded " + args.get("order").asText() + " #" + handlerRuns.incrementAndGet())).build();
     }
 
-    /** Records three refunds, allowed without approval, into {@code trace}. */
-    private void recordThreeRefunds(Path trace) {
+    /** Records three refunds, allowed without approval, into a trace in {@code dir}; returns the trace. */
+    private Path recordThreeRefunds(Path dir) {
+        Path trace = dir.resolve("t.jsonl");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}")),
                 toolCalls(call("refund", "{\"order\":\"A-2\"}")), toolCalls(call("refund", "{\"order\":\"A-3\"}")), text("done"));
         RunResult recorded = Agent.builder().model(model).tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.NEVER)
                 .listener(JsonlTraceListener.to(trace)).build().run("refund three");
         assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(handlerRuns.get()).isEqualTo(3);
+        return trace;
+    }
+
+    /** Replays {@code trace} on an agent with no model, only {@code tool}, under {@code policy}. */
+    private static ReplayReport replayWith(Path trace, Tool tool, ApprovalPolicy policy) {
+        return Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(tool).approvalPolicy(policy).build());
+    }
+
+    /** Replays {@code replay} on an agent with no model and its recording's stand-in tools, under the default policy. */
+    private static ReplayReport replayWithStandIns(Replay replay) {
+        return replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+    }
+
+    /** Records one refund held for approval (SIDE_EFFECTS) into a trace in {@code dir}; returns the trace. */
+    private Path recordOnePausedRefund(Path dir) {
+        Path trace = dir.resolve("t.jsonl");
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}"))))
+                .tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace)).build()
+                .run("refund one");
+        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        return trace;
+    }
+
+    /** Holds only the refund of order B. */
+    private static final ApprovalPolicy ONLY_B = new ApprovalPolicy() {
+        @Override
+        public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
+            return arguments.path("order").asText().equals("B");
+        }
+    };
+
+    /** A model that asks for refunds of A and B in one step, both named call_0 (a server that reuses ids). */
+    private static ScriptedModel refundsAAndBSharingCall0() {
+        return ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A\"}")),
+                new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"B\"}"))));
     }
 
     @Test
     void aTightenedApprovalPolicyPausesTheReplayWhereALiveRunWould(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        recordThreeRefunds(trace);
+        Path trace = recordThreeRefunds(dir);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.SIDE_EFFECTS);
 
         assertThat(report.reproduced()).isFalse();
         assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
@@ -60,11 +95,9 @@ class ReplayToolChecksTest {
 
     @Test
     void aLoweredMaxCallsRefusesTheCallsOverItInTheReplay(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        recordThreeRefunds(trace);
+        Path trace = recordThreeRefunds(dir);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
-                .tools(refund(b -> b.maxCalls(1))).approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b.maxCalls(1)), ApprovalPolicy.NEVER);
 
         assertThat(report.reproduced()).isFalse();
         assertThat(report.firstDivergence()).hasValueSatisfying(d -> {
@@ -76,11 +109,9 @@ class ReplayToolChecksTest {
 
     @Test
     void aRequiredScopeThePrincipalLacksRefusesTheCallsInTheReplay(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        recordThreeRefunds(trace);
+        Path trace = recordThreeRefunds(dir);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
-                .tools(refund(b -> b.requiredScopes("refunds:write"))).approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b.requiredScopes("refunds:write")), ApprovalPolicy.NEVER);
 
         assertThat(report.reproduced()).isFalse();
         assertThat(report.firstDivergence()).hasValueSatisfying(d -> assertThat(d.step()).isEqualTo(2));
@@ -89,11 +120,9 @@ class ReplayToolChecksTest {
 
     @Test
     void unchangedChecksStillReproduceTheRun(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        recordThreeRefunds(trace);
+        Path trace = recordThreeRefunds(dir);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
-                .tools(refund(b -> b.maxCalls(3))).approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b.maxCalls(3)), ApprovalPolicy.NEVER);
 
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
@@ -102,12 +131,11 @@ class ReplayToolChecksTest {
 
     @Test
     void standInsWaitForAPersonWhereTheRecordingDidWhateverThePolicy(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        recordThreeRefunds(trace);
+        Path trace = recordThreeRefunds(dir);
         Replay replay = Replay.from(trace);
 
         // stand-ins are WRITE and the default policy (SIDE_EFFECTS) holds WRITE calls: the recording, not it, decides
-        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+        ReplayReport report = replayWithStandIns(replay);
 
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
@@ -115,11 +143,7 @@ class ReplayToolChecksTest {
 
     @Test
     void standInsPauseWhereTheRecordingPaused(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}"))))
-                .tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace)).build()
-                .run("refund one");
-        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        Path trace = recordOnePausedRefund(dir);
         Replay replay = Replay.from(trace);
 
         ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools())
@@ -149,7 +173,7 @@ class ReplayToolChecksTest {
         assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         Replay replay = Replay.from(trace);
 
-        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+        ReplayReport report = replayWithStandIns(replay);
 
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
@@ -175,7 +199,7 @@ class ReplayToolChecksTest {
         assertThat(agent.resume(paused.runId()).status()).isEqualTo(RunStatus.SUCCEEDED);
         Replay replay = Replay.from(trace);
 
-        ReplayReport report = replay.replay(Agent.builder().model(ScriptedModel.of()).tools(replay.recorded().standInTools()).build());
+        ReplayReport report = replayWithStandIns(replay);
 
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
@@ -185,16 +209,8 @@ class ReplayToolChecksTest {
     @Test
     void ofTwoStandInCallsSharingAnIdOnlyTheHeldOneWaits(@TempDir Path dir) throws java.io.IOException {
         Path trace = dir.resolve("t.jsonl");
-        ApprovalPolicy onlyB = new ApprovalPolicy() {
-            @Override
-            public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
-                return arguments.path("order").asText().equals("B");
-            }
-        };
-        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
-                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A\"}")),
-                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"B\"}")))))
-                .tools(refund(b -> b)).approvalPolicy(onlyB).listener(JsonlTraceListener.to(trace)).build();
+        Agent agent = Agent.builder().model(refundsAAndBSharingCall0()).tools(refund(b -> b)).approvalPolicy(ONLY_B)
+                .listener(JsonlTraceListener.to(trace)).build();
         RunResult paused = agent.run("refund A and B");
         assertThat(agent.runs().pending(paused.runId())).extracting(dev.rein.approval.ApprovalRequest::callId).containsExactly("call_0#1");
         Replay replay = Replay.from(trace);
@@ -242,8 +258,7 @@ class ReplayToolChecksTest {
         Path trace = dir.resolve("t.jsonl");
         recordDecided(trace, false);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.NEVER);
 
         assertRefusedAsLoosened(report, "REJECTED");
         assertThat(handlerRuns.get()).as("the rejected refund never ran").isZero();
@@ -257,8 +272,7 @@ class ReplayToolChecksTest {
         recordDecided(approved, true);
 
         for (Path trace : java.util.List.of(rejected, approved)) {
-            ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                    .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build());
+            ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.SIDE_EFFECTS);
             assertThat(report.firstDivergence()).as(trace.toString()).isEmpty();
             assertThat(report.reproduced()).isTrue();
         }
@@ -269,8 +283,7 @@ class ReplayToolChecksTest {
         Path trace = dir.resolve("t.jsonl");
         recordDecided(trace, true);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.NEVER);
 
         // approved as it was: the call is answered from the recording (docs/replay.md)
         assertThat(report.reproduced()).isTrue();
@@ -282,8 +295,7 @@ class ReplayToolChecksTest {
         Path trace = dir.resolve("t.jsonl");
         recordThreeOf(trace, refund(b -> b.maxCalls(1)));
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.NEVER);
 
         assertRefusedAsLoosened(report, "LIMIT_REACHED");
     }
@@ -293,22 +305,16 @@ class ReplayToolChecksTest {
         Path trace = dir.resolve("t.jsonl");
         recordThreeOf(trace, refund(b -> b.requiredScopes("refunds:write")));
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.NEVER);
 
         assertRefusedAsLoosened(report, "PERMISSION_DENIED");
     }
 
     @Test
     void aRecordedPauseThatTodaysPolicyLetsThroughUneditedIsRefused(@TempDir Path dir) {
-        Path trace = dir.resolve("t.jsonl");
-        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-1\"}"))))
-                .tools(refund(b -> b)).approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).listener(JsonlTraceListener.to(trace)).build()
-                .run("refund one");
-        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        Path trace = recordOnePausedRefund(dir);
 
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.NEVER).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.NEVER);
 
         assertThat(report.reproduced()).isFalse();
         assertThat(handlerRuns.get()).isZero();
@@ -317,20 +323,11 @@ class ReplayToolChecksTest {
     @Test
     void aReplayPausedOnOtherCallsThanTheRecordingDiverges(@TempDir Path dir) {
         Path trace = dir.resolve("t.jsonl");
-        ApprovalPolicy onlyB = new ApprovalPolicy() {
-            @Override
-            public boolean requiresApproval(Tool tool, com.fasterxml.jackson.databind.JsonNode arguments, dev.rein.tool.Principal principal) {
-                return arguments.path("order").asText().equals("B");
-            }
-        };
-        Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
-                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"A\"}")),
-                        new dev.rein.model.ToolUseBlock("call_0", "refund", dev.rein.json.Json.parse("{\"order\":\"B\"}")))))
-                .tools(refund(b -> b)).approvalPolicy(onlyB).listener(JsonlTraceListener.to(trace)).build().run("refund A and B");
+        Agent.builder().model(refundsAAndBSharingCall0()).tools(refund(b -> b)).approvalPolicy(ONLY_B)
+                .listener(JsonlTraceListener.to(trace)).build().run("refund A and B");
 
         // today's policy holds both calls: the run ends WAITING_APPROVAL as recorded, but on another set of calls
-        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(refund(b -> b))
-                .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build());
+        ReplayReport report = replayWith(trace, refund(b -> b), ApprovalPolicy.SIDE_EFFECTS);
 
         assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         assertThat(report.reproduced()).isFalse();
