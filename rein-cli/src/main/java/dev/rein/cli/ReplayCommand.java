@@ -60,13 +60,16 @@ final class ReplayCommand implements Callable<Integer> {
         RecordedRun recorded;
         try {
             recorded = replay.recorded();
+        } catch (dev.rein.replay.NotATraceException e) {
+            // the library names the line; a person who gave another file also needs to hear what to give
+            throw new UsageException(switch (e.problem()) {
+                case NOT_JSON -> e.getMessage() + "; give a trace 'rein run --trace FILE' wrote (one JSON event per line), or"
+                        + " fix that line";
+                case NOT_AN_EVENT -> e.getMessage() + "; give a trace 'rein run --trace FILE' wrote";
+                case EVENTS_DROPPED -> e.getMessage(); // it already says to replay the --trace file
+            });
         } catch (ReinException e) {
-            String message = e.getMessage();
-            // the library says which line is not JSON; a person who gave another file also needs to hear what to give
-            throw new UsageException(message != null && message.endsWith(" is not JSON") ? message + "; give a trace 'rein run"
-                    + " --trace FILE' wrote (one JSON event per line), or fix that line"
-                    : message != null && message.contains(" is not a Rein trace: ") && !message.contains("--trace")
-                    ? message + "; give a trace 'rein run --trace FILE' wrote" : message);
+            throw new UsageException(e.getMessage());
         }
         ReplayReport report = replay.replay(agent(recorded, env));
         env.out().println(describe(recorded, report, standIns(recorded, env)));

@@ -655,9 +655,21 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
             try {
                 JsonNode event = Json.storedMapper().readTree(lines.get(i));
+                String streamed = event.path("type").isTextual() ? event.path("type").asText() : "";
+                if (event.isObject() && STREAM_ONLY.contains(streamed)) {
+                    if (streamed.equals("events_dropped")) { // the stream's buffer left trace events out: the run is not whole
+                        throw new NotATraceException("the trace " + trace + " is not a Rein trace: line " + (i + 1) + " is a"
+                                + " --json-stream events_dropped line: events were left out here: replay the --trace file",
+                                NotATraceException.Problem.EVENTS_DROPPED, i + 1);
+                    }
+                    // what --json-stream printed saved to a file: its own lines (a text delta, the result) sit between
+                    // the trace events, which are all there, so the run replays from them
+                    continue;
+                }
                 String notAnEvent = notAnEvent(event, i + 1);
                 if (notAnEvent != null) {
-                    throw new ReinException("the trace " + trace + " is not a Rein trace: " + notAnEvent);
+                    throw new NotATraceException("the trace " + trace + " is not a Rein trace: " + notAnEvent,
+                            NotATraceException.Problem.NOT_AN_EVENT, i + 1);
                 }
                 events.add(event.path("limits").isObject() ? withExactLimits(event, lines.get(i)) : event);
             } catch (ReinException e) {
@@ -671,31 +683,40 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                             + " is cut off (the recording stopped while writing it); remove that line to replay "
                             + (last ? "the run up to there" : "the rest"));
                 }
-                throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON");
+                throw new NotATraceException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON",
+                        NotATraceException.Problem.NOT_JSON, i + 1);
             }
         }
         return events;
     }
 
-    /** What a streamed run's lines that are no trace event are called (RunEvent's types and the CLI's last line). */
+    /** The types of --json-stream's own lines (RunEvent's types that are no trace event, and the CLI's last line). */
     private static final Set<String> STREAM_ONLY = Set.of("text_delta", "events_dropped", "result");
 
     /**
-     * Why line {@code line} is no trace event, saying what it is instead, or null when it is one (an object with a type
-     * and a run_id). A --json-stream's output saved to a file is the likely mix-up: trace events between its own lines.
+     * Why line {@code line} is no trace event, saying what it holds instead, or null when it is one (an object with a
+     * textual type and a run_id that is non-empty text).
      */
     private static String notAnEvent(JsonNode event, int line) {
         if (!event.isObject()) {
             return "line " + line + " is a JSON " + event.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
                     + ", not a trace event (one JSON object per line)";
         }
-        JsonNode type = event.path("type");
-        if (type.isTextual() && STREAM_ONLY.contains(type.asText())) {
-            return "line " + line + " is a --json-stream event (type " + type.asText() + "), not a trace event: replay the"
-                    + " trace file written by --trace (for a library's run, by a JsonlTraceListener)";
+        for (String field : List.of("type", "run_id")) {
+            JsonNode value = event.get(field);
+            if (value != null && !value.isTextual()) { // there, but no text: say what it is rather than that it is missing
+                String kind = value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+                String shown = Json.write(value);
+                return "line " + line + "'s " + field + " is " + (value.isNull() ? "null" : ("aeiou".indexOf(kind.charAt(0)) >= 0
+                        ? "an " : "a ") + kind + " (" + (shown.length() > 40 ? shown.substring(0, 40) + "…" : shown) + ")")
+                        + ", not the text every trace event has";
+            }
         }
-        boolean typed = type.isTextual();
-        boolean ofARun = event.path("run_id").isTextual() && !event.path("run_id").asText().isEmpty();
+        if (event.path("run_id").isTextual() && event.path("run_id").asText().isEmpty()) {
+            return "line " + line + "'s run_id is empty, where every trace event names its run";
+        }
+        boolean typed = event.path("type").isTextual();
+        boolean ofARun = event.path("run_id").isTextual();
         if (typed && ofARun) {
             return null;
         }
