@@ -89,6 +89,10 @@ public final class Agent {
      * with {@link RunResult#output(dev.rein.model.TypeRef)}.
      */
     public RunResult run(String goal, dev.rein.model.TypeRef<?> type) {
+        if (type == null) {
+            throw new dev.rein.ReinException("Agent.run(goal, type) was given no TypeRef (null): pass the type of the answer,"
+                    + " e.g. new TypeRef<List<Verdict>>() {}");
+        }
         return config.toBuilder().outputType(type).build().run(goal);
     }
 

@@ -41,8 +41,8 @@ public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
-     * The schema generated from each record type read with {@link #readAnswer}: an answer must have the
-     * components it requires, or it would be read as a record full of nulls and zeros. Null for a type
+     * The schema generated from each class read with {@link #readAnswer} (a record, an array of records, ...): an answer
+     * must have the components it requires, or it would be read as a record full of nulls and zeros. Null for a type
      * no schema can be generated from (it is read as Jackson reads it).
      */
     private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
@@ -55,6 +55,37 @@ public final class OutputSchema implements ModelOption {
             }
         }
     };
+    /**
+     * The schema generated from each generic type read with {@link #readAnswer(String, Type)}, as {@link #RECORD_SCHEMAS}
+     * for classes; bounded, since a type built at run time (not a class) is not tied to a class that could be unloaded.
+     */
+    private static final TypeSchemas TYPE_SCHEMAS = new TypeSchemas(256);
+
+    /** At most {@code size} generated schemas by type, the least recently used dropped; empty for a type with none. */
+    private static final class TypeSchemas {
+        private final java.util.Map<Type, java.util.Optional<OutputSchema>> byType;
+
+        TypeSchemas(int capacity) {
+            this.byType = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<Type, java.util.Optional<OutputSchema>> eldest) {
+                    return size() > capacity;
+                }
+            });
+        }
+
+        /** The schema generated from {@code type}, or null when none can be (it is then read as Jackson reads it). */
+        OutputSchema get(Type type) {
+            return byType.computeIfAbsent(type, t -> {
+                try {
+                    return java.util.Optional.of(of(TypeRef.nameOf(t), t));
+                } catch (RuntimeException e) {
+                    return java.util.Optional.empty();
+                }
+            }).orElse(null);
+        }
+    }
+
     /** Jackson's message for a key given twice in one object, with strict duplicate detection. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     /** An answer that is one fenced code block: models often wrap JSON that way. */
@@ -224,7 +255,8 @@ public final class OutputSchema implements ModelOption {
      * The schema generated from a (possibly generic) type; its raw type is checked as {@link #of(Class)}
      * checks a class ({@code Page<String>} as {@code Page}).
      *
-     * @throws ReinException when no answer could be read into the type (an interface, a record that requires itself)
+     * @throws ReinException when no answer could be read into the type (an interface, a record that requires itself),
+     *         or it is an {@code Optional} (an answer is always given: ask for its value's type)
      */
     public static OutputSchema of(String name, Type type) {
         if (type == null) {
@@ -232,6 +264,16 @@ public final class OutputSchema implements ModelOption {
                     + " answer, e.g. a record");
         }
         JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
+        Class<?> raw = javaType.getRawClass();
+        if (raw == java.util.Optional.class || raw == java.util.OptionalInt.class || raw == java.util.OptionalLong.class
+                || raw == java.util.OptionalDouble.class) {
+            // the schema would be {"value": ...} and an answer read as an empty Optional or a record of nulls
+            String inner = type instanceof java.lang.reflect.ParameterizedType p ? TypeRef.nameOf(p.getActualTypeArguments()[0])
+                    : raw == java.util.Optional.class ? "the type of the value" : raw.getSimpleName().substring(8).toLowerCase(java.util.Locale.ROOT);
+            throw new ReinException("the output type " + TypeRef.nameOf(type)
+                    + " is an Optional, but an answer is always given: ask for " + inner + ", or give a record an Optional"
+                    + " component");
+        }
         check(javaType.getRawClass());
         return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
     }
@@ -339,9 +381,10 @@ public final class OutputSchema implements ModelOption {
     /**
      * The final answer as a value of {@code type}, read under the names a schema generated from {@code type}
      * requires: the Java names of its components (so {@code orderId}, not Rein's snake_case wire name),
-     * {@code Optional} components empty when left out or null, other properties ignored. A record's
-     * answer must validate against the schema generated from the record (every component that is not
-     * {@code Optional} present), so it is never read as a record of nulls and zeros.
+     * {@code Optional} components empty when left out or null, other properties ignored. The answer must
+     * validate against the schema generated from {@code type} (for a record or an array of records, every component
+     * that is not {@code Optional} present), so it is never read as a record of nulls and zeros; a {@code JsonNode}
+     * or {@code Object} takes any JSON.
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}
      */
@@ -351,7 +394,8 @@ public final class OutputSchema implements ModelOption {
                     + " into, e.g. the record of the agent's outputType");
         }
         JsonNode value = parseAnswer(answer);
-        OutputSchema required = type.isRecord() ? RECORD_SCHEMAS.get(type) : null;
+        OutputSchema required = type == JsonNode.class || type == Object.class || JsonNode.class.isAssignableFrom(type)
+                ? null : RECORD_SCHEMAS.get(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + String.join("; ", problems));
@@ -381,12 +425,7 @@ public final class OutputSchema implements ModelOption {
         }
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
-        OutputSchema required;
-        try {
-            required = of(name, type);
-        } catch (RuntimeException e) { // no schema can be generated from it: read as Jackson reads it, as for a class
-            required = null;
-        }
+        OutputSchema required = TYPE_SCHEMAS.get(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + name + ": " + String.join("; ", problems));

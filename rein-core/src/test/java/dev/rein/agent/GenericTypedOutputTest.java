@@ -118,4 +118,65 @@ class GenericTypedOutputTest {
         assertThatThrownBy(() -> OutputSchema.readAnswer("[]", (java.lang.reflect.Type) null)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("readAnswer");
     }
+
+    /** A generic method's type variable, nested or at the top, is erased: refused where the TypeRef is created. */
+    private static <T> TypeRef<List<T>> listOf() {
+        return new TypeRef<List<T>>() {};
+    }
+
+    private static <T> TypeRef<Map<String, ? extends T>[]> arrayOfWildcardsOf() {
+        return new TypeRef<Map<String, ? extends T>[]>() {};
+    }
+
+    /** Before: {@code <T> new TypeRef<List<T>>(){}} was accepted and read maps. */
+    @Test
+    void aTypeVariableNestedInTheTypeIsRefusedWhenCreated() {
+        assertThatThrownBy(GenericTypedOutputTest::listOf).isInstanceOf(ReinException.class)
+                .hasMessageContaining("type variable T").hasMessageContaining("List<T>");
+        assertThatThrownBy(GenericTypedOutputTest::arrayOfWildcardsOf).isInstanceOf(ReinException.class)
+                .hasMessageContaining("type variable T");
+    }
+
+    /** Before: {@code Optional<Verdict>} generated {"value":{...}} and read a Verdict of nulls. */
+    @Test
+    void anOptionalAtTheTopIsRefusedSayingToAskForTheRecord() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("{}"))).outputType(new TypeRef<Optional<Verdict>>() {}))
+                .isInstanceOf(ReinException.class).hasMessageContaining("Optional<Verdict>")
+                .hasMessageContaining("an answer is always given: ask for Verdict, or give a record an Optional component");
+        assertThatThrownBy(() -> OutputSchema.of(Optional.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("an answer is always given");
+    }
+
+    /** Before: {@code output(Verdict[].class)} read [{"decision":"refund"}] as a Verdict with a zero. */
+    @Test
+    void anArrayOfRecordsIsValidatedAsAListIs() {
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("[{\"decision\":\"refund\"}]"))).build().run("judge");
+        assertThatThrownBy(() -> result.output(Verdict[].class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("is not a valid Verdict[]").hasMessageContaining("confidence");
+        assertThatThrownBy(() -> result.output(new TypeRef<Verdict[]>() {})).isInstanceOf(ReinException.class)
+                .hasMessageContaining("is not a valid Verdict[]").hasMessageContaining("confidence");
+        RunResult good = Agent.builder().model(ScriptedModel.of(text("[{\"decision\":\"refund\",\"confidence\":2}]"))).build()
+                .run("judge");
+        assertThat(good.output(Verdict[].class)).containsExactly(new Verdict("refund", 2, Optional.empty()));
+    }
+
+    /** Before: "List<? extends dev.rein.agent.GenericTypedOutputTest$Verdict>". */
+    @Test
+    void aWildcardIsNamedWithSimpleNames() {
+        assertThat(new TypeRef<List<? extends Verdict>>() {}.name()).isEqualTo("List<? extends Verdict>");
+        assertThat(new TypeRef<List<? super Verdict>>() {}.name()).isEqualTo("List<? super Verdict>");
+        assertThat(new TypeRef<List<?>>() {}.name()).isEqualTo("List<?>");
+    }
+
+    /** A TypeRef of a TypeRef's subclass, and a null one given to run, say what was wrong. */
+    static class VerdictsRef<T> extends TypeRef<T> {}
+
+    @Test
+    void aSubclassOfASubclassAndANullTypeRefSayWhatToWrite() {
+        assertThatThrownBy(() -> new VerdictsRef<List<Verdict>>() {}).isInstanceOf(ReinException.class)
+                .hasMessageContaining("extend TypeRef directly");
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("[]"))).build();
+        assertThatThrownBy(() -> agent.run("judge", (TypeRef<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("Agent.run");
+    }
 }
