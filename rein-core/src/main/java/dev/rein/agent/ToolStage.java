@@ -243,7 +243,8 @@ final class ToolStage {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }
         run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool(), risk(r.toolName())));
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool(), risk(r.toolName()),
+                r.userContent()));
     }
 
     /** The tool's risk for the trace, known also for a call refused at validation; null for an unknown tool. */

@@ -73,7 +73,7 @@ final class RecordedTools implements RecordedAnswers {
         return ToolOutcome.of(new ToolResult(call.id(), call.name(), r.path("content").asText(), r.path("is_error").asBoolean(),
                 errorClass(r.path("error_class").asText()), r.hasNonNull("source") ? r.get("source").asText() : null,
                 invocation.context().clock().instant(), Duration.ofMillis(r.path("duration_millis").asLong()), null,
-                r.path("rein_message").asBoolean(false)));
+                r.path("rein_message").asBoolean(false), r.hasNonNull("user_content") ? r.get("user_content").asText() : null));
     }
 
     /**

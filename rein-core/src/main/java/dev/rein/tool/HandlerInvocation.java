@@ -12,6 +12,8 @@ import java.util.concurrent.TimeoutException;
  * the clock) and turns whatever happens into a normalised {@link ToolResult}.
  */
 final class HandlerInvocation implements ToolInterceptor {
+    /** What the model gets for a result whose only content is for the person (README, Tools). */
+    static final String USER_ONLY_RESULT = "(the tool returned content for the user only, which is not shown to you)";
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
     /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
@@ -58,6 +60,10 @@ final class HandlerInvocation implements ToolInterceptor {
             case null -> ToolResult.success(call, EMPTY_RESULT, null);
             // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
             case Optional<?> maybe -> normalise(call, maybe.orElse(null));
+            // the part for the person rides along; a result with nothing else for the model says so, not "empty"
+            case ToolOutput out when out.userContent() != null -> normalise(call, new ToolOutput(
+                    out.content().isBlank() && !out.isError() ? USER_ONLY_RESULT : out.content(), out.isError(), out.source()))
+                    .withUserContent(out.userContent());
             case ToolOutput out when out.content().isBlank() ->
                     out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
                             : ToolResult.success(call, EMPTY_RESULT, out.source());

@@ -23,17 +23,20 @@ final class SecretMasking implements ToolInterceptor {
         ToolResult result = done.result();
         Map<String, String> secrets = invocation.context().secrets().known();
         String masked = Secrets.mask(result.content(), secrets);
-        if (masked.equals(result.content())) {
+        // the part for the person is shown and recorded too: masked the same way
+        String user = result.userContent();
+        String maskedUser = user == null ? null : Secrets.mask(user, secrets);
+        if (masked.equals(result.content()) && java.util.Objects.equals(maskedUser, user)) {
             return outcome;
         }
         TreeSet<String> names = new TreeSet<>();
         secrets.forEach((name, value) -> {
-            if (Secrets.forms(value).stream().anyMatch(result.content()::contains)) {
+            if (Secrets.forms(value).stream().anyMatch(form -> result.content().contains(form) || user != null && user.contains(form))) {
                 names.add(name);
             }
         });
         events.audit(invocation, "secret_masked", "the output of tool '" + invocation.tool().name()
                 + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
-        return ToolOutcome.of(result.withContent(masked));
+        return ToolOutcome.of(result.withContent(masked).withUserContent(maskedUser));
     }
 }

@@ -13,9 +13,12 @@ import java.time.Instant;
  * @param reinMessage the content is one of Rein's own fixed messages (a refusal, a limit, a timeout),
  *                    the only text that reaches the model outside the untrusted-data wrapper. False
  *                    for everything a tool, an interceptor or the outside world wrote, errors included.
+ * @param userContent what the tool returned for the person only ({@link ToolOutput#withUserContent}): masked as
+ *                    the content is, recorded in the trace, never sent to the model; null for none
  */
 public record ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
-                         String source, Instant observedAt, Duration duration, Duration retryAfter, boolean reinMessage) {
+                         String source, Instant observedAt, Duration duration, Duration retryAfter, boolean reinMessage,
+                         String userContent) {
     /** Results built outside a run are stamped with the system clock; the executor restamps Rein's own with the run's. */
     private static final java.time.Clock DEFAULT_CLOCK = java.time.Clock.systemUTC();
 
@@ -38,6 +41,13 @@ public record ToolResult(String callId, String toolName, String content, boolean
                     + " (null): give when it was observed (Instant.now(), or the run's clock)");
         }
         duration = duration == null ? Duration.ZERO : duration;
+        userContent = userContent == null || userContent.isBlank() ? null : userContent;
+    }
+
+    /** A result without a part for the person only. */
+    public ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
+                      String source, Instant observedAt, Duration duration, Duration retryAfter, boolean reinMessage) {
+        this(callId, toolName, content, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage, null);
     }
 
     /** A result whose content is not Rein's own (so it is wrapped as untrusted data). */
@@ -73,28 +83,33 @@ public record ToolResult(String callId, String toolName, String content, boolean
     }
 
     public ToolResult withContent(String newContent) {
-        return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage);
+        return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage, userContent);
     }
 
     public ToolResult withObservedAt(Instant when) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, duration, retryAfter, reinMessage);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, duration, retryAfter, reinMessage, userContent);
     }
 
     public ToolResult withDuration(Duration newDuration) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, newDuration, retryAfter, reinMessage);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, newDuration, retryAfter, reinMessage, userContent);
     }
 
     public ToolResult withSource(String newSource) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, newSource, observedAt, duration, retryAfter, reinMessage);
+        return new ToolResult(callId, toolName, content, isError, errorClass, newSource, observedAt, duration, retryAfter, reinMessage, userContent);
     }
 
     /** With both the call's duration and the time it was observed (one copy instead of two). */
     ToolResult stamped(Duration newDuration, Instant when) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, newDuration, retryAfter, reinMessage);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, newDuration, retryAfter, reinMessage, userContent);
+    }
+
+    /** With {@code text} for the person only (null for none); the model never sees it. */
+    public ToolResult withUserContent(String text) {
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage, text);
     }
 
     public ToolResult withRetryAfter(Duration hint) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, hint, reinMessage);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, hint, reinMessage, userContent);
     }
 
     /**

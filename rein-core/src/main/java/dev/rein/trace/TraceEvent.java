@@ -184,11 +184,21 @@ public sealed interface TraceEvent {
      * {@code reinMessage} when Rein wrote the content (a refusal, a guard's notice) rather than the tool.
      * {@code risk} is the tool's risk (READ, WRITE, IRREVERSIBLE), also for a call refused at
      * validation; null for a tool the agent does not have, and in traces written before it was recorded.
+     * {@code userContent} is what the tool returned for the person only (never sent to the model; MCP content for
+     * {@code audience: ["user"]}), masked as the content is; null (and left out) when there is none, and in traces
+     * written before it was recorded.
      */
     record ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
                          boolean isError, String errorClass, String source, long durationMillis, boolean reinMessage,
-                         String risk)
+                         String risk, @JsonInclude(JsonInclude.Include.NON_NULL) String userContent)
             implements TraceEvent {
+        /** A result without a part for the person only. */
+        public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                             boolean isError, String errorClass, String source, long durationMillis, boolean reinMessage,
+                             String risk) {
+            this(runId, step, time, callId, tool, content, isError, errorClass, source, durationMillis, reinMessage, risk, null);
+        }
+
         /** A result without the {@code reinMessage} flag and the risk (false: the content came from the tool). */
         public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
                              boolean isError, String errorClass, String source, long durationMillis) {

@@ -1,0 +1,98 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import dev.rein.trace.JsonlTraceListener;
+import dev.rein.trace.TraceEvent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * README (Tools): a tool's output meant for the person only ({@link ToolOutput#withUserContent})
+ * is masked as the content is, recorded in the trace's tool_result event, never sent to the model, and
+ * reproduced by a replay from the trace.
+ */
+class UserOnlyToolContentTest {
+    private static final String SECRET = "本物の鍵-ABCDEF-42";
+    private final AtomicInteger runs = new AtomicInteger();
+
+    private Tool chart(String forModel) {
+        return Tool.builder("chart").description("Draws the sales chart.")
+                .handler((args, ctx) -> {
+                    runs.incrementAndGet();
+                    return ToolOutput.text(forModel).withUserContent("売上グラフ: ▁▃▅▇ (key " + SECRET + ")");
+                }).build();
+    }
+
+    private static Agent.Builder agent(ScriptedModel model, Tool tool) {
+        return Agent.builder().model(model).tools(tool).secrets(Secrets.of(Map.of("key", SECRET)));
+    }
+
+    @Test
+    void theUserPartIsMaskedRecordedInTheTraceAndNeverSentToTheModel() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown"));
+        RecordingListener events = new RecordingListener();
+
+        RunResult result = agent(model, chart("the chart was drawn")).listener(events).build().run("draw it");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.content()).isEqualTo("the chart was drawn");
+        assertThat(done.userContent()).isEqualTo("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
+        assertThat(model.requests().toString()).contains("the chart was drawn").doesNotContain("売上グラフ").doesNotContain(SECRET);
+        assertThat(result.toString()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void aResultForTheUserOnlyTellsTheModelSoRatherThanThatItWasEmpty() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown"));
+        RecordingListener events = new RecordingListener();
+
+        agent(model, chart("")).listener(events).build().run("draw it");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.content()).isEqualTo("(the tool returned content for the user only, which is not shown to you)");
+        assertThat(model.requests().toString()).contains("content for the user only").doesNotContain("result was empty")
+                .doesNotContain("売上グラフ");
+    }
+
+    @Test
+    void aReplayReproducesTheUserPartFromTheTrace(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown")), chart("drawn"))
+                .listener(JsonlTraceListener.to(trace)).build().run("draw it");
+        assertThat(Files.readString(trace)).contains("\"user_content\":\"売上グラフ: ▁▃▅▇ (key [REDACTED:key])\"");
+        RecordingListener events = new RecordingListener();
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), chart("drawn")).listener(events).build());
+
+        assertThat(report.reproduced()).isTrue();
+        assertThat(runs.get()).as("the tool did not run again").isEqualTo(1);
+        assertThat(events.events(TraceEvent.ToolCompleted.class)).singleElement()
+                .satisfies(e -> assertThat(e.userContent()).isEqualTo("売上グラフ: ▁▃▅▇ (key [REDACTED:key])"));
+    }
+
+    @Test
+    void aTraceWrittenBeforeTheUserPartHasNone() {
+        TraceEvent event = dev.rein.json.Json.mapper().convertValue(dev.rein.json.Json.parse("{\"type\":\"tool_result\",\"run_id\":\"r\","
+                + "\"step\":1,\"time\":\"2026-01-01T00:00:00Z\",\"call_id\":\"c\",\"tool\":\"t\",\"content\":\"x\",\"is_error\":false,"
+                + "\"error_class\":\"NONE\",\"duration_millis\":3}"), TraceEvent.class);
+
+        assertThat(((TraceEvent.ToolCompleted) event).userContent()).isNull();
+    }
+}
