@@ -88,6 +88,23 @@ class UserOnlyToolContentTest {
     }
 
     @Test
+    void aCallAnsweredFromItsCompletionRecordOnResumeKeepsTheUserPart() {
+        Tool charge = Tool.builder("charge").description("Charges the card.").risk(dev.rein.tool.Risk.WRITE)
+                .handler((a, c) -> ToolOutput.text("charged").withUserContent("領収書 No. 42")).build();
+        ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
+        RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{}")), text("unused"))).tools(charge)
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).store(store).build().run("charge");
+        RecordingListener events = new RecordingListener();
+
+        // another process resumes: the charge that completed before the crash is answered from its record
+        Agent.builder().model(ScriptedModel.of(text("done"))).tools(charge).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                .store(store.delegate()).listener(events).build().resume(crashed.runId());
+
+        assertThat(events.events(TraceEvent.ToolCompleted.class)).singleElement()
+                .satisfies(e -> assertThat(e.userContent()).isEqualTo("領収書 No. 42"));
+    }
+
+    @Test
     void aTraceWrittenBeforeTheUserPartHasNone() {
         TraceEvent event = dev.rein.json.Json.mapper().convertValue(dev.rein.json.Json.parse("{\"type\":\"tool_result\",\"run_id\":\"r\","
                 + "\"step\":1,\"time\":\"2026-01-01T00:00:00Z\",\"call_id\":\"c\",\"tool\":\"t\",\"content\":\"x\",\"is_error\":false,"

@@ -87,7 +87,8 @@ public final class IdempotencyGuard implements ToolInterceptor {
         if (recorded == null) {
             return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the call completed earlier, but its result was not kept)");
         }
+        // a resume answers the call from this record alone, so its part for the person comes from here too
         return new ToolResult(call.id(), call.name(), recorded.content(), recorded.isError(), recorded.errorClass(),
-                recorded.source(), recorded.observedAt(), recorded.duration(), null);
+                recorded.source(), recorded.observedAt(), recorded.duration(), null).withUserContent(recorded.userContent());
     }
 }
