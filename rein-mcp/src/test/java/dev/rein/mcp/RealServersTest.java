@@ -69,6 +69,28 @@ class RealServersTest {
     }
 
     @Test
+    void contentServerEverythingAnnotatesForTheUserOnlyIsRecordedForThePersonAndNotSentToTheModel() {
+        // get-annotated-message: "success" is one block with audience ["user"], "debug" one with ["assistant"].
+        // Before, both reached the model.
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("get-annotated-message", "{\"messageType\": \"success\"}"),
+                call("get-annotated-message", "{\"messageType\": \"debug\"}")), text("done"));
+        dev.rein.testkit.RecordingListener events = new dev.rein.testkit.RecordingListener();
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            RunResult result = Agent.builder().model(model).tools(mcp.tools()).listener(events).build().run("report");
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            List<ToolResultBlock> results = toolResults(model.lastRequest());
+            assertThat(results.get(0).content()).contains("(the tool returned content for the user only, which is not shown to you)")
+                    .doesNotContain("Operation completed successfully");
+            assertThat(results.get(1).content()).contains("Debug: Cache hit ratio 0.95, latency 150ms");
+            assertThat(model.requests().toString()).doesNotContain("Operation completed successfully");
+            List<dev.rein.trace.TraceEvent.ToolCompleted> done = events.events(dev.rein.trace.TraceEvent.ToolCompleted.class);
+            assertThat(done).extracting(dev.rein.trace.TraceEvent.ToolCompleted::userContent)
+                    .containsExactly("Operation completed successfully", null);
+        }
+    }
+
+    @Test
     void imagesAreDescribedAndStructuredContentIsShownOnce() throws Exception {
         try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
             String image = invoke(mcp, "get-tiny-image", "{}");

@@ -325,6 +325,20 @@ class ToolMappingTest {
     }
 
     @Test
+    void aBlockForTheUserOnlyIsTheUserPartMaskedAsTheContentIs() throws Exception {
+        // audience ["user"]: for the person, never the model. Its text is masked with the server's secrets as the rest
+        // is (a server echoing its key), before any agent's own masking.
+        List<Object> content = List.of(Map.of("type", "text", "text", "領収書 key=sk-user-only-123",
+                "annotations", Map.of("audience", List.of("user"), "priority", 0.7)));
+        try (McpToolset mcp = start(", \"env\": {\"API_KEY\": \"sk-user-only-123\"}",
+                offering(List.of(ScriptedStdioServer.tool("look")), content))) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.content()).isEqualTo("called look");
+            assertThat(output.userContent()).startsWith("領収書 key=[REDACTED:").doesNotContain("sk-user-only-123");
+        }
+    }
+
+    @Test
     void aResourceLinksTitleAndSizeReachTheModel() throws Exception {
         // Revision 2025-06-18 gives a resource link the fields of a Resource: a "title" for people (the name is
         // programmatic) and a "size" in bytes, which says whether reading it is worthwhile. Both were dropped unsaid.

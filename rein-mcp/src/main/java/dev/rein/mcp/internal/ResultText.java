@@ -9,16 +9,24 @@ import java.util.List;
 
 /**
  * A tool result as text for the model: text blocks as they are, structured content as JSON,
- * images, audio and resources described (their bytes never enter the context).
+ * images, audio and resources described (their bytes never enter the context). Blocks annotated
+ * for the user only ({@code audience: ["user"]}) become the output's part for the person, which the
+ * model never sees.
  */
 final class ResultText {
     private ResultText() {}
 
     static ToolOutput of(McpSchema.CallToolResult result) {
         List<String> parts = new ArrayList<>();
+        List<String> forUser = new ArrayList<>();
         List<JsonNode> textAsJson = new ArrayList<>();
         for (McpSchema.Content content : result.content() == null ? List.<McpSchema.Content>of() : result.content()) {
             String text = describe(content);
+            if (userOnly(content)) {
+                // the protocol's annotations: audience ["user"] is for the person, not the model (docs/mcp.md, Output)
+                forUser.add(text);
+                continue;
+            }
             parts.add(text);
             if (content instanceof McpSchema.TextContent) {
                 textAsJson.add(parseQuietly(text));
@@ -26,14 +34,27 @@ final class ResultText {
         }
         if (result.structuredContent() != null) {
             JsonNode structured = Json.mapper().valueToTree(result.structuredContent());
-            // Servers are asked to repeat structured content as a text block; show it once.
+            // Servers are asked to repeat structured content as a text block; show it once (a copy for the user only
+            // does not count: the model would not see it).
             if (!textAsJson.contains(structured)) {
                 parts.add("Structured content: " + Json.write(structured));
             }
         }
         String text = String.join("\n", parts);
-        return Boolean.TRUE.equals(result.isError()) ? ToolOutput.error(text.isEmpty() ? "The tool reported an error without a message." : text)
+        String user = forUser.isEmpty() ? null : String.join("\n", forUser);
+        // a success with nothing left for the model: Rein's executor tells it the content was for the user only
+        ToolOutput output = Boolean.TRUE.equals(result.isError())
+                ? ToolOutput.error(!text.isEmpty() ? text : user != null ? "The tool reported an error; its message was for the user only."
+                        : "The tool reported an error without a message.")
                 : ToolOutput.text(text);
+        return output.withUserContent(user);
+    }
+
+    /** Whether the block is annotated for the person only: its {@code audience} is exactly {@code ["user"]}. */
+    private static boolean userOnly(McpSchema.Content content) {
+        return content instanceof McpSchema.Annotated annotated && annotated.annotations() != null
+                && annotated.annotations().audience() != null && !annotated.annotations().audience().isEmpty()
+                && annotated.annotations().audience().stream().allMatch(McpSchema.Role.USER::equals);
     }
 
     private static String describe(McpSchema.Content content) {

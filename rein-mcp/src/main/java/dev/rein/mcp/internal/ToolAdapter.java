@@ -179,7 +179,8 @@ public final class ToolAdapter {
                     }
                     // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
                     String masked = Secrets.mask(output.content(), config.secrets());
-                    return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
+                    return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name(),
+                            output.userContent() == null ? null : Secrets.mask(output.userContent(), config.secrets()));
                 });
         if (config.scope() != null) {
             builder.requiredScopes(config.scope());

@@ -2,6 +2,7 @@ package dev.rein.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.tool.ToolOutput;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Base64;
 import java.util.List;
@@ -27,5 +28,42 @@ class ResultTextTest {
                 "[image image/png, 1000 bytes, not shown]",
                 "[image image/png, 4 bytes, not shown]",
                 "[resource file:///a.bin, application/octet-stream, 1000 bytes, not shown]");
+    }
+
+    private static McpSchema.Annotations audience(McpSchema.Role... roles) {
+        return new McpSchema.Annotations(List.of(roles), null);
+    }
+
+    @Test
+    void blocksForTheUserOnlyAreTheUserPartAndNeverTheModelsText() {
+        // MCP annotations: audience ["user"] is content for the person. Before, every block went to the model.
+        McpSchema.CallToolResult result = new McpSchema.CallToolResult(List.of(
+                new McpSchema.TextContent(audience(McpSchema.Role.USER), "完了しました"),
+                new McpSchema.TextContent(audience(McpSchema.Role.ASSISTANT), "cache hit 0.95"),
+                new McpSchema.TextContent(audience(McpSchema.Role.USER, McpSchema.Role.ASSISTANT), "both"),
+                new McpSchema.TextContent(audience(), "no audience"),
+                new McpSchema.TextContent("plain"),
+                new McpSchema.ImageContent(audience(McpSchema.Role.USER), "AAAA", "image/png")), null, null, null);
+
+        ToolOutput output = ResultText.of(result);
+
+        assertThat(output.content().lines()).containsExactly("cache hit 0.95", "both", "no audience", "plain");
+        assertThat(output.userContent()).isEqualTo("完了しました\n[image image/png, 3 bytes, not shown]");
+        assertThat(output.isError()).isFalse();
+    }
+
+    @Test
+    void aResultAllForTheUserLeavesTheModelNothingOfItsOwnAndAnErrorSaysWhy() {
+        ToolOutput success = ResultText.of(new McpSchema.CallToolResult(List.of(
+                new McpSchema.TextContent(audience(McpSchema.Role.USER), "Operation completed successfully")), false, null, null));
+        ToolOutput failure = ResultText.of(new McpSchema.CallToolResult(List.of(
+                new McpSchema.TextContent(audience(McpSchema.Role.USER), "Error: 権限がありません")), true, null, null));
+
+        // the executor turns the blank success into "(the tool returned content for the user only, ...)"
+        assertThat(success.content()).isEmpty();
+        assertThat(success.userContent()).isEqualTo("Operation completed successfully");
+        assertThat(failure.isError()).isTrue();
+        assertThat(failure.content()).isEqualTo("The tool reported an error; its message was for the user only.");
+        assertThat(failure.userContent()).isEqualTo("Error: 権限がありません");
     }
 }
