@@ -13,7 +13,9 @@ import java.util.Locale;
  * The executor stage right around the handler: an output longer than the limit reaches the model
  * as its first {@code limit} characters (Unicode code points) and a notice saying how much was
  * omitted and how to narrow the request. The full output goes to the {@link OutputStore}; the
- * trace records its hash. Errors are truncated the same way.
+ * trace records its hash. Errors are truncated the same way, and so is a result's part for the
+ * person ({@link ToolResult#userContent()}), with an {@code output_truncated} event of its own
+ * ({@code part} "user_content") and a note for the person in place of the model's.
  */
 public final class OutputTruncation implements ToolInterceptor {
     private final int limit;
@@ -46,34 +48,58 @@ public final class OutputTruncation implements ToolInterceptor {
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolOutcome outcome = chain.proceed(invocation);
-        if (!(outcome instanceof ToolOutcome.Done done)) {
+        if (!(outcome instanceof ToolOutcome.Done done) || limit == 0) {
             return outcome;
         }
         ToolResult result = done.result();
-        String content = result.content();
-        if (limit == 0 || content.length() <= limit) {
-            return outcome;
+        ToolResult cut = result;
+        Cut content = cut(result.content());
+        if (content != null) {
+            emit(invocation, result, content, null);
+            cut = cut.withContent(content.shown() + notice(limit, content.total(), content.hash(), content.stored()));
         }
-        int total = content.codePointCount(0, content.length());
+        // the part for the person is recorded, stored and shown too: cut to the same limit, its full text kept the same way
+        Cut user = result.userContent() == null ? null : cut(result.userContent());
+        if (user != null) {
+            emit(invocation, result, user, USER_CONTENT);
+            cut = cut.withUserContent(user.shown() + userNotice(limit, user.total(), user.hash(), user.stored()));
+        }
+        return cut == result ? outcome : ToolOutcome.of(cut);
+    }
+
+    /** The {@code part} of an {@code output_truncated} event for the result's part for the person. */
+    static final String USER_CONTENT = "user_content";
+
+    /** Text cut to the limit: what is shown, how long it was, and where its full text is kept. */
+    private record Cut(String shown, int total, String hash, boolean stored, String location) {}
+
+    /** {@code text} cut to the limit with its full text stored, or null when it is within the limit. */
+    private Cut cut(String text) {
+        if (text.length() <= limit) {
+            return null;
+        }
+        int total = text.codePointCount(0, text.length());
         if (total <= limit) {
-            return outcome;
+            return null;
         }
-        String hash;
-        boolean stored;
-        String location;
         try {
-            hash = store.put(content);
-            stored = true;
-            location = store.location(hash);
+            String hash = store.put(text);
+            return new Cut(text.substring(0, text.offsetByCodePoints(0, limit)), total, hash, true, store.location(hash));
         } catch (RuntimeException e) {
-            hash = dev.rein.json.Hashing.sha256(content);
-            stored = false;
-            location = "not stored: " + e.getMessage();
+            return new Cut(text.substring(0, text.offsetByCodePoints(0, limit)), total, dev.rein.json.Hashing.sha256(text), false,
+                    "not stored: " + e.getMessage());
         }
-        String shown = content.substring(0, content.offsetByCodePoints(0, limit));
+    }
+
+    private void emit(ToolInvocation invocation, ToolResult result, Cut cut, String part) {
         tracer.emit(new TraceEvent.OutputTruncated(invocation.context().runId(), invocation.context().step(), tracer.now(),
-                result.callId(), result.toolName(), total, limit, hash, stored, location));
-        return ToolOutcome.of(result.withContent(shown + notice(limit, total, hash, stored)));
+                result.callId(), result.toolName(), cut.total(), limit, cut.hash(), cut.stored(), cut.location(), part));
+    }
+
+    /** The note on a cut part for the person: worded for them (the model never sees it), without advice to the model. */
+    static String userNotice(int shown, int total, String hash, boolean stored) {
+        String kept = stored ? " The full text is kept as sha256:" + hash.substring(0, 16) + "." : "";
+        return String.format(Locale.ROOT, "%n%n[rein] Cut: showing the first %,d of %,d characters.%s", shown, total, kept);
     }
 
     static String notice(int shown, int total, String hash, boolean stored) {

@@ -40,7 +40,8 @@ final class TraceSummary {
                 case "audit" -> j.path("kind").asText() + " " + j.path("tool").asText("") + ": " + j.path("detail").asText();
                 case "stall_detected" -> j.path("detector").asText() + " " + j.path("action").asText() + " (#"
                         + j.path("occurrence").asInt() + "): " + Json.write(j.path("evidence"));
-                case "output_truncated" -> j.path("tool").asText() + " output cut to " + j.path("shown_chars").asInt() + " of "
+                case "output_truncated" -> j.path("tool").asText() + ("user_content".equals(j.path("part").asText())
+                        ? " output for the user cut to " : " output cut to ") + j.path("shown_chars").asInt() + " of "
                         + j.path("total_chars").asInt() + " characters, full text " + j.path("sha256").asText();
                 case "context_edited" -> j.path("edit").asText() + ": " + j.path("tokens_before").asLong() + " -> "
                         + j.path("tokens_after").asLong() + " tokens";

@@ -14,6 +14,9 @@ import java.util.concurrent.TimeoutException;
 final class HandlerInvocation implements ToolInterceptor {
     /** What the model gets for a result whose only content is for the person (README, Tools). */
     static final String USER_ONLY_RESULT = "(the tool returned content for the user only, which is not shown to you)";
+    /** What the model gets for an error whose only message is for the person (README, Tools); Rein's own, as the next. */
+    static final String USER_ONLY_ERROR = "(the tool reported an error; its message was for the user only)";
+    static final String NO_MESSAGE_ERROR = "(the tool reported an error without a message)";
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
     /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
@@ -60,12 +63,15 @@ final class HandlerInvocation implements ToolInterceptor {
             case null -> ToolResult.success(call, EMPTY_RESULT, null);
             // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
             case Optional<?> maybe -> normalise(call, maybe.orElse(null));
-            // the part for the person rides along; a result with nothing else for the model says so, not "empty"
-            case ToolOutput out when out.userContent() != null -> normalise(call, new ToolOutput(
-                    out.content().isBlank() && !out.isError() ? USER_ONLY_RESULT : out.content(), out.isError(), out.source()))
-                    .withUserContent(out.userContent());
+            // the part for the person rides along; a result with nothing else for the model says so, not "empty" or
+            // "without a message" (the message was there, for the person); the success note is marked as the "empty" one is
+            case ToolOutput out when out.userContent() != null && out.content().isBlank() -> (out.isError()
+                    ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, USER_ONLY_ERROR)
+                    : ToolResult.success(call, USER_ONLY_RESULT, out.source())).withUserContent(out.userContent());
+            case ToolOutput out when out.userContent() != null ->
+                    normalise(call, new ToolOutput(out.content(), out.isError(), out.source())).withUserContent(out.userContent());
             case ToolOutput out when out.content().isBlank() ->
-                    out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
+                    out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, NO_MESSAGE_ERROR)
                             : ToolResult.success(call, EMPTY_RESULT, out.source());
             case ToolOutput out -> out.isError()
                     ? withSource(ToolResult.error(call, ErrorClass.EXECUTION_FAILED, out.content()), out.source())

@@ -38,7 +38,9 @@ public record ToolOutput(String content, boolean isError, String source, String 
 
     /**
      * With {@code text} for the person only: the model never sees it (it sees {@link #content()}; when that
-     * is blank, a note that the tool returned content for the user only). Null or blank for none.
+     * is blank, Rein's note that the tool returned content for the user only, or for an {@linkplain #error error}
+     * that its message was for the user only). Null or blank for none. Cut to the run's tool output limit as
+     * the content is.
      */
     public ToolOutput withUserContent(String text) {
         return new ToolOutput(content, isError, source, text == null || text.isBlank() ? null : text);

@@ -237,9 +237,19 @@ public sealed interface TraceEvent {
      * A tool output was longer than the limit: the model got the first {@code shownChars}
      * characters and a notice; the full output is in the output store under {@code sha256}
      * ({@code stored} false when storing failed, with the reason in {@code location}).
+     * {@code part} is "user_content" when the cut text was the result's part for the person
+     * ({@code user_content} of {@code tool_result}, cut to the same limit); null (left out) for the
+     * content the model sees, and in traces written before it was recorded.
      */
     record OutputTruncated(String runId, int step, Instant time, String callId, String tool, int totalChars,
-                           int shownChars, String sha256, boolean stored, String location) implements TraceEvent {}
+                           int shownChars, String sha256, boolean stored, String location,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String part) implements TraceEvent {
+        /** The cut of the content the model sees ({@code part} null). */
+        public OutputTruncated(String runId, int step, Instant time, String callId, String tool, int totalChars,
+                               int shownChars, String sha256, boolean stored, String location) {
+            this(runId, step, time, callId, tool, totalChars, shownChars, sha256, stored, location, null);
+        }
+    }
 
     /**
      * A context policy edited the history before a model call: {@code edit} is

@@ -71,6 +71,54 @@ class UserOnlyToolContentTest {
                 .doesNotContain("売上グラフ");
     }
 
+    /** A blank error with a part for the person had a message, for the person: the model is told so, not that there was none. */
+    @Test
+    void aBlankErrorWithAUserPartTellsTheModelItsMessageWasForTheUser() {
+        Tool pay = Tool.builder("pay").description("Pays.")
+                .handler((args, ctx) -> ToolOutput.error("").withUserContent("Your card was declined")).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("pay", "{}")), text("sorry"));
+        RecordingListener events = new RecordingListener();
+
+        agent(model, pay).listener(events).build().run("pay");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.content()).isEqualTo("(the tool reported an error; its message was for the user only)");
+        assertThat(done.isError()).isTrue();
+        assertThat(done.reinMessage()).as("Rein's own note, as the note for an error without a message").isTrue();
+        assertThat(done.userContent()).isEqualTo("Your card was declined");
+        assertThat(model.requests().toString()).doesNotContain("without a message").doesNotContain("card was declined");
+    }
+
+    /**
+     * The part for the person is cut to the tool output limit as the content is, its full text kept in the run's output
+     * store and the cut recorded (output_truncated, part user_content). Before, it was never cut: a 5 MB part wrote a
+     * 5 MB trace line and was copied into the idempotency record, snapshots and workflow payloads.
+     */
+    @Test
+    void theUserPartIsCutToTheToolOutputLimitAsTheContentIs(@TempDir Path dir) throws Exception {
+        String big = "売".repeat(5_000);
+        Tool chart = Tool.builder("chart").description("Draws.").handler((a, c) -> ToolOutput.text("drawn").withUserContent(big)).build();
+        dev.rein.context.OutputStore store = dev.rein.context.OutputStore.inMemory();
+        Path trace = dir.resolve("run.jsonl");
+        RecordingListener events = new RecordingListener();
+
+        agent(ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown")), chart).listener(events).listener(JsonlTraceListener.to(trace))
+                .contextPolicy(dev.rein.context.ContextPolicy.builder().toolOutputLimit(100).outputStore(store).build()).build().run("draw");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.content()).isEqualTo("drawn");
+        assertThat(done.userContent()).startsWith("売".repeat(100) + "\n\n[rein] ").doesNotContain("売".repeat(101))
+                .contains("the first 100 of 5,000 characters").hasSizeLessThan(400);
+        TraceEvent.OutputTruncated cut = events.events(TraceEvent.OutputTruncated.class).get(0);
+        assertThat(cut.part()).isEqualTo("user_content");
+        assertThat(cut.totalChars()).isEqualTo(5_000);
+        assertThat(cut.shownChars()).isEqualTo(100);
+        assertThat(store.get(cut.sha256())).contains(big);
+        assertThat(done.userContent()).contains(cut.sha256().substring(0, 16));
+        assertThat(Files.readAllLines(trace)).allSatisfy(line -> assertThat(line.length()).isLessThan(2_000));
+        assertThat(Files.readString(trace)).contains("\"part\":\"user_content\"");
+    }
+
     @Test
     void aReplayReproducesTheUserPartFromTheTrace(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
