@@ -21,12 +21,12 @@ final class ResultText {
         List<String> forUser = new ArrayList<>();
         List<JsonNode> textAsJson = new ArrayList<>();
         for (McpSchema.Content content : result.content() == null ? List.<McpSchema.Content>of() : result.content()) {
-            String text = describe(content);
             if (userOnly(content)) {
                 // the protocol's annotations: audience ["user"] is for the person, not the model (docs/mcp.md, Output)
-                forUser.add(text);
+                forUser.add(forPerson(content));
                 continue;
             }
+            String text = describe(content);
             parts.add(text);
             if (content instanceof McpSchema.TextContent) {
                 textAsJson.add(parseQuietly(text));
@@ -42,12 +42,31 @@ final class ResultText {
         }
         String text = String.join("\n", parts);
         String user = forUser.isEmpty() ? null : String.join("\n", forUser);
-        // a success with nothing left for the model: Rein's executor tells it the content was for the user only
+        // nothing left for the model but a part for the person: Rein's executor tells the model the content (or the
+        // error's message) was for the user only, in its own words
         ToolOutput output = Boolean.TRUE.equals(result.isError())
-                ? ToolOutput.error(!text.isEmpty() ? text : user != null ? "The tool reported an error; its message was for the user only."
-                        : "The tool reported an error without a message.")
+                ? ToolOutput.error(!text.isEmpty() || user != null ? text : "The tool reported an error without a message.")
                 : ToolOutput.text(text);
         return output.withUserContent(user);
+    }
+
+    /**
+     * A block for the person: only text survives in the part for the user (a listener prints it), so an image, audio
+     * or binary file is described in words for the person; anything else as the model would have it.
+     */
+    private static String forPerson(McpSchema.Content content) {
+        if (content instanceof McpSchema.ImageContent image) {
+            return "[an image (" + image.mimeType() + ", " + decodedBytes(image.data()) + " bytes) was left out: only text is shown here]";
+        }
+        if (content instanceof McpSchema.AudioContent audio) {
+            return "[a sound (" + audio.mimeType() + ", " + decodedBytes(audio.data()) + " bytes) was left out: only text is shown here]";
+        }
+        if (content instanceof McpSchema.EmbeddedResource embedded && embedded.resource() instanceof McpSchema.BlobResourceContents blob
+                && textOf(blob) == null) {
+            return "[a file (" + blob.uri() + (blob.mimeType() == null ? "" : ", " + blob.mimeType()) + ", " + decodedBytes(blob.blob())
+                    + " bytes) was left out: only text is shown here]";
+        }
+        return describe(content);
     }
 
     /** Whether the block is annotated for the person only: its {@code audience} is exactly {@code ["user"]}. */

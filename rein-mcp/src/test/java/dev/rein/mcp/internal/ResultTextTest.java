@@ -48,7 +48,8 @@ class ResultTextTest {
         ToolOutput output = ResultText.of(result);
 
         assertThat(output.content().lines()).containsExactly("cache hit 0.95", "both", "no audience", "plain");
-        assertThat(output.userContent()).isEqualTo("完了しました\n[image image/png, 3 bytes, not shown]");
+        // only text survives in the part for the person: an image is described, in words for the person (not the model's)
+        assertThat(output.userContent()).isEqualTo("完了しました\n" + "[an image (image/png, 3 bytes) was left out: only text is shown here]");
         assertThat(output.isError()).isFalse();
     }
 
@@ -63,7 +64,8 @@ class ResultTextTest {
         assertThat(success.content()).isEmpty();
         assertThat(success.userContent()).isEqualTo("Operation completed successfully");
         assertThat(failure.isError()).isTrue();
-        assertThat(failure.content()).isEqualTo("The tool reported an error; its message was for the user only.");
+        // blank, with the part for the person: rein-core tells the model the error's message was for the user only
+        assertThat(failure.content()).isEmpty();
         assertThat(failure.userContent()).isEqualTo("Error: 権限がありません");
     }
 }
