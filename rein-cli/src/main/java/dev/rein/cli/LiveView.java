@@ -67,11 +67,14 @@ final class LiveView implements RunListener {
                     + Text.shorten(Json.write(e.arguments()), MAX_ARGUMENTS));
             case TraceEvent.ToolCompleted e -> line.print(label(e.step()) + "← " + call(e.callId(), e.tool())
                     + (e.isError() ? " error (" + e.errorClass() + ")" : " ok") + " in " + Text.millis(e.durationMillis())
-                    + ": " + Text.shorten(e.content(), MAX_RESULT));
+                    + ": " + Text.shorten(e.content(), MAX_RESULT)
+                    // the part for the person (MCP audience ["user"]): the model got only a note, the person reads it here
+                    + (e.userContent() == null ? "" : " · for you: " + Text.shorten(e.userContent(), MAX_RESULT)));
             case TraceEvent.Intervention e -> line.print(label(e.step()) + "! " + e.kind() + ": " + Text.shorten(e.message(), MAX_RESULT));
             case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
                     + Text.shorten(e.message(), MAX_RESULT));
-            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + Text.visible(e.tool()) + " output cut for the model: "
+            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + Text.visible(e.tool())
+                    + (e.part() == null ? " output cut for the model: " : " output for you cut: ")
                     + e.shownChars() + " of " + Counts.of(e.totalChars(), "char") + " shown"
                     + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
             case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "

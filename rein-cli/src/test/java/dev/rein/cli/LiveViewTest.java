@@ -97,4 +97,28 @@ class LiveViewTest {
         assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("run r1 continues, turn 2: "
                 + "ab\\x07".repeat(26) + "ab… (+100 chars)");
     }
+
+    /**
+     * A result's part for the person (an MCP block for audience ["user"]) is shown on its line, shortened as the content is.
+     * Before, only the content was shown: with --mcp, the model's note that the content was for the user, and not it.
+     */
+    @Test
+    void aResultsPartForThePersonIsShownShortenedOnItsLine() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        try (StatusLine line = new StatusLine(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), false)) {
+            LiveView view = new LiveView(line);
+            view.onEvent(new dev.rein.trace.TraceEvent.ToolCompleted("r1", 1, java.time.Instant.EPOCH, "c1", "chart",
+                    "(the tool returned content for the user only, which is not shown to you)", false, "NONE", null, 3, false,
+                    "READ", "売上グラフ\n" + "▇".repeat(200)));
+            view.onEvent(new dev.rein.trace.TraceEvent.ToolCompleted("r1", 1, java.time.Instant.EPOCH, "c2", "look", "seen",
+                    false, "NONE", null, 3, false, "READ"));
+            view.onEvent(new dev.rein.trace.TraceEvent.OutputTruncated("r1", 1, java.time.Instant.EPOCH, "c1", "chart", 5_000, 100,
+                    "ab".repeat(32), true, "memory", "user_content"));
+        }
+        String shown = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(shown).contains("← chart ok in 3 ms: (the tool returned content for the user only, which is not shown to you)"
+                + " · for you: 売上グラフ " + "▇".repeat(LiveView.MAX_RESULT - 6) + "… (+46 chars)");
+        assertThat(shown).contains("← look ok in 3 ms: seen" + System.lineSeparator()).contains("! chart output for you cut: 100 of ")
+                .doesNotContain("cut for the model");
+    }
 }
