@@ -23,7 +23,7 @@ class EventStreamByteOrderMarkTest {
     private static ToolOutput call(McpToolset mcp) throws Exception {
         Tool tool = mcp.tools().stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow();
         return (ToolOutput) tool.handler().handle(Json.parse("{}"),
-                ToolContext.standalone("k").withDeadline(Instant.now().plus(Duration.ofSeconds(10))));
+                ToolContext.standalone("k").withRisk(tool.risk()).withDeadline(Instant.now().plus(Duration.ofSeconds(10))));
     }
 
     @Test

@@ -185,12 +185,12 @@ class FaultyServerTest {
     void structuredContentIsRequiredAndCheckedAgainstTheToolsOutputSchema() throws Exception {
         try (McpToolset mcp = start("")) {
             ToolOutput good = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"good\"}"),
-                    ToolContext.standalone("c-good"));
+                    ToolContext.standalone("c-good").withRisk(tool(mcp, "weather").risk()));
             assertThat(good.isError()).isFalse();
             assertThat(good.content()).contains("21");
 
             ToolOutput bad = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"bad\"}"),
-                    ToolContext.standalone("c-bad"));
+                    ToolContext.standalone("c-bad").withRisk(tool(mcp, "weather").risk()));
             assertThat(bad.isError()).isTrue();
             assertThat(bad.content()).contains("MCP server 'faulty'", "tool 'weather'", "does not match the tool's output schema",
                     "not used").doesNotContain("hot");
@@ -198,11 +198,11 @@ class FaultyServerTest {
             assertThat(servers.started).hasSize(1);
 
             ToolOutput missing = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"missing\"}"),
-                    ToolContext.standalone("c-missing"));
+                    ToolContext.standalone("c-missing").withRisk(tool(mcp, "weather").risk()));
             assertThat(missing.isError()).isTrue();
             assertThat(missing.content()).contains("tool 'weather'", "without the structured content its output schema promises");
             ToolOutput failed = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"failed\"}"),
-                    ToolContext.standalone("c-failed"));
+                    ToolContext.standalone("c-failed").withRisk(tool(mcp, "weather").risk()));
             assertThat(failed.isError()).isTrue();
             assertThat(failed.content()).as("an error result needs no structured content").contains("no weather today");
             assertThat(servers.started).hasSize(1);
@@ -334,7 +334,7 @@ class FaultyServerTest {
         try (McpToolset mcp = McpToolset.start(McpTesting.config("chatty", "\"command\": \"in-jvm\""), launcher)) {
             for (String text : List.of("one", "two")) {
                 ToolOutput output = (ToolOutput) tool(mcp, "chatty").handler().handle(Json.parse("{\"text\": \"" + text + "\"}"),
-                        ToolContext.standalone("c-" + text));
+                        ToolContext.standalone("c-" + text).withRisk(tool(mcp, "chatty").risk()));
                 assertThat(output.isError()).as(output.content()).isFalse();
                 assertThat(output.content()).isEqualTo("done: " + text);
             }
@@ -461,7 +461,7 @@ class FaultyServerTest {
         try (McpToolset mcp = McpToolset.start(McpTesting.config("天気", "\"command\": \"in-jvm\""), servers.launcher())) {
             Tool echo = tool(mcp, "echo");
             assertThat(echo.definition().description()).startsWith("[MCP server '天気'] ");
-            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"text\": \"晴れ\"}"), ToolContext.standalone("c-jp"));
+            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"text\": \"晴れ\"}"), ToolContext.standalone("c-jp").withRisk(echo.risk()));
             assertThat(output.content()).isEqualTo("echo: 晴れ");
             assertThat(output.source()).isEqualTo("mcp:天気/echo");
         }
@@ -483,6 +483,6 @@ class FaultyServerTest {
 
     private static ToolOutput invoke(McpToolset mcp, String name) throws Exception {
         JsonNode args = Json.parse("{\"text\": \"hi\"}");
-        return (ToolOutput) tool(mcp, name).handler().handle(args, ToolContext.standalone("c-" + name));
+        return (ToolOutput) tool(mcp, name).handler().handle(args, ToolContext.standalone("c-" + name).withRisk(tool(mcp, name).risk()));
     }
 }

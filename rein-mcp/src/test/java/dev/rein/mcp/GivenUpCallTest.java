@@ -172,7 +172,7 @@ class GivenUpCallTest {
         Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
         try {
             return (ToolOutput) tool.handler().handle(Json.parse(arguments),
-                    ToolContext.standalone("k-" + name + "-" + System.nanoTime()).withDeadline(Instant.now().plus(Duration.ofSeconds(seconds))));
+                    ToolContext.standalone("k-" + name + "-" + System.nanoTime()).withRisk(tool.risk()).withDeadline(Instant.now().plus(Duration.ofSeconds(seconds))));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

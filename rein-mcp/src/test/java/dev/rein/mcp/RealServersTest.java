@@ -150,7 +150,7 @@ class RealServersTest {
     private static String invoke(McpToolset mcp, String tool, String args) throws Exception {
         dev.rein.tool.Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
         dev.rein.tool.ToolOutput output = (dev.rein.tool.ToolOutput) found.handler().handle(dev.rein.json.Json.parse(args),
-                dev.rein.tool.ToolContext.standalone("c-" + tool));
+                dev.rein.tool.ToolContext.standalone("c-" + tool).withRisk(found.risk()));
         assertThat(output.isError()).as(output.content()).isFalse();
         return output.content();
     }

@@ -68,7 +68,7 @@ class StdioProtocolTest {
 
     private static ToolOutput handle(Tool tool, ToolContext context) {
         try {
-            return (ToolOutput) tool.handler().handle(Json.parse("{}"), context);
+            return (ToolOutput) tool.handler().handle(Json.parse("{}"), context.withRisk(tool.risk())); // as the executor does
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -223,7 +223,7 @@ class StdioProtocolTest {
             ToolContext traced = ToolContext.standalone("c-traced").withTraceContext(Map.of("traceparent", traceparent,
                     "tracestate", "rojo=00f067aa0ba902b7", "b3", "0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1"));
             assertThat(((ToolOutput) look.handler().handle(Json.parse("{}"), traced)).content()).isEqualTo("seen");
-            assertThat(((ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-untraced"))).content())
+            assertThat(((ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-untraced").withRisk(look.risk()))).content())
                     .isEqualTo("seen");
             List<JsonNode> calls = started.getFirst().received.stream().filter(m -> "tools/call".equals(m.path("method").asText())).toList();
             JsonNode meta = calls.get(0).at("/params/_meta");
@@ -247,7 +247,7 @@ class StdioProtocolTest {
             }
         })) {
             Tool tool = mcp.tools().getFirst();
-            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-large")
+            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-large").withRisk(tool.risk())
                     .withDeadline(java.time.Instant.now().plusSeconds(20)));
             assertThat(output.isError()).isTrue();
             assertThat(output.content()).startsWith("MCP server 'scripted' failed while running tool 'dump': it sent an answer of more"
@@ -274,7 +274,7 @@ class StdioProtocolTest {
             }
         })) {
             Tool tool = mcp.tools().getFirst();
-            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-latin1")
+            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-latin1").withRisk(tool.risk())
                     .withDeadline(java.time.Instant.now().plusSeconds(20)));
             assertThat(output.isError()).as(output.content()).isTrue();
             assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'menu' with a message that is not"
@@ -319,7 +319,7 @@ class StdioProtocolTest {
             }
         })) {
             Tool look = mcp.tools().getFirst();
-            ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-idless")
+            ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-idless").withRisk(look.risk())
                     .withDeadline(java.time.Instant.now().plusSeconds(10)));
             assertThat(output.content()).startsWith("MCP server 'scripted' failed while running tool 'look': it stopped: it sent"
                     + " JSON-RPC error -32600: Invalid Request: 読めません without a request id (its answer to a request it could not read).")
@@ -358,14 +358,14 @@ class StdioProtocolTest {
         })) {
             Tool look = mcp.tools().stream().filter(t -> t.name().equals("look")).findFirst().orElseThrow();
             for (int i = 0; i < 2; i++) {
-                ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-look-" + i)
+                ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-look-" + i).withRisk(look.risk())
                         .withDeadline(java.time.Instant.now().plusSeconds(10)));
                 assertThat(output.isError()).as(output.content()).isFalse();
                 assertThat(output.content()).isEqualTo("seen");
             }
             assertThat(started).as("the server is not restarted").hasSize(1);
             Tool crash = mcp.tools().stream().filter(t -> t.name().equals("crash")).findFirst().orElseThrow();
-            ToolOutput crashed = (ToolOutput) crash.handler().handle(Json.parse("{}"), ToolContext.standalone("c-crash")
+            ToolOutput crashed = (ToolOutput) crash.handler().handle(Json.parse("{}"), ToolContext.standalone("c-crash").withRisk(crash.risk())
                     .withDeadline(java.time.Instant.now().plusSeconds(10)));
             // What it wrote to stdout last is often why it stopped (an error print()ed rather than logged to stderr).
             assertThat(crashed.content()).startsWith("MCP server 'scripted' failed while running tool 'crash': it stopped: it closed its"
@@ -755,7 +755,7 @@ class StdioProtocolTest {
             }
         })) {
             Tool ask = mcp.tools().getFirst();
-            ToolOutput output = (ToolOutput) ask.handler().handle(Json.parse("{}"), ToolContext.standalone("c1"));
+            ToolOutput output = (ToolOutput) ask.handler().handle(Json.parse("{}"), ToolContext.standalone("c1").withRisk(ask.risk()));
             assertThat(output.content()).isEqualTo("asked");
             for (int i = 0; i < 100 && answers.size() < asked.size() + 1; i++) {
                 Thread.sleep(50);
@@ -790,7 +790,7 @@ class StdioProtocolTest {
             }
         })) {
             Tool change = mcp.tools().getFirst();
-            assertThat(((ToolOutput) change.handler().handle(Json.parse("{}"), ToolContext.standalone("c1"))).content()).isEqualTo("changed");
+            assertThat(((ToolOutput) change.handler().handle(Json.parse("{}"), ToolContext.standalone("c1").withRisk(change.risk()))).content()).isEqualTo("changed");
             ScriptedStdioServer server = started.getFirst();
             JsonNode cancelled = null;
             // A listing gets at least 30 s, whatever the call timeout (as at start), so the cancellation comes after those.

@@ -41,7 +41,7 @@ class StreamableHttpTest {
             assertThat(mcp.secrets()).containsEntry("EVERYTHING_TOKEN", "tok-12345-secret")
                     .containsEntry("mcp.everything.headers.Authorization", "Bearer tok-12345-secret");
             Tool echo = mcp.tools().stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow();
-            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"message\": \"över HTTP 日本語の文 🎌\"}"), ToolContext.standalone("h1"));
+            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"message\": \"över HTTP 日本語の文 🎌\"}"), ToolContext.standalone("h1").withRisk(echo.risk()));
             assertThat(output.isError()).isFalse();
             assertThat(output.content()).isEqualTo("Echo: över HTTP 日本語の文 🎌"); // UTF-8 both ways, intact
             assertThat(output.source()).isEqualTo("mcp:everything/echo");
@@ -80,7 +80,7 @@ class StreamableHttpTest {
                         + " \"http://127.0.0.1:" + proxy.port() + "/mcp\"}}}", "test", Map.of()))) {
             Tool slow = mcp.tools().stream().filter(t -> t.name().equals("trigger-long-running-operation")).findFirst().orElseThrow();
             ToolOutput output = (ToolOutput) slow.handler().handle(Json.parse("{\"duration\": 30, \"steps\": 3}"),
-                    ToolContext.standalone("c-cancel").withDeadline(Instant.now().plusSeconds(1)));
+                    ToolContext.standalone("c-cancel").withRisk(slow.risk()).withDeadline(Instant.now().plusSeconds(1)));
             assertThat(output.isError()).isTrue();
             java.util.regex.Pattern callId = java.util.regex.Pattern.compile("\"method\":\"tools/call\".*?\"id\":\"?([\\w-]+)");
             java.util.regex.Pattern cancelled = java.util.regex.Pattern.compile(
@@ -138,7 +138,7 @@ class StreamableHttpTest {
 
     private static ToolOutput call(McpToolset mcp, String name, String arguments) throws Exception {
         Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
-        return (ToolOutput) tool.handler().handle(Json.parse(arguments), ToolContext.standalone("c-" + System.nanoTime()));
+        return (ToolOutput) tool.handler().handle(Json.parse(arguments), ToolContext.standalone("c-" + System.nanoTime()).withRisk(tool.risk()));
     }
 
     /**

@@ -97,7 +97,7 @@ class StuckServerTest {
         Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
         try {
             return (ToolOutput) tool.handler().handle(Json.parse(arguments),
-                    ToolContext.standalone("k-" + name).withDeadline(Instant.now().plus(Duration.ofSeconds(seconds))));
+                    ToolContext.standalone("k-" + name).withRisk(tool.risk()).withDeadline(Instant.now().plus(Duration.ofSeconds(seconds))));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

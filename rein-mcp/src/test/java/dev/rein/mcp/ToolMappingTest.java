@@ -47,9 +47,14 @@ class ToolMappingTest {
         return mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
     }
 
+    /** Calls tool {@code name} as the executor does: with the risk it applies, the tool's own. */
     private static ToolOutput invoke(McpToolset mcp, String name) throws Exception {
-        Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
-        return (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("c-" + name));
+        return invoke(mcp, name, tool(mcp, name).risk());
+    }
+
+    /** Calls tool {@code name} as the executor does when it applies {@code risk} (a policy, {@code toBuilder().risk(...)}). */
+    private static ToolOutput invoke(McpToolset mcp, String name, dev.rein.tool.Risk risk) throws Exception {
+        return (ToolOutput) tool(mcp, name).handler().handle(Json.parse("{}"), ToolContext.standalone("c-" + name).withRisk(risk));
     }
 
     @Test
@@ -938,6 +943,35 @@ class ToolMappingTest {
             answer.set(Map.of("content", List.of(), "isError", "no"));
             assertThat(invoke(mcp, "write").content()).contains("It may or may not have taken effect; check before calling it again.");
             assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
+    void whatAFailedCallSaysOfItsEffectFollowsTheRiskTheExecutorAppliesNotTheOneReinDerived() throws Exception {
+        // The words followed the risk Rein derived from the annotations: a read-only tool an application made WRITE
+        // (toBuilder().risk(...), a policy) was not told its call may have taken effect, and a tool the executor runs
+        // as READ was told it may have. The executor hands the handler the risk it applies (ToolContext.risk()).
+        java.util.concurrent.atomic.AtomicReference<Object> answer = new java.util.concurrent.atomic.AtomicReference<>(
+                Map.of("content", List.of(), "isError", "no"));
+        Map<String, Object> write = Map.of("name", "write", "description", "Writes.", "inputSchema", Map.of("type", "object"),
+                "annotations", Map.of("readOnlyHint", false, "destructiveHint", false));
+        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"), write)));
+                case "tools/call" -> server.result(message.get("id"), answer.get());
+                default -> { }
+            }
+        };
+        String effect = "It may or may not have taken effect; check before calling it again.";
+        try (McpToolset mcp = start(", \"trust\": true", script)) {
+            assertThat(invoke(mcp, "look", dev.rein.tool.Risk.WRITE).content()).contains(effect);
+            assertThat(invoke(mcp, "look", dev.rein.tool.Risk.IRREVERSIBLE).content()).contains(effect);
+            assertThat(invoke(mcp, "write", dev.rein.tool.Risk.READ).content()).doesNotContain("taken effect")
+                    .contains("so the answer was not used.");
+            // Outside an executor the context says IRREVERSIBLE, the most cautious.
+            assertThat(((ToolOutput) tool(mcp, "look").handler().handle(Json.parse("{}"), ToolContext.standalone("c-out")))
+                    .content()).contains(effect);
         }
     }
 

@@ -671,11 +671,12 @@ public final class ServerConnection implements AutoCloseable {
      * @param callersDeadline the call gives up at this instant (or after the server's timeout and 5 s, if sooner)
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
-     * @param mayHaveEffect true when the risk Rein derived for the tool is not READ: a failure that may have come after the
-     *                 call ran says it may have taken effect. Not for deciding what is sent again, nor for a 503's words: the
-     *                 executor may apply a stricter risk than this
-     * @throws RetryableToolException when a streamable HTTP server refused the call with 429: the call was not run and may
-     *                 be tried again (after the server's {@code Retry-After}, when it gave one)
+     * @param mayHaveEffect true when the risk the executor applies to the call ({@code ToolContext.risk()}, which may differ
+     *                 from the one Rein derived: a policy, {@code toBuilder().risk(...)}) is not READ: a failure that may have
+     *                 come after the call ran says it may have taken effect, and a 503 is not handed to the executor's retry
+     * @throws RetryableToolException when a streamable HTTP server refused the call with 429 (the call was not run), or
+     *                 answered 503 to a call run as READ (it may have run, without effect): it may be tried again (after the
+     *                 server's {@code Retry-After}, when it gave one)
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
                            boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException, RetryableToolException {
@@ -854,23 +855,32 @@ public final class ServerConnection implements AutoCloseable {
             // it, cannot handle the request now) proves nothing, with or without a Retry-After: Envoy and Istio answer it
             // ("upstream connect error or disconnect/reset before headers") when the upstream connection drops after the
             // request was forwarded, and a proxy may add a Retry-After of its own. The executor's retry sits below the
-            // approval gate, and whether the tool has effects is the risk the executor applies, which may be stricter than
-            // the one Rein derived (an application's toBuilder().risk(...)) and is not seen here; so a 503 is never handed
-            // to it: the model may call again, and that call passes the gate under the executor's risk. The session,
-            // whose endpoint answered, is kept. For the same reason its words do not follow mayHaveEffect: a tool made WRITE
-            // in code would be told nothing of an effect. And a wait it asked for is the advice: called again at once, it is
-            // refused again.
+            // approval gate, so a call with effects (by the risk the executor applies, which may be stricter than the one
+            // Rein derived) is never handed to it on a 503: the model may call again, and that call passes the gate. A call
+            // run as READ has no effect to repeat: its 503 is a passing failure, retried as a 429 is. The session, whose
+            // endpoint answered, is kept. A wait it asked for is the advice: called again at once, it is refused again.
             if (status != null && status == 503) {
-                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
+                String answered = "MCP server '" + config.name() + "' answered the call of tool '" + tool + "': "
                         + HttpRefusal.describe(status, said, retryAfter, noWait, config.secrets())
-                        + (retryAfter > 0 || noWait != null ? "" : ", without a Retry-After")
-                        + ". A 503 does not show whether the server ran the call: a proxy in front of it answers 503 (and may add a"
-                        + " Retry-After) when its connection to the server broke after it passed the call on, so Rein does not send it"
-                        + " again. If this tool changes anything, it may or may not have taken effect; check before calling it again."
-                        + (HttpRefusal.unreadable(retryAfter) ? " Calling it again soon will likely be refused again: use another tool,"
-                        + " or tell the user." : retryAfter > 0 ? " Calling it again sooner than " + HttpRefusal.seconds(retryAfter)
-                        + " s will likely be refused again: use another tool, or tell the user."
-                        : " Otherwise call it again if you still need its answer, or use another tool."));
+                        + (retryAfter > 0 || noWait != null ? "" : ", without a Retry-After") + ". ";
+                String advice = HttpRefusal.unreadable(retryAfter) ? " Calling it again soon will likely be refused again: use"
+                        + " another tool, or tell the user." : retryAfter > 0 ? " Calling it again sooner than "
+                        + HttpRefusal.seconds(retryAfter) + " s will likely be refused again: use another tool, or tell the user."
+                        : " Otherwise call it again if you still need its answer, or use another tool.";
+                if (!mayHaveEffect) {
+                    String read = answered + "The server, or a proxy in front of it, cannot handle the call now. The tool only"
+                            + " reads, so a call that may have run changed nothing.";
+                    if (HttpRefusal.unreadable(retryAfter)) {
+                        // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
+                        return ToolOutput.error(read + " Rein does not try it again." + advice);
+                    }
+                    throw new RetryableToolException(read + advice.replace(" Otherwise call", " Call"),
+                            retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);
+                }
+                return ToolOutput.error(answered + "A 503 does not show whether the server ran the call: a proxy in front of it"
+                        + " answers 503 (and may add a Retry-After) when its connection to the server broke after it passed the call"
+                        + " on, so Rein does not send it again. It may or may not have taken effect; check before calling it again."
+                        + advice);
             }
             if (status != null && status == 429) {
                 String refused = "MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "

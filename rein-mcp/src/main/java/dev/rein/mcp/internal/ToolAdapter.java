@@ -171,7 +171,10 @@ public final class ToolAdapter {
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
                     ToolOutput output;
                     try {
-                        output = connection.call(tool.name(), args, meta(context), context.deadline(), risk != Risk.READ, outputSchema);
+                        // What a failure may have done follows the risk the executor applies (a policy or toBuilder().risk(...)
+                        // may have changed the one Rein derived), not this tool's own.
+                        output = connection.call(tool.name(), args, meta(context), context.deadline(), context.risk() != Risk.READ,
+                                outputSchema);
                     } catch (dev.rein.tool.RetryableToolException refused) {
                         // Masked as a result is: the executor shows its message to the model.
                         throw new dev.rein.tool.RetryableToolException(Secrets.mask(refused.getMessage(), config.secrets()),
