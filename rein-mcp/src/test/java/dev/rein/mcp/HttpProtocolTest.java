@@ -818,6 +818,59 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"200,", "202,", "204,", "200,application/json", "200,text/plain", "200,text/event-stream"})
+    void aPingAnsweredWith2xxAndNoBodyAfterATimeoutIsAnAnswerAndTheSessionIsKept(int status, String type) throws Exception {
+        // Any 2xx says the server took the ping and is alive. Before, one without a body counted as a failed ping: the
+        // session was broken (its other calls ended), deleted, and a new one initialized at the next call.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger deletes = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> {
+                    deletes.incrementAndGet();
+                    FakeHttpEndpoint.empty(exchange, 200);
+                }
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    String method = FakeHttpEndpoint.method(message);
+                    if (method.equals("initialize")) {
+                        sessions.incrementAndGet();
+                    }
+                    exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
+                    if (method.equals("ping")) {
+                        pings.incrementAndGet();
+                        if (type == null) {
+                            FakeHttpEndpoint.empty(exchange, status);
+                        } else {
+                            FakeHttpEndpoint.send(exchange, status, type, ""); // chunked, ending at once
+                        }
+                        return;
+                    }
+                    if (method.equals("tools/call") && hang.getAndSet(false)) {
+                        await(release); // hung
+                        return;
+                    }
+                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
+                }
+            }
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            try {
+                assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
+                ToolOutput next = invoke(mcp, "echo", "k-after-empty-ping", Duration.ofSeconds(20));
+                assertThat(next.content()).isEqualTo("done");
+                assertThat(pings.get()).as("the server was pinged").isEqualTo(1);
+                assertThat(sessions.get()).as("sessions initialized").isEqualTo(1);
+                assertThat(deletes.get()).as("sessions deleted").isZero();
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
     private static void await(java.util.concurrent.CountDownLatch latch) {
         try {
             latch.await(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -453,20 +453,23 @@ final class ResumingHttpClient extends HttpClient {
                 }
                 return new Refused<>(body, id, true);
             }
-            if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && info.headers().firstValue("Content-Type")
-                    .orElse("").toLowerCase(java.util.Locale.ROOT).contains("json")) {
-                // Kept to read an error without an id, which answers this POST's request (see idlessErrorOf).
-                JsonNode id = requestId(request);
-                if (id != null) {
+            if ("POST".equals(request.method()) && info.statusCode() / 100 == 2) {
+                JsonNode message = body(request); // read once for all three below
+                JsonNode id = message != null && message.has("method") && message.hasNonNull("id") ? message.get("id") : null;
+                if (id != null && "ping".equals(message.path("method").asText())) {
+                    // Any 2xx to a ping says the server took it and is alive, whatever its body (none, an empty one).
+                    answeredPings.put(Json.write(id), info.statusCode());
+                }
+                if (id != null && info.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT)
+                        .contains("json")) {
+                    // Kept to read an error without an id, which answers this POST's request (see idlessErrorOf).
                     return new Refused<>(body, id, false);
                 }
-            }
-            if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && !eventStream(info)
-                    && (info.statusCode() == 202 || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
-                // A request is answered with JSON or an event stream; without a body its answer never comes (the SDK
-                // takes it as sent and waits), so it ends now, as a response stream ending unanswered does.
-                JsonNode id = requestId(request);
-                if (id != null) {
+                if (id != null && !eventStream(info) && (info.statusCode() == 202 || info.statusCode() == 204
+                        || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
+                    // A request is answered with JSON or an event stream; without a body its answer never comes (the SDK
+                    // takes it as sent and waits), so it ends now, as a response stream ending unanswered does. (A 204
+                    // never has one.)
                     return new Unanswered<>(body, id, info.statusCode());
                 }
             }
@@ -515,6 +518,18 @@ final class ResumingHttpClient extends HttpClient {
     Integer refusedStatusOf(Object id) {
         return id == null ? null : refusedStatuses.take(Json.write(Json.mapper().valueToTree(id)));
     }
+    /** The 2xx status each ping's POST was answered with, by its JSON-RPC id; forgotten once read. */
+    private final ByRequest<Integer> answeredPings = new ByRequest<>();
+
+    /**
+     * Whether the server answered the POST of the {@code ping} with JSON-RPC id {@code id} with a 2xx status, and
+     * forgets it: it took the ping, so it is alive, even when the answer has no body the SDK can read as a result
+     * (a 204, or a 200 whose body is empty).
+     */
+    boolean pingAnswered(Object id) {
+        return id != null && answeredPings.take(Json.write(Json.mapper().valueToTree(id))) != null;
+    }
+
     /** The waits the Retry-After of an HTTP error status refusing a request asked for, in milliseconds, by its JSON-RPC id. */
     private final ByRequest<Long> retryAfters = new ByRequest<>();
 

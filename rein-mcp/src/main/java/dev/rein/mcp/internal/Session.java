@@ -316,6 +316,9 @@ final class Session {
             return null;
         } catch (java.util.concurrent.TimeoutException e) {
             ping.cancel(true);
+            if (resuming != null && resuming.pingAnswered(transport.lastPingId())) {
+                return null; // its POST was answered 2xx with nothing the SDK reads as a result: an answer all the same
+            }
             return "it did not answer ping within " + shown(bound);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CompletionException e) {
             if (io.modelcontextprotocol.spec.McpError.findRootCause(e) instanceof io.modelcontextprotocol.spec.McpError error
@@ -324,6 +327,9 @@ final class Session {
             }
             if (pingRefusedWithStatus(e)) {
                 return null; // so is an HTTP error status (a 503 or 429 when busy, a 500): the server took the request and answered
+            }
+            if (resuming != null && resuming.pingAnswered(transport.lastPingId())) {
+                return null; // and any 2xx, also without a body the SDK reads as a result (a 204, an empty 200)
             }
             Throwable cause = e.getCause() == null ? e : e.getCause();
             return broken.isDone() ? null : "its ping failed (" + StdioTransport.abbreviate(String.valueOf(cause.getMessage())) + ")";
