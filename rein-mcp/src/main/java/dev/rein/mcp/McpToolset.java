@@ -270,10 +270,7 @@ public final class McpToolset implements ToolSource, AutoCloseable {
 
     /** A server's name or a tool's as a warning quotes it: control characters escaped, cut to {@link #MAX_NAME_QUOTED}. */
     private static String quote(String said) {
-        int length = said.codePointCount(0, said.length());
-        String cut = length <= MAX_NAME_QUOTED ? said : said.substring(0, said.offsetByCodePoints(0, MAX_NAME_QUOTED));
-        return dev.rein.internal.text.Controls.visible(cut, false)
-                + (length <= MAX_NAME_QUOTED ? "" : "… [cut to its first " + MAX_NAME_QUOTED + " of " + length + " characters]");
+        return dev.rein.mcp.internal.Quoted.of(said, MAX_NAME_QUOTED);
     }
 
     private static String lower(Risk risk) {

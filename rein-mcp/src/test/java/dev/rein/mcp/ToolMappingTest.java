@@ -787,7 +787,7 @@ class ToolMappingTest {
             assertThat(warned).singleElement().asString()
                     .doesNotContain("\u001b").doesNotContain("\n")
                     .contains("listed tool 'wipe\\x1b[2J\\x1b[31m\\x0aFAKE LINE")
-                    .contains("[cut to its first 200 of 323 characters]")
+                    .contains("… [Rein cut it to its first 200 of 323 characters]") // the wording of every quote of a server's words
                     .hasSizeLessThan(1000);
         }
     }

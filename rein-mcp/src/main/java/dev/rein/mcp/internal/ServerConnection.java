@@ -1330,11 +1330,7 @@ public final class ServerConnection implements AutoCloseable {
      * the server's escape sequences (a retitle, a cleared screen, a bidi override).
      */
     private String quoted(String said) {
-        String masked = mask(said); // before the cut: a secret cut in two would no longer be found
-        int length = masked.codePointCount(0, masked.length());
-        return length <= MAX_QUOTED_CHARS ? dev.rein.internal.text.Controls.visible(masked, false)
-                : dev.rein.internal.text.Controls.visible(masked.substring(0, masked.offsetByCodePoints(0, MAX_QUOTED_CHARS)), false)
-                + "… [Rein cut it to its first " + MAX_QUOTED_CHARS + " of " + length + " characters]";
+        return Quoted.of(mask(said), MAX_QUOTED_CHARS); // masked before the cut: a secret cut in two would no longer be found
     }
 
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
