@@ -204,7 +204,10 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                             + quote(before.server()) + "' (its tool '" + quote(before.mcpName()) + "')"
                             + (atLeast == null ? "" : "; it is kept at least " + lower(atLeast) + ", the risk the name was offered with"));
                 }
-                if (atLeast != null) {
+                // Said only of a tool this server offered before: one it never offered that takes over a Rein name is
+                // said by the owner change above (which names the risk kept), not as listed "again".
+                Risk ownBefore = atLeast == null ? null : offered.get(mine);
+                if (ownBefore != null) {
                     Risk listed = ToolAdapter.risk(server, tool, false);
                     if (McpRisk.stricter(atLeast, listed)) {
                         warnOnce(mine + ":" + atLeast + ">" + listed, "MCP server '" + quote(server.name()) + "' listed tool '"

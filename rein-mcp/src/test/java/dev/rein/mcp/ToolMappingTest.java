@@ -681,10 +681,11 @@ class ToolMappingTest {
                 assertThat(t.mcpName()).isEqualTo("wipe_x");
                 assertThat(t.risk()).as("the Rein name keeps the risk it was offered with").isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
             });
-            assertThat(String.join("\n", warned))
+            // Only the owner change: 'wipe_x' was never listed before, so a warning that the server listed it "again" with
+            // looser annotations (as there was beside this one) misattributes the risk kept.
+            assertThat(warned).singleElement().asString()
                     .contains("Rein tool 'wipe_x' now comes from MCP server 'scripted' (its tool 'wipe_x'), no longer from server"
-                            + " 'scripted' (its tool 'wipe.x')")
-                    .contains("listed tool 'wipe_x' again with annotations that would make it read rather than irreversible");
+                            + " 'scripted' (its tool 'wipe.x'); it is kept at least irreversible");
         }
     }
 
@@ -720,7 +721,7 @@ class ToolMappingTest {
                 assertThat(t.server()).isEqualTo("b");
                 assertThat(t.risk()).as("the Rein name keeps the risk it was offered with").isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
             });
-            assertThat(String.join("\n", warned))
+            assertThat(warned).singleElement().asString() // not also that b listed 'wipe' "again": it never offered it
                     .contains("Rein tool 'wipe' now comes from MCP server 'b' (its tool 'wipe'), no longer from server 'a' (its tool 'wipe');"
                             + " it is kept at least irreversible");
         }
