@@ -871,6 +871,53 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"text/event-stream", "application/json"})
+    void aPingAnswered200WhoseBodyNeverEndsIsNoAnswerAndTheSessionIsReplaced(String type) throws Exception {
+        // Headers are not an answer: a server whose ping's body never comes is as hung as one that sends nothing. Before,
+        // the 2xx status line alone counted, so a hung server's session was kept.
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            switch (exchange.getRequestMethod()) {
+                case "DELETE" -> FakeHttpEndpoint.empty(exchange, 200);
+                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                default -> {
+                    String method = FakeHttpEndpoint.method(message);
+                    if (method.equals("initialize")) {
+                        sessions.incrementAndGet();
+                    }
+                    exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
+                    if (method.equals("ping") && pings.incrementAndGet() == 1) {
+                        exchange.getResponseHeaders().set("Content-Type", type);
+                        exchange.sendResponseHeaders(200, 0);
+                        exchange.getResponseBody().flush();
+                        await(release); // the headers sent, the answer never
+                        return;
+                    }
+                    if (method.equals("tools/call") && hang.getAndSet(false)) {
+                        await(release); // hung
+                        return;
+                    }
+                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
+                }
+            }
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
+                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
+            try {
+                assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
+                ToolOutput next = invoke(mcp, "echo", "k-after-unended-ping", Duration.ofSeconds(20));
+                assertThat(next.content()).isEqualTo("done");
+                assertThat(pings.get()).as("the server was pinged").isGreaterThanOrEqualTo(1);
+                assertThat(sessions.get()).as("sessions initialized: the first was taken for hung").isEqualTo(2);
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
     private static void await(java.util.concurrent.CountDownLatch latch) {
         try {
             latch.await(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -2521,6 +2568,32 @@ class HttpProtocolTest {
                         + " where a request is answered with JSON or an event stream, so its answer would never come.")
                         .contains("It may or may not have taken effect");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/json", "text/event-stream", "text/plain"})
+    void aCallAnswered204IsSaidToHaveNoBodyWhateverItsContentType(String type) throws Exception {
+        // A 204 never has a body (RFC 9110 section 15.3.5), whatever its Content-Type says. Before, one typed JSON was
+        // blamed for 'a body that is not a JSON-RPC message', and one typed as an event stream for ending without the answer.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            if (FakeHttpEndpoint.method(message).equals("tools/call")) {
+                exchange.getResponseHeaders().set("Content-Type", type);
+                exchange.getResponseHeaders().set("Mcp-Session-Id", "s1");
+                exchange.sendResponseHeaders(204, -1);
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s1");
+        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ", \"timeout_seconds\": 20"))) {
+            Instant called = Instant.now();
+            ToolOutput output = invoke(mcp, "echo", "k-204", Duration.ofSeconds(20));
+            assertThat(Duration.between(called, Instant.now())).isLessThan(Duration.ofSeconds(10));
+            assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'echo' with HTTP 204 and no body,"
+                    + " where a request is answered with JSON or an event stream, so its answer would never come.");
         }
     }
 

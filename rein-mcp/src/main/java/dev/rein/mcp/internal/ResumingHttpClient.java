@@ -454,27 +454,79 @@ final class ResumingHttpClient extends HttpClient {
                 return new Refused<>(body, id, true);
             }
             if ("POST".equals(request.method()) && info.statusCode() / 100 == 2) {
-                JsonNode message = body(request); // read once for all three below
+                JsonNode message = body(request); // read once for all below
                 JsonNode id = message != null && message.has("method") && message.hasNonNull("id") ? message.get("id") : null;
-                if (id != null && "ping".equals(message.path("method").asText())) {
-                    // Any 2xx to a ping says the server took it and is alive, whatever its body (none, an empty one).
-                    answeredPings.put(Json.write(id), info.statusCode());
-                }
-                if (id != null && info.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT)
-                        .contains("json")) {
-                    // Kept to read an error without an id, which answers this POST's request (see idlessErrorOf).
-                    return new Refused<>(body, id, false);
-                }
-                if (id != null && !eventStream(info) && (info.statusCode() == 202 || info.statusCode() == 204
-                        || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
-                    // A request is answered with JSON or an event stream; without a body its answer never comes (the SDK
-                    // takes it as sent and waits), so it ends now, as a response stream ending unanswered does. (A 204
-                    // never has one.)
-                    return new Unanswered<>(body, id, info.statusCode());
-                }
+                HttpResponse.BodySubscriber<T> read = answerOf(info, request, body, id);
+                // Any 2xx to a ping whose body ends says the server took it and is alive, whatever that body is (none, an
+                // empty one); the status line alone does not: a hung server may send it and never the rest.
+                return id != null && "ping".equals(message.path("method").asText())
+                        ? new Ended<>(read, () -> answeredPings.put(Json.write(id), info.statusCode())) : read;
             }
             return eventStream(info) ? new Watched<>(body, request) : body;
         };
+    }
+
+    /** How the 2xx answer to a POST is read: {@code id} is the JSON-RPC id of the request it carries, null for none. */
+    private <T> HttpResponse.BodySubscriber<T> answerOf(HttpResponse.ResponseInfo info, HttpRequest request,
+                                                        HttpResponse.BodySubscriber<T> body, JsonNode id) {
+        if (id == null) {
+            return eventStream(info) ? new Watched<>(body, request) : body;
+        }
+        // A request is answered with JSON or an event stream; without a body its answer never comes (the SDK takes it as
+        // sent and waits), so it ends now, as a response stream ending unanswered does. A 204 never has a body (RFC 9110
+        // section 15.3.5), whatever its Content-Type says, so it is told first.
+        if (info.statusCode() == 204) {
+            return new Unanswered<>(body, id, 204);
+        }
+        if (json(info)) {
+            // Kept to read an error without an id, which answers this POST's request (see idlessErrorOf).
+            return new Refused<>(body, id, false);
+        }
+        if (!eventStream(info) && (info.statusCode() == 202 || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
+            return new Unanswered<>(body, id, info.statusCode());
+        }
+        return eventStream(info) ? new Watched<>(body, request) : body;
+    }
+
+    private static boolean json(HttpResponse.ResponseInfo info) {
+        return info.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT).contains("json");
+    }
+
+    /** Passes a body on unchanged, running {@code ended} when it completes without error, before its reader hears of it. */
+    private static final class Ended<T> implements HttpResponse.BodySubscriber<T> {
+        private final HttpResponse.BodySubscriber<T> downstream;
+        private final Runnable ended;
+
+        Ended(HttpResponse.BodySubscriber<T> downstream, Runnable ended) {
+            this.downstream = downstream;
+            this.ended = ended;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            downstream.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+            downstream.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            downstream.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            ended.run();
+            downstream.onComplete();
+        }
+
+        @Override
+        public CompletionStage<T> getBody() {
+            return downstream.getBody();
+        }
     }
 
     /** The JSON-RPC error of the last error status a POST was answered with, as "JSON-RPC error CODE: MESSAGE"; else null. */
@@ -518,13 +570,14 @@ final class ResumingHttpClient extends HttpClient {
     Integer refusedStatusOf(Object id) {
         return id == null ? null : refusedStatuses.take(Json.write(Json.mapper().valueToTree(id)));
     }
-    /** The 2xx status each ping's POST was answered with, by its JSON-RPC id; forgotten once read. */
+
+    /** The 2xx status of each ping's POST whose body ended without error, by its JSON-RPC id; forgotten once read. */
     private final ByRequest<Integer> answeredPings = new ByRequest<>();
 
     /**
-     * Whether the server answered the POST of the {@code ping} with JSON-RPC id {@code id} with a 2xx status, and
-     * forgets it: it took the ping, so it is alive, even when the answer has no body the SDK can read as a result
-     * (a 204, or a 200 whose body is empty).
+     * Whether the server answered the POST of the {@code ping} with JSON-RPC id {@code id} with a 2xx status and its
+     * body ended without error, and forgets it: it took the ping, so it is alive, even when the answer has no body the
+     * SDK can read as a result (a 204, or a 200 whose body is empty). A 2xx whose body never ends is no answer.
      */
     boolean pingAnswered(Object id) {
         return id != null && answeredPings.take(Json.write(Json.mapper().valueToTree(id))) != null;
