@@ -197,27 +197,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
             }
             try {
                 Risk atLeast = strict || server.trust() ? null : atLeast(mine, name);
-                Owner before = lastOwner.get(name);
-                if (!strict && before != null && !before.equals(mine)) {
-                    warnOnce("owner:" + name + ":" + before + ">" + mine, "Rein tool '" + quote(name) + "' now comes from MCP server '"
-                            + quote(mine.server()) + "' (its tool '" + quote(mine.mcpName()) + "'), no longer from server '"
-                            + quote(before.server()) + "' (its tool '" + quote(before.mcpName()) + "')"
-                            + (atLeast == null ? "" : "; it is kept at least " + lower(atLeast) + ", the risk the name was offered with"));
-                }
-                // Said only of a tool this server offered before: one it never offered that takes over a Rein name is
-                // said by the owner change above (which names the risk kept), not as listed "again".
-                Risk ownBefore = atLeast == null ? null : offered.get(mine);
-                if (ownBefore != null) {
-                    Risk listed = ToolAdapter.risk(server, tool, false);
-                    if (McpRisk.stricter(atLeast, listed)) {
-                        warnOnce(mine + ":" + atLeast + ">" + listed, "MCP server '" + quote(server.name()) + "' listed tool '"
-                                + quote(tool.name()) + "'" + (name.equals(tool.name()) ? "" : " (Rein tool '" + quote(name) + "')")
-                                + " again with annotations"
-                                + " that would make it " + lower(listed) + " rather than " + lower(atLeast) + ", the risk it was offered"
-                                + " with; a server without \"trust\": true cannot loosen a tool it has offered, so Rein keeps it "
-                                + lower(atLeast) + " for as long as this toolset runs (a new start takes the tool as then listed;"
-                                + " set \"trust\": true only for a server whose annotations you rely on)");
-                    }
+                if (!strict) {
+                    warnOfKept(connection, tool, mine, name, atLeast);
                 }
                 ToolAdapter.Adapted adapted = ToolAdapter.adapt(server, connection, tool, strict, this::offeredNow, atLeast);
                 current.put(name, adapted);
@@ -228,6 +209,35 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 }
                 owner.remove(name, mine); // a tool Rein cannot use, announced later: left out, not fatal
             }
+        }
+    }
+
+    /**
+     * Warns (once each) that {@code tool}'s Rein name {@code name} now comes from another tool than before, saying it is
+     * kept at least {@code atLeast} only when that is stricter than the tool is listed with; and, for an untrusted server
+     * ({@code atLeast} not null), that its listing would loosen it, only when it is listed looser than this server's tool
+     * was offered with before (a name taken back, or taken from another tool, is no loosening of the server's own
+     * listing: the owner change says what is kept).
+     */
+    private void warnOfKept(ServerConnection connection, McpSchema.Tool tool, Owner mine, String name, Risk atLeast) {
+        McpServerConfig server = connection.config();
+        Risk listed = ToolAdapter.risk(server, tool, false);
+        Owner before = lastOwner.get(name);
+        if (before != null && !before.equals(mine)) {
+            warnOnce("owner:" + name + ":" + before + ">" + mine, "Rein tool '" + quote(name) + "' now comes from MCP server '"
+                    + quote(mine.server()) + "' (its tool '" + quote(mine.mcpName()) + "'), no longer from server '"
+                    + quote(before.server()) + "' (its tool '" + quote(before.mcpName()) + "')"
+                    + (atLeast != null && McpRisk.stricter(atLeast, listed)
+                            ? "; it is kept at least " + lower(atLeast) + ", the risk the name was offered with" : ""));
+        }
+        Risk ownBefore = atLeast == null ? null : offered.get(mine);
+        if (ownBefore != null && McpRisk.stricter(ownBefore, listed)) {
+            warnOnce(mine + ":" + ownBefore + ">" + listed, "MCP server '" + quote(server.name()) + "' listed tool '"
+                    + quote(tool.name()) + "'" + (name.equals(tool.name()) ? "" : " (Rein tool '" + quote(name) + "')")
+                    + " again with annotations that would make it " + lower(listed) + " rather than " + lower(ownBefore)
+                    + ", the risk it was offered with; a server without \"trust\": true cannot loosen a tool it has offered, so"
+                    + " Rein keeps it " + lower(atLeast) + " for as long as this toolset runs (a new start takes the tool as then"
+                    + " listed; set \"trust\": true only for a server whose annotations you rely on)");
         }
     }
 

@@ -690,6 +690,43 @@ class ToolMappingTest {
     }
 
     @Test
+    void aNameTakenBackIsWarnedOfOnlyForTheRiskItsListingLoosens() throws Exception {
+        // 'wipe_x' (read-only), then 'wipe.x' (destructive) as Rein tool 'wipe_x', then 'wipe_x' read-only again. Before, the
+        // first owner change said 'it is kept at least read' of a tool listed irreversible, and taking the name back was
+        // also said to list 'wipe_x' "again" with annotations looser than "the risk it was offered with" (irreversible),
+        // which this server offered 'wipe_x' with never: it offered it read-only, as it does now.
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> warned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var script = relisting(listings, List.of(
+                List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("readOnlyHint", true))),
+                List.of(ScriptedStdioServer.tool("poke"), annotated("wipe.x", Map.of("destructiveHint", true))),
+                List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("readOnlyHint", true))),
+                List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("destructiveHint", false)))));
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
+            ScriptedStdioServer server = new ScriptedStdioServer(script);
+            started.add(server);
+            return server;
+        }, warned::add)) {
+            assertThat(tool(mcp, "wipe_x").risk()).isEqualTo(dev.rein.tool.Risk.READ);
+            relisted(mcp, listings);
+            assertThat(tool(mcp, "wipe_x").risk()).isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
+            assertThat(warned).as("listed stricter than read: nothing kept").containsExactly("Rein tool 'wipe_x' now comes from MCP"
+                    + " server 'scripted' (its tool 'wipe.x'), no longer from server 'scripted' (its tool 'wipe_x')");
+            relisted(mcp, listings);
+            assertThat(tool(mcp, "wipe_x").risk()).as("the Rein name keeps the risk it was offered with")
+                    .isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
+            assertThat(warned).as("taken back as this server offered it: no loosening of its own").hasSize(2).last().asString()
+                    .isEqualTo("Rein tool 'wipe_x' now comes from MCP server 'scripted' (its tool 'wipe_x'), no longer from server"
+                            + " 'scripted' (its tool 'wipe.x'); it is kept at least irreversible, the risk the name was offered with");
+            relisted(mcp, listings); // 'wipe_x' now WRITE, looser than the irreversible it was last offered as: a loosening said
+            assertThat(warned).hasSize(3).last().asString()
+                    .startsWith("MCP server 'scripted' listed tool 'wipe_x' again with annotations that would make it write rather than"
+                            + " irreversible, the risk it was offered with; a server without \"trust\": true cannot loosen a tool it"
+                            + " has offered, so Rein keeps it irreversible");
+        }
+    }
+
+    @Test
     void anotherServerTakingAReinNameCannotLoosenIt() throws Exception {
         // Server a offered 'wipe' (destructive), server b only 'bpoke'; a dropped 'wipe' and b then listed 'wipe' read-only:
         // Rein tool 'wipe' became READ, now from server b, with no warning (at start the two would be refused as a clash).
