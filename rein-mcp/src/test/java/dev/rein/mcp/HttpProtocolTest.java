@@ -327,6 +327,37 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aCallRefusedWith503IsRetriedAsReadOnlyWhenItsReadComesFromTheApplicationOrATrustedServer() throws Exception {
+        // The executor's retry sends a call again without the model or a person; a 503 does not show whether the call ran. A
+        // READ said only by an untrusted server's readOnlyHint (the MCP spec: annotations are untrusted unless the server is
+        // trusted) is its own word that repeating the call is harmless. Before, that READ was enough: the call was sent 3 times.
+        record Case(String extra, dev.rein.tool.Risk inCode, boolean retried) {}
+        for (Case c : List.of(new Case("", null, false), new Case(", \"trust\": true", null, true),
+                new Case(", \"risk\": \"WRITE\"", dev.rein.tool.Risk.READ, true), new Case(", \"risk\": \"READ\"", null, true))) {
+            try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, c.extra())) {
+                server.refuseCallsWith.set(503);
+                ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{}")), text("done"));
+                List<Tool> tools = c.inCode() == null ? mcp.tools()
+                        : mcp.tools().stream().map(t -> t.toBuilder().risk(c.inCode()).build()).toList();
+                Agent.builder().model(model).tools(tools)
+                        .safety(dev.rein.agent.SafetyConfig.builder().approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build())
+                        .build().run("echo");
+                var answer = McpTesting.toolResults(model.lastRequest()).getFirst();
+                assertThat(answer.content()).as(c.toString()).contains("it answered HTTP 503", "The tool only reads")
+                        .doesNotContain("taken effect");
+                if (c.retried()) {
+                    assertThat(server.rpc("tools/call")).as(c.toString()).hasSizeGreaterThan(1);
+                    assertThat(answer.content()).as(c.toString()).contains("gave up after");
+                } else {
+                    assertThat(server.rpc("tools/call")).as(c.toString()).hasSize(1);
+                    assertThat(answer.content()).as(c.toString()).contains("Rein does not try it again. Call it again if you still"
+                            + " need its answer, or use another tool.");
+                }
+            }
+        }
+    }
+
     /**
      * Checks that the session the refused calls used is kept: a dropped one shows only at the next call, which
      * initializes again, so one is made (answered now) and must use the same Mcp-Session-Id without a new initialize.

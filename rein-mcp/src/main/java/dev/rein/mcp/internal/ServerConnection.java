@@ -674,12 +674,16 @@ public final class ServerConnection implements AutoCloseable {
      * @param mayHaveEffect true when the risk the executor applies to the call ({@code ToolContext.risk()}, which may differ
      *                 from the one Rein derived: a policy, {@code toBuilder().risk(...)}) is not READ: a failure that may have
      *                 come after the call ran says it may have taken effect, and a 503 is not handed to the executor's retry
+     * @param readVouched true when the call is run as READ and that READ is not the word of an untrusted server alone (its
+     *                 {@code readOnlyHint}): the application said it (an override, {@code toBuilder().risk(...)}, a policy), or
+     *                 the server has {@code trust}; only then is a 503 handed to the executor's retry
      * @throws RetryableToolException when a streamable HTTP server refused the call with 429 (the call was not run), or
-     *                 answered 503 to a call run as READ (it may have run, without effect): it may be tried again (after the
-     *                 server's {@code Retry-After}, when it gave one)
+     *                 answered 503 to a call whose READ is vouched for (it may have run, without effect): it may be tried again
+     *                 (after the server's {@code Retry-After}, when it gave one)
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
-                           boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException, RetryableToolException {
+                           boolean mayHaveEffect, boolean readVouched, DeclaredOutput output)
+            throws InterruptedException, RetryableToolException {
         // The server's timeout bounds a call also for a caller allowing more (a handler called outside the
         // executor), with the slack the executor's own timeout is given to come first.
         Instant bound = Instant.now().plus(config.timeout()).plusSeconds(5);
@@ -873,6 +877,11 @@ public final class ServerConnection implements AutoCloseable {
                     if (HttpRefusal.unreadable(retryAfter)) {
                         // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
                         return ToolOutput.error(read + " Rein does not try it again." + advice);
+                    }
+                    if (!readVouched) {
+                        // Only an untrusted server's readOnlyHint says it reads, and the retry sends it again unseen: the model
+                        // may call again.
+                        return ToolOutput.error(read + " Rein does not try it again." + advice.replace(" Otherwise call", " Call"));
                     }
                     throw new RetryableToolException(read + advice.replace(" Otherwise call", " Call"),
                             retryAfter > 0 ? Duration.ofMillis(retryAfter) : null);

@@ -173,8 +173,12 @@ public final class ToolAdapter {
                     try {
                         // What a failure may have done follows the risk the executor applies (a policy or toBuilder().risk(...)
                         // may have changed the one Rein derived), not this tool's own.
+                        // A READ is vouched for unless it is an untrusted server's readOnlyHint alone: set by the application
+                        // (an override; in code or by a policy, when it differs from the risk Rein gave), or a trusted server's.
+                        boolean readVouched = context.risk() == Risk.READ
+                                && (config.trust() || config.overrideFor(tool.name()).isPresent() || risk != Risk.READ);
                         output = connection.call(tool.name(), args, meta(context), context.deadline(), context.risk() != Risk.READ,
-                                outputSchema);
+                                readVouched, outputSchema);
                     } catch (dev.rein.tool.RetryableToolException refused) {
                         // Masked as a result is: the executor shows its message to the model.
                         throw new dev.rein.tool.RetryableToolException(Secrets.mask(refused.getMessage(), config.secrets()),

@@ -67,7 +67,7 @@ class ServerWarningsTest {
             connection.start();
             for (int i = 1; i <= 3; i++) {
                 dev.rein.tool.ToolOutput output = connection.call("echo", Map.of(), Map.of(), Instant.now().plusSeconds(i == 2 ? 1 : 20), false,
-                        null);
+                        true, null);
                 assertThat(output.isError()).as(output.content()).isEqualTo(i == 2);
             }
             assertThat(sessions.get()).as("a new session for the third call").isEqualTo(2);
