@@ -3,10 +3,12 @@ package dev.rein.mcp.internal;
 import dev.rein.internal.text.Controls;
 
 /**
- * A server's words (a name, an error message) as Rein quotes them in a message or a warning: cut to a bound, saying
- * so and how long they were, then their control characters escaped ({@code \x1b}), so a caller printing or logging
- * the message is not sent the server's escape sequences (a retitle, a cleared screen, a bidi override). One helper,
- * so every quote is cut and said alike.
+ * A server's tool and server names in the toolset's warnings, and its error messages in error results
+ * ({@code ServerConnection.quoted}), as Rein quotes them: cut to a bound, saying so and how long they were, then their
+ * control characters escaped ({@code \x1b}), so a caller printing or logging the message is not sent the server's
+ * escape sequences (a retitle, a cleared screen, a bidi override). Other quotes of what a server sent are cut their
+ * own way and only end in {@code …}: {@code StdioTransport.abbreviate} (a line of its output, an SDK's failure, on one
+ * line, 200 characters) and {@code StderrTail} (its stderr); both escape control characters too.
  */
 public final class Quoted {
     private Quoted() {
