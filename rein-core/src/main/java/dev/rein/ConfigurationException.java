@@ -7,7 +7,9 @@ package dev.rein;
  * thrown by Rein inside a run, it ends the run {@code FAILED} with reason {@code configuration_error}
  * ({@link dev.rein.run.Reason#CONFIGURATION_ERROR}) and this message, which says what to change. A
  * model-call stage of the application may throw it for a setup mistake of its own that it finds
- * during a call, with the same effect.
+ * during a call, with the same effect. An agent whose output schema differs from a typed run's stored one
+ * is refused with it when it resumes the run (a durable engine's worker: at the run's next activity, which
+ * ends the run {@code configuration_error}).
  */
 public class ConfigurationException extends ReinException {
     public ConfigurationException(String message) {

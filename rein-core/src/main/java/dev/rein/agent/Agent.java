@@ -137,7 +137,8 @@ public final class Agent {
      * {@link #stream(String)} gives a run's.
      *
      * @throws ReinException     when the store has no such run, it already ended, this agent was built with
-     *                           another output schema than the run's, or the run's stored one cannot be used
+     *                           another output schema than the run's (a {@link dev.rein.ConfigurationException}), or the
+     *                           run's stored one cannot be used
      *                           (nothing of the run changes)
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      */
@@ -164,7 +165,8 @@ public final class Agent {
      * <p>The run continues on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
      *
      * @throws ReinException     when the store has no such run, it already ended, this agent was built with
-     *                           another output schema than the run's, or the run's stored one cannot be used
+     *                           another output schema than the run's (a {@link dev.rein.ConfigurationException}), or the
+     *                           run's stored one cannot be used
      *                           (nothing of the run changes; it can still be shown and cancelled)
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      * @throws dev.rein.state.StoreConflictException when another process resumed it first

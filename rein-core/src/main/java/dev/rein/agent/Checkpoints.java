@@ -27,7 +27,8 @@ final class Checkpoints {
                 result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history(), run.step(),
                 run.meter.usage(), run.meter.costUsd(), run.decisions().verificationFailures(), run.executor.callCounts(), run.state(),
                 run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation, handedOut(run),
-                run.criticRounds, run.config.outputSchema().map(dev.rein.state.StoredOutputSchema::of).orElse(null));
+                run.criticRounds, run.keptSchema != null ? run.keptSchema
+                        : run.config.outputSchema().map(dev.rein.state.StoredOutputSchema::of).orElse(null));
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
         return run.redactor.redactValue(snapshot);
     }

@@ -345,7 +345,7 @@ public final class DrivenRun {
 
     /** Traces an intervention the step function decided on. */
     public void intervene(RunSnapshot snapshot, String kind, String message, Map<String, Object> details) {
-        Run run = Run.resume(snapshot, config);
+        Run run = Run.toEnd(snapshot, config); // traced even when this agent's schema refuses the run (see end)
         effect(run, loop -> run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), kind, message, details)));
     }
 
@@ -372,7 +372,9 @@ public final class DrivenRun {
      */
     public RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer,
                          FinishReport report) {
-        Run run = Run.resume(snapshot, config);
+        // an agent whose output schema refuses the run (another than the stored one) ends it all the same: the refusal
+        // of an earlier activity ends the run configuration_error, and that end is traced and stored as others are
+        Run run = Run.toEnd(snapshot, config);
         try {
             if (status == RunStatus.CANCELLED && snapshot.status() == RunStatus.WAITING_APPROVAL) {
                 // A cancel ending a pause, as Runs.cancel ends a local one: the run ends from its pause, and the decisions

@@ -57,7 +57,9 @@ final class Resumption {
      * <p>A reply asks a new question, which may want another shape: an agent with a schema of its own types the new
      * turn with it (and it replaces the run's); an agent with none keeps the run's.
      *
-     * @throws ReinException when the agent has another schema than the run's (a resume), or the stored schema cannot be
+     * @throws dev.rein.ConfigurationException when the agent has another schema than the run's (a resume: a driven
+     *                       run's activity ends the run FAILED configuration_error)
+     * @throws ReinException when the stored schema cannot be
      *                       used by this Rein (the run can still be shown and cancelled)
      */
     static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, boolean reply) {
@@ -70,13 +72,16 @@ final class Resumption {
             String name = stored.name() == null ? "output" : stored.name();
             String other = own.get().name().equals(name) ? "another schema named '" + name + "'"
                     : "the output schema '" + own.get().name() + "'";
-            throw new ReinException("run " + snapshot.runId() + " was started with the output schema '" + name
-                    + "', and this agent asks for " + other + ": a paused turn's answer keeps the shape it was asked in."
-                    + " Resume it with an agent built with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
+            // the same words for a local resume and a driven run's activity (a Temporal worker): the run may be running
+            throw new dev.rein.ConfigurationException("run " + snapshot.runId() + " was started with the output schema '"
+                    + name + "', and this agent asks for " + other + ": the run's answer keeps the shape the run was"
+                    + " started with. Continue it with an agent built with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
                     ? "for a run started with a Java type, e.g. agent.config().toBuilder().outputType(" + name
                     + ".class).build().resume(\"" + snapshot.runId() + "\")"
                     : "agent.config().toBuilder().outputSchema(...) with it") + ") or with an agent built with no output"
-                    + " schema (the run's own is then used)");
+                    + " schema (the run's own is then used). On a durable engine (Temporal), the run's task queue must be"
+                    + " served by workers whose agent has the run's schema or none: put an agent with another schema on a"
+                    + " new task queue");
         }
         dev.rein.model.OutputSchema schema;
         try {

@@ -209,6 +209,27 @@ final class Run {
                 snapshot, null);
     }
 
+    /**
+     * A stored run, continued only to be traced and ended (a driven run's end or intervention): an agent whose output
+     * schema refuses the run ({@link Resumption#typedAs}) may still end it, so that a run refused at an activity ends
+     * with its end traced and stored like any other; its snapshots keep the stored schema, not the agent's.
+     */
+    static Run toEnd(RunSnapshot snapshot, AgentConfig config) {
+        try {
+            return resume(snapshot, config);
+        } catch (dev.rein.ReinException refused) {
+            Run run = new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null);
+            run.keptSchema = snapshot.outputSchema();
+            return run;
+        }
+    }
+
+    /**
+     * The stored schema a run continued only to end keeps in its snapshots (null: the agent's, as {@link #config}
+     * has it); see {@link #toEnd}.
+     */
+    dev.rein.state.StoredOutputSchema keptSchema;
+
     /** Opens the next turn of an ended run with the person's {@code reply}. */
     static Run reply(RunSnapshot snapshot, AgentConfig config, String reply) {
         return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, true), snapshot.principal(),

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.ConfigurationException;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.OutputSchema;
@@ -19,9 +20,11 @@ import dev.rein.state.RunStore;
 import dev.rein.state.Runs;
 import dev.rein.state.SnapshotCodec;
 import dev.rein.state.StoredOutputSchema;
+import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,7 +108,7 @@ class TypedRunResumeTest {
         ScriptedModel other = ScriptedModel.of(text("{\"invoiceId\":\"I-1\",\"total\":5}"));
 
         assertThatThrownBy(() -> agent(other, store).outputType(Invoice.class).build().resume(runId))
-                .isInstanceOf(ReinException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageStartingWith("run " + runId + " was started with the output schema 'Refund'")
                 .hasMessageContaining("'Invoice'")
                 .hasMessageContaining("with no output schema");
@@ -162,6 +165,36 @@ class TypedRunResumeTest {
         assertThat(step.snapshot().outputSchema()).isEqualTo(typed.outputSchema());
         assertThat(checked.invalidOutput()).isNotEmpty();
         assertThat(checked.snapshot().outputSchema()).isEqualTo(typed.outputSchema());
+    }
+
+    /**
+     * A driven run (a Temporal worker) whose agent has another schema: its activities are refused with a
+     * ConfigurationException (the run ends configuration_error), and the end itself is not refused: it is traced and
+     * stored, the stored schema kept. Before, the refusal was a plain ReinException (internal_error) and the end was
+     * refused too, so the run ended untraced (review rev85).
+     */
+    @Test
+    void aDrivenRunOfAnAgentWithAnotherSchemaIsRefusedButEndsTracedKeepingTheStoredSchema() throws Exception {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        RecordingListener trace = new RecordingListener();
+        ScriptedModel model = ScriptedModel.of(text("{\"invoiceId\":\"I-1\",\"total\":5}"));
+        DrivenRun driven = new DrivenRun(agent(model, store).listener(trace).outputType(Invoice.class).build(), store);
+
+        assertThatThrownBy(() -> driven.resumed(typed)).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'Refund'").hasMessageContaining("'Invoice'").hasMessageContaining("task queue")
+                .hasMessageNotContaining("paused turn");
+        RunResult ended = driven.end(typed, RunStatus.FAILED, "configuration_error", "refused", null, null);
+
+        assertThat(ended.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(ended.reason()).isEqualTo("configuration_error");
+        assertThat(ended.message()).isEqualTo("refused");
+        assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
+                .satisfies(f -> assertThat(f.reason()).isEqualTo("configuration_error"));
+        RunSnapshot stored = store.load(typed.runId()).orElseThrow();
+        assertThat(stored.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(stored.outputSchema()).isEqualTo(typed.outputSchema());
+        assertThat(model.requests()).isEmpty();
     }
 
     /**

@@ -11,7 +11,10 @@ import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
+import io.temporal.worker.WorkerFactory;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Typed output on Temporal: the output schema is checked in the verify activity, as the local driver checks it. */
@@ -48,6 +51,58 @@ class TemporalTypedOutputTest {
 
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
             assertThat(result.reason()).isEqualTo(Reasons.INVALID_OUTPUT);
+        }
+    }
+
+    public record Invoice(String invoiceId, int total) {}
+
+    /**
+     * A paused typed run taken up by a worker whose agent asks for another schema (review rev85): the run ends FAILED
+     * configuration_error at that worker's first activity, traced and stored by it, with a message that says which
+     * schemas differ and that the queue must be served by a worker with the run's schema (or none). Nothing more runs.
+     */
+    @Test
+    void aWorkerWhoseAgentHasAnotherSchemaEndsThePausedRunConfigurationErrorTraced() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent first = Orders.withApproval(Orders.agent(ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"A-1\"}"))), new RecordingListener(),
+                Orders.refund(ledger, k -> {})).outputType(Verdict.class));
+        RecordingListener trace = new RecordingListener();
+        ScriptedModel otherModel = ScriptedModel.of(ScriptedModel.text("{\"invoiceId\":\"I\",\"total\":1}"));
+        Agent second = Orders.withApproval(Orders.agent(otherModel, trace, Orders.refund(ledger, k -> {}))
+                .outputType(Invoice.class));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), first);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, first)
+                    .start("refund A-1", "run-typed-other-schema");
+            long until = System.nanoTime() + 60_000_000_000L;
+            while (run.status() != RunStatus.WAITING_APPROVAL && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            one.shutdownNow();
+            one.awaitTermination(10, TimeUnit.SECONDS);
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), second);
+            two.start();
+            try {
+                run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+                RunResult result = run.result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+                assertThat(result.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR);
+                assertThat(result.message()).contains("'Verdict'").contains("'Invoice'").contains("task queue")
+                        .doesNotContain("paused turn");
+                assertThat(trace.events(TraceEvent.RunFinished.class)).as("the end is traced by the worker")
+                        .singleElement().satisfies(f -> assertThat(f.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR));
+                assertThat(otherModel.requests()).isEmpty();
+                assertThat(ledger.charges).isEmpty();
+            } finally {
+                two.shutdownNow();
+            }
         }
     }
 }
