@@ -3,6 +3,7 @@ package dev.rein.internal.model;
 import dev.rein.budget.BudgetMeter;
 import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.internal.text.Counts;
+import dev.rein.internal.text.Durations;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
@@ -138,7 +139,7 @@ public final class RetryStage implements ModelInterceptor {
                 }
                 // the wait as it is made, traced and handed to an engine (whole milliseconds): checked unrounded, a wait
                 // passing the deadline by less than a millisecond was made
-                Duration delay = upToMillis(policy.delayBefore(attempt, e.retryAfter()));
+                Duration delay = Durations.upToMillis(policy.delayBefore(attempt, e.retryAfter()));
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
@@ -177,19 +178,5 @@ public final class RetryStage implements ModelInterceptor {
     @Override
     public String toString() {
         return "retry";
-    }
-
-    /**
-     * {@code delay} in whole milliseconds, a fraction rounded up, as the trace's {@code delay_ms} says it and an engine
-     * (Temporal) waits it: truncated, a wait of 0.4 ms (a server's {@code retry-after-ms: 0.4}, a sub-millisecond
-     * backoff) read as none. A delay too long for a count of milliseconds is the longest that is.
-     */
-    static Duration upToMillis(Duration delay) {
-        Duration longest = Duration.ofMillis(Long.MAX_VALUE);
-        if (delay.compareTo(longest) >= 0) {
-            return longest;
-        }
-        Duration whole = Duration.ofMillis(delay.toMillis());
-        return whole.equals(delay) || whole.equals(longest) ? whole : whole.plusMillis(1);
     }
 }

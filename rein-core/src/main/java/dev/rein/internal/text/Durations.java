@@ -3,7 +3,10 @@ package dev.rein.internal.text;
 import java.math.BigDecimal;
 import java.time.Duration;
 
-/** The one way Rein writes a duration: for people ({@link #human}) and for JSON ({@link #seconds}). */
+/**
+ * The one way Rein writes a duration: for people ({@link #human}) and for JSON ({@link #seconds}); and the one way it
+ * rounds a wait to whole milliseconds ({@link #upToMillis}).
+ */
 public final class Durations {
     private Durations() {}
 
@@ -49,5 +52,21 @@ public final class Durations {
         } catch (ArithmeticException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code d} in whole milliseconds, a fraction rounded up, as the trace's {@code delay_ms} says a wait and an engine
+     * (Temporal's Java SDK, which drops the rest) sends it: truncated, a wait of 0.4 ms (a server's
+     * {@code retry-after-ms: 0.4}, a sub-millisecond backoff) read as none, which Temporal takes for "none set" in a
+     * retry policy (its default, 1 s) and for "at once" in a failure's retry delay. Zero stays zero. A duration too long
+     * for a count of milliseconds is the longest that is.
+     */
+    public static Duration upToMillis(Duration d) {
+        Duration longest = Duration.ofMillis(Long.MAX_VALUE);
+        if (d.compareTo(longest) >= 0) {
+            return longest;
+        }
+        Duration whole = Duration.ofMillis(d.toMillis());
+        return whole.equals(d) || whole.equals(longest) ? whole : whole.plusMillis(1);
     }
 }

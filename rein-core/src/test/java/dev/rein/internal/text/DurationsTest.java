@@ -37,4 +37,20 @@ class DurationsTest {
         assertThat(Durations.ofSeconds(new BigDecimal("1E+5"))).isEqualTo(Duration.ofSeconds(100_000));
         assertThat(Durations.ofSeconds(BigDecimal.ZERO)).isEqualTo(Duration.ZERO);
     }
+
+    /**
+     * A wait in whole milliseconds, a fraction rounded up, as the retry stage traces it and Temporal's SDK sends it (it
+     * drops the rest): the one rounding both use, where each had its own copy.
+     */
+    @Test
+    void aWaitIsRoundedUpToWholeMillisecondsAndALongestOneSaturates() {
+        assertThat(Durations.upToMillis(Duration.ofNanos(400_000))).isEqualTo(Duration.ofMillis(1));
+        assertThat(Durations.upToMillis(Duration.ofNanos(1_000_001))).isEqualTo(Duration.ofMillis(2));
+        assertThat(Durations.upToMillis(Duration.ofMillis(1500))).isEqualTo(Duration.ofMillis(1500));
+        assertThat(Durations.upToMillis(Duration.ZERO)).as("'at once' stays at once").isEqualTo(Duration.ZERO);
+        // too long for a count of milliseconds: the longest that is, not an overflow
+        assertThat(Durations.upToMillis(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Duration.ofMillis(Long.MAX_VALUE));
+        assertThat(Durations.upToMillis(Duration.ofMillis(Long.MAX_VALUE).plusNanos(1)))
+                .isEqualTo(Duration.ofMillis(Long.MAX_VALUE));
+    }
 }

@@ -802,7 +802,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private Duration callStartTimeout() {
         Duration chosen = input.callStartTimeout() == null
                 ? dev.rein.temporal.TemporalAgentClient.DEFAULT_MODEL_CALL_START_TIMEOUT : input.callStartTimeout();
-        return chosen.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(chosen);
+        return chosen.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : dev.rein.internal.text.Durations.upToMillis(chosen);
     }
 
     /**
@@ -886,7 +886,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (d == null || d.isZero() || d.isNegative()) {
             return Duration.ofMillis(100);
         }
-        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(d);
+        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : dev.rein.internal.text.Durations.upToMillis(d);
     }
 
     /**
@@ -895,16 +895,6 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * in whole milliseconds, rounded up; zero, the agent's "retry at once", stays zero.
      */
     static Duration failureDelay(Duration d) {
-        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : upToMillis(d);
-    }
-
-    /**
-     * {@code d} rounded up to whole milliseconds, as Temporal's Java SDK sends a duration (it drops the rest): a delay
-     * under one went as 0, which Temporal takes for "none set" in a retry policy (its default, 1 s) and for "at once"
-     * in a failure's retry delay; a fraction dropped would retry sooner than the agent's policy chose.
-     */
-    private static Duration upToMillis(Duration d) {
-        Duration whole = d.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        return whole.equals(d) ? d : whole.plusMillis(1);
+        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : dev.rein.internal.text.Durations.upToMillis(d);
     }
 }
