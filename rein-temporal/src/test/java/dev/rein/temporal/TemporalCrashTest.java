@@ -224,37 +224,13 @@ class TemporalCrashTest {
         RecordingListener trace = new RecordingListener();
         Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("注文は配達済みです。")),
                 trace).budget(budget).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
-            server.env.start();
-            AtomicBoolean lost = new AtomicBoolean();
-            WorkerFactory one = crashable(server, lost, release);
-            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
-            one.start();
-            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
-                    .start("A-1 はどこ?", "run-crash-at-deadline");
-            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
-            lost.set(true);
-            one.shutdownNow();
+        RunResult result = runLosingItsWorkerInACall(crashing, healthy, null, "run-crash-at-deadline", inCall, release);
 
-            WorkerFactory two = WorkerFactory.newInstance(server.client());
-            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
-            two.start();
-            try {
-                RunResult result = run.result(Duration.ofSeconds(120));
-
-                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
-                assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
-                assertThat(result.message()).isEqualTo("the time limit of 5 s was reached while waiting for the model");
-                assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
-                        .containsExactly("budget");
-            } finally {
-                release.countDown();
-                two.shutdownNow();
-            }
-        } finally {
-            release.countDown();
-        }
+        assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
+        assertThat(result.message()).isEqualTo("the time limit of 5 s was reached while waiting for the model");
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                .containsExactly("budget");
     }
 
     /**
@@ -281,6 +257,23 @@ class TemporalCrashTest {
         RecordingListener trace = new RecordingListener();
         Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("never asked")),
                 trace, Orders.lookup()).budget(budget).build();
+        RunResult result = runLosingItsWorkerInACall(crashing, healthy, Duration.ofSeconds(15), "run-crash-tool-at-deadline",
+                inCall, release);
+
+        assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                .containsExactly("budget");
+    }
+
+    /**
+     * Runs {@code runId} with {@code crashing}'s activities on a worker that is lost (see {@link #crashable}) once
+     * {@code inCall} counts down, a worker with {@code healthy}'s activities taking its place: the run's result, waited
+     * for at most 120 s ({@code attempt}, when not null, the run's attempt timeout). {@code release} lets the lost
+     * call's thread go once the test is done.
+     */
+    private static RunResult runLosingItsWorkerInACall(Agent crashing, Agent healthy, Duration attempt, String runId,
+            CountDownLatch inCall, CountDownLatch release) throws Exception {
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
             server.env.start();
@@ -288,9 +281,9 @@ class TemporalCrashTest {
             WorkerFactory one = crashable(server, lost, release);
             TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
             one.start();
-            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
-                    .withAttemptTimeout(Duration.ofSeconds(15)).start("A-1 はどこ?", "run-crash-tool-at-deadline");
-            assertThat(inCall.await(60, TimeUnit.SECONDS)).as(() -> server.client().fetchHistory("run-crash-tool-at-deadline").toJson(true)).isTrue();
+            TemporalAgentClient client = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing);
+            TemporalRun run = (attempt == null ? client : client.withAttemptTimeout(attempt)).start("A-1 はどこ?", runId);
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).as(() -> server.client().fetchHistory(runId).toJson(true)).isTrue();
             lost.set(true);
             one.shutdownNow();
 
@@ -298,17 +291,9 @@ class TemporalCrashTest {
             TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
             two.start();
             try {
-                RunResult result;
-                try {
-                    result = run.result(Duration.ofSeconds(120));
-                } catch (java.util.concurrent.TimeoutException e) {
-                    throw new AssertionError("no result; history: " + server.client().fetchHistory("run-crash-tool-at-deadline").toJson(true), e);
-                }
-
-                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
-                assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
-                assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
-                        .containsExactly("budget");
+                return run.result(Duration.ofSeconds(120));
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("no result; history: " + server.client().fetchHistory(runId).toJson(true), e);
             } finally {
                 release.countDown();
                 two.shutdownNow();

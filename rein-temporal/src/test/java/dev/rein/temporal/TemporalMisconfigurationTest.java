@@ -224,27 +224,11 @@ class TemporalMisconfigurationTest {
      */
     @Test
     void aModelCallNoWorkerTakesUpInARunWithoutATimeLimitEndsFailedAfterTheStartTimeout() throws TimeoutException {
-        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        // the activities' worker stops polling (gracefully: ReinBegin still reports) while it runs ReinBegin, its one slot
-        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
-            @Override
-            public void onEvent(dev.rein.trace.TraceEvent event) {
-                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
-                    activities.get().shutdown();
-                }
-            }
-        };
-        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(runId -> stopWorkers)
+        StoppingWorkers workers = new StoppingWorkers();
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(workers.stopAtRunStart())
                 .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
-            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
-            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
-                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
-                    .build()), agent);
-            server.env.start();
-            activities.get().start();
+        try (TemporalTestServer server = new TemporalTestServer(); workers) {
+            workers.start(server, agent);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken");
 
@@ -255,10 +239,6 @@ class TemporalMisconfigurationTest {
             assertThat(result.message()).contains("ReinCallModel").contains("no worker took it up within 2 s")
                     .contains("'" + TemporalTestServer.QUEUE + "'").contains("TemporalAgents.worker")
                     .contains("withModelCallStartTimeout");
-        } finally {
-            if (activities.get() != null) {
-                activities.get().shutdownNow();
-            }
         }
     }
 
@@ -269,42 +249,18 @@ class TemporalMisconfigurationTest {
      */
     @Test
     void aModelCallNoWorkerTookUpEndsTheRunWithItsEndTracedByAWorkerThatCameBack() throws Exception {
-        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        io.temporal.worker.WorkerFactory back = null;
-        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
-            @Override
-            public void onEvent(dev.rein.trace.TraceEvent event) {
-                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
-                    activities.get().shutdown();
-                }
-            }
-        };
+        StoppingWorkers workers = new StoppingWorkers();
         RecordingListener trace = new RecordingListener();
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(trace)
-                .listener(runId -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
-            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
-            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
-                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
-                    .build()), agent);
-            server.env.start();
-            activities.get().start();
+                .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer(); workers) {
+            workers.start(server, agent);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken-end-traced");
 
             // once the model call has timed out and the end is waiting for a worker, one starts
-            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            io.temporal.common.WorkflowExecutionHistory history = server.client().fetchHistory("run-call-never-taken-end-traced");
-            while (!scheduled(history, "ReinEnd") && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()
-                    && System.nanoTime() < until) {
-                Thread.sleep(50);
-                history = server.client().fetchHistory("run-call-never-taken-end-traced");
-            }
-            back = io.temporal.worker.WorkerFactory.newInstance(server.client());
-            TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
-            back.start();
+            StoppingWorkers.awaitScheduled(server, "run-call-never-taken-end-traced", "ReinEnd", Duration.ofSeconds(30));
+            workers.bringBack(server, agent);
             RunResult result = run.result(Duration.ofSeconds(30));
 
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
@@ -318,13 +274,6 @@ class TemporalMisconfigurationTest {
                 assertThat(f.reason()).isEqualTo("internal_error");
                 assertThat(f.message()).isEqualTo(result.message());
             });
-        } finally {
-            if (activities.get() != null) {
-                activities.get().shutdownNow();
-            }
-            if (back != null) {
-                back.shutdownNow();
-            }
         }
     }
 
@@ -381,28 +330,13 @@ class TemporalMisconfigurationTest {
      */
     private static Unserved runWithNoWorkerBack(Duration maxDuration, Duration startTimeout, Duration attempt,
                                                 Duration backAfter, String runId) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        io.temporal.worker.WorkerFactory back = null;
-        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
-            @Override
-            public void onEvent(dev.rein.trace.TraceEvent event) {
-                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
-                    activities.get().shutdown();
-                }
-            }
-        };
+        StoppingWorkers workers = new StoppingWorkers();
         RecordingListener trace = new RecordingListener();
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(trace)
-                .listener(id -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(maxDuration).build()).build();
-        try (TemporalTestServer server = new TemporalTestServer()) {
-            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
-            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
-            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
-                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
-                    .build()), agent);
-            server.env.start();
-            activities.get().start();
+                .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(maxDuration).build())
+                .build();
+        try (TemporalTestServer server = new TemporalTestServer(); workers) {
+            workers.start(server, agent);
             TemporalAgentClient client = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(startTimeout);
             if (attempt != null) {
@@ -411,34 +345,14 @@ class TemporalMisconfigurationTest {
             long started = System.nanoTime();
             TemporalRun run = client.start("A-1 はどこ?", runId);
             if (backAfter != null) {
-                long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                io.temporal.common.WorkflowExecutionHistory history = server.client().fetchHistory(runId);
-                while (!scheduled(history, "ReinEnd") && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()
-                        && System.nanoTime() < until) {
-                    Thread.sleep(50);
-                    history = server.client().fetchHistory(runId);
-                }
+                StoppingWorkers.awaitScheduled(server, runId, "ReinEnd", Duration.ofSeconds(60));
                 Thread.sleep(backAfter.toMillis());
-                back = io.temporal.worker.WorkerFactory.newInstance(server.client());
-                TemporalAgents.activities(back.newWorker(TemporalTestServer.QUEUE), agent);
-                back.start();
+                workers.bringBack(server, agent);
             }
             RunResult result = run.result(Duration.ofSeconds(60));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
-            Duration endStart = server.client().fetchHistory(runId).getEvents().stream()
-                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
-                    .filter(a -> a.getActivityType().getName().equals("ReinEnd"))
-                    .map(a -> Duration.ofSeconds(a.getScheduleToStartTimeout().getSeconds(), a.getScheduleToStartTimeout().getNanos()))
-                    .findFirst().orElse(null);
-            return new Unserved(result, took, endStart, !trace.events(dev.rein.trace.TraceEvent.RunFinished.class).isEmpty());
-        } finally {
-            if (activities.get() != null) {
-                activities.get().shutdownNow();
-            }
-            if (back != null) {
-                back.shutdownNow();
-            }
+            return new Unserved(result, took, StoppingWorkers.startTimeout(server, runId, "ReinEnd"),
+                    !trace.events(dev.rein.trace.TraceEvent.RunFinished.class).isEmpty());
         }
     }
 
@@ -452,29 +366,13 @@ class TemporalMisconfigurationTest {
     @Test
     void aBudgetStopNoWorkerTookUpAfterTheDeadlineEndsByTheDeadlineAndTheGrace() throws Exception {
         String runId = "run-unserved-budget-stop";
-        java.util.concurrent.atomic.AtomicReference<io.temporal.worker.WorkerFactory> activities =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        dev.rein.trace.RunListener stopWorkers = new dev.rein.trace.RunListener() {
-            @Override
-            public void onEvent(dev.rein.trace.TraceEvent event) {
-                if (event instanceof dev.rein.trace.TraceEvent.RunStarted) {
-                    activities.get().shutdown();
-                }
-            }
-        };
+        StoppingWorkers workers = new StoppingWorkers();
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
-                .listener(id -> stopWorkers).budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofMillis(1)).build())
+                .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofMillis(1)).build())
                 .build();
         // no time skipping: the wait for a worker must pass in real time
-        try (TemporalTestServer server = new TemporalTestServer(false)) {
-            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
-            activities.set(io.temporal.worker.WorkerFactory.newInstance(server.client()));
-            // one activity at a time: no poll is out for the next activity while ReinBegin runs
-            TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, io.temporal.worker.WorkerOptions
-                    .newBuilder().setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true)
-                    .build()), agent);
-            server.env.start();
-            activities.get().start();
+        try (TemporalTestServer server = new TemporalTestServer(false); workers) {
+            workers.start(server, agent);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withAttemptTimeout(Duration.ofMinutes(1)).start("A-1 はどこ?", runId);
             RunResult result;
@@ -497,23 +395,15 @@ class TemporalMisconfigurationTest {
                             + " TemporalAgents.worker");
             assertThat(scheduled(server.client().fetchHistory(runId), "ReinEnd")).isFalse();
             assertThat(stopStartTimeout(server, runId)).isLessThanOrEqualTo(Duration.ofSeconds(10));
-        } finally {
-            activities.get().shutdownNow();
         }
     }
 
     private static Duration stopStartTimeout(TemporalTestServer server, String runId) {
-        return server.client().fetchHistory(runId).getEvents().stream()
-                .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
-                .filter(a -> a.getActivityType().getName().equals("ReinStopForBudget"))
-                .map(a -> Duration.ofSeconds(a.getScheduleToStartTimeout().getSeconds(), a.getScheduleToStartTimeout().getNanos()))
-                .findFirst().orElse(null);
+        return StoppingWorkers.startTimeout(server, runId, "ReinStopForBudget");
     }
 
     private static boolean scheduled(io.temporal.common.WorkflowExecutionHistory history, String activityType) {
-        return history.getEvents().stream().filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
-                .anyMatch(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType));
+        return StoppingWorkers.scheduled(history, activityType);
     }
 
     /** A model call's start timeout that is not positive is refused, saying what the timeout is and its default. */
