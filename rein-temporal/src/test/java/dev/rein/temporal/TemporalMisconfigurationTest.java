@@ -398,6 +398,61 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * The deadline passes during a model call: the call reports the deadline, and the budget stop's intervention
+     * (ReinIntervene) is scheduled after the deadline. It may wait for a worker no longer than the deadline and the
+     * grace (10 s, counted from when it is scheduled), as ReinStopForBudget and the model call do: with no worker it
+     * waited its whole schedule-to-close, four attempt timeouts (4 minutes here, 20 by default), before the run ended.
+     * Read from the activity's schedule-to-start timeout, which the test server keeps (see the budget stop's test
+     * above for a run ended by it); ReinEnd's own wait is as it was.
+     */
+    @Test
+    void anActivityScheduledAfterTheDeadlineWaitsForAWorkerNoLongerThanTheGrace() throws Exception {
+        String runId = "run-intervention-after-deadline";
+        dev.rein.model.Model slow = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context) {
+                try {
+                    Thread.sleep(30_000); // past the deadline, where the worker stops waiting for the model
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("the model answers after the run's deadline");
+            }
+        };
+        Agent agent = Agent.builder().model(slow).modelName("scripted-model").prices(dev.rein.testkit.ScriptedModel.PRICES)
+                .tools(Orders.lookup()).listener(new RecordingListener())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofSeconds(3)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalAgents.worker(server.env.newWorker(TemporalTestServer.QUEUE), agent);
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withAttemptTimeout(Duration.ofMinutes(1)).start("A-1 はどこ?", runId);
+
+            RunResult result = run.result(Duration.ofSeconds(40));
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            // the deadline found in the call (ReinIntervene) or, on a slow machine, before the next step
+            // (ReinStopForBudget); ReinBegin, scheduled at once, waits up to the whole time limit and the grace
+            java.util.Map<String, Duration> waits = new java.util.LinkedHashMap<>();
+            server.client().fetchHistory(runId).getEvents().stream()
+                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .forEach(a -> waits.put(a.getActivityType().getName(), Duration.ofSeconds(
+                            a.getScheduleToStartTimeout().getSeconds(), a.getScheduleToStartTimeout().getNanos())));
+            assertThat(waits).containsKey("ReinEnd").containsAnyOf(java.util.Map.entry("ReinIntervene", waits.getOrDefault(
+                    "ReinIntervene", Duration.ZERO)), java.util.Map.entry("ReinStopForBudget", waits.getOrDefault(
+                    "ReinStopForBudget", Duration.ZERO)));
+            waits.forEach((activity, wait) -> {
+                if (activity.equals("ReinBegin")) {
+                    assertThat(wait).as(activity).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(13));
+                } else if (activity.equals("ReinIntervene") || activity.equals("ReinStopForBudget")) {
+                    assertThat(wait).as(activity).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(10));
+                }
+            });
+        }
+    }
+
     private static Duration stopStartTimeout(TemporalTestServer server, String runId) {
         return StoppingWorkers.startTimeout(server, runId, "ReinStopForBudget");
     }

@@ -294,7 +294,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * worker takes it up, {@link #run} ends the run as the workflow decided it, for its budget ({@link #stopping}).
      */
     private NextStep stopForBudget(BudgetKind kind) {
-        AgentActivities stopper = input.budget().maxDuration() == null ? effects() : stopStartingWithin(untilGraceEnds());
+        AgentActivities stopper = effects();
         stopping = kind;
         Acted outcome = stopper.stopForBudget(turn(), kind.reason());
         stopping = null;
@@ -566,11 +566,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 // the run's end is decided: a cancel that arrives while it is traced does not undo it (as a local cancel
                 // after the loop decided its end does not); runs recorded before cancelled it and ended again
                 RunResult[] traced = new RunResult[1];
-                Workflow.newDetachedCancellationScope(() -> traced[0] = effects().end(turn(), ended, reason, message, answer,
-                        report)).run();
+                Workflow.newDetachedCancellationScope(() -> traced[0] = endEffects().end(turn(), ended, reason, message,
+                        answer, report)).run();
                 result = traced[0];
             } else {
-                result = effects().end(turn(), ended, reason, message, answer, report);
+                result = endEffects().end(turn(), ended, reason, message, answer, report);
             }
         } catch (ActivityFailure e) {
             if (cancelled(e)) {
@@ -815,9 +815,27 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return effects(ActivityCancellationType.TRY_CANCEL);
     }
 
-    /** As {@link #effects()}, cancelled as {@code cancellation} says when their scope is (tool reads wait for their end). */
+    /**
+     * As {@link #effects()}, cancelled as {@code cancellation} says when their scope is (tool reads wait for their end).
+     * In a run with a time limit each waits for a worker to take it up until the deadline and the grace, counted from its
+     * scheduling ({@link #untilGraceEnds}), as a model call may: one scheduled after the deadline (the budget stop's
+     * intervention or summary, a tool call, the critic) with no worker to take it waited its whole schedule-to-close
+     * (four attempt timeouts, 20 minutes by default) before the run ended. Without a time limit nothing is counted from a
+     * deadline: they wait as long as the schedule-to-close allows. ReinEnd has its own ({@link #endEffects()}).
+     */
     private AgentActivities effects(ActivityCancellationType cancellation) {
-        return Workflow.newActivityStub(AgentActivities.class, effectOptions(cancellation));
+        ActivityOptions options = effectOptions(cancellation);
+        return Workflow.newActivityStub(AgentActivities.class, input.budget().maxDuration() == null ? options
+                : startingWithin(options, untilGraceEnds()));
+    }
+
+    /**
+     * The run's end (ReinEnd): its wait for a worker bounded only by its schedule-to-close, so that a worker busy or
+     * restarting after the deadline still records the end; an end whose model call no worker took up has its own bound
+     * ({@link #endWaitingForAWorker}).
+     */
+    private AgentActivities endEffects() {
+        return Workflow.newActivityStub(AgentActivities.class, effectOptions(ActivityCancellationType.TRY_CANCEL));
     }
 
     /** As {@link #effects()}, waiting at most {@code start} for a worker to take an activity up. */
@@ -827,17 +845,16 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * As {@link #effectsStartingWithin}, with a schedule-to-close of at least {@code start} and the activity's own run
-     * after it: Temporal caps the schedule-to-start at the schedule-to-close, which with a short attempt timeout (the
-     * time left and three attempt timeouts) is shorter than the deadline and the grace the stop's message names.
+     * {@code options} waiting at most {@code start} for a worker, with a schedule-to-close of at least {@code start} and
+     * the activity's own run after it: Temporal caps the schedule-to-start at the schedule-to-close, which with a short
+     * attempt timeout (the time left and three attempt timeouts) is shorter than the deadline and the grace a budget
+     * stop's message names.
      */
-    private AgentActivities stopStartingWithin(Duration start) {
-        ActivityOptions options = effectOptions(ActivityCancellationType.TRY_CANCEL);
+    private static ActivityOptions startingWithin(ActivityOptions options, Duration start) {
         Duration whole = start.plus(options.getStartToCloseTimeout());
-        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder(options)
-                .setScheduleToStartTimeout(start)
+        return ActivityOptions.newBuilder(options).setScheduleToStartTimeout(start)
                 .setScheduleToCloseTimeout(whole.compareTo(options.getScheduleToCloseTimeout()) > 0 ? whole
-                        : options.getScheduleToCloseTimeout()).build());
+                        : options.getScheduleToCloseTimeout()).build();
     }
 
     /** The options of {@link #effects(ActivityCancellationType)}. */
