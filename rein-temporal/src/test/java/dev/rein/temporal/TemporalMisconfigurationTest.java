@@ -320,6 +320,35 @@ class TemporalMisconfigurationTest {
         assertThat(run.result().duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
     }
 
+    /**
+     * A run whose model call no worker took up, cancelled while ReinEnd waits for a worker: Rein's result and status are
+     * the end the run had decided (FAILED, the call's failure), while Temporal's own view (the history's close event,
+     * the Web UI, 'temporal workflow describe') shows the execution Canceled, since the Java SDK closes every execution
+     * whose cancel was asked as cancelled, whatever the workflow returns (docs/temporal.md says where each is seen).
+     */
+    @Test
+    void aRunCancelledWhileItsEndWaitsForAWorkerIsFailedForReinAndCanceledForTemporal() throws Exception {
+        String runId = "run-unserved-end-cancelled";
+        StoppingWorkers workers = new StoppingWorkers();
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
+                .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer(); workers) {
+            workers.start(server, agent);
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", runId);
+            StoppingWorkers.awaitScheduled(server, runId, "ReinEnd", Duration.ofSeconds(30));
+            run.cancel();
+
+            RunResult result = run.result(Duration.ofSeconds(30));
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("no worker took it up within 2 s");
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(server.client().fetchHistory(runId).getLastEvent().hasWorkflowExecutionCanceledEventAttributes())
+                    .as("Temporal's own view: the execution canceled").isTrue();
+        }
+    }
+
     /** A run of {@link #runWithNoWorkerBack}: its result, how long it took, ReinEnd's start timeout, whether it traced. */
     private record Unserved(RunResult result, Duration took, Duration endStartTimeout, boolean traced) {
     }
