@@ -303,21 +303,46 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * The budget stop that no worker took up, when that is what the run's activity failure is: the run ends STOPPED_BUDGET
-     * for the limit the workflow stopped for, as a local run whose summary failed still does, with no summary and no
-     * traced end (no worker would run ReinEnd either); null for any other failure.
+     * The activity that no worker took up by the run's deadline and the grace, when that is what the run's failure is:
+     * a budget stop in flight ({@link #stopping}) ends the run STOPPED_BUDGET for the limit the workflow stopped for, as
+     * a local run whose summary failed still does; any other activity but ReinEnd (and a model call's own start timeout,
+     * which may come before the deadline) in a run with a time limit ends it STOPPED_BUDGET for the deadline, which had
+     * passed by then: its workers may only have been busy, and it ended FAILED internal_error as if none polled the
+     * queue (runs recorded before keep that end on replay). No summary and no traced end: no worker would run ReinEnd
+     * either. Null for any other failure.
      */
     private RunResult stopNotTakenUp(ActivityFailure failure, String unserved) {
-        if (stopping == null || unserved == null || !(failure.getCause() instanceof TimeoutFailure)) {
+        if (unserved == null || !(failure.getCause() instanceof TimeoutFailure)) {
             return null;
         }
-        // without a time limit the stop waits as every other activity (a schedule-to-close of NO_DEADLINE and more), so
-        // in practice only a run with one comes here; the wording stays right for the other all the same
+        if (stopping != null) {
+            // without a time limit the stop waits as every other activity (a schedule-to-close of NO_DEADLINE and more),
+            // so in practice only a run with one comes here; the wording stays right for the other all the same
+            return notTakenUp(stopping, meter().describe(stopping), failure, "no summary was made and the end is not traced");
+        }
+        if (input.budget().maxDuration() == null || "ReinEnd".equals(failure.getActivityType())
+                || Unserved.callNeverTakenUp(failure, blamedStartTimeout())
+                || Workflow.getVersion("unserved-after-deadline-stopped", Workflow.DEFAULT_VERSION, 1) < 1) {
+            return null;
+        }
+        if (decidedStop != null) {
+            return notTakenUp(BudgetKind.DEADLINE, decidedStop, failure, "the budget stop and the end are not traced");
+        }
+        String limit = "the time limit of " + dev.rein.internal.text.Durations.human(input.budget().maxDuration())
+                + " was reached"; // meter()'s words, which need a run ReinBegin may not have recorded
+        return notTakenUp(BudgetKind.DEADLINE, ref == null ? limit : meter().describe(BudgetKind.DEADLINE), failure,
+                "the end is not traced");
+    }
+
+    /** The run's end STOPPED_BUDGET for {@code kind} ({@code decided} says so), the activity no worker took up named. */
+    private RunResult notTakenUp(BudgetKind kind, String decided, ActivityFailure failure, String lost) {
         String by = input.budget().maxDuration() == null ? "" : " by the run's deadline and the grace of "
                 + shown(DEADLINE_GRACE);
-        return unrecorded(RunStatus.STOPPED_BUDGET, stopping.reason(), meter().describe(stopping) + "; no worker took up "
-                + failure.getActivityType() + by + ", so no summary was made and the end is not traced. Check that a"
-                + " worker with the agent's activities runs: " + Unserved.register(Workflow.getInfo().getTaskQueue()), null);
+        String queue = Workflow.getInfo().getTaskQueue();
+        return unrecorded(RunStatus.STOPPED_BUDGET, kind.reason(), decided + "; no worker took up "
+                + failure.getActivityType() + by + ": none polls task queue '" + queue + "', or all were busy, so " + lost
+                + ". Check that a worker with the agent's activities runs: " + Unserved.register(queue) + "; if they were"
+                + " busy, give them more slots (WorkerOptions.setMaxConcurrentActivityExecutionSize) or start more", null);
     }
 
     private NextStep execute(Step.Decision decision) {
@@ -551,7 +576,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private NextStep deadlinePassed(String message) {
         // runs recorded before the intervention went straight to their end
         if (Workflow.getVersion("deadline-in-call-intervention", Workflow.DEFAULT_VERSION, 1) >= 1) {
+            decidedStop = message;
             effects().intervene(turn(), "budget", message, Map.of("budget", BudgetKind.DEADLINE.reason()));
+            decidedStop = null;
         }
         return new NextStep.Stop(RunStatus.STOPPED_BUDGET, dev.rein.run.Reason.of(BudgetKind.DEADLINE.reason()), message,
                 null, null);
@@ -735,6 +762,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /** The limit a budget stop in flight stops for, else null: what the run ends for when no worker takes the stop up. */
     private BudgetKind stopping;
+
+    /**
+     * The message of a deadline-in-call stop whose intervention is in flight, else null: what the run ends with when no
+     * worker takes the intervention up.
+     */
+    private String decidedStop;
 
     /**
      * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline (in a run
