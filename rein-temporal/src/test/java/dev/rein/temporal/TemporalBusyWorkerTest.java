@@ -154,4 +154,29 @@ class TemporalBusyWorkerTest {
             }
         }
     }
+
+    /**
+     * A run with a 10 h limit: each activity but the model call may wait for a worker until the deadline and the grace,
+     * and its whole limit (schedule-to-close) stays the time left and three attempt timeouts, as before that wait was
+     * bounded. Raising it to cover the wait and the activity's own run after it added the time left twice (about 20 h
+     * here), so an activity no worker ran ended the run that much later; the wait and one attempt cover it.
+     */
+    @Test
+    void aRunWithALongLimitGivesEachActivityNoMoreThanItsLimitAndAFewAttemptsInAll() throws Exception {
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofHours(10)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1 はどこ?", "run-long-limit").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            java.util.List<io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes> scheduled = server.client()
+                    .fetchHistory("run-long-limit").getEvents().stream()
+                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> !a.getActivityType().getName().equals("ReinCallModel")).toList();
+            assertThat(scheduled).extracting(a -> a.getActivityType().getName()).contains("ReinBegin", "ReinCallTool", "ReinEnd");
+            scheduled.forEach(a -> assertThat(Duration.ofSeconds(a.getScheduleToCloseTimeout().getSeconds()))
+                    .as(a.getActivityType().getName()).isLessThanOrEqualTo(Duration.ofHours(10).plusMinutes(15)));
+        }
+    }
 }

@@ -879,12 +879,16 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /**
      * {@code options} waiting at most {@code start} for a worker, with a schedule-to-close of at least {@code start} and
-     * the activity's own run after it: Temporal caps the schedule-to-start at the schedule-to-close, which with a short
-     * attempt timeout (the time left and three attempt timeouts) is shorter than the deadline and the grace a budget
-     * stop's message names.
+     * one attempt after it: Temporal caps the schedule-to-start at the schedule-to-close, which with a short attempt
+     * timeout (the time left and three attempt timeouts) is shorter than the deadline and the grace a budget stop's
+     * message names. One attempt, not the activity's whole start-to-close (the time left): with a long limit that made
+     * the whole about twice the limit (20 h for 10 h), so an activity no worker ran ended the run that much late. An
+     * activity taken up late has the deadline behind it, so an attempt is all it may still take; with an attempt
+     * timeout of about 5 s or more the whole is what it was before the wait was bounded, and it is never shorter than
+     * the wait, so an activity workers lacking the agent's activities took is still retried past the deadline.
      */
-    private static ActivityOptions startingWithin(ActivityOptions options, Duration start) {
-        Duration whole = start.plus(options.getStartToCloseTimeout());
+    private ActivityOptions startingWithin(ActivityOptions options, Duration start) {
+        Duration whole = start.plus(attempt());
         return ActivityOptions.newBuilder(options).setScheduleToStartTimeout(start)
                 .setScheduleToCloseTimeout(whole.compareTo(options.getScheduleToCloseTimeout()) > 0 ? whole
                         : options.getScheduleToCloseTimeout()).build();
