@@ -135,6 +135,42 @@ class TemporalParallelReadsTest {
         }
     }
 
+    /**
+     * A write waits for a worker until the deadline and the grace counted from its own scheduling, after the step's
+     * reads: its activity options were made before the reads ran, so a slow read's time was counted twice (the write's
+     * wait for a worker as long as the read's, though scheduled 3 s later). Read from the calls' schedule-to-start
+     * timeouts; no time skipping, so that the read's 3 s pass on the workflow's clock.
+     */
+    @Test
+    void aWriteWaitsForAWorkerUntilTheDeadlineCountedFromItsOwnScheduling() {
+        Tool slow = Tool.builder("slow_lookup").description("Looks up slowly")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}")
+                .risk(Risk.READ).handler((args, ctx) -> {
+                    Thread.sleep(3_000);
+                    return "注文は配達済み";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("slow_lookup", "{\"id\":\"A-1\"}"),
+                        ScriptedModel.call("refund", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("A-1 を返金しました。"));
+        Agent agent = Orders.agent(model, new RecordingListener(), slow, Orders.refund(new Orders.Ledger(), key -> {}))
+                .approvalPolicy(ApprovalPolicy.NEVER)
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofMinutes(2)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            RunResult result = server.start(agent).start("A-1 を返金して", "run-write-wait").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            List<Duration> waits = server.client().fetchHistory("run-write-wait").getEvents().stream()
+                    .filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                    .map(io.temporal.api.history.v1.HistoryEvent::getActivityTaskScheduledEventAttributes)
+                    .filter(a -> a.getActivityType().getName().equals("ReinCallTool"))
+                    .map(a -> Duration.ofSeconds(a.getScheduleToStartTimeout().getSeconds(),
+                            a.getScheduleToStartTimeout().getNanos())).toList();
+            assertThat(waits).hasSize(2); // the read, then the write
+            assertThat(waits.get(1)).isLessThanOrEqualTo(waits.get(0).minusSeconds(2));
+        }
+    }
+
     private static Agent capped(ScriptedModel model, RecordingListener trace, Orders.Ledger ledger) {
         return Orders.agent(model, trace, Orders.lookup().toBuilder().maxCalls(2).build(),
                 Orders.refund(ledger, key -> {}).toBuilder().maxCalls(1).build()).approvalPolicy(ApprovalPolicy.NEVER).build();

@@ -36,7 +36,6 @@ final class ToolSteps {
                 && Workflow.getVersion("reads-cancelled", Workflow.DEFAULT_VERSION, 1) >= 1;
         AgentActivities readActivities = activities.apply(cancellable
                 ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED : ActivityCancellationType.TRY_CANCEL);
-        AgentActivities writes = activities.apply(ActivityCancellationType.TRY_CANCEL);
         // calls admitted before this one count against the tool's limit, as the local executor admits them in call order
         Map<String, Integer> admitted = new HashMap<>(callCounts);
         List<Promise<CallDone>> reads = new ArrayList<>();
@@ -64,7 +63,10 @@ final class ToolSteps {
         }
         for (int i = 0; i < calls.size(); i++) {
             if (done[i] == null) {
-                done[i] = writes.callTool(turn, calls.get(i), Map.copyOf(counts));
+                // its own stub, made as it is scheduled: a stub's options count the wait for a worker from when they
+                // are made (see AgentWorkflowImpl.effects), and one made before the reads counted their time twice
+                done[i] = activities.apply(ActivityCancellationType.TRY_CANCEL).callTool(turn, calls.get(i),
+                        Map.copyOf(counts));
                 count(counts, done[i]);
             }
         }
