@@ -38,7 +38,7 @@ public final class ConsoleTrace implements RunListener {
             // The runtime's own messages are shown whole: they are what the model is told.
             case TraceEvent.Intervention i -> printBlock(i.step(), "[rein] " + i.kind(), i.message());
             case TraceEvent.StallDetected s -> print(s.step(), "[rein] stall " + s.action(), Display.line(s.message(), WIDTH));
-            case TraceEvent.OutputTruncated t -> print(t.step(), "[rein] truncated", t.tool() + " output: showed " + t.shownChars()
+            case TraceEvent.OutputTruncated t -> print(t.step(), "[rein] truncated", t.tool() + (t.part() == null ? " output" : " output for the person") + ": showed " + t.shownChars()
                     + " of " + t.totalChars() + " characters");
             case TraceEvent.ApprovalRequested a -> print(a.step(), "[rein] approval needed", a.tool() + " " + Json.write(a.arguments())
                     + " waits for a person (action " + a.actionHash().substring(0, 12) + ")");

@@ -88,6 +88,8 @@ public final class ReinConventions {
     public static final AttributeKey<Long> TRUNCATED_TOTAL_CHARS = longKey("rein.output.total_chars");
     public static final AttributeKey<Long> TRUNCATED_SHOWN_CHARS = longKey("rein.output.shown_chars");
     public static final AttributeKey<String> TRUNCATED_SHA256 = stringKey("rein.output.sha256");
+    /** Which part of a tool's output was cut: absent for the content the model sees, {@code user_content} for the part for the person only. */
+    public static final AttributeKey<String> TRUNCATED_PART = stringKey("rein.output.part");
     public static final AttributeKey<String> AUDIT_KIND = stringKey("rein.audit.kind");
     public static final AttributeKey<String> CONTEXT_EDIT = stringKey("rein.context.edit");
     public static final AttributeKey<Long> TOKENS_BEFORE = longKey("rein.context.tokens_before");

@@ -29,10 +29,12 @@ class DocumentedSpanTreeTest {
     private static Agent.Builder agent(ScriptedModel model) {
         Tool big = Tool.builder("dump").description("Dumps.").risk(Risk.READ).inputSchema("{\"type\":\"object\"}")
                 .handler((args, ctx) -> "x".repeat(50_000)).build();
+        Tool receipt = Tool.builder("receipt").description("Makes a receipt.").risk(Risk.READ).inputSchema("{\"type\":\"object\"}")
+                .handler((args, ctx) -> dev.rein.tool.ToolOutput.text("ok").withUserContent("r".repeat(50_000))).build();
         Tool refund = Tool.builder("refund").description("Refunds.").risk(Risk.WRITE).inputSchema("{\"type\":\"object\"}")
                 .handler((args, ctx) -> "refunded").build();
         return ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build()
-                .install(Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(big, refund));
+                .install(Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(big, refund, receipt));
     }
 
     @Test
@@ -66,5 +68,17 @@ class DocumentedSpanTreeTest {
                     assertThat(e.getAttributes().get(ReinConventions.TRUNCATED_TOTAL_CHARS)).isEqualTo(50_000L);
                     assertThat(e.getAttributes().get(ReinConventions.TRUNCATED_SHOWN_CHARS)).isLessThan(50_000L);
                 });
+    }
+
+    @Test
+    void aCutOfThePartForThePersonSaysWhichPartItIs() {
+        agent(ScriptedModel.of(toolCalls(call("receipt", "{}"), call("dump", "{}")), text("done")))
+                .contextPolicy(ContextPolicy.builder().toolOutputLimit(1000).build()).build().run("receipt");
+        SpanData receipt = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool receipt")).findFirst().orElseThrow();
+        assertThat(receipt.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_OUTPUT_TRUNCATED)).singleElement()
+                .satisfies(e -> assertThat(e.getAttributes().get(ReinConventions.TRUNCATED_PART)).isEqualTo("user_content"));
+        SpanData dump = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool dump")).findFirst().orElseThrow();
+        assertThat(dump.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_OUTPUT_TRUNCATED)).singleElement()
+                .satisfies(e -> assertThat(e.getAttributes().get(ReinConventions.TRUNCATED_PART)).isNull());
     }
 }

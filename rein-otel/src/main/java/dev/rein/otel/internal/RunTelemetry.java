@@ -435,6 +435,10 @@ final class RunTelemetry implements RunListener {
         if (e.sha256() != null) {
             a.put(ReinConventions.TRUNCATED_SHA256, e.sha256());
         }
+        if (e.part() != null) {
+            // without it, a cut of the person's part reads as a second cut of what the model saw
+            a.put(ReinConventions.TRUNCATED_PART, e.part());
+        }
         if (!tools.event(e.callId(), ReinConventions.EVENT_OUTPUT_TRUNCATED, a.build(), e.time())) {
             runEvent(ReinConventions.EVENT_OUTPUT_TRUNCATED, a.put(GenAiConventions.TOOL_CALL_ID, e.callId()).build(), e.time());
         }
