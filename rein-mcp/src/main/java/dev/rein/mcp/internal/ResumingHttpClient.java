@@ -519,8 +519,11 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onComplete() {
-            ended.run();
-            downstream.onComplete();
+            try {
+                ended.run();
+            } finally {
+                downstream.onComplete(); // the reader must hear the end whatever the note did
+            }
         }
 
         @Override

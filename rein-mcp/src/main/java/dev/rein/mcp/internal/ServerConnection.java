@@ -872,8 +872,10 @@ public final class ServerConnection implements AutoCloseable {
                         + HttpRefusal.seconds(retryAfter) + " s will likely be refused again: use another tool, or tell the user."
                         : " Otherwise call it again if you still need its answer, or use another tool.";
                 if (!mayHaveEffect) {
-                    String read = answered + "The server, or a proxy in front of it, cannot handle the call now. The tool only"
-                            + " reads, so a call that may have run changed nothing.";
+                    // Unvouched, "only reads" is the server's own claim (its readOnlyHint), and is said as one.
+                    String read = answered + "The server, or a proxy in front of it, cannot handle the call now. "
+                            + (readVouched ? "The tool only reads" : "The server says the tool only reads (its readOnlyHint)")
+                            + ", so a call that may have run changed nothing.";
                     if (HttpRefusal.unreadable(retryAfter)) {
                         // No wait to give the retry policy: Rein's stand-in would be said as a number of seconds the server never sent.
                         return ToolOutput.error(read + " Rein does not try it again." + advice);
