@@ -40,6 +40,9 @@ public final class DrivenRun {
 
     private final AgentConfig config;
 
+    /** The stored schemas of the runs driven here, each compiled once for all their effects. */
+    private final StoredSchemas schemas = new StoredSchemas();
+
     /**
      * @param store receives checkpoints, idempotency records and events of the driven runs. The
      *              agent's model retry policy decides the step call's attempts ({@link #callModel});
@@ -47,6 +50,16 @@ public final class DrivenRun {
      */
     public DrivenRun(Agent agent, RunStore store) {
         this.config = agent.config().toBuilder().store(store).build().config();
+    }
+
+    /** The run {@code snapshot} continues, its stored schema compiled once for this driver ({@link StoredSchemas}). */
+    private Run resume(RunSnapshot snapshot) {
+        return Run.resume(schemas.shared(snapshot), config);
+    }
+
+    /** As {@link Run#toEnd}, the stored schema as {@link #resume} has it. */
+    private Run toEnd(RunSnapshot snapshot) {
+        return Run.toEnd(schemas.shared(snapshot), config);
     }
 
     /**
@@ -179,7 +192,7 @@ public final class DrivenRun {
      * ("gave up after N attempts").
      */
     public ModelStep callModel(RunSnapshot snapshot, int attempt) throws Failed, InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             AgentLoop.Stepped stepped = new AgentLoop(run, attempt).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);
@@ -194,7 +207,7 @@ public final class DrivenRun {
 
     /** Runs the calls of the last response (guards, tool chain, approvals) and observes their results. */
     public Outcome act(RunSnapshot snapshot, List<ToolUseBlock> uses) throws InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             Next next = Next.of(new AgentLoop(run).act(uses));
             return new Outcome(Checkpoints.snapshot(run, null), next);
@@ -210,7 +223,7 @@ public final class DrivenRun {
      * stall guard's findings are traced here; a response of only the finish tool is decided here.
      */
     public ToolPlan planTools(RunSnapshot snapshot, List<ToolUseBlock> uses) throws InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             AgentLoop loop = new AgentLoop(run);
             if (loop.finishOnly(uses)) {
@@ -241,7 +254,7 @@ public final class DrivenRun {
      */
     public CallOutcome callTool(RunSnapshot snapshot, ToolCall call, Map<String, Integer> callCounts)
             throws InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             run.executor = RunTools.executor(run, run.tools(), callCounts);
             ToolOutcome outcome = new ToolStage(run).runOne(call);
@@ -284,7 +297,7 @@ public final class DrivenRun {
         }
         ApprovalState approvals = snapshot.approvals();
         ApprovalState requested = new ApprovalState(requests, decisions, approvals.completed());
-        Run run = Run.resume(withApprovals(snapshot, requested), config);
+        Run run = resume(withApprovals(snapshot, requested));
         try {
             run.executor = RunTools.executor(run, run.tools(), counts);
             AgentLoop loop = new AgentLoop(run);
@@ -309,7 +322,7 @@ public final class DrivenRun {
      * answers in the run, as in one local loop, and not that many in every check.
      */
     public Checked verify(RunSnapshot snapshot, NextStep.Answer answer, int criticRounds) throws InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
             AgentLoop loop = new AgentLoop(run);
@@ -332,7 +345,7 @@ public final class DrivenRun {
 
     /** A budget ran out (as the engine's meter found): the intervention, and the summary call unless time ran out. */
     public Outcome stopForBudget(RunSnapshot snapshot, BudgetKind kind) throws InterruptedException {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         try {
             Next next = Next.of(new AgentLoop(run).stopForBudget(kind));
             return new Outcome(Checkpoints.snapshot(run, null), next);
@@ -345,13 +358,13 @@ public final class DrivenRun {
 
     /** Traces an intervention the step function decided on. */
     public void intervene(RunSnapshot snapshot, String kind, String message, Map<String, Object> details) {
-        Run run = Run.toEnd(snapshot, config); // traced even when this agent's schema refuses the run (see end)
+        Run run = toEnd(snapshot); // traced even when this agent's schema refuses the run (see end)
         effect(run, loop -> run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), kind, message, details)));
     }
 
     /** Traces that the run now waits for a person; returns the snapshot in status WAITING_APPROVAL. */
     public RunSnapshot paused(RunSnapshot snapshot) {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         return effect(run, loop -> {
             run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
                     dev.rein.run.Reasons.APPROVAL_REQUIRED));
@@ -361,7 +374,7 @@ public final class DrivenRun {
 
     /** Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. */
     public RunSnapshot resumed(RunSnapshot snapshot) {
-        Run run = Run.resume(snapshot, config);
+        Run run = resume(snapshot);
         return effect(run, loop -> Resumption.announce(run, false));
     }
 
@@ -374,7 +387,7 @@ public final class DrivenRun {
                          FinishReport report) {
         // an agent whose output schema refuses the run (another than the stored one) ends it all the same: the refusal
         // of an earlier activity ends the run configuration_error, and that end is traced and stored as others are
-        Run run = Run.toEnd(snapshot, config);
+        Run run = toEnd(snapshot);
         try {
             if (status == RunStatus.CANCELLED && snapshot.status() == RunStatus.WAITING_APPROVAL) {
                 // A cancel ending a pause, as Runs.cancel ends a local one: the run ends from its pause, and the decisions

@@ -168,6 +168,35 @@ class TypedRunResumeTest {
     }
 
     /**
+     * A worker rebuilds the run for every effect from a snapshot read back from the store, each with a stored schema of
+     * its own: a worker whose agent has no schema compiled the stored one in every activity (about 1.5 ms each). The
+     * worker's DrivenRun now compiles a stored schema once and uses the same compiled schema for the run's later
+     * effects (the answer still checked against it). Failed first: each effect had a schema compiled of its own.
+     */
+    @Test
+    void aDrivenRunCompilesTheStoredSchemaOnceForTheRunsEffects() throws Exception {
+        RunStore store = new InMemoryRunStore();
+        String json = SnapshotCodec.write(store.load(pausedAndApproved(store)).orElseThrow());
+        ScriptedModel model = ScriptedModel.of(text("Refunded."), text("prose answer"));
+        DrivenRun driven = new DrivenRun(agent(model, store).build(), new InMemoryRunStore());
+        // as two activities read it: each its own snapshot, read from the stored form
+        RunSnapshot one = SnapshotCodec.readSnapshot(json);
+        RunSnapshot two = SnapshotCodec.readSnapshot(json);
+        assertThat(one.outputSchema()).isNotSameAs(two.outputSchema());
+
+        DrivenRun.ModelStep first = driven.callModel(one, 1);
+        DrivenRun.ModelStep second = driven.callModel(two, 1);
+        DrivenRun.Checked checked = driven.verify(SnapshotCodec.readSnapshot(SnapshotCodec.write(second.snapshot())),
+                new NextStep.Answer("prose answer", null, null), 0);
+
+        OutputSchema compiled = first.snapshot().outputSchema().outputSchema();
+        assertThat(second.snapshot().outputSchema().outputSchema()).as("compiled once").isSameAs(compiled);
+        assertThat(checked.snapshot().outputSchema().outputSchema()).as("compiled once").isSameAs(compiled);
+        assertThat(checked.invalidOutput()).as("the answer still checked against it").isNotEmpty();
+        assertThat(model.requests()).allSatisfy(r -> assertThat(r.systemText()).contains("JSON Schema (Refund)"));
+    }
+
+    /**
      * A driven run (a Temporal worker) whose agent has another schema: its activities are refused with a
      * ConfigurationException (the run ends configuration_error), and the end itself is not refused: it is traced and
      * stored, the stored schema kept. Before, the refusal was a plain ReinException (internal_error) and the end was
