@@ -40,6 +40,9 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code unserved-call-end-traced} (a model call no worker took up within its start timeout: a worker back in
  *       time traces the run's end; with {@code -end-untaken} none comes back, with {@code -cancelled} the run is
  *       cancelled while ReinEnd waits);
+ *   <li>{@code unserved-after-deadline-stopped} (an activity no worker took up by the run's deadline and the grace:
+ *       the run ends STOPPED_BUDGET deadline, untraced; the replay's result is checked too, as the branch adds no
+ *       command for the replay to compare);
  *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
  *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
@@ -51,7 +54,9 @@ import org.junit.jupiter.api.Test;
  * (its version 1), and for {@code finish-refusal-count} {@code finish-refused-before-6cee147d} and
  * {@code finish-refused-mixed-before-6cee147d} (the activities of 6cee147d, which count the refusal, with the workflow
  * tasks of its parent, which did not take the count up: a run whose workers were replaced while it ran), and for
- * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-c5cd5c27}. Each was recorded by the scenario
+ * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-c5cd5c27}, and for
+ * {@code unserved-after-deadline-stopped} {@code unserved-after-deadline-failed-before-6b45a1c8} (ended FAILED, its
+ * result checked too). Each was recorded by the scenario
  * of the test its commit added, run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
  * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
  * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
@@ -80,6 +85,8 @@ class RecordedBranchHistoriesTest {
     static final String UNSERVED_CALL_END = "unserved-call-end-traced-v2.json";
     static final String UNSERVED_CALL_END_UNTAKEN = "unserved-call-end-traced-v2-end-untaken.json";
     static final String UNSERVED_CALL_END_CANCELLED = "unserved-call-end-traced-v2-cancelled.json";
+    static final String UNSERVED_AFTER_DEADLINE = "unserved-after-deadline-stopped-v2.json";
+    static final String UNSERVED_AFTER_DEADLINE_BEFORE = "unserved-after-deadline-failed-before-6b45a1c8.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -304,6 +311,53 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
+     * An activity (ReinBegin) no worker took up by the run's deadline (2 s) and the grace (no worker of the queue has
+     * the agent's activities; busy ones look the same to Temporal): since 6b45a1c8 the run ends STOPPED_BUDGET
+     * deadline, the workflow's own result, untraced (ReinEnd not scheduled). The version marker alone does not make a
+     * replay check the branch (the SDK compares commands, not the value the workflow returns), so the replay's result is
+     * checked too: a change that schedules another activity on this path, or ends such a run otherwise, fails here.
+     */
+    @Test
+    void anActivityNoWorkerTookUpByTheDeadlineEndedForTheBudgetStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(UNSERVED_AFTER_DEADLINE);
+        goesThrough(history, "unserved-after-deadline-stopped");
+        assertThat(scheduled(history, "ReinBegin")).isOne();
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes).count())
+                .as("ReinBegin only: the end not traced").isOne();
+        assertThat(history.getEvents().stream().anyMatch(HistoryEvent::hasActivityTaskTimedOutEventAttributes)).isTrue();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+
+        RunResult replayed = replayedResult(history);
+
+        assertThat(replayed.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(replayed.reason()).isEqualTo("deadline");
+        assertThat(replayed.message()).contains("no worker took up ReinBegin").contains("or all were busy");
+    }
+
+    /**
+     * The same run recorded before 6b45a1c8 (by anActivityNoWorkerTookUpByTheDeadlineEndedForTheBudgetStillReplays's
+     * scenario in a checkout of its parent): no marker, it ended FAILED internal_error, and so it goes on replaying (the
+     * branch's default version). Without the version the replay takes the new path with no command of its own, so only
+     * the replay's result shows it: a query answered by a replay (status(), a cancelled run's result()) would say
+     * STOPPED_BUDGET of a run that ended FAILED.
+     */
+    @Test
+    void anActivityNoWorkerTookUpByTheDeadlineRecordedBeforeItEndedForTheBudgetStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(UNSERVED_AFTER_DEADLINE_BEFORE);
+        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("unserved-after-deadline-stopped");
+        assertThat(scheduled(history, "ReinBegin")).isOne();
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes).count())
+                .as("ReinBegin only: the end not traced").isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+
+        RunResult replayed = replayedResult(history);
+
+        assertThat(replayed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(replayed.reason()).isEqualTo("internal_error");
+        assertThat(replayed.message()).contains("ReinBegin").doesNotContain("or all were busy");
+    }
+
+    /**
      * The same run recorded before c5cd5c27, which traces such an end: the workflow ended it with a result of its own,
      * no ReinEnd scheduled, and so it goes on replaying (the branch's default version).
      */
@@ -436,6 +490,7 @@ class RecordedBranchHistoriesTest {
         record(into, () -> List.of(unservedCall(Back.WORKER)), UNSERVED_CALL_END);
         record(into, () -> List.of(unservedCall(Back.NONE)), UNSERVED_CALL_END_UNTAKEN);
         record(into, () -> List.of(unservedCall(Back.CANCEL)), UNSERVED_CALL_END_CANCELLED);
+        record(into, () -> List.of(unservedAfterDeadline()), UNSERVED_AFTER_DEADLINE);
     }
 
     /** A scenario that records histories: one per execution of its run, in order. */
@@ -791,6 +846,58 @@ class RecordedBranchHistoriesTest {
                 worker.shutdownNow();
             }
         }
+    }
+
+    /**
+     * As TemporalMisconfigurationTest's: a run with a time limit of 2 s on a queue none of whose workers has the agent's
+     * activities, so that its ReinBegin waits for one until the deadline and the grace (10 s) in vain. (Workers that
+     * stop after ReinBegin would leave the path to the load: a ReinBegin slower than the limit leads to a budget stop.)
+     */
+    private static WorkflowExecutionHistory unservedAfterDeadline() throws Exception {
+        Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofSeconds(2)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .start("A-1 はどこ?", "run-unserved-after-deadline");
+            assertThat(run.result(Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            return server.client().fetchHistory("run-unserved-after-deadline");
+        }
+    }
+
+    /**
+     * Replays {@code history} as {@link DeterminismTest#replay} does and returns what the workflow returned in the
+     * replay, its result (Temporal compares the replay's commands with the history's, not that value).
+     */
+    private static RunResult replayedResult(WorkflowExecutionHistory history) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Object> returned = new java.util.concurrent.atomic.AtomicReference<>();
+        io.temporal.common.interceptors.WorkerInterceptor capture = new io.temporal.common.interceptors.WorkerInterceptorBase() {
+            @Override
+            public io.temporal.common.interceptors.WorkflowInboundCallsInterceptor interceptWorkflow(
+                    io.temporal.common.interceptors.WorkflowInboundCallsInterceptor next) {
+                return new io.temporal.common.interceptors.WorkflowInboundCallsInterceptorBase(next) {
+                    @Override
+                    public WorkflowOutput execute(WorkflowInput input) {
+                        WorkflowOutput output = super.execute(input);
+                        returned.set(output.getResult());
+                        return output;
+                    }
+                };
+            }
+        };
+        try (io.temporal.testing.TestWorkflowEnvironment env = io.temporal.testing.TestWorkflowEnvironment.newInstance(
+                io.temporal.testing.TestEnvironmentOptions.newBuilder()
+                        .setWorkflowClientOptions(TemporalAgents.clientOptions().build())
+                        .setWorkerFactoryOptions(io.temporal.worker.WorkerFactoryOptions.newBuilder()
+                                .setWorkerInterceptors(capture).build()).build())) {
+            io.temporal.worker.Worker worker = env.newWorker("replay", io.temporal.worker.WorkerOptions.newBuilder()
+                    .setDefaultDeadlockDetectionTimeout(30_000).build());
+            TemporalAgents.workflows(worker);
+            io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(history, worker);
+        }
+        assertThat(returned.get()).as("the workflow's return in the replay").isInstanceOf(RunResult.class);
+        return (RunResult) returned.get();
     }
 
     /** Reads the kept history {@code name}, checks that it has the shape its test is about, and replays it. */
