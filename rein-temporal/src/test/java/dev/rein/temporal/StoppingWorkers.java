@@ -40,7 +40,12 @@ final class StoppingWorkers implements AutoCloseable {
 
     /** Registers the workflow on {@code server}'s queue and {@code agent}'s activities on these workers, and starts both. */
     void start(TemporalTestServer server, Agent agent) {
-        TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+        start(server, agent, WorkerOptions.getDefaultInstance());
+    }
+
+    /** As {@link #start(TemporalTestServer, Agent)}, the workflow worker made with {@code workflowWorker}. */
+    void start(TemporalTestServer server, Agent agent, WorkerOptions workflowWorker) {
+        TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE, workflowWorker));
         activities.set(WorkerFactory.newInstance(server.client()));
         TemporalAgents.activities(activities.get().newWorker(TemporalTestServer.QUEUE, WorkerOptions.newBuilder()
                 .setMaxConcurrentActivityExecutionSize(1).setAllowActivityHeartbeatDuringShutdown(true).build()), agent);

@@ -247,7 +247,9 @@ class TemporalMisconfigurationTest {
     /**
      * As above, with a worker of the agent's activities back once the model call's start timeout has passed: the run's
      * end is traced and recorded by that worker (ReinEnd, the trace's RunFinished) as other failures are, with the same
-     * status, reason and message. The workflow used to end the run with a result of its own, nothing traced.
+     * status, reason and message. The workflow used to end the run with a result of its own, nothing traced. The worker
+     * starts while the workflow task that schedules ReinEnd is held (as in the cancel's test below), so that it polls
+     * before ReinEnd's wait (2 s) begins, however slow the machine.
      */
     @Test
     void aModelCallNoWorkerTookUpEndsTheRunWithItsEndTracedByAWorkerThatCameBack() throws Exception {
@@ -255,14 +257,19 @@ class TemporalMisconfigurationTest {
         RecordingListener trace = new RecordingListener();
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(trace)
                 .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
-        try (TemporalTestServer server = new TemporalTestServer(); workers) {
-            workers.start(server, agent);
+        HeldActivity end = new HeldActivity("ReinEnd");
+        try (TemporalTestServer server = new TemporalTestServer(true, end); workers) {
+            workers.start(server, agent, HeldActivity.WORKFLOW_WORKER);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", "run-call-never-taken-end-traced");
 
-            // once the model call has timed out and the end is waiting for a worker, one starts
-            StoppingWorkers.awaitScheduled(server, "run-call-never-taken-end-traced", "ReinEnd", Duration.ofSeconds(30));
-            workers.bringBack(server, agent);
+            // once the model call has timed out and the end is being scheduled, a worker starts
+            assertThat(end.scheduling.await(5, java.util.concurrent.TimeUnit.MINUTES)).as("ReinEnd scheduled").isTrue();
+            try {
+                workers.bringBack(server, agent);
+            } finally {
+                end.release.countDown();
+            }
             RunResult result = run.result(Duration.ofSeconds(30));
 
             assertThat(result.status()).isEqualTo(RunStatus.FAILED);
@@ -327,6 +334,12 @@ class TemporalMisconfigurationTest {
      * the end the run had decided (FAILED, the call's failure), while Temporal's own view (the history's close event,
      * the Web UI, 'temporal workflow describe') shows the execution Canceled, since the Java SDK closes every execution
      * whose cancel was asked as cancelled, whatever the workflow returns (docs/temporal.md says where each is seen).
+     *
+     * <p>The test waits on the workflow scheduling ReinEnd, and holds that workflow task until the cancel is sent, so
+     * that the cancel is recorded before ReinEnd's wait (the call's start timeout, 2 s) can end the run. It polled the
+     * history for ReinEnd for at most 30 s and cancelled then, whatever it had seen: on a loaded machine the cancel came
+     * while the model call still waited (the run then ended CANCELLED, its end waiting for a worker none runs, and the
+     * result timed out after 30 s), or after ReinEnd's 2 s were up and the run had ended.
      */
     @Test
     void aRunCancelledWhileItsEndWaitsForAWorkerIsFailedForReinAndCanceledForTemporal() throws Exception {
@@ -334,12 +347,18 @@ class TemporalMisconfigurationTest {
         StoppingWorkers workers = new StoppingWorkers();
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
                 .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
-        try (TemporalTestServer server = new TemporalTestServer(); workers) {
-            workers.start(server, agent);
+        HeldActivity end = new HeldActivity("ReinEnd");
+        try (TemporalTestServer server = new TemporalTestServer(true, end); workers) {
+            workers.start(server, agent, HeldActivity.WORKFLOW_WORKER);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", runId);
-            StoppingWorkers.awaitScheduled(server, runId, "ReinEnd", Duration.ofSeconds(30));
-            run.cancel();
+            // a bound only for a run that never gets there (a test failing, not a wait that load stretches)
+            assertThat(end.scheduling.await(5, java.util.concurrent.TimeUnit.MINUTES)).as("ReinEnd scheduled").isTrue();
+            try {
+                run.cancel();
+            } finally {
+                end.release.countDown();
+            }
 
             RunResult result = run.result(Duration.ofSeconds(30));
 
@@ -348,6 +367,54 @@ class TemporalMisconfigurationTest {
             assertThat(run.status()).isEqualTo(RunStatus.FAILED);
             assertThat(server.client().fetchHistory(runId).getLastEvent().hasWorkflowExecutionCanceledEventAttributes())
                     .as("Temporal's own view: the execution canceled").isTrue();
+        } finally {
+            end.release.countDown();
+        }
+    }
+
+    /**
+     * Holds the workflow task that schedules the first activity of a type until {@link #release}, {@link #scheduling}
+     * counted down as it is scheduled (not in a replay): what the test does then is seen by the workflow before that
+     * activity can wait, run or time out.
+     */
+    private static final class HeldActivity extends io.temporal.common.interceptors.WorkerInterceptorBase {
+        /**
+         * The workflow worker's options: a held workflow task is no deadlock, which the SDK's detector would fail after
+         * 1 s without a yield.
+         */
+        static final io.temporal.worker.WorkerOptions WORKFLOW_WORKER = io.temporal.worker.WorkerOptions.newBuilder()
+                .setDefaultDeadlockDetectionTimeout(Duration.ofMinutes(5).toMillis()).build();
+        final java.util.concurrent.CountDownLatch scheduling = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        private final String activityType;
+
+        HeldActivity(String activityType) {
+            this.activityType = activityType;
+        }
+
+        @Override
+        public io.temporal.common.interceptors.WorkflowInboundCallsInterceptor interceptWorkflow(
+                io.temporal.common.interceptors.WorkflowInboundCallsInterceptor next) {
+            return new io.temporal.common.interceptors.WorkflowInboundCallsInterceptorBase(next) {
+                @Override
+                public void init(io.temporal.common.interceptors.WorkflowOutboundCallsInterceptor outbound) {
+                    super.init(new io.temporal.common.interceptors.WorkflowOutboundCallsInterceptorBase(outbound) {
+                        @Override
+                        public <R> ActivityOutput<R> executeActivity(ActivityInput<R> input) {
+                            if (input.getActivityName().equals(activityType)
+                                    && !io.temporal.workflow.Workflow.isReplaying() && scheduling.getCount() > 0) {
+                                scheduling.countDown();
+                                try {
+                                    release.await(5, java.util.concurrent.TimeUnit.MINUTES);
+                                } catch (InterruptedException e) {
+                                    Thread.currentThread().interrupt();
+                                }
+                            }
+                            return super.executeActivity(input);
+                        }
+                    });
+                }
+            };
         }
     }
 

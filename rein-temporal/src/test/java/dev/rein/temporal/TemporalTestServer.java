@@ -23,8 +23,15 @@ final class TemporalTestServer implements AutoCloseable {
      *     for a waiting run's result, where a skip could pass the deadline of an activity still running on a busy machine
      */
     TemporalTestServer(boolean timeSkipping) {
+        this(timeSkipping, new io.temporal.common.interceptors.WorkerInterceptor[0]);
+    }
+
+    /** @param interceptors for the workers made from {@link #env}: a test that waits on what a workflow does */
+    TemporalTestServer(boolean timeSkipping, io.temporal.common.interceptors.WorkerInterceptor... interceptors) {
         env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-                .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).setUseTimeskipping(timeSkipping).build());
+                .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).setUseTimeskipping(timeSkipping)
+                .setWorkerFactoryOptions(io.temporal.worker.WorkerFactoryOptions.newBuilder()
+                        .setWorkerInterceptors(interceptors).build()).build());
     }
 
     TemporalAgentClient start(Agent agent) {
