@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
@@ -493,28 +492,12 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     /** Passes a body on unchanged, running {@code ended} when it completes without error, before its reader hears of it. */
-    private static final class Ended<T> implements HttpResponse.BodySubscriber<T> {
-        private final HttpResponse.BodySubscriber<T> downstream;
+    static final class Ended<T> extends ForwardingBodySubscriber<T> {
         private final Runnable ended;
 
         Ended(HttpResponse.BodySubscriber<T> downstream, Runnable ended) {
-            this.downstream = downstream;
+            super(downstream);
             this.ended = ended;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            downstream.onSubscribe(subscription);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> item) {
-            downstream.onNext(item);
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            downstream.onError(throwable);
         }
 
         @Override
@@ -524,11 +507,6 @@ final class ResumingHttpClient extends HttpClient {
             } finally {
                 downstream.onComplete(); // the reader must hear the end whatever the note did
             }
-        }
-
-        @Override
-        public CompletionStage<T> getBody() {
-            return downstream.getBody();
         }
     }
 
@@ -642,30 +620,14 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     /** Passes an empty answer to a request on, then gives the request its error: no answer will come. */
-    private final class Unanswered<T> implements HttpResponse.BodySubscriber<T> {
-        private final HttpResponse.BodySubscriber<T> downstream;
+    private final class Unanswered<T> extends ForwardingBodySubscriber<T> {
         private final JsonNode id;
         private final int status;
 
         Unanswered(HttpResponse.BodySubscriber<T> downstream, JsonNode id, int status) {
-            this.downstream = downstream;
+            super(downstream);
             this.id = id;
             this.status = status;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            downstream.onSubscribe(subscription);
-        }
-
-        @Override
-        public void onNext(List<ByteBuffer> item) {
-            downstream.onNext(item);
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            downstream.onError(throwable);
         }
 
         @Override
@@ -678,11 +640,6 @@ final class ResumingHttpClient extends HttpClient {
                 messages.accept(Json.write(error));
             }
         }
-
-        @Override
-        public CompletionStage<T> getBody() {
-            return downstream.getBody();
-        }
     }
 
     /** The key of the HTTP status an unanswered request's error carries when the request was answered without a body. */
@@ -692,8 +649,7 @@ final class ResumingHttpClient extends HttpClient {
      * Passes an error answer's body (or a request's JSON answer) on unchanged, reading its JSON-RPC
      * error as it passes and holding none of it: a stack trace in its data may be megabytes.
      */
-    private final class Refused<T> implements HttpResponse.BodySubscriber<T> {
-        private final HttpResponse.BodySubscriber<T> downstream;
+    private final class Refused<T> extends ForwardingBodySubscriber<T> {
         /** The id of the request refused; null for a notification or a response. */
         private final JsonNode id;
         /** True for an HTTP error status; false for a 2xx JSON answer to a request, read for its id and error. */
@@ -701,14 +657,9 @@ final class ResumingHttpClient extends HttpClient {
         private final AnswerScan scan = new AnswerScan();
 
         Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id, boolean errorStatus) {
-            this.downstream = downstream;
+            super(downstream);
             this.id = id;
             this.errorStatus = errorStatus;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            downstream.onSubscribe(subscription);
         }
 
         @Override
@@ -717,11 +668,6 @@ final class ResumingHttpClient extends HttpClient {
                 scan.feed(buffer);
             }
             downstream.onNext(item);
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            downstream.onError(throwable);
         }
 
         @Override
@@ -757,11 +703,6 @@ final class ResumingHttpClient extends HttpClient {
                 refusals.put(Json.write(id), said);
             }
         }
-
-        @Override
-        public CompletionStage<T> getBody() {
-            return downstream.getBody();
-        }
     }
 
     /** {@code message} as "JSON-RPC error CODE: MESSAGE" when it is a JSON-RPC error without an id ({@code null} or none); else null. */
@@ -781,8 +722,7 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     /** Passes an event stream on unchanged, noting its last event id and whether a request's answer came. */
-    private final class Watched<T> implements HttpResponse.BodySubscriber<T> {
-        private final HttpResponse.BodySubscriber<T> downstream;
+    private final class Watched<T> extends ForwardingBodySubscriber<T> {
         private final HttpRequest request;
         /** The id of the request a POST carries, whose answer the stream is to bring; null for a GET or a notification. */
         private final JsonNode id;
@@ -797,7 +737,7 @@ final class ResumingHttpClient extends HttpClient {
         private final BatchSplitter batches;
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
-            this.downstream = downstream;
+            super(downstream);
             this.request = request;
             this.id = "POST".equals(request.method()) ? requestId(request) : null;
             // On the GET stream for the server's own messages an error without an id answers no request; the SDK
@@ -854,11 +794,6 @@ final class ResumingHttpClient extends HttpClient {
         }
 
         @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            downstream.onSubscribe(subscription);
-        }
-
-        @Override
         public void onNext(List<ByteBuffer> item) {
             item.forEach(events::feed); // SseEvents strips the mark itself
             downstream.onNext(batches.split(bom.strip(item)));
@@ -905,11 +840,6 @@ final class ResumingHttpClient extends HttpClient {
                     messages.accept(Json.write(unanswered(id, otherId)));
                 }
             }
-        }
-
-        @Override
-        public CompletionStage<T> getBody() {
-            return downstream.getBody();
         }
     }
 

@@ -205,6 +205,39 @@ class ResumingHttpClientTest {
     }
 
     @Test
+    void aPingsBodyEndIsHandedToItsReaderEvenWhenNotingItThrowsAndAFailureIsNotNoted() {
+        // Ended notes a ping's 2xx body as answered before its reader hears of the end; the reader must hear the end
+        // whatever the note did (c02c8ac8), or the SDK's ping waits for its whole timeout. A body that fails is no answer.
+        HttpResponse.BodySubscriber<String> reader = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+        ResumingHttpClient.Ended<String> ended = new ResumingHttpClient.Ended<>(reader, () -> {
+            throw new IllegalStateException("the note failed");
+        });
+        ended.onSubscribe(NO_SUBSCRIPTION);
+        ended.onNext(java.util.List.of(java.nio.ByteBuffer.wrap("東京".getBytes(StandardCharsets.UTF_8))));
+        org.assertj.core.api.Assertions.assertThatThrownBy(ended::onComplete).hasMessage("the note failed");
+        assertThat(ended.getBody().toCompletableFuture()).isCompletedWithValue("東京");
+
+        java.util.concurrent.atomic.AtomicBoolean noted = new java.util.concurrent.atomic.AtomicBoolean();
+        HttpResponse.BodySubscriber<String> failing = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+        ResumingHttpClient.Ended<String> cut = new ResumingHttpClient.Ended<>(failing, () -> noted.set(true));
+        cut.onSubscribe(NO_SUBSCRIPTION);
+        cut.onError(new IOException("reset"));
+        assertThat(cut.getBody().toCompletableFuture()).isCompletedExceptionally();
+        assertThat(noted).as("a body that failed is no answer").isFalse();
+    }
+
+    /** A subscription that asks for nothing: the test hands the bytes on itself. */
+    private static final java.util.concurrent.Flow.Subscription NO_SUBSCRIPTION = new java.util.concurrent.Flow.Subscription() {
+        @Override
+        public void request(long n) {
+        }
+
+        @Override
+        public void cancel() {
+        }
+    };
+
+    @Test
     void aRetryAfterGivenAsAnHttpDateInAnyOfItsThreeFormsIsTheWaitUntilThenAndOneInThePastIsNoWait() {
         // RFC 9110 section 10.2.3: Retry-After is delay-seconds or an HTTP-date, and section 5.6.7 has a recipient accept all
         // three HTTP-date forms (IMF-fixdate and the obsolete RFC 850 and asctime forms). Before, only IMF-fixdate was read:
