@@ -539,6 +539,6 @@ final class Malformed {
         } catch (RuntimeException e) {
             json = String.valueOf(value);
         }
-        return StdioTransport.abbreviate(StdioTransport.first(json, 60));
+        return StdioTransport.abbreviate(json, 60);
     }
 }

@@ -6,9 +6,9 @@ import dev.rein.internal.text.Controls;
  * A server's tool and server names in the toolset's warnings, and its error messages in error results
  * ({@code ServerConnection.quoted}), as Rein quotes them: cut to a bound, saying so and how long they were, then their
  * control characters escaped ({@code \x1b}), so a caller printing or logging the message is not sent the server's
- * escape sequences (a retitle, a cleared screen, a bidi override). Other quotes of what a server sent are cut their
- * own way and only end in {@code …}: {@code StdioTransport.abbreviate} (a line of its output, an SDK's failure, on one
- * line, 200 characters) and {@code StderrTail} (its stderr); both escape control characters too.
+ * escape sequences (a retitle, a cleared screen, a bidi override). Every other cut of what a server sent is made here
+ * too, so each says how much was left out: {@code StdioTransport.abbreviate} (a line of its output, an SDK's failure,
+ * on one line, 200 characters) and {@code StderrTail} (its stderr, 300 characters a line).
  */
 public final class Quoted {
     private Quoted() {
@@ -20,9 +20,21 @@ public final class Quoted {
      * Mask secrets before: a secret cut in two would no longer be found.
      */
     public static String of(String said, int max) {
-        int length = said.codePointCount(0, said.length());
-        return length <= max ? Controls.visible(said, false)
-                : Controls.visible(said.substring(0, said.offsetByCodePoints(0, max)), false)
-                + "… [Rein cut it to its first " + max + " of " + length + " characters]";
+        return of(said, max, 0);
+    }
+
+    /**
+     * As {@link #of(String, int)}, for the start of a text of which {@code dropped} more characters were read and not
+     * kept (a stderr line past what its reader holds): they count in the length said.
+     */
+    static String of(String said, int max, long dropped) {
+        int kept = said.codePointCount(0, said.length());
+        long length = kept + dropped;
+        if (length <= max) {
+            return Controls.visible(said, false);
+        }
+        int shown = Math.min(max, kept);
+        return Controls.visible(said.substring(0, said.offsetByCodePoints(0, shown)), false)
+                + "… [Rein cut it to its first " + shown + " of " + length + " characters]";
     }
 }

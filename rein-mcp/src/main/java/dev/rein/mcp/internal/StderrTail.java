@@ -25,6 +25,14 @@ public final class StderrTail {
     }
 
     public synchronized void add(String line) {
+        add(line, 0);
+    }
+
+    /**
+     * Keeps a stderr line of which {@code dropped} more characters were read and not kept (past what
+     * the reader holds of one line), counted in the length its cut says.
+     */
+    public synchronized void add(String line, long dropped) {
         if (line.isBlank()) {
             return;
         }
@@ -33,9 +41,9 @@ public final class StderrTail {
         }
         // Masked before it is cut: a secret cut in two is no longer found, and its first part would show. Its control
         // characters escaped: the tail reaches exceptions and results a library caller prints or logs as they are, where
-        // an escape sequence (a colored log line, or a hostile one retitling the terminal) must not arrive raw.
-        String masked = dev.rein.internal.text.Controls.visible(mask(line), false);
-        lines.addLast(StdioTransport.first(masked, LINE_CHARS));
+        // an escape sequence (a colored log line, or a hostile one retitling the terminal) must not arrive raw. Cut as
+        // every quote of a server's words is, saying how much was left out, so a cut line is not read as a whole one.
+        lines.addLast(Quoted.of(mask(line), LINE_CHARS, dropped));
     }
 
     /**

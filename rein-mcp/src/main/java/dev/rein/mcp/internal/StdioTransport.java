@@ -547,7 +547,7 @@ final class StdioTransport implements McpClientTransport {
             StderrLines lines = new StderrLines(reader, STDERR_LINE_CHARS);
             String line;
             while ((line = lines.next()) != null) {
-                stderr.add(line);
+                stderr.add(line, lines.dropped());
             }
         } catch (IOException e) {
             // the server is gone; its stdout reader reports that
@@ -568,15 +568,23 @@ final class StdioTransport implements McpClientTransport {
         private int limit;
         /** Whether the last line ended with a carriage return, so that a newline right after it ends no other line. */
         private boolean skipNewline;
+        /** See {@link #dropped()}. */
+        private long dropped;
 
         StderrLines(java.io.Reader reader, int max) {
             this.reader = reader;
             this.max = max;
         }
 
+        /** How many characters (code points) of the line {@link #next} returned last were read past {@code max}, not kept. */
+        long dropped() {
+            return dropped;
+        }
+
         /** The next line, cut to its first {@code max} characters; null at the end of the stream. */
         String next() throws IOException {
             StringBuilder line = null;
+            dropped = 0;
             while (true) {
                 if (position == limit) {
                     limit = reader.read(buffer, 0, buffer.length);
@@ -600,13 +608,19 @@ final class StdioTransport implements McpClientTransport {
                 while (position < limit && buffer[position] != '\n' && buffer[position] != '\r') {
                     position++;
                 }
-                int room = max - line.length();
-                line.append(buffer, start, Math.min(room, position - start)); // beyond max: read, not kept
+                int kept = Math.min(max - line.length(), position - start);
+                line.append(buffer, start, kept); // beyond max: read, not kept, only counted
+                for (int i = start + kept; i < position; i++) {
+                    if (!Character.isLowSurrogate(buffer[i])) {
+                        dropped++;
+                    }
+                }
                 if (position < limit) {
                     skipNewline = buffer[position] == '\r';
                     position++;
                     if (line.length() == max && max > 0 && Character.isHighSurrogate(line.charAt(max - 1))) {
                         line.setLength(max - 1); // half of a pair cut at the limit is no character
+                        dropped++; // the pair, whose second half was not counted
                     }
                     return line.toString();
                 }
@@ -659,18 +673,20 @@ final class StdioTransport implements McpClientTransport {
         return mapper.convertValue(data, typeRef);
     }
 
-    /** {@code text} on one line, cut at 200 characters, its control characters escaped: for quoting what a server sent. */
+    /**
+     * {@code text} on one line, cut to its first 200 characters saying how long it was, its control characters escaped:
+     * for quoting what a server sent ({@link Quoted}).
+     */
     static String abbreviate(String text) {
-        // Its control characters escaped (\x1b): what a server sent is quoted in error results and exceptions a caller prints
-        // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
-        return dev.rein.internal.text.Controls.visible(first(text.replaceAll("\\s+", " ").strip(), 200), false);
+        return abbreviate(text, 200);
     }
 
-    /**
-     * {@code text}, or its first {@code max} code points and "…": cut between whole characters, since
-     * half of an emoji's surrogate pair is not text and JSON writers refuse it.
-     */
-    static String first(String text, int max) {
-        return text.codePointCount(0, text.length()) <= max ? text : text.substring(0, text.offsetByCodePoints(0, max)) + "…";
+    /** As {@link #abbreviate(String)}, cut to its first {@code max} characters. */
+    static String abbreviate(String text, int max) {
+        // Its control characters escaped (\x1b): what a server sent is quoted in error results and exceptions a caller prints
+        // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
+        // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), and
+        // saying so with how long it was: a bare "…" left a person unsure whether anything was missing.
+        return Quoted.of(text.replaceAll("\\s+", " ").strip(), max);
     }
 }

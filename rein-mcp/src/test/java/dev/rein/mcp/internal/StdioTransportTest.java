@@ -28,12 +28,27 @@ class StdioTransportTest {
         // the start error, which is not text and which JSON writers refuse ('Broken surrogate pair') when the result is
         // sent to the model with every later request.
         String cut = StdioTransport.abbreviate("x".repeat(199) + "\uD83D\uDE00 and more");
-        assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut).endsWith("x\uD83D\uDE00…");
+        assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut)
+                .endsWith("x\uD83D\uDE00… [Rein cut it to its first 200 of 209 characters]");
         StderrTail tail = new StderrTail(Map.of());
         tail.add("y".repeat(299) + "\uD83D\uDE00 and more");
         String described = tail.describe();
         assertThat(new String(described.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(described)
-                .endsWith("y\uD83D\uDE00…");
+                .endsWith("y\uD83D\uDE00… [Rein cut it to its first 300 of 309 characters]");
+    }
+
+    @Test
+    void aCutOfWhatAServerSentSaysHowMuchWasLeftOutAsEveryOtherQuoteOfItsWordsDoes() {
+        // abbreviate (a line of its output, an HTTP refusal's body, an SDK's failure) and the stderr tail ended in a bare
+        // "…", where Quoted says how much is missing: a person could not tell a cut line from one that ended so.
+        assertThat(StdioTransport.abbreviate("東京 " + "a".repeat(500)))
+                .isEqualTo("東京 " + "a".repeat(197) + "… [Rein cut it to its first 200 of 503 characters]");
+        assertThat(StdioTransport.abbreviate("short\n\tline")).as("not cut: nothing added").isEqualTo("short line");
+        StderrTail tail = new StderrTail(Map.of());
+        tail.add("e".repeat(400));
+        tail.addStdout("print " + "o".repeat(300));
+        assertThat(tail.describe()).contains("e".repeat(300) + "… [Rein cut it to its first 300 of 400 characters]")
+                .endsWith("o".repeat(194) + "… [Rein cut it to its first 200 of 306 characters]");
     }
 
     @Test
@@ -51,6 +66,7 @@ class StdioTransportTest {
         assertThat(read).containsExactly("0123456789", "second", "third", "", "\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00", "last");
         StdioTransport.StderrLines emoji = new StdioTransport.StderrLines(new java.io.StringReader("abcdefghi\uD83D\uDE00xyz\n"), 10);
         assertThat(emoji.next()).isEqualTo("abcdefghi");
+        assertThat(emoji.dropped()).as("characters read past the limit, the pair cut at it one").isEqualTo(4);
         assertThat(emoji.next()).isNull();
     }
 
@@ -62,9 +78,11 @@ class StdioTransportTest {
         StdioTransport.StderrLines lines = new StdioTransport.StderrLines(new java.io.StringReader(stderr), StdioTransport.STDERR_LINE_CHARS);
         for (String line; (line = lines.next()) != null; ) {
             assertThat(line.length()).isLessThanOrEqualTo(StdioTransport.STDERR_LINE_CHARS);
-            tail.add(line);
+            tail.add(line, lines.dropped());
         }
-        assertThat(tail.describe()).isEqualTo(" Its stderr ended with: " + "x".repeat(284) + "[REDACTED:TOKEN]…" + " | last words")
+        // The count is of the whole line, the part past the reader's limit (read, not kept) included.
+        assertThat(tail.describe()).isEqualTo(" Its stderr ended with: " + "x".repeat(284) + "[REDACTED:TOKEN]"
+                        + "… [Rein cut it to its first 300 of 196908 characters]" + " | last words")
                 .doesNotContain("tok-secret");
     }
 
