@@ -798,54 +798,105 @@ class HttpProtocolTest {
         }
     }
 
+    /** How {@link HungCallServer} answers a ping. */
+    @FunctionalInterface
+    private interface PingAnswer {
+        /**
+         * @param ping which ping of the server this is, from 1
+         * @return true once it answered (or held) the ping; false to have it answered as any other message (202, no body)
+         */
+        boolean answer(HungCallServer server, com.sun.net.httpserver.HttpExchange exchange, JsonNode message, int ping)
+                throws IOException;
+    }
+
+    /** What a test does with the toolset started on a {@link HungCallServer}. */
+    @FunctionalInterface
+    private interface ToolsetTest {
+        void run(McpToolset mcp) throws Exception;
+    }
+
+    /**
+     * The server of the cases of what a ping after a timed-out call makes of the session: its first {@code tools/call} is
+     * held unanswered until the test ends, so that call times out; its pings are answered by a {@link PingAnswer}; every
+     * other message as the server of {@link FakeHttpEndpoint#echo}, in session "s" and the number of sessions initialized.
+     * It counts the sessions initialized, the pings and the DELETEs.
+     */
+    private static final class HungCallServer implements AutoCloseable {
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger deletes = new java.util.concurrent.atomic.AtomicInteger();
+        private final java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
+        private final FakeHttpEndpoint endpoint;
+
+        HungCallServer(PingAnswer ping) {
+            endpoint = FakeHttpEndpoint.start((exchange, message) -> {
+                switch (exchange.getRequestMethod()) {
+                    case "DELETE" -> {
+                        deletes.incrementAndGet();
+                        FakeHttpEndpoint.empty(exchange, 200);
+                    }
+                    case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
+                    default -> {
+                        String method = FakeHttpEndpoint.method(message);
+                        if (method.equals("initialize")) {
+                            sessions.incrementAndGet();
+                        }
+                        exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
+                        if (method.equals("ping") && ping.answer(this, exchange, message, pings.incrementAndGet())) {
+                            return;
+                        }
+                        if (method.equals("tools/call") && hang.getAndSet(false)) {
+                            await(release); // hung
+                            return;
+                        }
+                        FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
+                    }
+                }
+            }, true);
+        }
+
+        /**
+         * Runs {@code test} on a toolset started on this server, the ping after a timeout bounded as in use or, with
+         * {@code quickPing}, by {@link McpTesting#QUICK_PING}; then lets what it held go, before the toolset closes.
+         */
+        void test(boolean quickPing, ToolsetTest test) throws Exception {
+            McpConfig config = endpoint.config("remote", "/mcp", "");
+            try (McpToolset mcp = quickPing ? McpToolset.start(config, dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)
+                    : McpToolset.start(config)) {
+                try {
+                    test.run(mcp);
+                } finally {
+                    release.countDown();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            endpoint.close();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {429, 503, 500})
     void aPingAnsweredWithAnHttpErrorStatusAfterATimeoutIsAnAnswerAndTheSessionIsKept(int status) throws Exception {
         // The server answered the ping (busy, or failing this one request): it is not hung. Before, a ping refused with
         // an HTTP status, even one carrying a JSON-RPC error, was taken for no answer: the session was deleted (DELETE)
         // and a new one initialized at the next call.
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger deletes = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            switch (exchange.getRequestMethod()) {
-                case "DELETE" -> {
-                    deletes.incrementAndGet();
-                    FakeHttpEndpoint.empty(exchange, 200);
-                }
-                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
-                default -> {
-                    String method = FakeHttpEndpoint.method(message);
-                    if (method.equals("initialize")) {
-                        sessions.incrementAndGet();
-                    }
-                    exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
-                    if (method.equals("ping")) {
-                        pings.incrementAndGet();
-                        FakeHttpEndpoint.json(exchange, status, "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
-                                + ",\"error\":{\"code\":-32000,\"message\":\"busy\"}}");
-                        return;
-                    }
-                    if (method.equals("tools/call") && hang.getAndSet(false)) {
-                        await(release); // hung
-                        return;
-                    }
-                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
-                }
-            }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            try {
+        try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            FakeHttpEndpoint.json(exchange, status, "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                    + ",\"error\":{\"code\":-32000,\"message\":\"busy\"}}");
+            return true;
+        })) {
+            server.test(false, mcp -> {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-refused-ping", Duration.ofSeconds(20));
                 assertThat(next.content()).isEqualTo("done");
-                assertThat(pings.get()).as("the server was pinged").isEqualTo(1);
-                assertThat(sessions.get()).as("sessions initialized").isEqualTo(1);
-                assertThat(deletes.get()).as("sessions deleted").isZero();
-            } finally {
-                release.countDown();
-            }
+                assertThat(server.pings.get()).as("the server was pinged").isEqualTo(1);
+                assertThat(server.sessions.get()).as("sessions initialized").isEqualTo(1);
+                assertThat(server.deletes.get()).as("sessions deleted").isZero();
+            });
         }
     }
 
@@ -854,51 +905,22 @@ class HttpProtocolTest {
     void aPingAnsweredWith2xxAndNoBodyAfterATimeoutIsAnAnswerAndTheSessionIsKept(int status, String type) throws Exception {
         // Any 2xx says the server took the ping and is alive. Before, one without a body counted as a failed ping: the
         // session was broken (its other calls ended), deleted, and a new one initialized at the next call.
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger deletes = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            switch (exchange.getRequestMethod()) {
-                case "DELETE" -> {
-                    deletes.incrementAndGet();
-                    FakeHttpEndpoint.empty(exchange, 200);
-                }
-                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
-                default -> {
-                    String method = FakeHttpEndpoint.method(message);
-                    if (method.equals("initialize")) {
-                        sessions.incrementAndGet();
-                    }
-                    exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
-                    if (method.equals("ping")) {
-                        pings.incrementAndGet();
-                        if (type == null) {
-                            FakeHttpEndpoint.empty(exchange, status);
-                        } else {
-                            FakeHttpEndpoint.send(exchange, status, type, ""); // chunked, ending at once
-                        }
-                        return;
-                    }
-                    if (method.equals("tools/call") && hang.getAndSet(false)) {
-                        await(release); // hung
-                        return;
-                    }
-                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
-                }
+        try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (type == null) {
+                FakeHttpEndpoint.empty(exchange, status);
+            } else {
+                FakeHttpEndpoint.send(exchange, status, type, ""); // chunked, ending at once
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            try {
+            return true;
+        })) {
+            server.test(false, mcp -> {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-empty-ping", Duration.ofSeconds(20));
                 assertThat(next.content()).isEqualTo("done");
-                assertThat(pings.get()).as("the server was pinged").isEqualTo(1);
-                assertThat(sessions.get()).as("sessions initialized").isEqualTo(1);
-                assertThat(deletes.get()).as("sessions deleted").isZero();
-            } finally {
-                release.countDown();
-            }
+                assertThat(server.pings.get()).as("the server was pinged").isEqualTo(1);
+                assertThat(server.sessions.get()).as("sessions initialized").isEqualTo(1);
+                assertThat(server.deletes.get()).as("sessions deleted").isZero();
+            });
         }
     }
 
@@ -907,45 +929,23 @@ class HttpProtocolTest {
     void aPingAnswered200WhoseBodyNeverEndsIsNoAnswerAndTheSessionIsReplaced(String type) throws Exception {
         // Headers are not an answer: a server whose ping's body never comes is as hung as one that sends nothing. Before,
         // the 2xx status line alone counted, so a hung server's session was kept.
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            switch (exchange.getRequestMethod()) {
-                case "DELETE" -> FakeHttpEndpoint.empty(exchange, 200);
-                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
-                default -> {
-                    String method = FakeHttpEndpoint.method(message);
-                    if (method.equals("initialize")) {
-                        sessions.incrementAndGet();
-                    }
-                    exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
-                    if (method.equals("ping") && pings.incrementAndGet() == 1) {
-                        exchange.getResponseHeaders().set("Content-Type", type);
-                        exchange.sendResponseHeaders(200, 0);
-                        exchange.getResponseBody().flush();
-                        await(release); // the headers sent, the answer never
-                        return;
-                    }
-                    if (method.equals("tools/call") && hang.getAndSet(false)) {
-                        await(release); // hung
-                        return;
-                    }
-                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
-                }
+        try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (ping != 1) {
+                return false;
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
-                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
-            try {
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().flush();
+            await(hung.release); // the headers sent, the answer never
+            return true;
+        })) {
+            server.test(true, mcp -> {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-unended-ping", Duration.ofSeconds(20));
                 assertThat(next.content()).isEqualTo("done");
-                assertThat(pings.get()).as("the server was pinged").isGreaterThanOrEqualTo(1);
-                assertThat(sessions.get()).as("sessions initialized: the first was taken for hung").isEqualTo(2);
-            } finally {
-                release.countDown();
-            }
+                assertThat(server.pings.get()).as("the server was pinged").isGreaterThanOrEqualTo(1);
+                assertThat(server.sessions.get()).as("sessions initialized: the first was taken for hung").isEqualTo(2);
+            });
         }
     }
 

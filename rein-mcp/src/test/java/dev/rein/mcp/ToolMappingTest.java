@@ -19,11 +19,23 @@ class ToolMappingTest {
     private final List<ScriptedStdioServer> started = new ArrayList<>();
 
     private McpToolset start(String extraKeys, BiConsumer<ScriptedStdioServer, JsonNode> script) {
-        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
+        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), launching(stdio -> script));
+    }
+
+    /** As {@link #start(String, BiConsumer)}, with the toolset's warnings added to {@code warned}. */
+    private McpToolset start(String extraKeys, BiConsumer<ScriptedStdioServer, JsonNode> script, List<String> warned) {
+        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), launching(stdio -> script),
+                warned::add);
+    }
+
+    /** Launches each server as a {@link ScriptedStdioServer} running the script {@code scripts} gives it, kept in {@link #started}. */
+    private dev.rein.mcp.internal.ServerProcess.Launcher launching(
+            java.util.function.Function<McpServerConfig.Stdio, BiConsumer<ScriptedStdioServer, JsonNode>> scripts) {
+        return stdio -> {
+            ScriptedStdioServer server = new ScriptedStdioServer(scripts.apply(stdio));
             started.add(server);
             return server;
-        });
+        };
     }
 
     /** A server offering {@code tools}, whose every call answers with {@code content} naming the tool called first. */
@@ -585,11 +597,7 @@ class ToolMappingTest {
                 default -> { }
             }
         };
-        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
-            started.add(server);
-            return server;
-        }, warned::add);
+        return start(extraKeys, script, warned);
     }
 
     private static void relisted(McpToolset mcp, java.util.concurrent.atomic.AtomicInteger listings) throws Exception {
@@ -670,11 +678,7 @@ class ToolMappingTest {
         var script = relisting(listings, List.of(
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe.x", Map.of("destructiveHint", true))),
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("readOnlyHint", true)))));
-        try (McpToolset mcp = McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
-            started.add(server);
-            return server;
-        }, warned::add)) {
+        try (McpToolset mcp = start("", script, warned)) {
             assertThat(tool(mcp, "wipe_x").risk()).isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
             relisted(mcp, listings);
             assertThat(mcp.describe()).filteredOn(t -> t.name().equals("wipe_x")).singleElement().satisfies(t -> {
@@ -702,11 +706,7 @@ class ToolMappingTest {
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe.x", Map.of("destructiveHint", true))),
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("readOnlyHint", true))),
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe_x", Map.of("destructiveHint", false)))));
-        try (McpToolset mcp = McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
-            started.add(server);
-            return server;
-        }, warned::add)) {
+        try (McpToolset mcp = start("", script, warned)) {
             assertThat(tool(mcp, "wipe_x").risk()).isEqualTo(dev.rein.tool.Risk.READ);
             relisted(mcp, listings);
             assertThat(tool(mcp, "wipe_x").risk()).isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
@@ -741,11 +741,7 @@ class ToolMappingTest {
                 List.of(ScriptedStdioServer.tool("bpoke"), annotated("wipe", Map.of("readOnlyHint", true)))));
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"a\"}, \"b\": {\"command\": \"b\"}}}",
                 "test", Map.of());
-        try (McpToolset mcp = McpToolset.start(config, stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(stdio.command().equals("a") ? a : b);
-            started.add(server);
-            return server;
-        }, warned::add)) {
+        try (McpToolset mcp = McpToolset.start(config, launching(stdio -> stdio.command().equals("a") ? a : b), warned::add)) {
             assertThat(tool(mcp, "wipe").risk()).isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
             relisted(mcp, aListings); // a drops 'wipe'
             assertThat(mcp.tools()).extracting(Tool::name).containsExactlyInAnyOrder("poke", "bpoke");
@@ -786,11 +782,7 @@ class ToolMappingTest {
                 List.of(ScriptedStdioServer.tool("bpoke"), annotated("wipe", Map.of("readOnlyHint", true)))));
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"a\"},"
                 + " \"b\": {\"command\": \"b\", \"trust\": true}}}", "test", Map.of());
-        try (McpToolset mcp = McpToolset.start(config, stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(stdio.command().equals("a") ? a : b);
-            started.add(server);
-            return server;
-        }, message -> { })) {
+        try (McpToolset mcp = McpToolset.start(config, launching(stdio -> stdio.command().equals("a") ? a : b), message -> { })) {
             Tool held = mcp.tools().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow();
             relisted(mcp, aListings); // a drops 'wipe'
             long before = mcp.version();
@@ -816,11 +808,7 @@ class ToolMappingTest {
         var script = relisting(listings, List.of(
                 List.of(ScriptedStdioServer.tool("poke"), annotated(hostile, Map.of("destructiveHint", true))),
                 List.of(ScriptedStdioServer.tool("poke"), annotated(hostile, Map.of("readOnlyHint", true)))));
-        try (McpToolset mcp = McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
-            started.add(server);
-            return server;
-        }, warned::add)) {
+        try (McpToolset mcp = start("", script, warned)) {
             relisted(mcp, listings);
             assertThat(warned).singleElement().asString()
                     .doesNotContain("\u001b").doesNotContain("\n")
@@ -840,11 +828,7 @@ class ToolMappingTest {
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe", Map.of("destructiveHint", true))),
                 List.of(ScriptedStdioServer.tool("poke"), annotated("wipe", Map.of("readOnlyHint", true)),
                         annotated("fresh", Map.of("readOnlyHint", true)))));
-        try (McpToolset mcp = McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
-            ScriptedStdioServer server = new ScriptedStdioServer(script);
-            started.add(server);
-            return server;
-        }, warned::add)) {
+        try (McpToolset mcp = start("", script, warned)) {
             mcp.rememberAtMost(2); // 'poke' and 'wipe' fill it
             relisted(mcp, listings);
             assertThat(tool(mcp, "wipe").risk()).as("remembered: kept").isEqualTo(dev.rein.tool.Risk.IRREVERSIBLE);
@@ -937,15 +921,14 @@ class ToolMappingTest {
         }
     }
 
-    @Test
-    void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
-        // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
-        // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted
-        // at the next call", and a "structuredContent" that is not an object was shown as if it were the answer.
-        java.util.concurrent.atomic.AtomicReference<Object> answer = new java.util.concurrent.atomic.AtomicReference<>();
+    /**
+     * A server offering 'look' and 'write' (which has effects: neither read-only nor destructive), whose every call
+     * answers with the result {@code answer} holds.
+     */
+    private static BiConsumer<ScriptedStdioServer, JsonNode> lookAndWrite(java.util.concurrent.atomic.AtomicReference<Object> answer) {
         Map<String, Object> write = Map.of("name", "write", "description", "Writes.", "inputSchema", Map.of("type", "object"),
                 "annotations", Map.of("readOnlyHint", false, "destructiveHint", false));
-        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+        return (server, message) -> {
             switch (message.path("method").asText()) {
                 case "initialize" -> server.initialized(message, "2025-06-18");
                 case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"), write)));
@@ -953,6 +936,33 @@ class ToolMappingTest {
                 default -> { }
             }
         };
+    }
+
+    /**
+     * A server of protocol {@code version} offering only 'look', whose call answers with the text {@code fine} while
+     * {@code block} holds null, else with the text "first" and the content block {@code block} holds.
+     */
+    private static BiConsumer<ScriptedStdioServer, JsonNode> lookingWith(String version,
+                                                                          java.util.concurrent.atomic.AtomicReference<Object> block,
+                                                                          String fine) {
+        return (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, version);
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
+                        ? List.of(Map.of("type", "text", "text", fine)) : List.of(Map.of("type", "text", "text", "first"), block.get())));
+                default -> { }
+            }
+        };
+    }
+
+    @Test
+    void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
+        // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
+        // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted
+        // at the next call", and a "structuredContent" that is not an object was shown as if it were the answer.
+        java.util.concurrent.atomic.AtomicReference<Object> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        BiConsumer<ScriptedStdioServer, JsonNode> script = lookAndWrite(answer);
         Map<Object, String> cases = new java.util.LinkedHashMap<>();
         cases.put(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"),
                 "with \"isError\" \"no\", where the protocol requires true or false");
@@ -991,16 +1001,7 @@ class ToolMappingTest {
         // as READ was told it may have. The executor hands the handler the risk it applies (ToolContext.risk()).
         java.util.concurrent.atomic.AtomicReference<Object> answer = new java.util.concurrent.atomic.AtomicReference<>(
                 Map.of("content", List.of(), "isError", "no"));
-        Map<String, Object> write = Map.of("name", "write", "description", "Writes.", "inputSchema", Map.of("type", "object"),
-                "annotations", Map.of("readOnlyHint", false, "destructiveHint", false));
-        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
-            switch (message.path("method").asText()) {
-                case "initialize" -> server.initialized(message, "2025-06-18");
-                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"), write)));
-                case "tools/call" -> server.result(message.get("id"), answer.get());
-                default -> { }
-            }
-        };
+        BiConsumer<ScriptedStdioServer, JsonNode> script = lookAndWrite(answer);
         String effect = "It may or may not have taken effect; check before calling it again.";
         try (McpToolset mcp = start(", \"trust\": true", script)) {
             assertThat(invoke(mcp, "look", dev.rein.tool.Risk.WRITE).content()).contains(effect);
@@ -1018,15 +1019,7 @@ class ToolMappingTest {
         // Before, each failed as "failed while running tool 'look': IllegalArgumentException: Cannot deserialize value of
         // type `io.modelcontextprotocol.spec.McpSchema$Role` from String "robot" ... The server is restarted at the next call".
         java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
-        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
-            switch (message.path("method").asText()) {
-                case "initialize" -> server.initialized(message, "2025-06-18");
-                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
-                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
-                        ? List.of(Map.of("type", "text", "text", "fine")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
-                default -> { }
-            }
-        };
+        BiConsumer<ScriptedStdioServer, JsonNode> script = lookingWith("2025-06-18", block, "fine");
         Map<Object, String> cases = new java.util.LinkedHashMap<>();
         cases.put(Map.of("type", "text", "text", "hi", "annotations", Map.of("audience", List.of("robot"))),
                 "\"content[1].annotations.audience\" [\"robot\"], where the protocol allows only \"user\" and \"assistant\"");
@@ -1064,15 +1057,7 @@ class ToolMappingTest {
         // Only present fields were checked: a text block without "text" became an empty line, an image without
         // "mimeType" was shown as "[image null, 4 bytes, not shown]", a resource link without "uri" as "[resource link null]".
         java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
-        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
-            switch (message.path("method").asText()) {
-                case "initialize" -> server.initialized(message, "2025-06-18");
-                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
-                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
-                        ? List.of(Map.of("type", "text", "text", "良い")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
-                default -> { }
-            }
-        };
+        BiConsumer<ScriptedStdioServer, JsonNode> script = lookingWith("2025-06-18", block, "良い");
         Map<Object, String> cases = new java.util.LinkedHashMap<>();
         cases.put(ordered("type", "text"), "\"content[1]\" {\"type\":\"text\"} without \"text\", which the protocol requires (a string)");
         cases.put(ordered("type", "image", "data", "AAECAw=="),
@@ -1108,15 +1093,7 @@ class ToolMappingTest {
         // A required field sent as null was said to be missing ("{"type":"text","text":null} without "text""), and a
         // resource link's "size" of 1.5 (the schema's type is integer) or "icons" of any shape reached the model unchecked.
         java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
-        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
-            switch (message.path("method").asText()) {
-                case "initialize" -> server.initialized(message, "2025-11-25");
-                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
-                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
-                        ? List.of(Map.of("type", "text", "text", "良い")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
-                default -> { }
-            }
-        };
+        BiConsumer<ScriptedStdioServer, JsonNode> script = lookingWith("2025-11-25", block, "良い");
         Map<Object, String> cases = new java.util.LinkedHashMap<>();
         cases.put(ordered("type", "text", "text", null), "\"content[1].text\" null, where the protocol requires a string");
         cases.put(ordered("type", "image", "data", "AAECAw==", "mimeType", null),
