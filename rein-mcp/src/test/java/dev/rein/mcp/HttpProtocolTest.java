@@ -703,52 +703,32 @@ class HttpProtocolTest {
         // not wait for it (it held every other call of the server too, the session being discarded under the connection's
         // lock).
         java.util.concurrent.BlockingQueue<Instant> pings = new java.util.concurrent.LinkedBlockingQueue<>();
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.BlockingQueue<Instant> cancels = new java.util.concurrent.LinkedBlockingQueue<>();
-        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            switch (exchange.getRequestMethod()) {
-                case "DELETE" -> FakeHttpEndpoint.empty(exchange, 200);
-                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
-                default -> {
-                    String method = FakeHttpEndpoint.method(message);
-                    if (method.equals("initialize")) {
-                        exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.incrementAndGet());
-                    }
-                    if (method.equals("notifications/cancelled")) {
-                        cancels.add(Instant.now());
-                        await(release); // hung: the cancellation is never taken
-                        return;
-                    }
-                    if (method.equals("ping") && sessions.get() == 1) {
-                        pings.add(Instant.now());
-                        await(release); // hung: no ping is answered
-                        return;
-                    }
-                    if (method.equals("tools/call") && hang.getAndSet(false)) {
-                        await(release); // hung
-                        return;
-                    }
-                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
-                }
+        try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (FakeHttpEndpoint.method(message).equals("notifications/cancelled")) {
+                cancels.add(Instant.now());
+                await(hung.release); // hung: the cancellation is never taken
+                return true;
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
-                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
-            try {
+            if (ping > 0 && hung.sessions.get() == 1) {
+                pings.add(Instant.now());
+                await(hung.release); // hung: no ping is answered
+                return true;
+            }
+            return false;
+        })) {
+            server.test(true, mcp -> {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
                 Instant answered = Instant.now();
                 assertThat(next.content()).isEqualTo("done");
-                assertThat(sessions.get()).isEqualTo(2);
+                assertThat(server.sessions.get()).isEqualTo(2);
                 assertThat(cancels.poll(10, java.util.concurrent.TimeUnit.SECONDS)).as("the cancellation was still sent").isNotNull();
                 Instant pinged = pings.poll(10, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(pinged).as("the server was pinged").isNotNull();
                 // The next call waits for the ping's bound, then for nothing more of the session left.
                 assertThat(Duration.between(pinged.plus(McpTesting.QUICK_PING), answered)).isLessThan(Duration.ofMillis(1500));
-            } finally {
-                release.countDown();
-            }
+            });
         }
     }
 
@@ -757,53 +737,39 @@ class HttpProtocolTest {
         // A timeout on a server that answers no ping leaves the session in doubt, so the next call opens a new one. Before, it
         // first waited up to 3 s (holding every other call of the server) for the server to answer the DELETE of the old
         // session, which a hung server never does.
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.BlockingQueue<Instant> deletes = new java.util.concurrent.LinkedBlockingQueue<>();
-        java.util.concurrent.atomic.AtomicInteger sessions = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
-        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
-            switch (exchange.getRequestMethod()) {
-                case "DELETE" -> {
-                    deletes.add(Instant.now());
-                    await(release);
-                    FakeHttpEndpoint.empty(exchange, 200);
-                }
-                case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
-                default -> {
-                    if (FakeHttpEndpoint.method(message).equals("initialize")) {
-                        exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.incrementAndGet());
-                    }
-                    if (FakeHttpEndpoint.method(message).equals("tools/call") && hang.getAndSet(false)
-                            || FakeHttpEndpoint.method(message).equals("ping") && sessions.get() == 1) {
-                        await(release); // hung
-                        return;
-                    }
-                    FakeHttpEndpoint.echo(exchange, message, "s" + sessions.get());
-                }
+        try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (exchange.getRequestMethod().equals("DELETE")) {
+                deletes.add(Instant.now());
+                await(hung.release);
+                FakeHttpEndpoint.empty(exchange, 200);
+                return true;
             }
-        }, true); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""),
-                dev.rein.mcp.internal.OsProcess.launcher(), McpTesting.QUICK_PING)) {
-            try {
+            if (ping > 0 && hung.sessions.get() == 1) {
+                await(hung.release); // hung
+                return true;
+            }
+            return false;
+        })) {
+            server.test(true, mcp -> {
                 assertThat(invoke(mcp, "echo").isError()).isTrue(); // timed out
                 ToolOutput next = invoke(mcp, "echo", "k-after-timeout", Duration.ofSeconds(20));
                 Instant answered = Instant.now();
                 assertThat(next.content()).isEqualTo("done");
-                assertThat(sessions.get()).isEqualTo(2);
+                assertThat(server.sessions.get()).isEqualTo(2);
                 Instant deleted = deletes.poll(10, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(deleted).as("the DELETE of the session left").isNotNull();
                 assertThat(Duration.between(deleted, answered)).isLessThan(Duration.ofMillis(1500));
-            } finally {
-                release.countDown();
-            }
+            });
         }
     }
 
-    /** How {@link HungCallServer} answers a ping. */
+    /** How a test has {@link HungCallServer} answer what it answers itself: a ping, a DELETE, a notification. */
     @FunctionalInterface
-    private interface PingAnswer {
+    private interface Answer {
         /**
-         * @param ping which ping of the server this is, from 1
-         * @return true once it answered (or held) the ping; false to have it answered as any other message (202, no body)
+         * @param ping which ping of the server a ping is, from 1; 0 for any other request
+         * @return true once it answered (or held) the exchange; false to have the server answer it
          */
         boolean answer(HungCallServer server, com.sun.net.httpserver.HttpExchange exchange, JsonNode message, int ping)
                 throws IOException;
@@ -817,9 +783,9 @@ class HttpProtocolTest {
 
     /**
      * The server of the cases of what a ping after a timed-out call makes of the session: its first {@code tools/call} is
-     * held unanswered until the test ends, so that call times out; its pings are answered by a {@link PingAnswer}; every
-     * other message as the server of {@link FakeHttpEndpoint#echo}, in session "s" and the number of sessions initialized.
-     * It counts the sessions initialized, the pings and the DELETEs.
+     * held unanswered until the test ends, so that call times out; each request goes first to the test's {@link Answer};
+     * what that leaves is answered as by the server of {@link FakeHttpEndpoint#echo}, in session "s" and the number of
+     * sessions initialized (a DELETE 200, a GET 405). It counts the sessions initialized, the pings and the DELETEs.
      */
     private static final class HungCallServer implements AutoCloseable {
         final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
@@ -829,12 +795,14 @@ class HttpProtocolTest {
         private final java.util.concurrent.atomic.AtomicBoolean hang = new java.util.concurrent.atomic.AtomicBoolean(true);
         private final FakeHttpEndpoint endpoint;
 
-        HungCallServer(PingAnswer ping) {
+        HungCallServer(Answer answer) {
             endpoint = FakeHttpEndpoint.start((exchange, message) -> {
                 switch (exchange.getRequestMethod()) {
                     case "DELETE" -> {
                         deletes.incrementAndGet();
-                        FakeHttpEndpoint.empty(exchange, 200);
+                        if (!answer.answer(this, exchange, message, 0)) {
+                            FakeHttpEndpoint.empty(exchange, 200);
+                        }
                     }
                     case "GET" -> FakeHttpEndpoint.empty(exchange, 405);
                     default -> {
@@ -843,7 +811,7 @@ class HttpProtocolTest {
                             sessions.incrementAndGet();
                         }
                         exchange.getResponseHeaders().set("Mcp-Session-Id", "s" + sessions.get());
-                        if (method.equals("ping") && ping.answer(this, exchange, message, pings.incrementAndGet())) {
+                        if (answer.answer(this, exchange, message, method.equals("ping") ? pings.incrementAndGet() : 0)) {
                             return;
                         }
                         if (method.equals("tools/call") && hang.getAndSet(false)) {
@@ -885,6 +853,9 @@ class HttpProtocolTest {
         // an HTTP status, even one carrying a JSON-RPC error, was taken for no answer: the session was deleted (DELETE)
         // and a new one initialized at the next call.
         try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (ping == 0) {
+                return false;
+            }
             FakeHttpEndpoint.json(exchange, status, "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
                     + ",\"error\":{\"code\":-32000,\"message\":\"busy\"}}");
             return true;
@@ -906,6 +877,9 @@ class HttpProtocolTest {
         // Any 2xx says the server took the ping and is alive. Before, one without a body counted as a failed ping: the
         // session was broken (its other calls ended), deleted, and a new one initialized at the next call.
         try (HungCallServer server = new HungCallServer((hung, exchange, message, ping) -> {
+            if (ping == 0) {
+                return false;
+            }
             if (type == null) {
                 FakeHttpEndpoint.empty(exchange, status);
             } else {
