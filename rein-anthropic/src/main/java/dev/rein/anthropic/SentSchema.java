@@ -70,9 +70,14 @@ final class SentSchema {
             "additionalItems");
 
     /** A schema held by a keyword of another: the schema, its JSON Pointer, the keyword, what it is to the value. */
-    private record Subschema(ObjectNode schema, String pointer, String keyword, SchemaRole role) {}
+    private record Subschema(JsonNode schema, String pointer, String keyword, SchemaRole role) {}
 
-    /** The schemas {@code object} holds through its {@link #APPLICATORS}, in their order (boolean schemas left out). */
+    /** Whether {@code node} is a schema: an object, or a boolean schema ({@code true} as {@code {}}, {@code false}). */
+    private static boolean isSchema(JsonNode node) {
+        return node instanceof ObjectNode || (node != null && node.isBoolean());
+    }
+
+    /** The schemas {@code object} holds through its {@link #APPLICATORS}, in their order (boolean schemas too). */
     private static List<Subschema> subschemas(ObjectNode object, String pointer) {
         List<Subschema> found = new java.util.ArrayList<>();
         for (Applicator a : APPLICATORS) {
@@ -80,8 +85,8 @@ final class SentSchema {
             String at = pointer + "/" + a.keyword();
             switch (a.holds()) {
                 case ONE -> {
-                    if (value instanceof ObjectNode schema) {
-                        found.add(new Subschema(schema, at, a.keyword(), a.role()));
+                    if (isSchema(value)) {
+                        found.add(new Subschema(value, at, a.keyword(), a.role()));
                     } else {
                         elements(value, at, a, found); // the earlier drafts' tuple: an items array
                     }
@@ -91,8 +96,8 @@ final class SentSchema {
                     if (value instanceof ObjectNode map) {
                         // a dependencies entry may be an array of names, not a schema
                         map.properties().forEach(e -> {
-                            if (e.getValue() instanceof ObjectNode schema) {
-                                found.add(new Subschema(schema, at + "/" + pointerStep(e.getKey()), a.keyword(),
+                            if (isSchema(e.getValue())) {
+                                found.add(new Subschema(e.getValue(), at + "/" + pointerStep(e.getKey()), a.keyword(),
                                         a.role()));
                             }
                         });
@@ -106,8 +111,8 @@ final class SentSchema {
     /** The schemas in {@code value} if it is an array, at {@code at}/0, /1 and on. */
     private static void elements(JsonNode value, String at, Applicator a, List<Subschema> found) {
         for (int i = 0; value != null && value.isArray() && i < value.size(); i++) {
-            if (value.get(i) instanceof ObjectNode schema) {
-                found.add(new Subschema(schema, at + "/" + i, a.keyword(), a.role()));
+            if (isSchema(value.get(i))) {
+                found.add(new Subschema(value.get(i), at + "/" + i, a.keyword(), a.role()));
             }
         }
     }
@@ -139,15 +144,19 @@ final class SentSchema {
      * {@code "additionalProperties": false} (required, as the official SDKs add it), but for a condition's and what is
      * under it ({@link SchemaRole#CONDITION}: closed, it would say another thing), and the numerical, string-length and
      * array-size constraints the docs list as unsupported, a string format outside the supported list, and an empty
-     * schema under a keyword whose default it is ({@link #EMPTY_MEANS_NOTHING}), left out, and
+     * schema ({@code {}} or {@code true}) under a keyword whose default it is ({@link #EMPTY_MEANS_NOTHING}), left out,
+     * a not, or if with its then and else, beneath which anything would be left out or renamed, left out whole (so the
+     * sent schema is looser, never stricter: {@link #leaveOutLossyConditions}), and
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code Map<String, Object>}
-     * generates), is refused: sending it closed would change what the answer may hold; an empty record (a closed empty
-     * object) is sent. A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref,
-     * $dynamicRef, $recursiveRef, enum, const: the {@code {}} a JsonNode or Object generates) is refused too: the API answers it with a 400 (its SDKs
-     * refuse a schema with none of type, anyOf, oneOf, allOf).
+     * generates), or whose unevaluatedProperties is a schema, is refused: sending it closed would change what the
+     * answer may hold; so is one whose then, else or dependentSchemas entry names a property it does not list; an empty
+     * record (a closed empty object) is sent. A $ref beneath a condition is refused ({@link #refuseRefInCondition}).
+     * A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref, $dynamicRef,
+     * $recursiveRef, enum, const: the {@code {}} a JsonNode or Object generates; {@code true}) is refused too: the API
+     * answers it with a 400 (its SDKs refuse a schema with none of type, anyOf, oneOf, allOf).
      * An {@code allOf} of the schema's own, and a oneOf that would go as an {@code allOf} entry, that holds a {@code $ref}
      * (an entry's or deeper; a {@code $dynamicRef} or {@code $recursiveRef} as well) is refused too, beneath any keyword
      * that holds schemas ({@link #APPLICATORS}), wherever it is in the schema, in a {@code $defs} (or {@code definitions})
@@ -157,6 +166,7 @@ final class SentSchema {
      */
     static ObjectNode of(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
+        refuseRefInCondition(copy, "", schema.name(), null, null);
         close(copy, "", schema.name());
         return copy;
     }
@@ -164,6 +174,9 @@ final class SentSchema {
     /** Keywords of which one a schema the API takes must have (its SDKs ask for type, anyOf, oneOf or allOf). */
     private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "$dynamicRef",
             "$recursiveRef", "enum", "const");
+
+    /** The condition keywords left out of the sent copy together, as one, when any would lose something. */
+    private static final List<String> IF_THEN_ELSE = List.of("if", "then", "else");
 
     private static void close(JsonNode node, String pointer, String name) {
         close(node, pointer, name, SchemaRole.VALUE);
@@ -175,9 +188,51 @@ final class SentSchema {
      */
     private static void close(JsonNode node, String pointer, String name, SchemaRole role) {
         if (!(node instanceof ObjectNode object)) {
+            if (role == SchemaRole.VALUE && node.isBoolean() && node.booleanValue()) {
+                throw saysNoKind(name, pointer, node); // true is {}: any value; false (no value) is sent as it is
+            }
             return;
         }
         boolean condition = role == SchemaRole.CONDITION;
+        refuseRefUnderAllOf(object, pointer, name);
+        if (role == SchemaRole.VALUE && KIND_KEYWORDS.stream().noneMatch(object::has)) {
+            throw saysNoKind(name, pointer, object);
+        }
+        for (String keyword : EMPTY_MEANS_NOTHING) {
+            JsonNode value = object.get(keyword);
+            if (value != null && (value.isObject() && value.isEmpty() || value.isBoolean() && value.booleanValue())) {
+                object.remove(keyword); // {} or true: the keyword's default
+            }
+        }
+        leaveOutLossyConditions(object);
+        if (!condition) {
+            closeObject(object, pointer, name);
+        }
+        object.remove(UNSUPPORTED_CONSTRAINTS);
+        if (unsupportedFormat(object)) {
+            object.remove("format");
+        }
+        if (minItemsAboveOne(object)) {
+            object.remove("minItems"); // only 0 or 1 is supported
+        }
+        // The unsupported constraints (contains among them) are gone by now: what they held is not sent, nor walked.
+        for (Subschema sub : subschemas(object, pointer)) {
+            close(sub.schema(), sub.pointer(), name, condition ? SchemaRole.CONDITION : sub.role());
+        }
+        renameOneOf(object);
+    }
+
+    /** The refusal of a schema that says nothing of its value's kind ({@code {}} or {@code true}). */
+    private static ReinException saysNoKind(String name, String pointer, JsonNode schema) {
+        return new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
+                : pointer) + " that says nothing of the value's kind (" + schema + ": none of type, anyOf, oneOf,"
+                + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a"
+                + " JsonNode or Object field takes any value, which structured outputs cannot express: use a record, or"
+                + " leave AnthropicStructuredOutput off (Rein still validates the answer)");
+    }
+
+    /** Refuses an allOf of the node's own, or a oneOf that would go as an allOf entry, that holds a reference. */
+    private static void refuseRefUnderAllOf(ObjectNode object, String pointer, String name) {
         JsonNode ownAllOf = object.get("allOf");
         String ownRef = ownAllOf == null ? null : firstRef(ownAllOf, pointer + "/allOf");
         if (ownRef != null) {
@@ -185,13 +240,6 @@ final class SentSchema {
             throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
                     : pointer) + " that holds a " + refKeyword(ownRef) + " at " + ownRef + refUnderAllOf(refKeyword(ownRef))
                     + ", or leave"
-                    + " AnthropicStructuredOutput off (Rein still validates the answer)");
-        }
-        if (role == SchemaRole.VALUE && KIND_KEYWORDS.stream().noneMatch(object::has)) {
-            throw new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
-                    : pointer) + " that says nothing of the value's kind (" + object + ": none of type, anyOf, oneOf,"
-                    + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a JsonNode or Object field"
-                    + " takes any value, which structured outputs cannot express: use a record, or leave"
                     + " AnthropicStructuredOutput off (Rein still validates the answer)");
         }
         JsonNode given = object.get("oneOf");
@@ -207,62 +255,197 @@ final class SentSchema {
                         + " validates the answer)");
             }
         }
+    }
+
+    /**
+     * Closes an object schema (a value's or an allOf entry's) with {@code "additionalProperties": false}, or refuses it
+     * where closed it would forbid what the schema allows: other properties (additionalProperties or
+     * unevaluatedProperties other than false), any property (none listed), or a property a condition names.
+     */
+    private static void closeObject(ObjectNode object, String pointer, String name) {
+        String at = pointer.isEmpty() ? "its top" : pointer;
+        JsonNode additional = object.get("additionalProperties");
+        if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
+            throw otherProperties(name, at, "additionalProperties", additional);
+        }
+        if (additional != null || !isObject(object)) {
+            return;
+        }
+        JsonNode unevaluated = object.get("unevaluatedProperties");
+        if (unevaluated != null && !(unevaluated.isBoolean() && !unevaluated.booleanValue())) {
+            // Closed, the object could hold none of the other properties this schema lets it hold.
+            throw otherProperties(name, at, "unevaluatedProperties", unevaluated);
+        }
+        if (!object.has("properties")) {
+            // A bare {"type":"object"} (what a Map<String, Object> field generates, for one; another Map has its
+            // values' schema and an empty record is closed) sent closed would let the model answer only {} there:
+            // the data would be lost while the answer still validates.
+            throw new ReinException("the output schema " + name + " has an object at " + at + " that lists no"
+                    + " \"properties\" (a Map<String, Object> field is generated so, for one), and the"
+                    + " API's structured outputs close every object, so the model could answer only {} there: list"
+                    + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
+                    + " \"properties\": {} for an object that holds nothing), or leave AnthropicStructuredOutput off"
+                    + " (Rein still validates the answer)");
+        }
+        refuseUnlistedConditionProperty(object, pointer, at, name);
+        object.put("additionalProperties", false);
+    }
+
+    /** Whether the schema is an object's: it lists properties or its type is (or includes) object. */
+    private static boolean isObject(ObjectNode object) {
         JsonNode type = object.get("type");
-        boolean isObject = object.has("properties") || (type != null && (type.isTextual() ? "object".equals(type.textValue())
+        return object.has("properties") || (type != null && (type.isTextual() ? "object".equals(type.textValue())
                 : type.isArray() && java.util.stream.StreamSupport.stream(type.spliterator(), false)
                         .anyMatch(t -> "object".equals(t.textValue()))));
-        JsonNode additional = object.get("additionalProperties");
-        if (!condition && additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
-            throw new ReinException("the output schema " + name + " lets the object at " + (pointer.isEmpty() ? "its top" : pointer)
-                    + " hold other properties (\"additionalProperties\": " + additional + "), and the API's structured"
-                    + " outputs take only \"additionalProperties\": false: list the properties it may hold (a record instead"
-                    + " of a Map), or leave AnthropicStructuredOutput off (Rein still validates the answer)");
-        }
-        if (!condition && isObject && additional == null) {
-            if (!object.has("properties")) {
-                // A bare {"type":"object"} (what a Map<String, Object> field generates, for one; another Map has its
-                // values' schema and an empty record is closed) sent closed would let the model answer only {} there:
-                // the data would be lost while the answer still validates.
-                throw new ReinException("the output schema " + name + " has an object at " + (pointer.isEmpty() ? "its top"
-                        : pointer) + " that lists no \"properties\" (a Map<String, Object> field is generated so, for one), and the"
-                        + " API's structured outputs close every object, so the model could answer only {} there: list"
-                        + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
-                        + " \"properties\": {} for an object that holds nothing), or leave AnthropicStructuredOutput off"
-                        + " (Rein still validates the answer)");
-            }
-            object.put("additionalProperties", false);
-        }
-        object.remove(UNSUPPORTED_CONSTRAINTS);
-        JsonNode format = object.get("format");
-        if (format != null && !(format.isTextual() && SUPPORTED_FORMATS.contains(format.textValue()))) {
-            object.remove("format");
-        }
-        JsonNode minItems = object.get("minItems");
-        if (minItems != null && minItems.isNumber() && minItems.asInt() > 1) {
-            object.remove("minItems"); // only 0 or 1 is supported
-        }
-        for (String keyword : EMPTY_MEANS_NOTHING) {
-            if (object.get(keyword) instanceof ObjectNode empty && empty.isEmpty()) {
-                object.remove(keyword);
-            }
-        }
-        // The unsupported constraints (contains among them) are gone by now: what they held is not sent, nor walked.
+    }
+
+    /** The refusal of an object that may hold other properties ({@code keyword}'s {@code value} says which). */
+    private static ReinException otherProperties(String name, String at, String keyword, JsonNode value) {
+        return new ReinException("the output schema " + name + " lets the object at " + at + " hold other properties (\""
+                + keyword + "\": " + value + "), and the API's structured outputs take only \"additionalProperties\": false:"
+                + " list the properties it may hold (a record instead of a Map), or leave AnthropicStructuredOutput off"
+                + " (Rein still validates the answer)");
+    }
+
+    /**
+     * Refuses a then, else, dependentSchemas or dependencies entry (kept in the sent copy) whose own properties or
+     * required name a property the object to be closed does not list (nor match with a patternProperties pattern): once
+     * closed, no answer could hold it where the condition applies.
+     */
+    private static void refuseUnlistedConditionProperty(ObjectNode object, String pointer, String at, String name) {
+        JsonNode listed = object.get("properties");
+        JsonNode patterns = object.get("patternProperties");
         for (Subschema sub : subschemas(object, pointer)) {
-            close(sub.schema(), sub.pointer(), name, condition ? SchemaRole.CONDITION : sub.role());
-        }
-        // Renamed after the walk, so that a refusal's path names the place as the schema given says it (oneOf).
-        JsonNode oneOf = object.remove("oneOf");
-        if (oneOf != null) {
-            // As the SDKs send it: the API takes anyOf, not oneOf (Rein's validation keeps "exactly one").
-            if (!object.has("anyOf")) {
-                object.set("anyOf", oneOf);
-            } else {
-                // The name is taken: both must hold, so the oneOf goes as one more allOf entry (the API takes allOf).
-                JsonNode allOf = object.get("allOf");
-                ArrayNode entries = allOf != null && allOf.isArray()
-                        ? (ArrayNode) allOf : object.putArray("allOf");
-                entries.addObject().set("anyOf", oneOf);
+            if (!List.of("then", "else", "dependentSchemas", "dependencies").contains(sub.keyword())
+                    || !(sub.schema() instanceof ObjectNode condition)) {
+                continue;
             }
+            List<String> named = new java.util.ArrayList<>();
+            if (condition.get("properties") instanceof ObjectNode properties) {
+                properties.fieldNames().forEachRemaining(named::add);
+            }
+            condition.path("required").forEach(r -> named.add(r.asText()));
+            for (String property : named) {
+                if (!listed.has(property) && !matchesAPattern(patterns, property)) {
+                    throw new ReinException("the output schema " + name + " has a condition that cannot hold as sent:"
+                            + " the " + sub.keyword() + " at " + sub.pointer() + " names the property \"" + property
+                            + "\", which the object at " + at + " does not list in its \"properties\", and the API's"
+                            + " structured outputs close every object (\"additionalProperties\": false), so no answer"
+                            + " could hold \"" + property + "\" where the " + sub.keyword() + " applies: list \""
+                            + property + "\" in the object's own \"properties\" too, or leave AnthropicStructuredOutput"
+                            + " off (Rein still validates the answer)");
+                }
+            }
+        }
+    }
+
+    /** Whether {@code property} matches one of the patternProperties' patterns (a pattern Java cannot read: no). */
+    private static boolean matchesAPattern(JsonNode patterns, String property) {
+        if (!(patterns instanceof ObjectNode map)) {
+            return false;
+        }
+        for (var entry : map.properties()) {
+            String pattern = entry.getKey();
+            try {
+                if (java.util.regex.Pattern.compile(pattern).matcher(property).find()) {
+                    return true;
+                }
+            } catch (java.util.regex.PatternSyntaxException e) {
+                // not a pattern Java reads: not counted as a match, so the condition is refused rather than sent wrong
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Leaves out of the sent copy a {@code not}, and {@code if}, {@code then} and {@code else} together, when anything
+     * beneath would be left out or renamed ({@link #losesSomething}): under a not a constraint left out makes it hold for
+     * fewer values ({@code "not": {}} for none), under an if for more (its then applying where it should not). Left out,
+     * the sent schema is looser, never stricter; Rein's validation still applies them.
+     */
+    private static void leaveOutLossyConditions(ObjectNode object) {
+        if (losesSomething(object.get("not"))) {
+            object.remove("not");
+        }
+        if (IF_THEN_ELSE.stream().anyMatch(k -> losesSomething(object.get(k)))) {
+            object.remove(IF_THEN_ELSE);
+        }
+    }
+
+    /**
+     * Whether the sent copy would leave out or rename anything in {@code node} or beneath it: an unsupported
+     * constraint, format or minItems, or a oneOf. An empty schema left out under {@link #EMPTY_MEANS_NOTHING} is not
+     * counted: it said nothing.
+     */
+    private static boolean losesSomething(JsonNode node) {
+        if (!(node instanceof ObjectNode object)) {
+            return false;
+        }
+        if (UNSUPPORTED_CONSTRAINTS.stream().anyMatch(object::has) || object.has("oneOf") || unsupportedFormat(object)
+                || minItemsAboveOne(object)) {
+            return true;
+        }
+        return subschemas(object, "").stream().anyMatch(sub -> losesSomething(sub.schema()));
+    }
+
+    private static boolean unsupportedFormat(ObjectNode object) {
+        JsonNode format = object.get("format");
+        return format != null && !(format.isTextual() && SUPPORTED_FORMATS.contains(format.textValue()));
+    }
+
+    private static boolean minItemsAboveOne(ObjectNode object) {
+        JsonNode minItems = object.get("minItems");
+        return minItems != null && minItems.isNumber() && minItems.asInt() > 1;
+    }
+
+    /**
+     * Refuses a reference ({@link #REFS}) beneath a condition (not, if, then, else, propertyNames, dependentSchemas,
+     * dependencies): the schema it names is sent as a value's own (closed, its constraints left out, asked to say its
+     * kind), which would change what the condition says. Not looked in: an allOf (its own check refuses any reference
+     * beneath it) and a contains (left out of the sent copy). {@code condition}: the keyword of the condition the node
+     * is beneath, or null; {@code conditionAt}: its JSON Pointer.
+     */
+    private static void refuseRefInCondition(JsonNode node, String pointer, String name, String condition,
+            String conditionAt) {
+        if (!(node instanceof ObjectNode object)) {
+            return;
+        }
+        for (String ref : condition == null ? List.<String>of() : REFS) {
+            if (object.has(ref)) {
+                throw new ReinException("the output schema " + name + " has a " + ref + " at " + pointer + "/" + ref
+                        + ", inside the " + condition + " at " + conditionAt + ", a condition: the schema a " + ref
+                        + " names is sent as a value's own (closed with \"additionalProperties\": false, its unsupported"
+                        + " constraints left out, asked to say its kind), which would change what the condition says:"
+                        + " write the referenced schema out in place of the " + ref + ", or leave"
+                        + " AnthropicStructuredOutput off (Rein still validates the answer)");
+            }
+        }
+        for (Subschema sub : subschemas(object, pointer)) {
+            if (sub.keyword().equals("allOf") || sub.keyword().equals("contains")) {
+                continue;
+            }
+            boolean starts = condition == null && sub.role() == SchemaRole.CONDITION;
+            refuseRefInCondition(sub.schema(), sub.pointer(), name, starts ? sub.keyword() : condition,
+                    starts ? sub.pointer() : conditionAt);
+        }
+    }
+
+    /**
+     * Sends oneOf as anyOf, as the SDKs do (the API takes anyOf, not oneOf; Rein's validation keeps "exactly one"), or,
+     * where the name is taken, as one more allOf entry (both must hold; the API takes allOf). Done after the walk, so
+     * that a refusal's path names the place as the schema given says it (oneOf).
+     */
+    private static void renameOneOf(ObjectNode object) {
+        JsonNode oneOf = object.remove("oneOf");
+        if (oneOf == null) {
+            return;
+        }
+        if (!object.has("anyOf")) {
+            object.set("anyOf", oneOf);
+        } else {
+            JsonNode allOf = object.get("allOf");
+            ArrayNode entries = allOf != null && allOf.isArray() ? (ArrayNode) allOf : object.putArray("allOf");
+            entries.addObject().set("anyOf", oneOf);
         }
     }
 
