@@ -307,36 +307,59 @@ final class SentSchema {
                 + " (Rein still validates the answer)");
     }
 
+    /** Where a condition names properties: its keyword and JSON Pointer, and the names. */
+    private record Named(String keyword, String pointer, List<String> names) {}
+
     /**
      * Refuses a then, else, dependentSchemas or dependencies entry (kept in the sent copy) whose own properties or
-     * required name a property the object to be closed does not list (nor match with a patternProperties pattern): once
-     * closed, no answer could hold it where the condition applies.
+     * required, or a dependentRequired or (draft-07) dependencies entry whose names, name a property the object to be
+     * closed does not list (nor match with a patternProperties pattern): once closed, no answer could hold it where the
+     * condition applies.
      */
     private static void refuseUnlistedConditionProperty(ObjectNode object, String pointer, String at, String name) {
         JsonNode listed = object.get("properties");
         JsonNode patterns = object.get("patternProperties");
-        for (Subschema sub : subschemas(object, pointer)) {
-            if (!List.of("then", "else", "dependentSchemas", "dependencies").contains(sub.keyword())
-                    || !(sub.schema() instanceof ObjectNode condition)) {
-                continue;
-            }
-            List<String> named = new java.util.ArrayList<>();
-            if (condition.get("properties") instanceof ObjectNode properties) {
-                properties.fieldNames().forEachRemaining(named::add);
-            }
-            condition.path("required").forEach(r -> named.add(r.asText()));
-            for (String property : named) {
+        for (Named named : conditionNames(object, pointer)) {
+            for (String property : named.names()) {
                 if (!listed.has(property) && !matchesAPattern(patterns, property)) {
                     throw new ReinException("the output schema " + name + " has a condition that cannot hold as sent:"
-                            + " the " + sub.keyword() + " at " + sub.pointer() + " names the property \"" + property
+                            + " the " + named.keyword() + " at " + named.pointer() + " names the property \"" + property
                             + "\", which the object at " + at + " does not list in its \"properties\", and the API's"
                             + " structured outputs close every object (\"additionalProperties\": false), so no answer"
-                            + " could hold \"" + property + "\" where the " + sub.keyword() + " applies: list \""
+                            + " could hold \"" + property + "\" where the " + named.keyword() + " applies: list \""
                             + property + "\" in the object's own \"properties\" too, or leave AnthropicStructuredOutput"
                             + " off (Rein still validates the answer)");
                 }
             }
         }
+    }
+
+    /** The properties the object's then, else, dependentSchemas, dependentRequired and dependencies entries name. */
+    private static List<Named> conditionNames(ObjectNode object, String pointer) {
+        List<Named> found = new java.util.ArrayList<>();
+        for (Subschema sub : subschemas(object, pointer)) {
+            if (List.of("then", "else", "dependentSchemas", "dependencies").contains(sub.keyword())
+                    && sub.schema() instanceof ObjectNode condition) {
+                List<String> names = new java.util.ArrayList<>();
+                if (condition.get("properties") instanceof ObjectNode properties) {
+                    properties.fieldNames().forEachRemaining(names::add);
+                }
+                condition.path("required").forEach(r -> names.add(r.asText()));
+                found.add(new Named(sub.keyword(), sub.pointer(), names));
+            }
+        }
+        for (String keyword : List.of("dependentRequired", "dependencies")) {
+            if (object.get(keyword) instanceof ObjectNode map) {
+                for (var entry : map.properties()) {
+                    if (entry.getValue().isArray()) { // a dependencies entry may be a schema instead (above)
+                        List<String> names = new java.util.ArrayList<>();
+                        entry.getValue().forEach(r -> names.add(r.asText()));
+                        found.add(new Named(keyword, pointer + "/" + keyword + "/" + pointerStep(entry.getKey()), names));
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /** Whether {@code property} matches one of the patternProperties' patterns (a pattern Java cannot read: no). */

@@ -127,8 +127,9 @@ class SentSchemaConditionsTest extends FakeApi {
     }
 
     /**
-     * A then or else (or dependentSchemas entry) naming a property the object does not list cannot hold once the object is
-     * sent closed: refused naming the property.
+     * A then or else (or dependentSchemas entry, or the names a dependentRequired or draft-07 dependencies entry
+     * requires) naming a property the object does not list cannot hold once the object is sent closed: refused naming
+     * the property.
      */
     @Test
     void aPropertyOnlyAConditionNamesIsRefusedNamingIt() {
@@ -139,7 +140,12 @@ class SentSchemaConditionsTest extends FakeApi {
                     "the then at /then names the property \"c\""},
                 new String[] {top + "\"then\":{},\"else\":{\"required\":[\"d\"]}}", "the else at /else names the property \"d\""},
                 new String[] {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"dependentSchemas\":"
-                    + "{\"a\":{\"required\":[\"e\"]}}}", "the dependentSchemas at /dependentSchemas/a names the property \"e\""})) {
+                    + "{\"a\":{\"required\":[\"e\"]}}}", "the dependentSchemas at /dependentSchemas/a names the property \"e\""},
+                new String[] {"{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"dependentRequired\":"
+                    + "{\"a\":[\"f\"]}}", "the dependentRequired at /dependentRequired/a names the property \"f\""},
+                new String[] {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\",\"properties\":"
+                    + "{\"a\":{\"type\":\"string\"}},\"dependencies\":{\"a\":[\"g\"]}}",
+                    "the dependencies at /dependencies/a names the property \"g\""})) {
             assertThat(refusal(c[0])).as(c[0]).contains(c[1]).contains("does not list").contains("AnthropicStructuredOutput");
         }
     }
