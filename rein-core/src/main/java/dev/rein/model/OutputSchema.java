@@ -48,11 +48,7 @@ public final class OutputSchema implements ModelOption {
     private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
         @Override
         protected OutputSchema computeValue(Class<?> type) {
-            try {
-                return of(type);
-            } catch (RuntimeException e) {
-                return null;
-            }
+            return schemaOrNull(type.getSimpleName(), type);
         }
     };
     /**
@@ -76,13 +72,8 @@ public final class OutputSchema implements ModelOption {
 
         /** The schema generated from {@code type}, or null when none can be (it is then read as Jackson reads it). */
         OutputSchema get(Type type) {
-            return byType.computeIfAbsent(type, t -> {
-                try {
-                    return java.util.Optional.of(of(TypeRef.nameOf(t), t));
-                } catch (RuntimeException e) {
-                    return java.util.Optional.empty();
-                }
-            }).orElse(null);
+            return byType.computeIfAbsent(type, t -> java.util.Optional.ofNullable(schemaOrNull(TypeRef.nameOf(t), t)))
+                    .orElse(null);
         }
     }
 
@@ -263,19 +254,42 @@ public final class OutputSchema implements ModelOption {
             throw new ReinException("OutputSchema.of was given no type (null) for '" + name + "': give the type of the"
                     + " answer, e.g. a record");
         }
+        JavaType javaType = refuseOptional(type);
+        check(javaType.getRawClass());
+        return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
+    }
+
+    /**
+     * {@code type} as Jackson sees it, unless it is an {@code Optional} (or OptionalInt, ...) as a whole: its schema would
+     * be {@code {"value": ...}} and an answer read as an empty Optional or a record of nulls, while an answer is always
+     * given. Refused alike when a schema is generated ({@link #of(String, Type)}) and when an answer is read.
+     */
+    private static JavaType refuseOptional(Type type) {
         JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
         Class<?> raw = javaType.getRawClass();
-        if (raw == java.util.Optional.class || raw == java.util.OptionalInt.class || raw == java.util.OptionalLong.class
-                || raw == java.util.OptionalDouble.class) {
-            // the schema would be {"value": ...} and an answer read as an empty Optional or a record of nulls
+        if (JacksonShapes.OPTIONALS.contains(raw)) {
             String inner = type instanceof java.lang.reflect.ParameterizedType p ? TypeRef.nameOf(p.getActualTypeArguments()[0])
                     : raw == java.util.Optional.class ? "the type of the value" : raw.getSimpleName().substring(8).toLowerCase(java.util.Locale.ROOT);
             throw new ReinException("the output type " + TypeRef.nameOf(type)
                     + " is an Optional, but an answer is always given: ask for " + inner + ", or give a record an Optional"
                     + " component");
         }
-        check(javaType.getRawClass());
-        return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
+        return javaType;
+    }
+
+    /**
+     * The schema an answer read as {@code type} is checked against, or null when none can be generated or used (the
+     * answer is then read as Jackson reads it); as {@link #of(String, Type)}, an {@code Optional} is refused, not
+     * swallowed, so it is never read unchecked.
+     */
+    private static OutputSchema schemaOrNull(String name, Type type) {
+        JavaType javaType = refuseOptional(type);
+        try {
+            check(javaType.getRawClass()); // a record that requires itself: no answer could validate, Jackson reads one
+            return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**
@@ -386,13 +400,15 @@ public final class OutputSchema implements ModelOption {
      * that is not {@code Optional} present), so it is never read as a record of nulls and zeros; a {@code JsonNode}
      * or {@code Object} takes any JSON.
      *
-     * @throws ReinException when the answer is not JSON or does not fit {@code type}
+     * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code
+     *         Optional} (an answer is always given: read its value's type)
      */
     public static <T> T readAnswer(String answer, Class<T> type) {
         if (type == null) {
             throw new ReinException("OutputSchema.readAnswer was given no type (null): give the class to read the answer"
                     + " into, e.g. the record of the agent's outputType");
         }
+        refuseOptional(type);
         JsonNode value = parseAnswer(answer);
         OutputSchema required = type == JsonNode.class || type == Object.class || JsonNode.class.isAssignableFrom(type)
                 ? null : RECORD_SCHEMAS.get(type);
@@ -413,7 +429,8 @@ public final class OutputSchema implements ModelOption {
      * requires, and only when the answer validates against that schema, so the records inside a list or map are never
      * read full of nulls and zeros. A {@code Class} is read as {@link #readAnswer(String, Class)} reads it.
      *
-     * @throws ReinException when the answer is not JSON or does not fit {@code type}
+     * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code
+     *         Optional}
      */
     public static Object readAnswer(String answer, Type type) {
         if (type == null) {
@@ -423,6 +440,7 @@ public final class OutputSchema implements ModelOption {
         if (type instanceof Class<?> raw) {
             return readAnswer(answer, raw);
         }
+        refuseOptional(type);
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
         OutputSchema required = TYPE_SCHEMAS.get(type);

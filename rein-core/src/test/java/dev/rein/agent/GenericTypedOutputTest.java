@@ -179,4 +179,20 @@ class GenericTypedOutputTest {
         assertThatThrownBy(() -> agent.run("judge", (TypeRef<?>) null)).isInstanceOf(ReinException.class)
                 .hasMessageStartingWith("Agent.run");
     }
+
+    /**
+     * Before: the Optional refusal was swallowed where an answer is read, which fell back to an unchecked read:
+     * {"decision":"refund"} gave Optional[Verdict[decision=refund, confidence=0, …]], output(Optional.class) a map.
+     */
+    @Test
+    void readingAnAnswerAsAnOptionalIsRefusedAsTypingARunWithOneIs() {
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("{\"decision\":\"refund\"}"))).build().run("judge");
+        assertThatThrownBy(() -> result.output(new TypeRef<Optional<Verdict>>() {})).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Optional<Verdict> is an Optional")
+                .hasMessageContaining("ask for Verdict, or give a record an Optional component");
+        assertThatThrownBy(() -> result.output(Optional.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Optional is an Optional");
+        assertThatThrownBy(() -> result.output(java.util.OptionalInt.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("ask for int");
+    }
 }
