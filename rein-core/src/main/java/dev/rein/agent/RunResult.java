@@ -96,7 +96,7 @@ public record RunResult(String runId, RunStatus status, String reason, String me
     /**
      * The final answer as a generic type, as {@link #output(Class)} reads a class: {@code
      * result.output(new TypeRef<List<Verdict>>() {})} gives Verdict records where {@code output(List.class)} gives maps.
-     * The answer must validate against the schema generated from the type (see {@link
+     * An answer read as a type that holds records must validate against the schema generated from the type (see {@link
      * dev.rein.model.OutputSchema#readAnswer(String, java.lang.reflect.Type)}).
      *
      * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}

@@ -41,9 +41,9 @@ public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
-     * The schema generated from each class read with {@link #readAnswer} (a record, an array of records, ...): an answer
-     * must have the components it requires, or it would be read as a record full of nulls and zeros. Null for a type
-     * no schema can be generated from (it is read as Jackson reads it).
+     * The schema generated from each class whose answers {@link #readAnswer} checks (a record, an array of records, ...): an
+     * answer must have the components it requires, or it would be read as a record full of nulls and zeros. Null for a
+     * class no schema can be generated from (it is read as Jackson reads it).
      */
     private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
         @Override
@@ -293,6 +293,21 @@ public final class OutputSchema implements ModelOption {
     }
 
     /**
+     * Whether an answer read as {@code type} is checked against the schema generated from it: a record (generic or not),
+     * or an array, collection or map whose elements (a map's values), at any depth, are records ({@code Optional<X>} and
+     * {@code ? extends X} count as X). Any other type is read as Jackson reads it, which is more lenient than its schema
+     * (a {@code @JsonCreator} from a string, an int from "5", an Instant from a number), and a record's nulls and zeros,
+     * which the check is for, cannot arise in it.
+     */
+    private static boolean checked(JavaType type) {
+        if (type.getRawClass().isRecord()) {
+            return true;
+        }
+        boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
+        return container && type.getContentType() != null && checked(type.getContentType());
+    }
+
+    /**
      * A schema given as JSON text (for example read from a file).
      *
      * @throws ReinException when the text is not JSON, not an object or not a valid JSON Schema
@@ -395,10 +410,10 @@ public final class OutputSchema implements ModelOption {
     /**
      * The final answer as a value of {@code type}, read under the names a schema generated from {@code type}
      * requires: the Java names of its components (so {@code orderId}, not Rein's snake_case wire name),
-     * {@code Optional} components empty when left out or null, other properties ignored. The answer must
-     * validate against the schema generated from {@code type} (for a record or an array of records, every component
-     * that is not {@code Optional} present), so it is never read as a record of nulls and zeros; a {@code JsonNode}
-     * or {@code Object} takes any JSON.
+     * {@code Optional} components empty when left out or null, other properties ignored. For a record, or an array,
+     * collection or map of records (at any depth), the answer must validate against the schema generated from {@code
+     * type} (every component that is not {@code Optional} present), so it is never read as a record of nulls and zeros;
+     * any other type is read as Jackson reads it (a {@code @JsonCreator} from a string, an int from "5").
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code
      *         Optional} (an answer is always given: read its value's type)
@@ -408,10 +423,9 @@ public final class OutputSchema implements ModelOption {
             throw new ReinException("OutputSchema.readAnswer was given no type (null): give the class to read the answer"
                     + " into, e.g. the record of the agent's outputType");
         }
-        refuseOptional(type);
+        boolean checked = checked(refuseOptional(type));
         JsonNode value = parseAnswer(answer);
-        OutputSchema required = type == JsonNode.class || type == Object.class || JsonNode.class.isAssignableFrom(type)
-                ? null : RECORD_SCHEMAS.get(type);
+        OutputSchema required = checked ? RECORD_SCHEMAS.get(type) : null;
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + String.join("; ", problems));
@@ -426,8 +440,9 @@ public final class OutputSchema implements ModelOption {
     /**
      * The final answer as a value of a generic {@code type} ({@code List<Verdict>}, say, from {@link TypeRef#type()}), read
      * as {@link #readAnswer(String, Class)} reads a class: under the names the schema generated from {@code type}
-     * requires, and only when the answer validates against that schema, so the records inside a list or map are never
-     * read full of nulls and zeros. A {@code Class} is read as {@link #readAnswer(String, Class)} reads it.
+     * requires, and, for a (generic) record or a list, array or map of records, only when the answer validates against
+     * that schema, so the records inside a list or map are never read full of nulls and zeros. A {@code Class} is read as
+     * {@link #readAnswer(String, Class)} reads it.
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code
      *         Optional}
@@ -440,10 +455,10 @@ public final class OutputSchema implements ModelOption {
         if (type instanceof Class<?> raw) {
             return readAnswer(answer, raw);
         }
-        refuseOptional(type);
+        boolean checked = checked(refuseOptional(type));
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
-        OutputSchema required = TYPE_SCHEMAS.get(type);
+        OutputSchema required = checked ? TYPE_SCHEMAS.get(type) : null;
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + name + ": " + String.join("; ", problems));

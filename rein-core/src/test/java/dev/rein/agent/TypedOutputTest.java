@@ -152,4 +152,64 @@ class TypedOutputTest {
         assertThat(OutputSchema.of(Stock.class).problems("{\"sku\":\"在庫-1\",\"quantity\":\"たくさん\"}"))
                 .containsExactly("$.quantity: string found, [integer, null] expected");
     }
+
+    /** A value class Jackson reads from one string (and writes as it): its generated schema is an object. */
+    public static final class Money {
+        private final String text;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Money(String text) {
+            this.text = text;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String text() {
+            return text;
+        }
+    }
+
+    /** An enum read leniently by its own creator ("red" as RED), where its schema lists only the names. */
+    public enum Color {
+        RED, GREEN;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Color of(String name) {
+            return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** A bean: Jackson reads "5" as its int. */
+    public static final class Order {
+        public String id;
+        public int count;
+    }
+
+    private static RunResult untyped(String answer) {
+        return Agent.builder().model(ScriptedModel.of(text(answer))).build().run("answer");
+    }
+
+    /**
+     * Before (since 93e167f0): every class was checked against its generated schema, stricter than Jackson, so each of
+     * these failed ("$: string found, object expected" for Money); only records and containers of records are checked.
+     */
+    @Test
+    void aTypeThatIsNoRecordNorHoldsRecordsIsReadAsJacksonReadsIt() {
+        assertThat(untyped("\"12.50 EUR\"").output(Money.class).text()).isEqualTo("12.50 EUR");
+        assertThat(untyped("\"red\"").output(Color.class)).isEqualTo(Color.RED);
+        assertThat(untyped("1700000000").output(java.time.Instant.class)).isEqualTo(java.time.Instant.ofEpochSecond(1_700_000_000L));
+        assertThat(untyped("\"hi\"").output(char[].class)).containsExactly('h', 'i');
+        assertThat(untyped("5").output(String.class)).isEqualTo("5");
+        assertThat(untyped("\"5\"").output(Integer.class)).isEqualTo(5);
+        assertThat(untyped("{\"id\":\"A\",\"count\":\"5\"}").output(Order.class).count).isEqualTo(5);
+        assertThat(untyped("[\"12.50 EUR\"]").output(new dev.rein.model.TypeRef<List<Money>>() {}).get(0).text()).isEqualTo("12.50 EUR");
+        // what Jackson cannot read is still refused, naming the type
+        assertThatThrownBy(() -> untyped("[1]").output(Order.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("is not a valid Order");
+        // records, and lists, arrays and maps of them, are still checked: no record of nulls and zeros
+        assertThatThrownBy(() -> untyped("[[{\"invoiceId\":\"I-1\"}]]").output(Invoice[][].class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$[0][0]: required property 'total' not found");
+        assertThatThrownBy(() -> untyped("{\"a\":[{\"invoiceId\":\"I-1\"}]}")
+                .output(new dev.rein.model.TypeRef<java.util.Map<String, List<? extends Invoice>>>() {})).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$.a[0]: required property 'total' not found");
+    }
 }
