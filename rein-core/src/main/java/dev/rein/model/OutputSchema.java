@@ -128,6 +128,27 @@ public final class OutputSchema implements ModelOption {
         config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> JsonNode.class.isAssignableFrom(
                 javaType.getErasedType()) ? new CustomDefinition(nodeSchema(javaType.getErasedType()),
                 CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES) : null);
+        // An Optional inside a list, array or map (a record's component is flattened by victools already) is its value or
+        // null, as Jackson writes and reads it: victools described it by its field, {"value": ...} with nothing required,
+        // so [{"value": {...}}] validated, was read as a record of nulls, and the model was told that shape.
+        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
+            if (javaType.getErasedType() != java.util.Optional.class) {
+                return null;
+            }
+            List<ResolvedType> value = javaType.getTypeParameters();
+            if (value.isEmpty()) {
+                return new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
+            }
+            // the value's schema is filled in (or made a $ref) only at the end, so it is wrapped, not made nullable itself
+            ObjectNode schema = Json.object();
+            schema.putArray("anyOf").add(Json.object().put("type", "null")).add(context.createDefinitionReference(value.get(0)));
+            return new CustomDefinition(schema, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
+        });
+        // in a record's component (List<Optional<Verdict>> items) victools flattened an item's Optional as a component's but
+        // kept it required, so an item that is null, which Jackson reads as empty, was refused: the item stays an Optional,
+        // described as above (victools' NULLABLE_ARRAY_ITEMS_ALLOWED would also make an Optional<List<String>>'s items null)
+        config.forFields().withTargetTypeOverridesResolver(field -> field.isFakeContainerItemScope()
+                && field.getType().getErasedType() == java.util.Optional.class ? List.of(field.getType()) : null);
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
     }

@@ -195,4 +195,51 @@ class GenericTypedOutputTest {
         assertThatThrownBy(() -> result.output(java.util.OptionalInt.class)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("ask for int");
     }
+
+    /**
+     * Before: an Optional inside a list or map was {"value": {...}} with nothing required, so [{"value": {...}}] was read
+     * as a Verdict of nulls and the model was told that shape; now it is the value or null, as a record's component is.
+     */
+    @Test
+    void anOptionalInsideAListOrMapIsItsValueOrNull() {
+        TypeRef<List<Optional<Verdict>>> maybeVerdicts = new TypeRef<>() {};
+        RunResult wrapped = Agent.builder().model(ScriptedModel.of(text("[{\"value\":{\"decision\":\"refund\",\"confidence\":1}}]")))
+                .build().run("judge");
+        assertThatThrownBy(() -> wrapped.output(maybeVerdicts)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("is not a valid List<Optional<Verdict>>").hasMessageContaining("confidence");
+
+        RunResult plain = Agent.builder().model(ScriptedModel.of(text("[{\"decision\":\"refund\",\"confidence\":1}, null]")))
+                .build().run("judge");
+        assertThat(plain.output(maybeVerdicts)).containsExactly(Optional.of(new Verdict("refund", 1, Optional.empty())),
+                Optional.empty());
+        RunResult map = Agent.builder().model(ScriptedModel.of(text("{\"a\":{\"decision\":\"refund\"},\"b\":null}"))).build()
+                .run("judge");
+        assertThatThrownBy(() -> map.output(new TypeRef<Map<String, Optional<Verdict>>>() {})).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$.a: required property 'confidence' not found");
+
+        // the model is told the value's shape, not {"value": ...}
+        String schema = OutputSchema.of("Verdicts", maybeVerdicts.type()).schema().toString();
+        assertThat(schema).doesNotContain("\"value\"").contains("\"null\"").contains("\"required\":[\"confidence\",\"decision\"]");
+        RunResult typed = Agent.builder().model(ScriptedModel.of(text("[{\"value\":{\"decision\":\"refund\",\"confidence\":1}}]"),
+                text("[null, {\"decision\":\"keep\",\"confidence\":2}]"))).build().run("judge", maybeVerdicts);
+        assertThat(typed.status()).as(typed.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(typed.steps()).isEqualTo(2); // the value-wrapped answer went back to the model
+        assertThat(typed.output(maybeVerdicts)).containsExactly(Optional.empty(), Optional.of(new Verdict("keep", 2, Optional.empty())));
+    }
+
+    /** A record's List<Optional<X>> component: victools flattened the item's Optional but kept it required, refusing null. */
+    public record Shortlist(List<Optional<Verdict>> picks) {}
+
+    @Test
+    void anOptionalItemOfARecordsListComponentMayBeNull() {
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("{\"picks\":[null,{\"decision\":\"keep\",\"confidence\":2}]}")))
+                .build().run("judge");
+        assertThat(result.output(Shortlist.class).picks()).containsExactly(Optional.empty(),
+                Optional.of(new Verdict("keep", 2, Optional.empty())));
+        // an Optional list's own items are not made nullable with it (the schemas of such records stay as they were)
+        assertThat(OutputSchema.of(Tagged.class).schema().at("/properties/tags").toString())
+                .isEqualTo("{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}");
+    }
+
+    public record Tagged(Optional<List<String>> tags) {}
 }
