@@ -65,7 +65,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new UsageException(switch (e.problem()) {
                 case NOT_JSON -> e.getMessage() + "; give a trace 'rein run --trace FILE' wrote (one JSON event per line), or"
                         + " fix that line";
-                case NOT_AN_EVENT -> e.getMessage() + "; give a trace 'rein run --trace FILE' wrote";
+                case NOT_AN_EVENT, NO_EVENTS -> e.getMessage() + "; give a trace 'rein run --trace FILE' wrote";
                 case EVENTS_DROPPED -> e.getMessage(); // it already says to replay the --trace file
             });
         } catch (ReinException e) {

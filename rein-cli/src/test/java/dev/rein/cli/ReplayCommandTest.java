@@ -404,6 +404,22 @@ class ReplayCommandTest {
                 + " run_id is empty");
     }
 
+    /**
+     * An empty file, or one of --json-stream's own lines only (a run's text deltas and result, without its trace events),
+     * says what to give, and why the lines it has are none. Before: only "the trace … holds no events".
+     */
+    @Test
+    void aFileWithNoEventsSaysWhatToGiveAndWhyItsStreamLinesAreNone(@TempDir Path dir) throws IOException {
+        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "\n\n");
+        assertUsage(cli.run("replay", empty.toString()), "rein replay: the trace " + empty + " holds no events; give a trace"
+                + " 'rein run --trace FILE' wrote");
+        Path streamOnly = Files.writeString(dir.resolve("stream.jsonl"), "{\"type\":\"text_delta\",\"text\":\"5\"}\n"
+                + "{\"type\":\"result\",\"run_id\":\"r1\",\"status\":\"SUCCEEDED\"}\n");
+        assertUsage(cli.run("replay", streamOnly.toString()), "rein replay: the trace " + streamOnly + " holds no events: its 2"
+                + " lines are --json-stream's own (text_delta, result), not trace events; give a trace 'rein run --trace FILE'"
+                + " wrote");
+    }
+
     private static void assertUsage(InProcessCli.Outcome outcome, String message) {
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).startsWith(message).doesNotContain("\tat ", "Exception");

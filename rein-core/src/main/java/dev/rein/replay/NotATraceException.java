@@ -3,8 +3,8 @@ package dev.rein.replay;
 import dev.rein.ReinException;
 
 /**
- * The file given as a trace is not a Rein trace: a line is not JSON, or is JSON but no trace event. Its message names
- * the file and the line; {@link #problem()} says which of these it is, so a caller (the CLI) can add what to give
+ * The file given as a trace is not a Rein trace: a line is not JSON, or is JSON but no trace event, or the file holds no
+ * trace event at all. Its message names the file and the line; {@link #problem()} says which of these it is, so a caller (the CLI) can add what to give
  * instead without reading the message.
  */
 public final class NotATraceException extends ReinException {
@@ -18,7 +18,12 @@ public final class NotATraceException extends ReinException {
          * The file is what {@code --json-stream} printed, and events were left out at this line ({@code
          * events_dropped}): the message already says to replay the file {@code --trace} wrote.
          */
-        EVENTS_DROPPED
+        EVENTS_DROPPED,
+        /**
+         * No line is a trace event: the file is empty (or blank), or holds only {@code --json-stream}'s own lines (its
+         * text deltas and result), which the message says. {@link #line()} is 0: no one line is wrong.
+         */
+        NO_EVENTS
     }
 
     private final Problem problem;
@@ -35,7 +40,7 @@ public final class NotATraceException extends ReinException {
         return problem;
     }
 
-    /** The line (counted from 1) that is not a trace event. */
+    /** The line (counted from 1) that is not a trace event; 0 for {@link Problem#NO_EVENTS}. */
     public int line() {
         return line;
     }

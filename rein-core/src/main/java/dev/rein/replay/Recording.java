@@ -251,11 +251,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     /** The run ids of {@code events}; every event of a Rein trace names its run. */
     private static Set<String> runs(List<JsonNode> events, Path trace) {
         Set<String> runs = new LinkedHashSet<>();
-        for (JsonNode e : events) { // each has a type and a run_id: lines() refused any that has not
+        for (JsonNode e : events) { // each has a type and a run_id: lines() refused any that has not, and a file of none
             runs.add(e.path("run_id").asText());
-        }
-        if (runs.isEmpty()) {
-            throw new ReinException("the trace " + trace + " holds no events");
         }
         return runs;
     }
@@ -649,6 +646,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> lines = (text.startsWith("\uFEFF") ? text.substring(1) : text).lines().toList();
         boolean endsWithNewline = bytes.length > 0 && (bytes[bytes.length - 1] == '\n' || bytes[bytes.length - 1] == '\r');
         List<JsonNode> events = new ArrayList<>();
+        int streamLines = 0;
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {
                 continue;
@@ -664,6 +662,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     }
                     // what --json-stream printed saved to a file: its own lines (a text delta, the result) sit between
                     // the trace events, which are all there, so the run replays from them
+                    streamLines++;
                     continue;
                 }
                 String notAnEvent = notAnEvent(event, i + 1);
@@ -686,6 +685,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 throw new NotATraceException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON",
                         NotATraceException.Problem.NOT_JSON, i + 1);
             }
+        }
+        if (events.isEmpty()) {
+            // skipped lines would otherwise leave a file of them looking empty
+            throw new NotATraceException("the trace " + trace + " holds no events" + (streamLines == 0 ? "" : ": its "
+                    + (streamLines == 1 ? "one line is" : streamLines + " lines are") + " --json-stream's own (text_delta,"
+                    + " result), not trace events"), NotATraceException.Problem.NO_EVENTS, 0);
         }
         return events;
     }
