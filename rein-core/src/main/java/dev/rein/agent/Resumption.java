@@ -1,17 +1,25 @@
 package dev.rein.agent;
 
+import dev.rein.ConfigurationException;
+import dev.rein.ReinException;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
-import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.internal.text.MissingRun;
+import dev.rein.internal.text.RunIds;
 import dev.rein.internal.trace.DecisionEvents;
+import dev.rein.model.OutputSchema;
+import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
+import dev.rein.state.StoreConflictException;
 import dev.rein.state.StoreException;
+import dev.rein.state.StoredOutputSchema;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** The loop's edges with the store: announcing a resumed run, and saving a pause or an end. */
@@ -25,8 +33,8 @@ final class Resumption {
     static Run claim(AgentConfig config, String runId) {
         requireRunId(runId, "resume");
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                dev.rein.internal.text.MissingRun.message(
-                        config.safety().store() instanceof dev.rein.state.InMemoryRunStore, runId, "this agent's store", "agent.runs().list()")));
+                MissingRun.message(
+                        config.safety().store() instanceof InMemoryRunStore, runId, "this agent's store", "agent.runs().list()")));
         if (snapshot.status().terminal()) {
             String reply = Replies.replyable(snapshot)
                     ? ". To continue it with a person's answer or a follow-up, use agent.reply(runId, text)" : "";
@@ -57,14 +65,14 @@ final class Resumption {
      * <p>A reply asks a new question, which may want another shape: an agent with a schema of its own types the new
      * turn with it (and it replaces the run's); an agent with none keeps the run's.
      *
-     * @throws dev.rein.ConfigurationException when the agent has another schema than the run's (a resume: a driven
+     * @throws ConfigurationException when the agent has another schema than the run's (a resume: a driven
      *                       run's activity ends the run FAILED configuration_error)
      * @throws ReinException when the stored schema cannot be
      *                       used by this Rein (the run can still be shown and cancelled)
      */
     static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, boolean reply) {
-        dev.rein.state.StoredOutputSchema stored = snapshot.outputSchema();
-        java.util.Optional<dev.rein.model.OutputSchema> own = config.outputSchema();
+        StoredOutputSchema stored = snapshot.outputSchema();
+        Optional<OutputSchema> own = config.outputSchema();
         if (stored == null || own.isPresent() && (reply || stored.sameSchemaAs(own.get()))) {
             return config;
         }
@@ -73,7 +81,7 @@ final class Resumption {
             String other = own.get().name().equals(name) ? "another schema named '" + name + "'"
                     : "the output schema '" + own.get().name() + "'";
             // the same words for a local resume and a driven run's activity (a Temporal worker): the run may be running
-            throw new dev.rein.ConfigurationException("run " + snapshot.runId() + " was started with the output schema '"
+            throw new ConfigurationException("run " + snapshot.runId() + " was started with the output schema '"
                     + name + "', and this agent asks for " + other + ": the run's answer keeps the shape the run was"
                     + " started with. Continue it with an agent built with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
                     ? "for a run started with a Java type, e.g. agent.config().toBuilder().outputType(" + name
@@ -83,7 +91,7 @@ final class Resumption {
                     + " served by workers whose agent has the run's schema or none: put an agent with another schema on a"
                     + " new task queue");
         }
-        dev.rein.model.OutputSchema schema;
+        OutputSchema schema;
         try {
             schema = stored.outputSchema();
         } catch (ReinException e) {
@@ -99,14 +107,14 @@ final class Resumption {
             throw new ReinException(method + "(...) was given no run id: pass the id of a stored run (RunResult.runId(), or one"
                     + " of agent.runs().list())");
         }
-        String problem = dev.rein.internal.text.RunIds.problem(runId);
+        String problem = RunIds.problem(runId);
         if (problem != null) {
             // refused, not looked up: a database store would look up the id with '?' in its place, another run's
             // agent.runs().list() does give such an id of a run an older Rein saved: say what can be done with that run
-            String older = dev.rein.internal.text.RunIds.unstorable(runId) != null ? ""
+            String older = RunIds.unstorable(runId) != null ? ""
                     : " (a run an older Rein saved under such an id cannot be continued: read it with agent.runs().show and end"
                     + " it with agent.runs().cancel)";
-            throw new ReinException(method + "(...) was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
+            throw new ReinException(method + "(...) was given run id '" + RunIds.shown(runId)
                     + "', which no run has: " + problem + "; pass the id as RunResult.runId() or agent.runs().list() gives it"
                     + older);
         }
@@ -149,7 +157,7 @@ final class Resumption {
             run.checkpoint(result);
             return result;
         } catch (RuntimeException e) {
-            if (e instanceof dev.rein.state.StoreConflictException && Reasons.STORE_CONFLICT.equals(result.reason())) {
+            if (e instanceof StoreConflictException && Reasons.STORE_CONFLICT.equals(result.reason())) {
                 return result; // lost to another holder of the run already, as the message says: its end is not saved either
             }
             // Any failure, not only the store's own: the run must end with this result either way.

@@ -17,6 +17,7 @@ import dev.rein.security.TraceRedactor;
 import dev.rein.state.AgentState;
 import dev.rein.state.Conversation;
 import dev.rein.state.RunSnapshot;
+import dev.rein.state.StoredOutputSchema;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.ToolCall;
@@ -98,10 +99,21 @@ final class Run {
     boolean interrupted;
     /** Whether the loop runs on the thread of a caller waiting for it, whose interrupt is its way to cancel the run. */
     boolean onCallersThread;
+    /**
+     * The stored schema a run continued only to end keeps in its snapshots (null: the agent's, as {@link #config}
+     * has it); see {@link #toEnd}.
+     */
+    final StoredOutputSchema keptSchema;
 
     private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from, String reply) {
+        this(runId, goal, config, principal, from, reply, null);
+    }
+
+    private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from, String reply,
+                StoredOutputSchema keptSchema) {
         this.runId = runId;
         this.reply = reply;
+        this.keptSchema = keptSchema;
         this.secrets = Secrets.tracking(config.secrets());
         if (from != null) {
             // what a lookup handed out before the pause is still a secret here: ask for it again, so it is masked
@@ -217,18 +229,10 @@ final class Run {
     static Run toEnd(RunSnapshot snapshot, AgentConfig config) {
         try {
             return resume(snapshot, config);
-        } catch (dev.rein.ReinException refused) {
-            Run run = new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null);
-            run.keptSchema = snapshot.outputSchema();
-            return run;
+        } catch (ReinException refused) {
+            return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null, snapshot.outputSchema());
         }
     }
-
-    /**
-     * The stored schema a run continued only to end keeps in its snapshots (null: the agent's, as {@link #config}
-     * has it); see {@link #toEnd}.
-     */
-    dev.rein.state.StoredOutputSchema keptSchema;
 
     /** Opens the next turn of an ended run with the person's {@code reply}. */
     static Run reply(RunSnapshot snapshot, AgentConfig config, String reply) {
