@@ -81,6 +81,10 @@ public final class Agent {
      * an agent with no output schema of its own too (one with its own types the new turn with it).
      */
     public RunResult run(String goal, Class<?> type) {
+        if (type == null) { // said here: the builder's setter, and OutputSchema.of below it, are not what the caller called
+            throw new dev.rein.ReinException("Agent.run(goal, type) was given no type (null): pass the class of the answer,"
+                    + " e.g. a record (Shipment.class), or call run(goal) for an answer in plain text");
+        }
         return config.toBuilder().outputType(type).build().run(goal);
     }
 
@@ -91,7 +95,7 @@ public final class Agent {
     public RunResult run(String goal, dev.rein.model.TypeRef<?> type) {
         if (type == null) {
             throw new dev.rein.ReinException("Agent.run(goal, type) was given no TypeRef (null): pass the type of the answer,"
-                    + " e.g. new TypeRef<List<Verdict>>() {}");
+                    + " e.g. new TypeRef<List<Verdict>>() {}, or call run(goal) for an answer in plain text");
         }
         return config.toBuilder().outputType(type).build().run(goal);
     }
@@ -440,6 +444,8 @@ public final class Agent {
          * (victools, draft 2020-12); see {@link Agent#run(String, Class)}.
          */
         public Builder outputType(Class<?> type) {
+            given(type, "outputType", "pass the class of the answer, e.g. a record (Shipment.class); leave outputType unset"
+                    + " for an answer in plain text");
             return outputSchema(dev.rein.model.OutputSchema.of(type));
         }
 

@@ -211,5 +211,23 @@ class TypedOutputTest {
         assertThatThrownBy(() -> untyped("{\"a\":[{\"invoiceId\":\"I-1\"}]}")
                 .output(new dev.rein.model.TypeRef<java.util.Map<String, List<? extends Invoice>>>() {})).isInstanceOf(ReinException.class)
                 .hasMessageContaining("$.a[0]: required property 'total' not found");
+    /**
+     * A null type is refused naming the method the caller called and what to pass: before, agent.run(goal, (Class<?>) null)
+     * and outputType((Class<?>) null) named OutputSchema.of, which the caller never called.
+     */
+    @Test
+    void aNullTypeIsRefusedNamingTheMethodCalled() {
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("{}"))).build();
+
+        assertThatThrownBy(() -> agent.run("ship", (Class<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("Agent.run(goal, type) was given no type (null)").hasMessageContaining("Shipment.class")
+                .hasMessageNotContaining("OutputSchema.of");
+        assertThatThrownBy(() -> agent.run("ship", (dev.rein.model.TypeRef<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("Agent.run(goal, type) was given no TypeRef (null)").hasMessageNotContaining("OutputSchema.of");
+        assertThatThrownBy(() -> Agent.builder().outputType((Class<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("outputType(...) was given null").hasMessageContaining("Shipment.class")
+                .hasMessageNotContaining("OutputSchema.of");
+        assertThatThrownBy(() -> Agent.builder().outputType((dev.rein.model.TypeRef<?>) null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("outputType(...) was given null").hasMessageNotContaining("OutputSchema.of");
     }
 }
