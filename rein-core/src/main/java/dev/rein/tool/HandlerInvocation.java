@@ -12,7 +12,7 @@ import java.util.concurrent.TimeoutException;
  * the clock) and turns whatever happens into a normalised {@link ToolResult}.
  */
 final class HandlerInvocation implements ToolInterceptor {
-    /** What the model gets for a result whose only content is for the person (README, Tools). */
+    /** What the model gets for a result whose only content is for the person (README, Tools); Rein's own. */
     static final String USER_ONLY_RESULT = "(the tool returned content for the user only, which is not shown to you)";
     /** What the model gets for an error whose only message is for the person (README, Tools); Rein's own, as the next. */
     static final String USER_ONLY_ERROR = "(the tool reported an error; its message was for the user only)";
@@ -64,10 +64,10 @@ final class HandlerInvocation implements ToolInterceptor {
             // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
             case Optional<?> maybe -> normalise(call, maybe.orElse(null));
             // the part for the person rides along; a result with nothing else for the model says so, not "empty" or
-            // "without a message" (the message was there, for the person); the success note is marked as the "empty" one is
+            // "without a message" (the message was there, for the person): either note is Rein's words, not the tool's
             case ToolOutput out when out.userContent() != null && out.content().isBlank() -> (out.isError()
                     ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, USER_ONLY_ERROR)
-                    : ToolResult.success(call, USER_ONLY_RESULT, out.source())).withUserContent(out.userContent());
+                    : ToolResult.reinNote(call, USER_ONLY_RESULT)).withUserContent(out.userContent());
             case ToolOutput out when out.userContent() != null ->
                     normalise(call, new ToolOutput(out.content(), out.isError(), out.source())).withUserContent(out.userContent());
             case ToolOutput out when out.content().isBlank() ->

@@ -82,6 +82,14 @@ public record ToolResult(String callId, String toolName, String content, boolean
         return new ToolResult(call.id(), call.name(), message, true, errorClass, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
     }
 
+    /**
+     * A successful result whose content is one of Rein's own fixed notes about what the tool returned (the result was
+     * for the person only), which the model sees unwrapped; never text from the tool.
+     */
+    static ToolResult reinNote(ToolCall call, String note) {
+        return new ToolResult(call.id(), call.name(), note, false, ErrorClass.NONE, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
+    }
+
     public ToolResult withContent(String newContent) {
         return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage, userContent);
     }

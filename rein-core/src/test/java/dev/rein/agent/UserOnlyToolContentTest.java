@@ -71,6 +71,38 @@ class UserOnlyToolContentTest {
                 .doesNotContain("売上グラフ");
     }
 
+    /**
+     * The note for a result whose only content is for the person is Rein's words, not the tool's (as the note for a blank
+     * error with a part for the person): marked rein_message in the trace, so not wrapped as the tool's data, and a replay
+     * of the trace reproduces the run. Before, it was recorded as the tool's (rein_message false).
+     */
+    @Test
+    void theNoteForAResultForTheUserOnlyIsReinsOwnInTheTraceAndItsReplay(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown"));
+        RecordingListener events = new RecordingListener();
+
+        agent(model, chart("")).listener(events).listener(JsonlTraceListener.to(trace)).build().run("draw it");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.reinMessage()).as("Rein's own note, as the blank error's").isTrue();
+        assertThat(done.source()).isEqualTo("rein");
+        assertThat(done.userContent()).isEqualTo("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
+        assertThat(model.requests().get(1).toString()).contains("(the tool returned content for the user only, which is not"
+                + " shown to you)").doesNotContain(dev.rein.security.UntrustedData.TAG);
+        assertThat(Files.readAllLines(trace)).filteredOn(line -> line.startsWith("{\"type\":\"tool_result\"")).singleElement()
+                .satisfies(line -> assertThat(line).contains("\"rein_message\":true"));
+
+        RecordingListener replayed = new RecordingListener();
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), chart("")).listener(replayed).build());
+
+        assertThat(report.reproduced()).isTrue();
+        assertThat(replayed.events(TraceEvent.ToolCompleted.class)).singleElement().satisfies(e -> {
+            assertThat(e.reinMessage()).isTrue();
+            assertThat(e.userContent()).isEqualTo("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
+        });
+    }
+
     /** A blank error with a part for the person had a message, for the person: the model is told so, not that there was none. */
     @Test
     void aBlankErrorWithAUserPartTellsTheModelItsMessageWasForTheUser() {
