@@ -80,11 +80,16 @@ final class Resumption {
             String name = stored.name() == null ? "output" : stored.name();
             String other = own.get().name().equals(name) ? "another schema named '" + name + "'"
                     : "the output schema '" + own.get().name() + "'";
+            // a reply's turn may have another schema than the first turn's (an agent with its own replaced it): the
+            // schema named is the run's now, not said to be the one it was started with
+            boolean replied = snapshot.conversation().turn() > 1;
             // the same words for a local resume and a driven run's activity (a Temporal worker): the run may be running
-            throw new ConfigurationException("run " + snapshot.runId() + " was started with the output schema '"
-                    + name + "', and this agent asks for " + other + ": the run's answer keeps the shape the run was"
-                    + " started with. Continue it with an agent built with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
-                    ? "for a run started with a Java type, e.g. agent.config().toBuilder().outputType(" + name
+            throw new ConfigurationException("run " + snapshot.runId() + (replied ? " has the output schema '" + name
+                    + "' (that of its current turn, which a reply opened)" : " was started with the output schema '" + name
+                    + "'") + ", and this agent asks for " + other + ": the run's answer keeps the shape "
+                    + (replied ? "its turn was asked in" : "the run was started with") + ". Continue it with an agent built"
+                    + " with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
+                    ? "for a schema of a Java type, e.g. agent.config().toBuilder().outputType(" + name
                     + ".class).build().resume(\"" + snapshot.runId() + "\")"
                     : "agent.config().toBuilder().outputSchema(...) with it") + ") or with an agent built with no output"
                     + " schema (the run's own is then used). On a durable engine (Temporal), the run's task queue must be"

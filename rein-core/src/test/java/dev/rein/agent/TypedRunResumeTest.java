@@ -247,6 +247,31 @@ class TypedRunResumeTest {
     }
 
     /**
+     * After a reply replaced the run's schema (Refund, then Invoice), a refused resume names the schema the run has now,
+     * not as the one it was started with, and the agent's. Before: "was started with the output schema 'Invoice'", which
+     * was Refund.
+     */
+    @Test
+    void aRefusalAfterAReplyReplacedTheSchemaNamesTheSchemaTheRunHasNow() {
+        RunStore store = new InMemoryRunStore();
+        RunResult first = agent(ScriptedModel.of(text("{\"orderId\":\"A-104\",\"amount\":1200}")), store).build()
+                .run("refund order A-104", Refund.class);
+        Agent invoicing = agent(ScriptedModel.of(toolCalls(call("refund", "{\"order_id\":\"A-105\"}"))), store)
+                .outputType(Invoice.class).build();
+        RunResult paused = invoicing.reply(first.runId(), "refund A-105 too, then the invoice");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        invoicing.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "alice");
+
+        assertThatThrownBy(() -> agent(ScriptedModel.of(), store).outputType(Refund.class).build().resume(first.runId()))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("run " + first.runId() + " has the output schema 'Invoice' (that of its current turn,"
+                        + " which a reply opened), and this agent asks for the output schema 'Refund': the run's answer keeps"
+                        + " the shape its turn was asked in")
+                .hasMessageNotContaining("was started with the output schema")
+                .hasMessageContaining("outputType(Invoice.class)");
+    }
+
+    /**
      * An agent built with outputType(Invoice) that ran run(goal, Refund.class) cannot build itself "with no output
      * schema"; the refusal names a form it can follow, and that form resumes the run. Before, the advice was only
      * "an agent with no schema or the same one".
