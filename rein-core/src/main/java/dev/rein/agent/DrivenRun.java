@@ -374,7 +374,21 @@ public final class DrivenRun {
 
     /** Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. */
     public RunSnapshot resumed(RunSnapshot snapshot) {
-        Run run = resume(snapshot);
+        Run run;
+        try {
+            run = resume(snapshot);
+        } catch (dev.rein.ConfigurationException refused) {
+            // the engine's decisions (signals) are traced only by the resume, and the run now ends configuration_error
+            // from a running snapshot, whose end does not tell them: told here, once, with the refusal saying so
+            Run ending = toEnd(snapshot);
+            effect(ending, loop -> {
+                for (TraceEvent.ApprovalDecided decided
+                        : dev.rein.internal.trace.DecisionEvents.of(ending.runId, ending.step(), ending.approvals.snapshot(), null)) {
+                    ending.emit(decided);
+                }
+            });
+            throw Resumption.notApplied(refused, snapshot, "the run ends without them");
+        }
         return effect(run, loop -> Resumption.announce(run, false));
     }
 

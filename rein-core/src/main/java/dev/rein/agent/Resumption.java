@@ -46,9 +46,31 @@ final class Resumption {
                     + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
                     + "; decide each first (Runs.approve, reject or edit; on the command line: rein approve)", snapshot.pendingApprovals());
         }
-        Run run = Run.resume(snapshot, config);
+        Run run;
+        try {
+            run = Run.resume(snapshot, config);
+        } catch (ConfigurationException refused) {
+            // the decisions were stored and traced when made (Runs); the refusal says they wait for the right agent
+            throw notApplied(refused, snapshot, "they are kept, and apply when such an agent resumes the run");
+        }
         run.checkpoint();
         return run;
+    }
+
+    /**
+     * {@code refused} saying that the decisions taken on the run's pause were not applied, and {@code then} what becomes
+     * of them; {@code refused} itself when none were taken. A refused resume must not drop a person's decision unsaid.
+     */
+    static ConfigurationException notApplied(ConfigurationException refused, RunSnapshot snapshot, String then) {
+        List<String> decided = DecisionEvents.of(snapshot.runId(), snapshot.steps(), snapshot.approvals(), null).stream()
+                .map(TraceEvent.ApprovalDecided::tool).toList();
+        if (decided.isEmpty()) {
+            return refused;
+        }
+        ConfigurationException said = new ConfigurationException(refused.getMessage() + ". The decisions taken on its pause ("
+                + String.join(", ", decided) + ") were not applied: " + then);
+        said.initCause(refused);
+        return said;
     }
 
     /**

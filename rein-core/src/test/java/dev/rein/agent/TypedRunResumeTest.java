@@ -111,7 +111,9 @@ class TypedRunResumeTest {
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageStartingWith("run " + runId + " was started with the output schema 'Refund'")
                 .hasMessageContaining("'Invoice'")
-                .hasMessageContaining("with no output schema");
+                .hasMessageContaining("with no output schema")
+                .hasMessageEndingWith("The decisions taken on its pause (refund) were not applied: they are kept, and apply when"
+                        + " such an agent resumes the run");
         assertThat(other.requests()).isEmpty();
         assertThat(store.load(runId).orElseThrow().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
 
@@ -244,6 +246,29 @@ class TypedRunResumeTest {
         assertThat(turn.output(Invoice.class)).isEqualTo(new Invoice("I-7", 1200));
         assertThat(model.requests().get(0).systemText()).contains("JSON Schema (Invoice)");
         assertThat(store.load(first.runId()).orElseThrow().outputSchema().name()).isEqualTo("Invoice");
+    }
+
+    /**
+     * The decisions a durable engine's signals took on the pause reach the run only with its resume: a resume refused for
+     * another schema (the run then ends configuration_error) traces them, once, and says they were not applied. Before,
+     * neither the refused resume nor the end told them: the approval was lost from the trace.
+     */
+    @Test
+    void aDrivenResumeRefusedForAnotherSchemaTracesTheDecisionsItDidNotApply() throws Exception {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        RecordingListener trace = new RecordingListener();
+        DrivenRun driven = new DrivenRun(agent(ScriptedModel.of(), store).listener(trace).outputType(Invoice.class).build(), store);
+
+        assertThatThrownBy(() -> driven.resumed(typed)).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'Refund'").hasMessageEndingWith("The decisions taken on its pause (refund) were not"
+                        + " applied: the run ends without them");
+        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                .satisfies(d -> assertThat(d.tool()).isEqualTo("refund"));
+        driven.end(typed, RunStatus.FAILED, "configuration_error", "refused", null, null);
+
+        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).as("told once").hasSize(1);
+        assertThat(trace.events(TraceEvent.RunResumed.class)).isEmpty();
     }
 
     /**

@@ -95,7 +95,11 @@ class TemporalTypedOutputTest {
                 assertThat(result.status()).isEqualTo(RunStatus.FAILED);
                 assertThat(result.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR);
                 assertThat(result.message()).contains("'Verdict'").contains("'Invoice'").contains("task queue")
-                        .doesNotContain("paused turn");
+                        .doesNotContain("paused turn")
+                        .endsWith("The decisions taken on its pause (refund) were not applied: the run ends without them");
+                // the approval signalled on the pause reached no resumed run: traced by the refused resume, not lost
+                assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                        .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
                 assertThat(trace.events(TraceEvent.RunFinished.class)).as("the end is traced by the worker")
                         .singleElement().satisfies(f -> assertThat(f.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR));
                 assertThat(otherModel.requests()).isEmpty();
