@@ -192,4 +192,29 @@ class UserOnlyToolContentTest {
 
         assertThat(((TraceEvent.ToolCompleted) event).userContent()).isNull();
     }
+
+    /**
+     * README (Tools) says how an application reads the parts for the person, RunResult having none: a listener's
+     * tool_result events as they happen, or the run store's trace afterwards (a resumed or durable run's too).
+     * Documents existing behaviour, so it could not fail first.
+     */
+    @Test
+    void thePartsForThePersonAreReadFromAListenerOrTheStoredTrace() {
+        java.util.List<String> shown = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        RunResult result = agent(ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown")), chart("drawn")).store(store)
+                .listener(runId -> new dev.rein.trace.RunListener() {
+                    @Override
+                    public void onEvent(TraceEvent event) {
+                        if (event instanceof TraceEvent.ToolCompleted done && done.userContent() != null) {
+                            shown.add(done.userContent());
+                        }
+                    }
+                }).build().run("draw it");
+
+        assertThat(shown).containsExactly("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
+        assertThat(store.events(result.runId())).filteredOn(e -> e.type().equals("tool_result"))
+                .extracting(e -> dev.rein.json.Json.parse(e.json()).path("user_content").asText())
+                .containsExactly("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
+    }
 }
