@@ -54,7 +54,7 @@ public final class DrivenRun {
 
     /** The run {@code snapshot} continues, its stored schema compiled once for this driver ({@link StoredSchemas}). */
     private Run resume(RunSnapshot snapshot) {
-        return Run.resume(schemas.shared(snapshot), config);
+        return Run.driven(schemas.shared(snapshot), config);
     }
 
     /** As {@link Run#toEnd}, the stored schema as {@link #resume} has it. */
@@ -372,21 +372,16 @@ public final class DrivenRun {
         });
     }
 
-    /** Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. */
+    /**
+     * Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. Refused (this
+     * agent has another output schema), it traces nothing: the run then ends from its pause ({@link #end}), which tells
+     * the decisions, and the refusal says they were not applied.
+     */
     public RunSnapshot resumed(RunSnapshot snapshot) {
         Run run;
         try {
             run = resume(snapshot);
         } catch (dev.rein.ConfigurationException refused) {
-            // the engine's decisions (signals) are traced only by the resume, and the run now ends configuration_error
-            // from a running snapshot, whose end does not tell them: told here, once, with the refusal saying so
-            Run ending = toEnd(snapshot);
-            effect(ending, loop -> {
-                for (TraceEvent.ApprovalDecided decided
-                        : dev.rein.internal.trace.DecisionEvents.of(ending.runId, ending.step(), ending.approvals.snapshot(), null)) {
-                    ending.emit(decided);
-                }
-            });
             throw Resumption.notApplied(refused, snapshot, "the run ends without them");
         }
         return effect(run, loop -> Resumption.announce(run, false));
@@ -395,7 +390,9 @@ public final class DrivenRun {
     /**
      * Ends the run: its result, masked, and the final trace events. A null {@code answer} is
      * replaced by what the run knows so far (as the local driver does: for an internal or a store
-     * error it says that one occurred, not the exception's text).
+     * error it says that one occurred, not the exception's text). A run that never left its pause
+     * (a cancel ending it, or a resume that failed or was refused) ends from it, the decisions taken
+     * on it told first.
      */
     public RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer,
                          FinishReport report) {
@@ -403,10 +400,11 @@ public final class DrivenRun {
         // of an earlier activity ends the run configuration_error, and that end is traced and stored as others are
         Run run = toEnd(snapshot);
         try {
-            if (status == RunStatus.CANCELLED && snapshot.status() == RunStatus.WAITING_APPROVAL) {
-                // A cancel ending a pause, as Runs.cancel ends a local one: the run ends from its pause, and the decisions
-                // already taken on it (a second action still waited) are told first, to the listeners that hear the end,
-                // since no resumed run will tell them now.
+            if (snapshot.status() == RunStatus.WAITING_APPROVAL) {
+                // The run ends from its pause, as Runs.cancel ends a local one: a cancel ending the pause, or a resume
+                // that failed or was refused (another schema), which traced nothing. The decisions taken on it (signals,
+                // which only a resume traces; a second action may still wait) are told first, to the listeners that
+                // hear the end, since no resumed run will tell them now.
                 run.moveTo(RunStatus.WAITING_APPROVAL);
                 for (TraceEvent.ApprovalDecided decided
                         : dev.rein.internal.trace.DecisionEvents.of(run.runId, snapshot.steps(), snapshot.approvals(), null)) {

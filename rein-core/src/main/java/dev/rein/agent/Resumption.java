@@ -73,6 +73,16 @@ final class Resumption {
         return said;
     }
 
+    /** How a stored run is continued, which decides what a schema's refusal advises. */
+    enum Continuation {
+        /** Agent.resume: refused, the run stays as it is, to be resumed by the right agent. */
+        RESUME,
+        /** Agent.reply: a new turn, which an agent with its own schema types anew. */
+        REPLY,
+        /** A driven run's activity (a Temporal worker): refused, the engine ends the run FAILED configuration_error. */
+        DRIVEN
+    }
+
     /**
      * The agent to continue {@code snapshot} with, as to the shape of its answer ({@link Run#resume} and
      * {@link Run#reply} ask it, so every path does, the local one and a driven one alike). A run stored without a
@@ -92,31 +102,14 @@ final class Resumption {
      * @throws ReinException when the stored schema cannot be
      *                       used by this Rein (the run can still be shown and cancelled)
      */
-    static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, boolean reply) {
+    static AgentConfig typedAs(AgentConfig config, RunSnapshot snapshot, Continuation way) {
         StoredOutputSchema stored = snapshot.outputSchema();
         Optional<OutputSchema> own = config.outputSchema();
-        if (stored == null || own.isPresent() && (reply || stored.sameSchemaAs(own.get()))) {
+        if (stored == null || own.isPresent() && (way == Continuation.REPLY || stored.sameSchemaAs(own.get()))) {
             return config;
         }
         if (own.isPresent()) {
-            String name = stored.name() == null ? "output" : stored.name();
-            String other = own.get().name().equals(name) ? "another schema named '" + name + "'"
-                    : "the output schema '" + own.get().name() + "'";
-            // a reply's turn may have another schema than the first turn's (an agent with its own replaced it): the
-            // schema named is the run's now, not said to be the one it was started with
-            boolean replied = snapshot.conversation().turn() > 1;
-            // the same words for a local resume and a driven run's activity (a Temporal worker): the run may be running
-            throw new ConfigurationException("run " + snapshot.runId() + (replied ? " has the output schema '" + name
-                    + "' (that of its current turn, which a reply opened)" : " was started with the output schema '" + name
-                    + "'") + ", and this agent asks for " + other + ": the run's answer keeps the shape "
-                    + (replied ? "its turn was asked in" : "the run was started with") + ". Continue it with an agent built"
-                    + " with the same schema (" + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
-                    ? "for a schema of a Java type, e.g. agent.config().toBuilder().outputType(" + name
-                    + ".class).build().resume(\"" + snapshot.runId() + "\")"
-                    : "agent.config().toBuilder().outputSchema(...) with it") + ") or with an agent built with no output"
-                    + " schema (the run's own is then used). On a durable engine (Temporal), the run's task queue must be"
-                    + " served by workers whose agent has the run's schema or none: put an agent with another schema on a"
-                    + " new task queue");
+            throw refusal(snapshot, stored.name() == null ? "output" : stored.name(), own.get().name(), way);
         }
         OutputSchema schema;
         try {
@@ -126,6 +119,32 @@ final class Resumption {
                     + " unchanged and can still be shown and cancelled (Runs.show, Runs.cancel; rein show, rein cancel)", e);
         }
         return config.toBuilder().outputSchema(schema).build().config();
+    }
+
+    /** An agent whose schema {@code own} is not the run's {@code name}, refused: what to do, the way the run continues. */
+    private static ConfigurationException refusal(RunSnapshot snapshot, String name, String own, Continuation way) {
+        String other = own.equals(name) ? "another schema named '" + name + "'" : "the output schema '" + own + "'";
+        // a reply's turn may have another schema than the first turn's (an agent with its own replaced it): the
+        // schema named is the run's now, not said to be the one it was started with
+        boolean replied = snapshot.conversation().turn() > 1;
+        String refused = "run " + snapshot.runId() + (replied ? " has the output schema '" + name + "' (that of its current"
+                + " turn, which a reply opened)" : " was started with the output schema '" + name + "'") + ", and this agent"
+                + " asks for " + other + ": the run's answer keeps the shape "
+                + (replied ? "its turn was asked in" : "the run was started with") + ". ";
+        if (way == Continuation.DRIVEN) {
+            // the engine ends the run for this refusal, and Agent.resume refuses an ended run: the local advice cannot
+            // be followed there
+            return new ConfigurationException(refused + "This ends the run (FAILED configuration_error), and an ended run"
+                    + " cannot be continued: start it again as a new run on a task queue whose workers' agent has the output"
+                    + " schema '" + name + "' or none (the run's own is then used), and give an agent with another schema a"
+                    + " task queue of its own");
+        }
+        return new ConfigurationException(refused + "Continue it with an agent built with the same schema ("
+                + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
+                ? "for a schema of a Java type, e.g. agent.config().toBuilder().outputType(" + name
+                + ".class).build().resume(\"" + snapshot.runId() + "\")"
+                : "agent.config().toBuilder().outputSchema(...) with it") + ") or with an agent built with no output"
+                + " schema (the run's own is then used)");
     }
 
     /** A run id given to resume or reply: null is a programmer error, said as one (the store would throw NullPointerException). */

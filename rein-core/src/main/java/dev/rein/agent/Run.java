@@ -217,8 +217,17 @@ final class Run {
 
     /** Continues a stored run; the agent supplies the model, tools and listeners. */
     static Run resume(RunSnapshot snapshot, AgentConfig config) {
-        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, false), snapshot.principal(),
-                snapshot, null);
+        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, Resumption.Continuation.RESUME),
+                snapshot.principal(), snapshot, null);
+    }
+
+    /**
+     * Continues a stored run for one effect of a driven run ({@link DrivenRun}): as {@link #resume}, but a refusal for
+     * another schema says that it ends the run, as the engine then does.
+     */
+    static Run driven(RunSnapshot snapshot, AgentConfig config) {
+        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, Resumption.Continuation.DRIVEN),
+                snapshot.principal(), snapshot, null);
     }
 
     /**
@@ -227,17 +236,23 @@ final class Run {
      * with its end traced and stored like any other; its snapshots keep the stored schema, not the agent's.
      */
     static Run toEnd(RunSnapshot snapshot, AgentConfig config) {
+        AgentConfig typed;
+        StoredOutputSchema kept = null;
         try {
-            return resume(snapshot, config);
+            typed = Resumption.typedAs(config, snapshot, Resumption.Continuation.DRIVEN);
         } catch (ReinException refused) {
-            return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null, snapshot.outputSchema());
+            // only the schema's refusals (another schema; a stored one this Rein cannot use), so that the run is built
+            // once: a failure building it (a listener factory's) is the end's own, as it is a resume's
+            typed = config;
+            kept = snapshot.outputSchema();
         }
+        return new Run(snapshot.runId(), snapshot.goal(), typed, snapshot.principal(), snapshot, null, kept);
     }
 
     /** Opens the next turn of an ended run with the person's {@code reply}. */
     static Run reply(RunSnapshot snapshot, AgentConfig config, String reply) {
-        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, true), snapshot.principal(),
-                snapshot, reply);
+        return new Run(snapshot.runId(), snapshot.goal(), Resumption.typedAs(config, snapshot, Resumption.Continuation.REPLY),
+                snapshot.principal(), snapshot, reply);
     }
 
     /**

@@ -250,25 +250,85 @@ class TypedRunResumeTest {
 
     /**
      * The decisions a durable engine's signals took on the pause reach the run only with its resume: a resume refused for
-     * another schema (the run then ends configuration_error) traces them, once, and says they were not applied. Before,
-     * neither the refused resume nor the end told them: the approval was lost from the trace.
+     * another schema says they were not applied, and the run's end (configuration_error, from the snapshot the pause
+     * left) tells them, once, and ends from the pause, as a cancel ending a pause does. Before (rev89), the refused resume
+     * told them and the end said it came from RUNNING, which the trace never said after WAITING_APPROVAL; before that,
+     * neither told them.
      */
     @Test
-    void aDrivenResumeRefusedForAnotherSchemaTracesTheDecisionsItDidNotApply() throws Exception {
+    void aDrivenResumeRefusedForAnotherSchemaEndsFromThePauseTellingTheDecisionsItDidNotApply() throws Exception {
         RunStore store = new InMemoryRunStore();
         RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        assertThat(typed.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         RecordingListener trace = new RecordingListener();
         DrivenRun driven = new DrivenRun(agent(ScriptedModel.of(), store).listener(trace).outputType(Invoice.class).build(), store);
 
         assertThatThrownBy(() -> driven.resumed(typed)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("'Refund'").hasMessageEndingWith("The decisions taken on its pause (refund) were not"
                         + " applied: the run ends without them");
-        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
-                .satisfies(d -> assertThat(d.tool()).isEqualTo("refund"));
         driven.end(typed, RunStatus.FAILED, "configuration_error", "refused", null, null);
 
-        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).as("told once").hasSize(1);
+        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).as("told once").singleElement()
+                .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
+        assertThat(trace.events(TraceEvent.StateChanged.class)).last()
+                .satisfies(c -> assertThat(c.from()).isEqualTo(RunStatus.WAITING_APPROVAL))
+                .satisfies(c -> assertThat(c.to()).isEqualTo(RunStatus.FAILED));
+        assertThat(trace.events().indexOf(trace.events(TraceEvent.ApprovalDecided.class).get(0)))
+                .as("the decision is told before the end").isLessThan(trace.events().indexOf(
+                        trace.events(TraceEvent.StateChanged.class).get(trace.events(TraceEvent.StateChanged.class).size() - 1)));
         assertThat(trace.events(TraceEvent.RunResumed.class)).isEmpty();
+    }
+
+    /**
+     * On a durable engine the refusal ends the run (FAILED configuration_error), and an ended run cannot be resumed: the
+     * message says so and what to do (start it again on a task queue whose workers' agent has the run's schema or none),
+     * not "resume(...)", for any refused activity. Before (rev89), it gave the local advice, agent...resume(id).
+     */
+    @Test
+    void aDrivenRefusalSaysTheRunEndsAndToStartItAgainOnAQueueWithTheRunsSchema() throws Exception {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        DrivenRun driven = new DrivenRun(agent(ScriptedModel.of(), store).outputType(Invoice.class).build(), store);
+
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable refused : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                () -> driven.resumed(typed), () -> driven.callModel(typed, 1))) {
+            assertThatThrownBy(refused).isInstanceOf(ConfigurationException.class)
+                    .hasMessageStartingWith("run " + typed.runId() + " was started with the output schema 'Refund', and this"
+                            + " agent asks for the output schema 'Invoice'")
+                    .hasMessageContaining("This ends the run (FAILED configuration_error), and an ended run cannot be"
+                            + " continued: start it again as a new run on a task queue whose workers' agent has the output"
+                            + " schema 'Refund' or none")
+                    .hasMessageNotContaining("resume(");
+        }
+    }
+
+    /**
+     * A run continued only to be ended is built once: only the schema's refusal makes its end continue with the run's
+     * stored schema; another failure (here the listener factory's, once) is the end's, as it is a resume's. Before
+     * (rev89), every ReinException was caught and the run built again, calling the factory twice and ending untold.
+     */
+    @Test
+    void anEndWhoseListenerFactoryFailsFailsAndIsNotBuiltAgain() {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        RecordingListener trace = new RecordingListener();
+        dev.rein.trace.RunListenerFactory flaky = runId -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new ReinException("exporter down");
+            }
+            return trace.create(runId);
+        };
+        for (Agent.Builder agent : java.util.List.of(agent(ScriptedModel.of(), store).outputType(Refund.class),
+                agent(ScriptedModel.of(), store).outputType(Invoice.class))) {
+            calls.set(0);
+            DrivenRun driven = new DrivenRun(agent.listener(flaky).build(), store);
+
+            assertThatThrownBy(() -> driven.end(typed, RunStatus.FAILED, "internal_error", "x", null, null))
+                    .isInstanceOf(ReinException.class).hasMessage("exporter down");
+            assertThat(calls.get()).isEqualTo(1);
+            assertThat(store.load(typed.runId()).orElseThrow().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        }
     }
 
     /**

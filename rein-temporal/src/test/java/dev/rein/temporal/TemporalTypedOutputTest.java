@@ -95,11 +95,18 @@ class TemporalTypedOutputTest {
                 assertThat(result.status()).isEqualTo(RunStatus.FAILED);
                 assertThat(result.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR);
                 assertThat(result.message()).contains("'Verdict'").contains("'Invoice'").contains("task queue")
-                        .doesNotContain("paused turn")
+                        .doesNotContain("paused turn").doesNotContain("resume(")
+                        .contains("This ends the run (FAILED configuration_error), and an ended run cannot be continued:"
+                                + " start it again as a new run on a task queue whose workers' agent has the output schema"
+                                + " 'Verdict' or none")
                         .endsWith("The decisions taken on its pause (refund) were not applied: the run ends without them");
-                // the approval signalled on the pause reached no resumed run: traced by the refused resume, not lost
+                // the approval signalled on the pause reached no resumed run: told by the end, which ends from the pause
+                // (rev89: the end said from RUNNING, which the trace never said after WAITING_APPROVAL)
                 assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
                         .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
+                assertThat(trace.events(TraceEvent.StateChanged.class)).last()
+                        .satisfies(c -> assertThat(c.from()).isEqualTo(RunStatus.WAITING_APPROVAL))
+                        .satisfies(c -> assertThat(c.to()).isEqualTo(RunStatus.FAILED));
                 assertThat(trace.events(TraceEvent.RunFinished.class)).as("the end is traced by the worker")
                         .singleElement().satisfies(f -> assertThat(f.reason()).isEqualTo(Reasons.CONFIGURATION_ERROR));
                 assertThat(otherModel.requests()).isEmpty();
