@@ -603,8 +603,8 @@ final class AgentLoop {
         }
         return "another process or person changed run " + run.runId + " in the store since this process loaded it" + now
                 + " (a resume, a decision or a cancellation elsewhere), so this process stopped without overwriting it;"
-                + " the store keeps the other's state: see agent.runs().show(\"" + run.runId + "\") (rein show " + run.runId
-                + "). The store said: " + e.getMessage();
+                + " the store keeps the other's state: see agent.runs().show(" + dev.rein.json.Json.write(run.runId)
+                + ") (rein show " + dev.rein.internal.text.RunIds.shellWord(run.runId) + "). The store said: " + e.getMessage();
     }
 
     /**

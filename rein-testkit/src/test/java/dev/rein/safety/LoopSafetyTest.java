@@ -251,4 +251,36 @@ class LoopSafetyTest {
         assertThat(stopped.message().split("was about to replace", -1)).hasSize(2);
         assertThat(store.load("run_shared").orElseThrow().answer()).isEqualTo("resumed done");
     }
+
+    /**
+     * The conflict's message names the commands to see the run with its id quoted: an application's id may hold spaces
+     * and quotes, and the shell command must be pasted as it is. Before (rev90), {@code (rein show order "A 1")} and
+     * {@code agent.runs().show("order "A 1"")}, which name another run or do not compile.
+     */
+    @Test
+    void aConflictNamesTheRunInCommandsThatCanBePastedWhateverItsId() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Tool slow = Tool.builder("slow_read").description("Reads slowly.").handler((args, ctx) -> {
+            if (calls.incrementAndGet() == 1) {
+                entered.countDown();
+                release.await();
+            }
+            return ToolOutput.text("data").withSource("db");
+        }).build();
+        String id = "order \"A 1\"";
+        Agent original = Agent.builder().model(ScriptedModel.of(toolCalls(call("slow_read", "{}")), text("original done")))
+                .tools(slow).store(store).runIds(() -> id).build();
+        Agent other = Agent.builder().model(ScriptedModel.of(text("resumed done"))).tools(slow).store(store).build();
+
+        var handle = original.start("read");
+        entered.await();
+        other.resume(id);
+        release.countDown();
+        RunResult stopped = handle.await();
+
+        assertThat(stopped.reason()).isEqualTo("store_conflict");
+        assertThat(stopped.message()).contains("see agent.runs().show(\"order \\\"A 1\\\"\") (rein show 'order \"A 1\"')");
+    }
 }
