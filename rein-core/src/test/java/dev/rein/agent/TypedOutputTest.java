@@ -211,6 +211,8 @@ class TypedOutputTest {
         assertThatThrownBy(() -> untyped("{\"a\":[{\"invoiceId\":\"I-1\"}]}")
                 .output(new dev.rein.model.TypeRef<java.util.Map<String, List<? extends Invoice>>>() {})).isInstanceOf(ReinException.class)
                 .hasMessageContaining("$.a[0]: required property 'total' not found");
+    }
+
     /**
      * A null type is refused naming the method the caller called and what to pass: before, agent.run(goal, (Class<?>) null)
      * and outputType((Class<?>) null) named OutputSchema.of, which the caller never called.
