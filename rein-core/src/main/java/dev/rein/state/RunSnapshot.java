@@ -141,6 +141,16 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
                 approvals, finish, conversation, secretsHandedOut, criticRounds, outputSchema);
     }
 
+    /**
+     * This snapshot with {@code newOutputSchema} in place of its stored output schema, the same version: another
+     * instance of the same stored form (one whose compiled schema is kept), not a change to the run.
+     */
+    public RunSnapshot withOutputSchema(StoredOutputSchema newOutputSchema) {
+        return new RunSnapshot(format, runId, version, goal, model, status, reason, message, answer, createdAt, updatedAt,
+                activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
+                approvals, finish, conversation, secretsHandedOut, criticRounds, newOutputSchema);
+    }
+
     /** The summary row for listings. */
     public RunSummary summary() {
         return new RunSummary(runId, status, reason, goal, model, steps, costUsd, pendingApprovals().size(), createdAt, updatedAt);

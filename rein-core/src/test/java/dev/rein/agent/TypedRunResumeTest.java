@@ -408,4 +408,30 @@ class TypedRunResumeTest {
         assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(Json.parse(SnapshotCodec.write(cancelled)).path("output_schema")).isEqualTo(damaged);
     }
+
+    /**
+     * A driven run (a Temporal worker) keeps the stored schemas it compiled (StoredSchemas); one that cannot be used
+     * keeps nothing and is refused, saying why, at every activity, not only the first; the run's end still goes
+     * through with it.
+     */
+    @Test
+    void aDrivenRunRefusesAStoredSchemaThatCannotBeUsedAtEveryActivity() throws Exception {
+        RunStore source = new InMemoryRunStore();
+        String runId = pausedAndApproved(source);
+        ObjectNode tree = (ObjectNode) Json.parse(SnapshotCodec.write(source.load(runId).orElseThrow()));
+        tree.set("output_schema", Json.parse("{\"name\":\"Refund\",\"schema\":{\"$schema\":"
+                + "\"http://json-schema.org/draft-03/schema#\",\"type\":\"object\"}}"));
+        String json = Json.write(tree);
+        ScriptedModel model = ScriptedModel.of(text("Refunded."));
+        DrivenRun driven = new DrivenRun(agent(model, new InMemoryRunStore()).build(), new InMemoryRunStore());
+
+        for (int activity = 0; activity < 2; activity++) {
+            assertThatThrownBy(() -> driven.callModel(SnapshotCodec.readSnapshot(json), 1)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("the stored output schema 'Refund' cannot be used").hasMessageContaining("draft-03");
+        }
+        assertThat(model.requests()).isEmpty();
+        RunResult ended = driven.end(SnapshotCodec.readSnapshot(json), RunStatus.CANCELLED, "cancelled", "no schema", null,
+                null);
+        assertThat(ended.status()).isEqualTo(RunStatus.CANCELLED);
+    }
 }
