@@ -130,9 +130,13 @@ class DeterminismTest {
         }
     }
 
-    static void replay(WorkflowExecutionHistory history) throws Exception {
+    /** Replays {@code history} as a worker runs it, the worker with {@code interceptors} (a test that looks on). */
+    static void replay(WorkflowExecutionHistory history, io.temporal.common.interceptors.WorkerInterceptor... interceptors)
+            throws Exception {
         try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
-                .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).build())) {
+                .setWorkflowClientOptions(TemporalAgents.clientOptions().build())
+                .setWorkerFactoryOptions(io.temporal.worker.WorkerFactoryOptions.newBuilder()
+                        .setWorkerInterceptors(interceptors).build()).build())) {
             // the SDK's deadlock detector (1 s without a yield) is no determinism check: on a loaded machine a replay's
             // first task (a continued execution's carried state read) can take longer, and failed as a "deadlock"
             Worker worker = env.newWorker("replay", io.temporal.worker.WorkerOptions.newBuilder()

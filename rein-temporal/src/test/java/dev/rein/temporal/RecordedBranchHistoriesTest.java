@@ -867,8 +867,8 @@ class RecordedBranchHistoriesTest {
     }
 
     /**
-     * Replays {@code history} as {@link DeterminismTest#replay} does and returns what the workflow returned in the
-     * replay, its result (Temporal compares the replay's commands with the history's, not that value).
+     * Replays {@code history} ({@link DeterminismTest#replay}, with an interceptor) and returns what the workflow
+     * returned in the replay, its result (Temporal compares the replay's commands with the history's, not that value).
      */
     private static RunResult replayedResult(WorkflowExecutionHistory history) throws Exception {
         java.util.concurrent.atomic.AtomicReference<Object> returned = new java.util.concurrent.atomic.AtomicReference<>();
@@ -886,16 +886,7 @@ class RecordedBranchHistoriesTest {
                 };
             }
         };
-        try (io.temporal.testing.TestWorkflowEnvironment env = io.temporal.testing.TestWorkflowEnvironment.newInstance(
-                io.temporal.testing.TestEnvironmentOptions.newBuilder()
-                        .setWorkflowClientOptions(TemporalAgents.clientOptions().build())
-                        .setWorkerFactoryOptions(io.temporal.worker.WorkerFactoryOptions.newBuilder()
-                                .setWorkerInterceptors(capture).build()).build())) {
-            io.temporal.worker.Worker worker = env.newWorker("replay", io.temporal.worker.WorkerOptions.newBuilder()
-                    .setDefaultDeadlockDetectionTimeout(30_000).build());
-            TemporalAgents.workflows(worker);
-            io.temporal.testing.WorkflowReplayer.replayWorkflowExecution(history, worker);
-        }
+        DeterminismTest.replay(history, capture);
         assertThat(returned.get()).as("the workflow's return in the replay").isInstanceOf(RunResult.class);
         return (RunResult) returned.get();
     }
