@@ -60,21 +60,6 @@ final class StoppingWorkers implements AutoCloseable {
         back.start();
     }
 
-    /**
-     * Waits (at most {@code limit}) until run {@code runId} has scheduled an activity of {@code activityType}, or has
-     * completed.
-     */
-    static void awaitScheduled(TemporalTestServer server, String runId, String activityType, Duration limit)
-            throws InterruptedException {
-        long until = System.nanoTime() + limit.toNanos();
-        WorkflowExecutionHistory history = server.client().fetchHistory(runId);
-        while (!scheduled(history, activityType) && !history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()
-                && System.nanoTime() < until) {
-            Thread.sleep(50);
-            history = server.client().fetchHistory(runId);
-        }
-    }
-
     /** Whether {@code history} has scheduled an activity of {@code activityType}. */
     static boolean scheduled(WorkflowExecutionHistory history, String activityType) {
         return history.getEvents().stream().filter(io.temporal.api.history.v1.HistoryEvent::hasActivityTaskScheduledEventAttributes)
