@@ -15,6 +15,9 @@ import java.util.List;
 final class SentSchema {
     private SentSchema() {}
 
+    /** How every refusal ends: the other way out. */
+    private static final String LEAVE_IT_OFF = ", or leave AnthropicStructuredOutput off (Rein still validates the answer)";
+
     /** Keywords the structured outputs docs list as unsupported; Rein's own validation still applies them. */
     private static final List<String> UNSUPPORTED_CONSTRAINTS = List.of("minimum", "maximum", "exclusiveMinimum",
             "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "contains", "minContains",
@@ -145,15 +148,18 @@ final class SentSchema {
      * under it ({@link SchemaRole#CONDITION}: closed, it would say another thing), and the numerical, string-length and
      * array-size constraints the docs list as unsupported, a string format outside the supported list, and an empty
      * schema ({@code {}} or {@code true}) under a keyword whose default it is ({@link #EMPTY_MEANS_NOTHING}), left out,
-     * a not, or if with its then and else, beneath which anything would be left out or renamed, left out whole (so the
-     * sent schema is looser, never stricter: {@link #leaveOutLossyConditions}), and
+     * a not, or if with its then and else, beneath which anything would be left out or renamed, left out whole (so that
+     * condition is looser, not stricter: {@link #leaveOutLossyConditions}), a then or else without an if left out, an
+     * unevaluated* false left out with what would have evaluated ({@link #leaveOutUnevaluatedFalse}), and
      * {@code oneOf} sent as {@code anyOf} (as the SDKs do; the system prompt shows the whole
      * schema and Rein validates the answer against it), or, on a node that has an {@code anyOf} already, as one more
      * {@code allOf} entry. An object that allows other properties (a {@code Map}'s values' schema as
      * {@code additionalProperties}), or lists none (a bare {@code {"type":"object"}}, as a {@code Map<String, Object>}
      * generates), or whose unevaluatedProperties is a schema, is refused: sending it closed would change what the
-     * answer may hold; so is one whose then, else or dependentSchemas entry names a property it does not list; an empty
-     * record (a closed empty object) is sent. A $ref beneath a condition is refused ({@link #refuseRefInCondition}).
+     * answer may hold; so is one that does not list a property something applying to the same value names, and an
+     * allOf/anyOf/oneOf entry closed alone that does not list what its node names ({@link #refuseUnlisted}); an empty
+     * record (a closed empty object) is sent. A $ref beneath a condition is refused where its target would not be sent as
+     * given ({@link #refuseRefInCondition}).
      * A schema that says nothing of its value's kind (none of type, anyOf, oneOf, allOf, $ref, $dynamicRef,
      * $recursiveRef, enum, const: the {@code {}} a JsonNode or Object generates; {@code true}) is refused too: the API
      * answers it with a 400 (its SDKs refuse a schema with none of type, anyOf, oneOf, allOf).
@@ -166,7 +172,8 @@ final class SentSchema {
      */
     static ObjectNode of(OutputSchema schema) {
         ObjectNode copy = schema.schema().deepCopy();
-        refuseRefInCondition(copy, "", schema.name(), null, null);
+        leaveOutThenElseWithoutIf(copy);
+        refuseRefInCondition(copy, copy, "", schema.name(), null, null);
         close(copy, "", schema.name());
         return copy;
     }
@@ -174,6 +181,10 @@ final class SentSchema {
     /** Keywords of which one a schema the API takes must have (its SDKs ask for type, anyOf, oneOf or allOf). */
     private static final List<String> KIND_KEYWORDS = List.of("type", "anyOf", "oneOf", "allOf", "$ref", "$dynamicRef",
             "$recursiveRef", "enum", "const");
+
+    /** Keywords that say what an object holds: a schema with one but no kind is told to say "type": "object". */
+    private static final List<String> OBJECT_WORDS = List.of("required", "properties", "patternProperties",
+            "dependentRequired", "dependentSchemas", "minProperties", "maxProperties");
 
     /** The condition keywords left out of the sent copy together, as one, when any would lose something. */
     private static final List<String> IF_THEN_ELSE = List.of("if", "then", "else");
@@ -204,6 +215,7 @@ final class SentSchema {
                 object.remove(keyword); // {} or true: the keyword's default
             }
         }
+        leaveOutUnevaluatedFalse(object);
         leaveOutLossyConditions(object);
         if (!condition) {
             closeObject(object, pointer, name);
@@ -217,18 +229,75 @@ final class SentSchema {
         }
         // The unsupported constraints (contains among them) are gone by now: what they held is not sent, nor walked.
         for (Subschema sub : subschemas(object, pointer)) {
+            if (!condition && List.of("allOf", "anyOf", "oneOf").contains(sub.keyword())
+                    && sub.schema() instanceof ObjectNode entry && isObject(entry) && entry.has("properties")) {
+                refuseEntryUnlisted(object, pointer, sub, entry, name);
+            }
             close(sub.schema(), sub.pointer(), name, condition ? SchemaRole.CONDITION : sub.role());
         }
         renameOneOf(object);
     }
 
+    /**
+     * Refuses an allOf, anyOf or oneOf entry that is an object to be closed where it does not list a property its node
+     * or what applies with it names (an allOf sibling's, a then's; not its own anyOf or oneOf siblings', alternatives to
+     * it): zod's {@code .and()} gives an allOf of two objects, each closed alone, that no answer could meet.
+     */
+    private static void refuseEntryUnlisted(ObjectNode node, String pointer, Subschema sub, ObjectNode entry,
+            String name) {
+        boolean alternative = !sub.keyword().equals("allOf");
+        List<Part> parts = new java.util.ArrayList<>(parts(node, null, pointer, alternative ? sub.keyword() : null));
+        if (alternative) {
+            parts.addAll(parts(entry, sub.keyword(), sub.pointer(), null));
+        }
+        parts.removeIf(part -> part.schema() == entry);
+        parts.addFirst(new Part(entry, null, sub.pointer()));
+        refuseUnlisted(entry, sub.pointer(), parts, name);
+    }
+
+    /**
+     * Leaves out an unevaluatedItems or unevaluatedProperties false when the sent copy leaves out something that would
+     * have evaluated items or properties (a contains, an if with its then and else, in the node or a schema applying to
+     * the same value): kept, it would forbid what they allowed. Left out, the copy is looser; Rein still applies it.
+     */
+    private static void leaveOutUnevaluatedFalse(ObjectNode object) {
+        if (dropsAnEvaluator(object)) {
+            for (String keyword : List.of("unevaluatedItems", "unevaluatedProperties")) {
+                if (object.get(keyword) instanceof com.fasterxml.jackson.databind.node.BooleanNode b && !b.booleanValue()) {
+                    object.remove(keyword);
+                }
+            }
+        }
+    }
+
+    private static boolean dropsAnEvaluator(ObjectNode object) {
+        for (Part part : parts(object, null, "", null)) {
+            ObjectNode s = part.schema();
+            if (s.has("contains") || (s.has("if") && IF_THEN_ELSE.stream().anyMatch(k -> losesSomething(s.get(k))))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The refusal of a schema that says nothing of its value's kind ({@code {}} or {@code true}). */
     private static ReinException saysNoKind(String name, String pointer, JsonNode schema) {
+        String at = pointer.isEmpty() ? "its top" : pointer;
+        if (schema instanceof ObjectNode object && OBJECT_WORDS.stream().anyMatch(object::has)) {
+            return new ReinException("the output schema " + name + " has a schema at " + at + " (" + schema + ") that"
+                    + " has no \"type\": add \"type\": \"object\" and the \"properties\" it may hold (the API's"
+                    + " structured outputs ask every schema to say its kind, an anyOf variant's too, and close every"
+                    + " object)" + LEAVE_IT_OFF);
+        }
+        if (schema instanceof ObjectNode object && object.has("not")) {
+            return new ReinException("the output schema " + name + " has a schema at " + at + " (" + schema + ") that"
+                    + " has no \"type\": add the \"type\" of the value it describes beside its \"not\" (the API's"
+                    + " structured outputs ask every schema to say its kind)" + LEAVE_IT_OFF);
+        }
         return new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
                 : pointer) + " that says nothing of the value's kind (" + schema + ": none of type, anyOf, oneOf,"
                 + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a"
-                + " JsonNode or Object field takes any value, which structured outputs cannot express: use a record, or"
-                + " leave AnthropicStructuredOutput off (Rein still validates the answer)");
+                + " JsonNode or Object field takes any value, which structured outputs cannot express: use a record" + LEAVE_IT_OFF);
     }
 
     /** Refuses an allOf of the node's own, or a oneOf that would go as an allOf entry, that holds a reference. */
@@ -239,8 +308,7 @@ final class SentSchema {
             // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
             throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
                     : pointer) + " that holds a " + refKeyword(ownRef) + " at " + ownRef + refUnderAllOf(refKeyword(ownRef))
-                    + ", or leave"
-                    + " AnthropicStructuredOutput off (Rein still validates the answer)");
+                    + LEAVE_IT_OFF);
         }
         JsonNode given = object.get("oneOf");
         if (given != null && object.has("anyOf")) {
@@ -251,8 +319,7 @@ final class SentSchema {
                         ? "its top" : pointer) + ", so its oneOf would be sent as an allOf entry (the API takes no oneOf,"
                         + " and the name anyOf is taken), and that oneOf holds a " + refKeyword(ref) + " at " + ref
                         + refUnderAllOf(refKeyword(ref))
-                        + ", or keep only one of anyOf and oneOf there, or leave AnthropicStructuredOutput off (Rein still"
-                        + " validates the answer)");
+                        + ", or keep only one of anyOf and oneOf there" + LEAVE_IT_OFF);
             }
         }
     }
@@ -284,10 +351,9 @@ final class SentSchema {
                     + " \"properties\" (a Map<String, Object> field is generated so, for one), and the"
                     + " API's structured outputs close every object, so the model could answer only {} there: list"
                     + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
-                    + " \"properties\": {} for an object that holds nothing), or leave AnthropicStructuredOutput off"
-                    + " (Rein still validates the answer)");
+                    + " \"properties\": {} for an object that holds nothing)" + LEAVE_IT_OFF);
         }
-        refuseUnlistedConditionProperty(object, pointer, at, name);
+        refuseUnlisted(object, at, parts(object, null, pointer, null), name);
         object.put("additionalProperties", false);
     }
 
@@ -303,63 +369,151 @@ final class SentSchema {
     private static ReinException otherProperties(String name, String at, String keyword, JsonNode value) {
         return new ReinException("the output schema " + name + " lets the object at " + at + " hold other properties (\""
                 + keyword + "\": " + value + "), and the API's structured outputs take only \"additionalProperties\": false:"
-                + " list the properties it may hold (a record instead of a Map), or leave AnthropicStructuredOutput off"
-                + " (Rein still validates the answer)");
+                + " list the properties it may hold (a record instead of a Map)" + LEAVE_IT_OFF);
     }
 
-    /** Where a condition names properties: its keyword and JSON Pointer, and the names. */
+    /** Where a schema names properties: its keyword (null: the closed object's own) and JSON Pointer, and the names. */
     private record Named(String keyword, String pointer, List<String> names) {}
 
+    /** A schema that applies to the same value as the object being closed: the schema, its keyword (or null), pointer. */
+    private record Part(ObjectNode schema, String keyword, String pointer) {}
+
     /**
-     * Refuses a then, else, dependentSchemas or dependencies entry (kept in the sent copy) whose own properties or
-     * required, or a dependentRequired or (draft-07) dependencies entry whose names, name a property the object to be
-     * closed does not list (nor match with a patternProperties pattern): once closed, no answer could hold it where the
-     * condition applies.
+     * The keywords whose schemas apply to the same value as their node, so that what they name the closed object must
+     * list: the entries of allOf, anyOf and oneOf, then and else (with an if), dependentSchemas and (schema) dependencies
+     * entries. Not if or not: a condition that cannot hold on a closed object only holds less often there.
      */
-    private static void refuseUnlistedConditionProperty(ObjectNode object, String pointer, String at, String name) {
-        JsonNode listed = object.get("properties");
-        JsonNode patterns = object.get("patternProperties");
-        for (Named named : conditionNames(object, pointer)) {
-            for (String property : named.names()) {
-                if (!listed.has(property) && !matchesAPattern(patterns, property)) {
-                    throw new ReinException("the output schema " + name + " has a condition that cannot hold as sent:"
-                            + " the " + named.keyword() + " at " + named.pointer() + " names the property \"" + property
-                            + "\", which the object at " + at + " does not list in its \"properties\", and the API's"
-                            + " structured outputs close every object (\"additionalProperties\": false), so no answer"
-                            + " could hold \"" + property + "\" where the " + named.keyword() + " applies: list \""
-                            + property + "\" in the object's own \"properties\" too, or leave AnthropicStructuredOutput"
-                            + " off (Rein still validates the answer)");
-                }
+    private static final List<String> SAME_VALUE = List.of("allOf", "anyOf", "oneOf", "then", "else", "dependentSchemas",
+            "dependencies");
+
+    /**
+     * {@code node} and the schemas under it that apply to the same value ({@link #SAME_VALUE}), through any depth of
+     * them, but for a then and else the sent copy leaves out (with a lossy if, {@link #leaveOutLossyConditions}) and
+     * {@code skip}'s entries at the top (an anyOf variant's siblings: alternatives to it).
+     */
+    private static List<Part> parts(ObjectNode node, String keyword, String pointer, String skip) {
+        List<Part> found = new java.util.ArrayList<>();
+        found.add(new Part(node, keyword, pointer));
+        boolean thenElseSent = node.has("if") && IF_THEN_ELSE.stream().noneMatch(k -> losesSomething(node.get(k)));
+        for (Subschema sub : subschemas(node, pointer)) {
+            if (SAME_VALUE.contains(sub.keyword()) && !sub.keyword().equals(skip) && sub.schema() instanceof ObjectNode o
+                    && (thenElseSent || !IF_THEN_ELSE.contains(sub.keyword()))) {
+                found.addAll(parts(o, sub.keyword(), sub.pointer(), null));
             }
         }
+        return found;
     }
 
-    /** The properties the object's then, else, dependentSchemas, dependentRequired and dependencies entries name. */
-    private static List<Named> conditionNames(ObjectNode object, String pointer) {
+    /** The properties a part names: its properties and required, its dependentRequired and (names) dependencies. */
+    private static List<Named> names(Part part) {
         List<Named> found = new java.util.ArrayList<>();
-        for (Subschema sub : subschemas(object, pointer)) {
-            if (List.of("then", "else", "dependentSchemas", "dependencies").contains(sub.keyword())
-                    && sub.schema() instanceof ObjectNode condition) {
-                List<String> names = new java.util.ArrayList<>();
-                if (condition.get("properties") instanceof ObjectNode properties) {
-                    properties.fieldNames().forEachRemaining(names::add);
-                }
-                condition.path("required").forEach(r -> names.add(r.asText()));
-                found.add(new Named(sub.keyword(), sub.pointer(), names));
-            }
+        List<String> own = new java.util.ArrayList<>();
+        if (part.schema().get("properties") instanceof ObjectNode properties) {
+            properties.fieldNames().forEachRemaining(own::add);
         }
+        part.schema().path("required").forEach(r -> own.add(r.asText()));
+        found.add(new Named(part.keyword(), part.pointer(), own));
         for (String keyword : List.of("dependentRequired", "dependencies")) {
-            if (object.get(keyword) instanceof ObjectNode map) {
+            if (part.schema().get(keyword) instanceof ObjectNode map) {
                 for (var entry : map.properties()) {
-                    if (entry.getValue().isArray()) { // a dependencies entry may be a schema instead (above)
+                    if (entry.getValue().isArray()) { // a dependencies entry may be a schema instead (a part)
                         List<String> names = new java.util.ArrayList<>();
                         entry.getValue().forEach(r -> names.add(r.asText()));
-                        found.add(new Named(keyword, pointer + "/" + keyword + "/" + pointerStep(entry.getKey()), names));
+                        found.add(new Named(keyword, part.pointer() + "/" + keyword + "/" + pointerStep(entry.getKey()),
+                                names));
                     }
                 }
             }
         }
         return found;
+    }
+
+    /**
+     * Refuses an object to be closed ({@code target}) that does not list (nor match with a patternProperties pattern)
+     * a property one of {@code parts} names, or that cannot be shown to take what a part lets the value hold: other
+     * properties (an additionalProperties schema, a pattern of its own) or, for a property, a nested object's properties
+     * (then the target's own schema of it must be an object listing them, checked the same way). Once closed, no answer
+     * could hold such a property where the part applies.
+     */
+    private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name) {
+        JsonNode listed = target.path("properties");
+        JsonNode patterns = target.get("patternProperties");
+        for (Part part : parts) {
+            for (Named named : names(part)) {
+                for (String property : named.names()) {
+                    if (!listed.has(property) && !matchesAPattern(patterns, property)) {
+                        throw unlisted(name, named.keyword(), named.pointer(), "the property \"" + property + "\"", at,
+                                "list \"" + property + "\" in the object's own \"properties\" too");
+                    }
+                }
+            }
+            if (part.schema() != target) {
+                refuseOtherProperties(target, at, part, name);
+                refuseUnlistedNested(target, at, part, name);
+            }
+        }
+    }
+
+    /** Refuses a part's additionalProperties schema or a pattern the target does not have too. */
+    private static void refuseOtherProperties(ObjectNode target, String at, Part part, String name) {
+        JsonNode additional = part.schema().get("additionalProperties");
+        if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
+            throw unlisted(name, part.keyword(), part.pointer(), "other properties (\"additionalProperties\": "
+                    + additional + ")", at, "let the object hold no other properties");
+        }
+        if (part.schema().get("patternProperties") instanceof ObjectNode own) {
+            for (String pattern : (Iterable<String>) own::fieldNames) {
+                if (!target.path("patternProperties").has(pattern)) {
+                    throw unlisted(name, part.keyword(), part.pointer(), "the properties the patternProperties pattern \""
+                            + pattern + "\" matches", at, "list those properties in the object's own \"properties\"");
+                }
+            }
+        }
+    }
+
+    /** Refuses a part's property schema that names properties of a nested object the target's own does not list. */
+    private static void refuseUnlistedNested(ObjectNode target, String at, Part part, String name) {
+        if (!(part.schema().get("properties") instanceof ObjectNode properties)) {
+            return;
+        }
+        for (var entry : properties.properties()) {
+            String pointer = part.pointer() + "/properties/" + pointerStep(entry.getKey());
+            if (!(entry.getValue() instanceof ObjectNode child) || !namesAny(child, pointer)) {
+                continue;
+            }
+            String childAt = (at.equals("its top") ? "" : at) + "/properties/" + pointerStep(entry.getKey());
+            if (target.path("properties").get(entry.getKey()) instanceof ObjectNode own && own.has("properties")
+                    && REFS.stream().noneMatch(own::has)) {
+                refuseUnlisted(own, childAt, parts(child, part.keyword(), pointer, null), name);
+            } else {
+                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
+                        + "\"", childAt, "write what the " + part.keyword() + " says of \"" + entry.getKey()
+                        + "\" into the object's own schema of it, which must list its \"properties\"");
+            }
+        }
+    }
+
+    /** Whether a schema names a property or lets other properties be (so that a closed object could forbid them). */
+    private static boolean namesAny(ObjectNode schema, String pointer) {
+        for (Part part : parts(schema, null, pointer, null)) {
+            ObjectNode s = part.schema();
+            if (names(part).stream().anyMatch(n -> !n.names().isEmpty()) || s.has("patternProperties")
+                    || (s.has("additionalProperties") && !s.get("additionalProperties").equals(
+                            com.fasterxml.jackson.databind.node.BooleanNode.FALSE))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The refusal of a closed object that does not list {@code what} a part names. */
+    private static ReinException unlisted(String name, String keyword, String pointer, String what, String at,
+            String fix) {
+        return new ReinException("the output schema " + name + " cannot be sent as it says: the "
+                + (keyword == null ? "schema" : keyword) + " at " + (pointer.isEmpty() ? "its top" : pointer)
+                + " names " + what + ", which the object at " + at + " does not list, and the API's structured outputs"
+                + " close every object (\"additionalProperties\": false), so no answer could hold them where the "
+                + (keyword == null ? "schema" : keyword) + " applies: " + fix + LEAVE_IT_OFF);
     }
 
     /** Whether {@code property} matches one of the patternProperties' patterns (a pattern Java cannot read: no). */
@@ -384,7 +538,7 @@ final class SentSchema {
      * Leaves out of the sent copy a {@code not}, and {@code if}, {@code then} and {@code else} together, when anything
      * beneath would be left out or renamed ({@link #losesSomething}): under a not a constraint left out makes it hold for
      * fewer values ({@code "not": {}} for none), under an if for more (its then applying where it should not). Left out,
-     * the sent schema is looser, never stricter; Rein's validation still applies them.
+     * that condition is looser, not stricter; Rein's validation still applies them.
      */
     private static void leaveOutLossyConditions(ObjectNode object) {
         if (losesSomething(object.get("not"))) {
@@ -423,33 +577,76 @@ final class SentSchema {
 
     /**
      * Refuses a reference ({@link #REFS}) beneath a condition (not, if, then, else, propertyNames, dependentSchemas,
-     * dependencies): the schema it names is sent as a value's own (closed, its constraints left out, asked to say its
-     * kind), which would change what the condition says. Not looked in: an allOf (its own check refuses any reference
-     * beneath it) and a contains (left out of the sent copy). {@code condition}: the keyword of the condition the node
+     * dependencies) to a schema that would not be sent as given ({@link #changesWhenSent}): it is sent as a value's own
+     * (closed, its constraints left out), which would change what the condition says. Not looked in: an allOf (its own
+     * check refuses any reference beneath it), a contains, and a not or if/then/else left out as lossy (not sent). {@code condition}: the keyword of the condition the node
      * is beneath, or null; {@code conditionAt}: its JSON Pointer.
      */
-    private static void refuseRefInCondition(JsonNode node, String pointer, String name, String condition,
-            String conditionAt) {
+    private static void refuseRefInCondition(ObjectNode root, JsonNode node, String pointer, String name,
+            String condition, String conditionAt) {
         if (!(node instanceof ObjectNode object)) {
             return;
         }
         for (String ref : condition == null ? List.<String>of() : REFS) {
-            if (object.has(ref)) {
+            if (object.has(ref) && changesWhenSent(root, object.get(ref))) {
                 throw new ReinException("the output schema " + name + " has a " + ref + " at " + pointer + "/" + ref
                         + ", inside the " + condition + " at " + conditionAt + ", a condition: the schema a " + ref
                         + " names is sent as a value's own (closed with \"additionalProperties\": false, its unsupported"
                         + " constraints left out, asked to say its kind), which would change what the condition says:"
-                        + " write the referenced schema out in place of the " + ref + ", or leave"
-                        + " AnthropicStructuredOutput off (Rein still validates the answer)");
+                        + " write the referenced schema out in place of the " + ref + LEAVE_IT_OFF);
             }
         }
         for (Subschema sub : subschemas(object, pointer)) {
-            if (sub.keyword().equals("allOf") || sub.keyword().equals("contains")) {
-                continue;
+            if (sub.keyword().equals("allOf") || sub.keyword().equals("contains")
+                    || (sub.keyword().equals("not") && losesSomething(sub.schema()))
+                    || (IF_THEN_ELSE.contains(sub.keyword()) && IF_THEN_ELSE.stream()
+                            .anyMatch(k -> losesSomething(object.get(k))))) {
+                continue; // refused by the allOf check, or left out of the sent copy
             }
             boolean starts = condition == null && sub.role() == SchemaRole.CONDITION;
-            refuseRefInCondition(sub.schema(), sub.pointer(), name, starts ? sub.keyword() : condition,
+            refuseRefInCondition(root, sub.schema(), sub.pointer(), name, starts ? sub.keyword() : condition,
                     starts ? sub.pointer() : conditionAt);
+        }
+    }
+
+    /**
+     * Whether the schema a reference names would be sent other than as given: closed (an object in it), something left
+     * out or renamed ({@link #losesSomething}), or it cannot be told (not a "#" JSON Pointer into this schema, a
+     * reference in it, a boolean schema).
+     */
+    private static boolean changesWhenSent(ObjectNode root, JsonNode ref) {
+        if (!ref.isTextual() || !ref.textValue().startsWith("#")) {
+            return true;
+        }
+        JsonNode target;
+        try {
+            target = root.at(ref.textValue().substring(1));
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+        return !(target instanceof ObjectNode object) || losesSomething(object) || closesAnObject(object)
+                || firstRef(object, "") != null;
+    }
+
+    /** Whether the node, or a value's or allOf entry's schema beneath it, is an object the sent copy would close. */
+    private static boolean closesAnObject(ObjectNode node) {
+        return isObject(node) || subschemas(node, "").stream().anyMatch(sub -> sub.role() != SchemaRole.CONDITION
+                && sub.schema() instanceof ObjectNode o && closesAnObject(o));
+    }
+
+    /**
+     * Leaves out of the sent copy a then or else with no if beside it, everywhere: the spec ignores them, so they say
+     * nothing, and sent they might be read otherwise.
+     */
+    private static void leaveOutThenElseWithoutIf(JsonNode node) {
+        if (!(node instanceof ObjectNode object)) {
+            return;
+        }
+        if (!object.has("if")) {
+            object.remove(List.of("then", "else"));
+        }
+        for (Subschema sub : subschemas(object, "")) {
+            leaveOutThenElseWithoutIf(sub.schema());
         }
     }
 

@@ -1,0 +1,109 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rein.ReinException;
+import dev.rein.model.OutputSchema;
+import org.junit.jupiter.api.Test;
+
+/**
+ * For a schema Rein accepts, the sent copy takes every value the schema given takes (rev94's probes): where it could
+ * not, the schema is refused naming the place instead. Each case: a schema, a value the schema given takes, and what is
+ * expected: null (sent, and the sent copy takes the value) or words the refusal must hold.
+ */
+class SentSchemaSoundnessTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String AB = "\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}";
+    private static final String K = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"}},\"required\":[\"k\"],";
+    private static final String IF_K = "\"if\":{\"properties\":{\"k\":{\"const\":\"a\"}}},";
+    private static final String Y = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"type\":"
+            + "\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}},\"required\":[\"k\",\"y\"],";
+
+    private static void check(String schema, String value, String refusal) throws Exception {
+        OutputSchema full = OutputSchema.fromJson("S", schema);
+        assertThat(full.problems(JSON.readTree(value))).as("the schema given takes " + value).isEmpty();
+        String sent;
+        try {
+            sent = RequestMapper.sentSchema(full).toString();
+        } catch (ReinException e) {
+            assertThat(refusal).as("refused: " + schema + "\n" + e.getMessage()).isNotNull();
+            assertThat(e.getMessage()).as(schema).contains(refusal).contains("AnthropicStructuredOutput");
+            return;
+        }
+        assertThat(refusal).as("sent, not refused: " + schema + "\nas " + sent).isNull();
+        assertThat(OutputSchema.fromJson("T", sent).problems(JSON.readTree(value)))
+                .as("the sent copy " + sent + " takes " + value).isEmpty();
+    }
+
+    /** A then/else/dependent* naming a property through allOf/anyOf, from an allOf entry, or of a nested object. */
+    @Test
+    void aConditionNamingAnUnlistedPropertyAtAnyDepthIsRefused() throws Exception {
+        String kx = "{\"k\":\"a\",\"x\":1}";
+        check(K + "\"allOf\":[{" + IF_K + "\"then\":{\"required\":[\"x\"]}}]}", kx, "names the property \"x\"");
+        check(K + "\"allOf\":[{\"dependentRequired\":{\"k\":[\"x\"]}}]}", kx, "names the property \"x\"");
+        check(K + IF_K + "\"then\":{\"anyOf\":[{\"required\":[\"x\"]}]}}", kx, "names the property \"x\"");
+        check(K + IF_K + "\"then\":{\"allOf\":[{\"required\":[\"x\"]}]}}", kx, "names the property \"x\"");
+        String yb = "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}";
+        check(Y + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb, "names the property \"b\"");
+        check(Y + "\"dependentSchemas\":{\"k\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}", yb,
+                "names the property \"b\"");
+    }
+
+    /** zod's .and() (allOf of two closed objects), an entry listing less than its parent, an anyOf variant likewise. */
+    @Test
+    void aClosedEntryThatDoesNotListWhatItsParentOrSiblingNamesIsRefused() throws Exception {
+        String zod = "{\"allOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"required\":[\"a\"]},"
+                + "{\"type\":\"object\",\"properties\":{\"b\":{\"type\":\"string\"}},\"required\":[\"b\"]}]";
+        check(zod + "}", "{\"a\":\"x\",\"b\":\"y\"}", "names the property \"b\"");
+        check(zod + ",\"unevaluatedProperties\":false}", "{\"a\":\"x\",\"b\":\"y\"}", "names the property \"b\"");
+        check("{\"type\":\"object\",\"properties\":{" + AB + "},\"required\":[\"b\"],\"allOf\":[{\"properties\":{\"a\":"
+                + "{\"type\":\"string\"}},\"required\":[\"a\"]}]}", "{\"a\":\"x\",\"b\":\"y\"}", "names the property \"b\"");
+        check("{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\"},\"a\":{\"type\":\"string\"}},"
+                + "\"required\":[\"kind\"],\"anyOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"A\"}},"
+                + "\"required\":[\"a\"]},{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"B\"}}}]}",
+                "{\"kind\":\"A\",\"a\":\"x\"}", "names the property \"a\"");
+    }
+
+    /** Something left out of a node with unevaluatedItems/Properties false would leave items or properties unevaluated. */
+    @Test
+    void unevaluatedFalseIsLeftOutWithWhatWouldHaveEvaluated() throws Exception {
+        check("{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}],\"if\":{\"minItems\":2},\"then\":"
+                + "{\"prefixItems\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},\"unevaluatedItems\":false}",
+                "[\"s\",1]", null);
+        check("{\"type\":\"array\",\"contains\":{\"type\":\"integer\"},\"unevaluatedItems\":false}", "[1]", null);
+    }
+
+    /** Other properties a then allows (patternProperties, additionalProperties) are refused as a named one is. */
+    @Test
+    void otherPropertiesAConditionAllowsAreRefused() throws Exception {
+        check(K + IF_K + "\"then\":{\"patternProperties\":{\"^x_\":{\"type\":\"string\"}},\"minProperties\":2},"
+                + "\"unevaluatedProperties\":false}", "{\"k\":\"a\",\"x_1\":\"s\"}", "patternProperties");
+        check(K + "\"dependentSchemas\":{\"k\":{\"additionalProperties\":{\"type\":\"string\"}}}}",
+                "{\"k\":\"a\",\"x_1\":\"s\"}", "additionalProperties");
+    }
+
+    /** A $ref in a condition to a schema sent unchanged, one in a condition left out, a then without an if: sent. */
+    @Test
+    void conditionsThatLoseNothingAreSent() throws Exception {
+        check("{\"type\":\"object\",\"$defs\":{\"A\":{\"type\":\"string\"}},\"properties\":{\"k\":{\"type\":\"string\"},"
+                + "\"x\":{\"type\":\"string\"}},\"if\":{\"properties\":{\"k\":{\"$ref\":\"#/$defs/A\"}}},\"then\":"
+                + "{\"required\":[\"x\"]}}", "{\"k\":\"a\",\"x\":\"s\"}", null);
+        check("{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\"}},\"$defs\":{\"A\":{\"type\":\"string\"}},"
+                + "\"not\":{\"properties\":{\"a\":{\"$ref\":\"#/$defs/A\",\"maxLength\":2}}}}", "{\"a\":\"abc\"}", null);
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"}},\"then\":{\"required\":[\"x\"]}}",
+                "{\"k\":\"a\"}", null);
+    }
+
+    /** An anyOf/oneOf variant of required lists only is told to say "type": "object". */
+    @Test
+    void aVariantWithoutATypeIsToldToSayObject() throws Exception {
+        for (String of : new String[] {"anyOf", "oneOf"}) {
+            check("{\"type\":\"object\",\"properties\":{" + AB + "},\"" + of + "\":[{\"required\":[\"a\"]},{\"required\":"
+                    + "[\"b\"]}]}", "{\"a\":\"x\"}", "has no \"type\": add \"type\": \"object\"");
+        }
+        check("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},\"patternProperties\":{\"^a$\":"
+                + "{\"not\":{\"minLength\":1}}}}", "{\"a\":\"\"}", "has no \"type\": add the \"type\" of the value it"
+                + " describes beside its \"not\"");
+    }
+}
