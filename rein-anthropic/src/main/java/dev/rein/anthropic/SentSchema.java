@@ -487,7 +487,8 @@ final class SentSchema {
                 refuseUnlisted(own, childAt, parts(child, part.keyword(), pointer, null), name);
             } else {
                 throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
-                        + "\"", childAt, "write what the " + part.keyword() + " says of \"" + entry.getKey()
+                        + "\"", childAt, "write what the " + (part.keyword() == null ? "schema" : part.keyword())
+                        + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + " says of \"" + entry.getKey()
                         + "\" into the object's own schema of it, which must list its \"properties\"");
             }
         }

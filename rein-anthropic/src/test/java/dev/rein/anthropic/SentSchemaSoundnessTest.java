@@ -63,6 +63,10 @@ class SentSchemaSoundnessTest {
                 + "\"required\":[\"kind\"],\"anyOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"A\"}},"
                 + "\"required\":[\"a\"]},{\"type\":\"object\",\"properties\":{\"kind\":{\"const\":\"B\"}}}]}",
                 "{\"kind\":\"A\",\"a\":\"x\"}", "names the property \"a\"");
+        // the node says what its y holds; the variant, closed alone, says y is an object but lists nothing of it
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":"
+                + "\"string\"}}}},\"anyOf\":[{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\"}}}]}",
+                "{\"y\":{\"a\":\"s\"}}", "write what the schema at its top says of \"y\"");
     }
 
     /** Something left out of a node with unevaluatedItems/Properties false would leave items or properties unevaluated. */
