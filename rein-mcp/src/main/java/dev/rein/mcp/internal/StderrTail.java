@@ -62,9 +62,12 @@ public final class StderrTail {
         return first;
     }
 
-    /** A skipped stdout line as it is shown: masked, cut short, its control characters (an escape sequence) escaped. */
+    /**
+     * A skipped stdout line as it is shown: masked, cut short, its control characters (an escape sequence) escaped after
+     * the cut, so the cut counts the characters the server sent and never splits an escape.
+     */
     String visibleStdout(String line) {
-        return StdioTransport.abbreviate(dev.rein.internal.text.Controls.visible(mask(line), false));
+        return StdioTransport.abbreviate(mask(line));
     }
 
     /** {@code text} with the server's secrets masked; mask text before cutting it short. */

@@ -52,6 +52,18 @@ class StdioTransportTest {
     }
 
     @Test
+    void aSkippedStdoutLineIsCountedAndCutAsTheServerSentItNotAsItsEscapes() {
+        // The stdout tail escaped control characters before it cut: the cut counted the escapes (70 characters sent were
+        // "first 200 of 250") and could split one ("\x1… [Rein cut ...]").
+        StderrTail tail = new StderrTail(Map.of());
+        tail.addStdout("\u001b".repeat(60) + "x".repeat(10));
+        assertThat(tail.describe()).endsWith(": " + "\\x1b".repeat(60) + "x".repeat(10)).doesNotContain("Rein cut");
+        StderrTail cut = new StderrTail(Map.of());
+        cut.addStdout("x" + "\u001b".repeat(300));
+        assertThat(cut.describe()).endsWith(": x" + "\\x1b".repeat(199) + "… [Rein cut it to its first 200 of 301 characters]");
+    }
+
+    @Test
     void aStderrLineIsHeldOnlyUpToTheLimitAndTheRestToItsEndIsSkipped() throws Exception {
         // Read with readLine, a stderr line without a newline (a progress bar, a dump) was held whole however long, though only
         // 300 characters of it are shown: a server writing one without end took the JVM's memory.
