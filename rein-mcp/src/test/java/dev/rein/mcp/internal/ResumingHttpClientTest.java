@@ -1,6 +1,7 @@
 package dev.rein.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +12,12 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -213,11 +218,11 @@ class ResumingHttpClientTest {
             throw new IllegalStateException("the note failed");
         });
         ended.onSubscribe(NO_SUBSCRIPTION);
-        ended.onNext(java.util.List.of(java.nio.ByteBuffer.wrap("東京".getBytes(StandardCharsets.UTF_8))));
-        org.assertj.core.api.Assertions.assertThatThrownBy(ended::onComplete).hasMessage("the note failed");
+        ended.onNext(List.of(ByteBuffer.wrap("東京".getBytes(StandardCharsets.UTF_8))));
+        assertThatThrownBy(ended::onComplete).hasMessage("the note failed");
         assertThat(ended.getBody().toCompletableFuture()).isCompletedWithValue("東京");
 
-        java.util.concurrent.atomic.AtomicBoolean noted = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean noted = new AtomicBoolean();
         HttpResponse.BodySubscriber<String> failing = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
         ResumingHttpClient.Ended<String> cut = new ResumingHttpClient.Ended<>(failing, () -> noted.set(true));
         cut.onSubscribe(NO_SUBSCRIPTION);
@@ -227,7 +232,7 @@ class ResumingHttpClientTest {
     }
 
     /** A subscription that asks for nothing: the test hands the bytes on itself. */
-    private static final java.util.concurrent.Flow.Subscription NO_SUBSCRIPTION = new java.util.concurrent.Flow.Subscription() {
+    private static final Flow.Subscription NO_SUBSCRIPTION = new Flow.Subscription() {
         @Override
         public void request(long n) {
         }
