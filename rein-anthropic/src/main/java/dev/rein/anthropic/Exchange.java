@@ -145,7 +145,12 @@ final class Exchange implements AutoCloseable {
         } catch (IOException ignored) {
             // Nothing to release beyond what close already did.
         }
-        // The response is over, so the client no longer reads the request body.
-        requestBody.release();
+        // The request body is sent from its own bytes (WireBuffer.publisher). A server that answered with success
+        // has read all of it, so the client no longer reads it and the buffer can go back to the pool; one that
+        // answered an error may have done so before the client had sent it all, so that buffer is left to the
+        // collector (a failure is rare; the pool refills from the next successful calls).
+        if (status() / 100 == 2) {
+            requestBody.release();
+        }
     }
 }

@@ -128,7 +128,7 @@ final class Transport implements AutoCloseable {
 
     /**
      * An exchange whose body is an event stream, guarded by the read and request timeouts. The
-     * request body goes back to its pool when the exchange is closed (or fails to start).
+     * request body goes back to its pool when a successful exchange is closed.
      */
     Exchange stream(WireBuffer body, List<String> betas, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
@@ -152,14 +152,14 @@ final class Transport implements AutoCloseable {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException | InterruptedException e) {
-            body.release();
+            // The body is not given back to the pool: it is sent from its own bytes, and an exchange that failed
+            // midway may not have stopped reading them yet; the collector takes it.
             if (headers.end()) { // the exchange failed because the watchdog stopped it
                 throw noHeaders();
             }
             throw e;
         } catch (RuntimeException | Error e) { // the wait must end, or the watchdog would interrupt the thread later
             headers.end();
-            body.release();
             throw e;
         }
         headers.end(); // the headers came; an interrupt the watchdog sent in the same instant is cleared
@@ -201,7 +201,7 @@ final class Transport implements AutoCloseable {
         }
         // The caller's trace context (traceparent), so the API call joins the run's trace.
         extraHeaders.forEach(request::header);
-        return request.POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length())).build();
+        return request.POST(body.publisher()).build();
     }
 
     @Override

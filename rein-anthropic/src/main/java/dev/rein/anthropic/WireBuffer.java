@@ -1,10 +1,14 @@
 package dev.rein.anthropic;
 
 import java.io.OutputStream;
+import java.net.http.HttpRequest;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -76,6 +80,49 @@ final class WireBuffer extends OutputStream {
         ensure(length + count);
         System.arraycopy(from, offset, bytes, length, count);
         length += count;
+    }
+
+    /**
+     * The content as a request body, sent from this buffer's own array (one buffer per subscription, as often as the
+     * client subscribes). The JDK's {@code BodyPublishers.ofByteArray} copies the bytes on every subscription, and the
+     * exchange keeps that copy until it ends: a second copy of every request body in flight, alive across the model's
+     * whole wait. The buffer must then not be written or released while the client may still read it: only once the
+     * server has answered having read the whole body ({@link Exchange#close}).
+     */
+    HttpRequest.BodyPublisher publisher() {
+        return new Body(bytes, length);
+    }
+
+    /** {@link #publisher}: the bytes as one buffer wrapping them. */
+    private record Body(byte[] content, int length) implements HttpRequest.BodyPublisher {
+        @Override
+        public long contentLength() {
+            return length;
+        }
+
+        @Override
+        public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
+            AtomicBoolean over = new AtomicBoolean(); // one item; a request from inside onNext finds it over
+            subscriber.onSubscribe(new Flow.Subscription() {
+                @Override
+                public void request(long n) {
+                    if (over.getAndSet(true)) {
+                        return;
+                    }
+                    if (n <= 0) { // as Reactive Streams rule 3.9 says
+                        subscriber.onError(new IllegalArgumentException("request " + n + " items: must be positive"));
+                        return;
+                    }
+                    subscriber.onNext(ByteBuffer.wrap(content, 0, length));
+                    subscriber.onComplete();
+                }
+
+                @Override
+                public void cancel() {
+                    over.set(true);
+                }
+            });
+        }
     }
 
     /** The content as UTF-8 text (tests, messages). */

@@ -134,6 +134,63 @@ class TransportTest extends FakeApi {
         }
     }
 
+    /**
+     * The JDK's {@code BodyPublishers.ofByteArray} copies the body into buffers of its own on every subscription, and
+     * the exchange keeps that copy while it waits for the response: at thousands of runs in flight, a second copy of
+     * every request body alive across the model's whole wait. The body must go out from the request's own bytes,
+     * exactly them, as often as the JDK subscribes (a redirect or retry sends it again).
+     */
+    @Test
+    void theRequestBodyIsSentFromItsOwnBytesWithoutACopy() throws Exception {
+        Duration d = Duration.ofSeconds(5);
+        try (Transport t = new Transport("https://api.example.com", "sk-key", null, d, d, d)) {
+            WireBuffer body = WireBuffer.take(64);
+            try {
+                body.write("{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8));
+                var publisher = t.streamRequest(body, List.of(), Map.of()).bodyPublisher().orElseThrow();
+                assertThat(publisher.contentLength()).isEqualTo(body.length());
+                for (int subscription = 0; subscription < 2; subscription++) {
+                    List<java.nio.ByteBuffer> sent = new ArrayList<>();
+                    boolean[] completed = new boolean[1];
+                    publisher.subscribe(new java.util.concurrent.Flow.Subscriber<java.nio.ByteBuffer>() {
+                        private java.util.concurrent.Flow.Subscription s;
+
+                        @Override
+                        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                            this.s = s;
+                            s.request(1);
+                        }
+
+                        @Override
+                        public void onNext(java.nio.ByteBuffer item) {
+                            sent.add(item);
+                            s.request(1);
+                        }
+
+                        @Override
+                        public void onError(Throwable e) {
+                            throw new AssertionError(e);
+                        }
+
+                        @Override
+                        public void onComplete() {
+                            completed[0] = true;
+                        }
+                    });
+                    assertThat(completed[0]).isTrue();
+                    assertThat(sent).hasSize(1);
+                    java.nio.ByteBuffer item = sent.get(0);
+                    assertThat(item.hasArray() && item.array() == body.bytes()).as("sent from the body's own array").isTrue();
+                    byte[] bytes = new byte[item.remaining()];
+                    item.get(bytes);
+                    assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("{\"model\":\"m\"}");
+                }
+            } finally {
+                body.release();
+            }
+        }
+    }
+
     @Test
     void aStreamThatFallsSilentEndsWithATimeoutAfterTheReadTimeout() throws Exception {
         // The read timeout also bounds the wait for the response headers, so a server that was slow to send
