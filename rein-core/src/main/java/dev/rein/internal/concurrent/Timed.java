@@ -82,20 +82,49 @@ public final class Timed {
      * @throws InterruptedException when the work threw it, the thread interrupted not by the alarm
      */
     public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
-        Alarm alarm = Alarm.forCurrentThread(limit);
+        Here here = here(limit);
         Outcome<T> outcome;
         try {
             outcome = new Outcome.Done<>(work.call());
         } catch (Exception | Error e) {
             outcome = new Outcome.Failed<>(e);
         }
-        // An Error stays an Error even past the limit; anything else was the alarm's doing.
-        if (alarm.disarm() && !(outcome instanceof Outcome.Failed<T> f && f.cause() instanceof Error)) {
-            return new Outcome.TimedOut<>();
+        return here.end(outcome);
+    }
+
+    /**
+     * {@link #runHere} for a caller that runs the work itself, between this and {@link Here#end}: the same alarm and
+     * outcome, without the work's lambda and this class's frame on the stack while it runs. The model-call chain's
+     * deadline stage uses it, since a run waiting for its model parks with that stack, and thousands of parked runs
+     * copy every frame of it to the heap.
+     */
+    public static Here here(Duration limit) {
+        return new Here(Alarm.forCurrentThread(limit));
+    }
+
+    /** A limit armed on the current thread by {@link #here}; {@link #end} once, on the same thread. */
+    public static final class Here {
+        private final Alarm alarm;
+
+        private Here(Alarm alarm) {
+            this.alarm = alarm;
         }
-        if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
-            throw ie;
+
+        /**
+         * What the work ended with, as {@link #runHere} says it: {@link Outcome.TimedOut} when the alarm went off
+         * (its interrupt cleared) unless the work failed with an {@link Error}.
+         *
+         * @throws InterruptedException when the work threw it, the thread interrupted not by the alarm
+         */
+        public <T> Outcome<T> end(Outcome<T> outcome) throws InterruptedException {
+            // An Error stays an Error even past the limit; anything else was the alarm's doing.
+            if (alarm.disarm() && !(outcome instanceof Outcome.Failed<T> f && f.cause() instanceof Error)) {
+                return new Outcome.TimedOut<>();
+            }
+            if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
+                throw ie;
+            }
+            return outcome;
         }
-        return outcome;
     }
 }

@@ -124,6 +124,38 @@ class ModelChainTest {
     }
 
     /**
+     * A run waiting for a model that aborts on interrupt parks with the whole chain on its stack, and at thousands of
+     * runs in flight every frame of it is copied to the heap at each park (docs/performance-log.md, 2026-12-07): the
+     * deadline stage passes the call on directly, with no frames of its own (a helper, the time limit's runner, a
+     * lambda) between it and the next stage.
+     */
+    @Test
+    void theDeadlineStageAddsNoFramesOfItsOwnUnderAModelThatAbortsOnInterrupt() throws Exception {
+        List<StackTraceElement> stack = new ArrayList<>();
+        Model model = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) {
+                stack.addAll(List.of(Thread.currentThread().getStackTrace()));
+                return answer(request);
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+        chain(meter(Duration.ofMinutes(1)), List.of())
+                .call(new ModelCall(model, request("main"), "step", ModelCallContext.until(Instant.now().plusSeconds(60))));
+
+        List<String> frames = stack.stream().map(f -> f.getClassName() + "." + f.getMethodName()).toList();
+        int deadline = frames.indexOf(DeadlineStage.class.getName() + ".intercept");
+        assertThat(deadline).as("the deadline stage is on the stack: %s", frames).isPositive();
+        assertThat(frames.get(deadline - 1)).as("the frame above the deadline stage's, in %s", frames)
+                .isEqualTo(ModelChain.class.getName() + "$Link.proceed");
+        assertThat(log).contains("end of attempt");
+    }
+
+    /**
      * The stages that build a response anew (the estimate for an unreported usage, the masking of a
      * secret) keep the provider's own stop reason and stop detail: the traced response carries them.
      */
