@@ -153,7 +153,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         int breakpoints = requests.maxBreakpoints();
         boolean drop = requests.dropsStaleBlocks(effective); // once, for the header and the body
         WireBuffer body = build(() -> requests.create(effective, breakpoints, drop));
-        int size = body.length(); // for a 413's message; the buffer goes back to its pool with the exchange
+        int size = body.length(); // for a 413's message; the exchange gives the buffer back to its pool
         List<String> betas = betas(effective, drop);
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)

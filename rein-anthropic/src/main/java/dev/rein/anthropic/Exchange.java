@@ -145,12 +145,16 @@ final class Exchange implements AutoCloseable {
         } catch (IOException ignored) {
             // Nothing to release beyond what close already did.
         }
-        // The request body is sent from its own bytes (WireBuffer.publisher). A server that answered with success
-        // has read all of it, so the client no longer reads it and the buffer can go back to the pool; one that
-        // answered an error may have done so before the client had sent it all, so that buffer is left to the
-        // collector (a failure is rare; the pool refills from the next successful calls).
-        if (status() / 100 == 2) {
-            requestBody.release();
-        }
+        // The request body is sent from its own bytes (WireBuffer.publisher) and may go back to the pool, to be
+        // rewritten at once, whatever the status: a server may answer before it has read the body (and often does),
+        // but the JDK's HTTP/1.1 exchange (Transport forces HTTP_1_1) delivers no response before its connection
+        // writer has taken the body's end: Exchange.startSendingBody is sendBodyAsync().thenCompose(getResponseAsync),
+        // and Http1Exchange completes the body-sent step only when the writer polls the body's end, which the plain
+        // SocketTube does only after the earlier buffers are written to the kernel (over TLS, SSLFlowDelegate has
+        // wrapped them into copies by then). One exception: when the connection's read side has already failed (the
+        // server closed it), Http1Exchange.cancelIfFailed ends the body-sent step early so the header read can report
+        // the failure; a response already buffered may then be delivered while the writer still holds part of the
+        // body, whose bytes go to a server that has answered and closed. RequestBodyReuseTest fails if this breaks.
+        requestBody.release();
     }
 }

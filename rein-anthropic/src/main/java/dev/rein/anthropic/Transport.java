@@ -128,7 +128,7 @@ final class Transport implements AutoCloseable {
 
     /**
      * An exchange whose body is an event stream, guarded by the read and request timeouts. The
-     * request body goes back to its pool when a successful exchange is closed.
+     * request body goes back to its pool when the exchange is closed (not when the send fails).
      */
     Exchange stream(WireBuffer body, List<String> betas, Map<String, String> extraHeaders)
             throws IOException, InterruptedException {
@@ -153,7 +153,8 @@ final class Transport implements AutoCloseable {
             response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException | InterruptedException e) {
             // The body is not given back to the pool: it is sent from its own bytes, and an exchange that failed
-            // midway may not have stopped reading them yet; the collector takes it.
+            // (a timeout, an interrupt, a broken connection) may end before the connection writer has let go of
+            // them; the collector takes it.
             if (headers.end()) { // the exchange failed because the watchdog stopped it
                 throw noHeaders();
             }

@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A growable byte array taken from a small shared pool and given back when the exchange that used
- * it is over: request bodies and the event-stream reader's buffers. Every call runs on a fresh
+ * A growable byte array taken from a small shared pool and given back by its user: the event-stream
+ * reader's buffers when the reader is closed; a request body when its exchange is closed after a
+ * response came (a send that failed leaves it to the collector; see {@link #publisher}). Every call runs on a fresh
  * thread, so thread-local reuse would never hit; a shared pool does. Buffers above 1 MiB are not
  * kept, so a single huge request does not stay in memory.
  */
@@ -86,8 +87,14 @@ final class WireBuffer extends OutputStream {
      * The content as a request body, sent from this buffer's own array (one buffer per subscription, as often as the
      * client subscribes). The JDK's {@code BodyPublishers.ofByteArray} copies the bytes on every subscription, and the
      * exchange keeps that copy until it ends: a second copy of every request body in flight, alive across the model's
-     * whole wait. The buffer must then not be written or released while the client may still read it: only once the
-     * server has answered having read the whole body ({@link Exchange#close}).
+     * whole wait. The buffer must then not be written or released while the client may still read it. A server may
+     * answer before it has read the body, so its answer alone does not say that; the JDK's HTTP/1.1 exchange does
+     * (Transport forces {@code HTTP_1_1}): {@code Exchange.startSendingBody} is {@code
+     * sendBodyAsync().thenCompose(getResponseAsync)}, so no response is delivered before the connection writer has
+     * taken the body's end, and the plain {@code SocketTube} takes more only after the earlier buffers are written
+     * to the kernel (over TLS, {@code SSLFlowDelegate} has wrapped them into copies by then). So the buffer goes back
+     * to the pool once a response came, whatever its status ({@link Exchange#close}); {@code RequestBodyReuseTest}
+     * fails if a JDK breaks that order.
      */
     HttpRequest.BodyPublisher publisher() {
         return new Body(bytes, length);
