@@ -40,7 +40,7 @@ public final class DeadlineStage implements ModelInterceptor {
         Duration remaining = remaining();
         Timed.Outcome<ModelResponse> outcome;
         try {
-            Timed.Here here = Timed.here(remaining);
+            Timed.Here here = Timed.here(remaining); // this and the try below repeat Timed.runHere: change them together
             try {
                 outcome = new Timed.Outcome.Done<>(chain.proceed(call));
             } catch (Exception | Error e) {
