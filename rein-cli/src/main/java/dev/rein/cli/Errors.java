@@ -1,11 +1,12 @@
 package dev.rein.cli;
 
 import static dev.rein.cli.CommandWords.dashes0;
-import static dev.rein.cli.CommandWords.labelAt;
-import static dev.rein.cli.CommandWords.places;
-import static dev.rein.cli.CommandWords.textPlace;
 import static dev.rein.cli.CommandWords.walk;
-import static dev.rein.cli.NamedPositionals.namedPositional;
+import static dev.rein.cli.DoubleDash.afterDoubleDash;
+import static dev.rein.cli.DoubleDash.textAfterDoubleDashWorks;
+import static dev.rein.cli.DoubleDash.withDoubleDash;
+import static dev.rein.cli.OptionTypos.tooShort;
+import static dev.rein.cli.OptionTypos.unknownOption;
 
 import dev.rein.ReinException;
 import dev.rein.internal.text.NearNames;
@@ -199,121 +200,6 @@ final class Errors {
         return option.arity().max() > 0 ? "; give it once, with the value meant" : "; give it once";
     }
 
-    /**
-     * For an option's name after {@code --} that the command has no place for ({@code rein runs -- --json}): that it was
-     * taken as an argument because of {@code --}, and, when it names one of the command's options, the command with it
-     * before {@code --}; in place of picocli's "Unknown option: '--json'; did you mean --json?". Null when no unmatched
-     * word is an option's name after {@code --}.
-     */
-    static String afterDoubleDash(CommandLine.Model.CommandSpec spec, String[] args, java.util.List<String> unmatched) {
-        java.util.List<String> words = java.util.Arrays.asList(args);
-        int start = words.indexOf(spec.name()) + 1;
-        int dashes = words.subList(start, words.size()).indexOf("--");
-        if (dashes < 0 || unmatched.isEmpty()) {
-            return null;
-        }
-        dashes += start;
-        java.util.List<String> after = words.subList(dashes + 1, words.size());
-        // an option's name left over, else one that took a place of the command itself ('rein approve -- --as bob r1':
-        // '--as' is the RUN, and 'bob r1' are left over)
-        // (not one that filled a TEXT place: 'rein reply r1 -- --json hi' protected '--json hi' as the text)
-        long before = walk(spec, args, null, false).positional().stream().filter(i -> i < dashes0(args, spec)).count();
-        // from the TEXT's place on, when it is after '--', every word is the reply's text ('rein reply RID -- hi --json':
-        // the TEXT "hi --json", to quote), never an option to move before '--', which would drop it from the text
-        long textAt = textPlace(spec);
-        java.util.function.Predicate<String> text = w -> textAt >= before && before + after.indexOf(w) >= textAt;
-        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w) && !text.test(w)).findFirst()
-                .or(() -> after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null
-                        && !text.test(w)).findFirst())
-                .orElse(null);
-        if (word == null) {
-            return null;
-        }
-        String takes = spec.positionalParameters().isEmpty() ? "takes no argument, only options"
-                : "takes only " + String.join(" and ", spec.positionalParameters().stream()
-                        .map(CommandLine.Model.PositionalParamSpec::paramLabel).toList());
-        String said = "'" + word + "' comes after --, so it was taken as an argument, not an option, and " + spec.qualifiedName()
-                + " " + takes;
-        if (option0(spec, word) == null) {
-            return said;
-        }
-        // where no command would work, none is shown, only what to do: one option twice after '--' (before it, it would
-        // be given twice there), several options after '--', one given before it already, or words left after '--' for a
-        // command taking none
-        CommandLine.Model.OptionSpec named = option0(spec, word);
-        if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) == named).count() > 1) {
-            return said + "; " + named.longestName() + " is given twice after --: put it before -- once"
-                    + (named.arity().max() > 0 ? ", with the value meant" : "");
-        }
-        if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null).count() > 1) {
-            return said + "; to give the options, put them before --";
-        }
-        if (words.subList(start, dashes).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) == named)) {
-            return said + "; " + named.longestName() + " is given before -- already: give it once";
-        }
-        int valueWords = named.arity().max() > 0 && !word.contains("=") ? 1 : 0;
-        if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
-            return said + "; to give the option, put it before --, and drop the rest";
-        }
-        // the places the words before '--' leave: rein run's GOAL takes any number
-        long open = Math.max(0, places(spec) - walk(spec, args, null, false).positional().size());
-        if (after.size() - 1 - valueWords > open) {
-            // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
-            return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
-                    + " has no place for";
-        }
-        CommandLine.Model.OptionSpec taking = option0(spec, word);
-        if (taking.arity().max() > 0) {
-            int w = after.indexOf(word);
-            String value = word.contains("=") ? word.substring(word.indexOf('=') + 1)
-                    : w + 1 < after.size() ? after.get(w + 1) : null;
-            if (value != null && (value.isEmpty() || value.equals("--"))) {
-                // '--as= r1', '--as "" r1', '--as -- r1': before '--' it would be refused, empty or with '--' as its value
-                return said + "; to give the option, put it before -- with its " + taking.paramLabel() + ", not "
-                        + (value.isEmpty() ? "empty" : "'--'");
-            }
-        } else if (word.contains("=") && !word.substring(word.indexOf('=') + 1).matches("(?i)true|false")) {
-            // 'rein reply -- --json=x r1 hi': before '--', '--json=x' is refused as well, a flag taking no value
-            return said + "; " + taking.longestName() + " is a flag and takes no value: to give it, put "
-                    + taking.longestName() + " before --, without '" + word.substring(word.indexOf('=')) + "'";
-        }
-        // the words left after it, with those before '--', must still fill the command's places ('rein approve -- --as
-        // bob': 'rein approve --as bob' lacks the RUN)
-        java.util.List<String> missing = new java.util.ArrayList<>();
-        long have = before + after.size() - 1 - (valueWords > 0 && after.indexOf(word) + 1 < after.size() ? 1 : 0);
-        long needed = 0;
-        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
-            needed += positional.arity().min();
-            if (positional.arity().min() > 0 && needed > have) {
-                missing.add(positional.paramLabel());
-            }
-        }
-        if (!missing.isEmpty()) {
-            return said + "; to give the option, put it before --, and give the " + String.join(" and the ", missing);
-        }
-        if (option0(spec, word).arity().max() > 0 && !word.contains("=") && after.indexOf(word) + 1 >= after.size()) {
-            // no value after it: no command, as for a positional's name without one ('give the LABEL in its place'); an
-            // example value, or the placeholder, pasted unchanged would record a decision by "alice" or by "NAME"
-            return said + "; to give the option, put it before --, and give the " + option0(spec, word).paramLabel()
-                    + " in its place";
-        }
-        // the option before '--', with its value when it takes one ('--as bob'); the other words after it stay after it
-        StringBuilder command = new StringBuilder(spec.qualifiedName());
-        words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
-        command.append(' ').append(shellWord(word));
-        java.util.List<String> rest = new java.util.ArrayList<>(after);
-        int at = rest.indexOf(word);
-        rest.remove(at);
-        if (option0(spec, word).arity().max() > 0 && !word.contains("=")) {
-            command.append(' ').append(shellWord(rest.remove(at)));
-        }
-        if (!rest.isEmpty()) {
-            command.append(" --");
-            rest.forEach(w -> command.append(' ').append(shellWord(w)));
-        }
-        return said + "; to give the option, put it before --: " + command;
-    }
-
     /** The option of {@code spec} that {@code word} names ({@code --as} of {@code --as=bob}). */
     static CommandLine.Model.OptionSpec option0(CommandLine.Model.CommandSpec spec, String word) {
         return spec.findOption(optionName(word));
@@ -438,7 +324,7 @@ final class Errors {
 
     /**
      * For an unknown option on a command line that also lacks a required argument ({@code rein approve --limit}): the option
-     * named as unknown ({@link #unknownOption}), then, when the missing argument is free text the option-shaped word may
+     * named as unknown ({@link OptionTypos#unknownOption}), then, when the missing argument is free text the option-shaped word may
      * have been meant as ({@code rein run --max-step}), how to pass it as text; else what to give ({@link #missing}), with an
      * example without the unknown option.
      */
@@ -466,347 +352,9 @@ final class Errors {
         return said == null ? unknown : unknown + and + " " + said;
     }
 
-    /**
-     * Whether {@code args} with {@code --} put before {@code dashed} make a command line the command takes, with
-     * {@code dashed} as {@code text}: the words then positional fill the places with none left over, and {@code dashed}
-     * lands in the text's place ({@code rein reply --run --json} would make '--run' the RUN).
-     */
-    private static boolean textAfterDoubleDashWorks(CommandLine.Model.CommandSpec spec, String[] args, String dashed,
-            CommandLine.Model.PositionalParamSpec text) {
-        java.util.List<String> moved = new java.util.ArrayList<>(java.util.Arrays.asList(args));
-        int at = moved.subList(moved.indexOf(spec.name()) + 1, moved.size()).indexOf(dashed) + moved.indexOf(spec.name()) + 1;
-        moved.add(at, "--");
-        String[] line = moved.toArray(String[]::new);
-        java.util.List<Integer> positional = walk(spec, line, null, true).positional();
-        if (moved.subList(at + 1, moved.size()).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) != null
-                || w.equals("--"))) {
-            // 'rein run --goal --json': '-- --goal --json' would make the '--json' meant as an option part of the goal,
-            // and 'rein run --goal --' the user's own '--'
-            return false;
-        }
-        long needed = spec.positionalParameters().stream().mapToLong(p -> p.arity().min()).sum();
-        return positional.size() <= places(spec) && positional.size() >= needed
-                && text.paramLabel().equals(labelAt(spec, positional.indexOf(at + 1)));
-    }
-
-    /**
-     * For an argument that starts with '-' and names none of the command's options ({@code rein runs --limit 5}): "unknown
-     * option '--limit'", with the options whose first words it is ({@code --max-cost-usd} for {@code --max-cost}), else
-     * those it is a slip for ({@link #nearMiss}), else those whose first words it begins with ({@code --trace} for
-     * {@code --trace-file}), else the command's options (not those that only begin with the same letters, which mean
-     * something else); for a positional parameter's name ({@code --suite}), to give it without one. In place of picocli's
-     * "Unknown options: '--limit', '5'", which took
-     * the option's value for another option.
-     */
-    static String unknownOption(CommandLine.Model.CommandSpec spec, String arg, String[] args) {
-        java.util.List<String> names = spec.options().stream().filter(option -> !option.hidden())
-                .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
-        String name = optionName(arg);
-        String options = "the options of " + spec.qualifiedName() + " are: " + String.join(", ", names);
-        CommandLine run = spec.root().subcommands().get("run");
-        if (CONTINUING.contains(spec.name()) && spec.parent() == spec.root() && run != null
-                && run.getCommandSpec().findOption(name) != null) {
-            // not a typo: 'did you mean --max-tokens?' for --max-steps offered another option with another meaning
-            String runs = run.getCommandSpec().qualifiedName();
-            String option = run.getCommandSpec().findOption(name).longestName();
-            if (option.equals("--as")) {
-                // --as names who approvals given while rein run runs are recorded as: nothing a run keeps
-                return "unknown option '" + name + "': it is an option of " + runs + " (who approvals given while it runs are"
-                        + " recorded as); " + spec.qualifiedName() + " asks for none: decide a waiting action with "
-                        + spec.root().qualifiedName() + " approve RUN --as NAME; " + options;
-            }
-            return "unknown option '" + name + "': it is an option of " + runs + ", and a run keeps the "
-                    + KEPT.getOrDefault(option, "settings")
-                    + " it started with, so " + spec.qualifiedName() + " has none; " + options;
-        }
-        // the word names one of the command's positional parameters (rein eval --suite s.yaml): no option was meant
-        for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
-            if (positional.paramLabel().equalsIgnoreCase(withoutDashes(name)) && !positional.hidden()) {
-                return NearNames.unknown("option", name, java.util.List.of(), namedPositional(spec, positional, args));
-            }
-        }
-        // A suggestion is a typo or an abbreviation of the option, compared part by part (the words between hyphens), never
-        // another word that merely begins as it does: --out is no --output-schema FILE (accepting it would pass a wrong
-        // file), --reason no --reasoning-effort, --reason no --reject REASON, which would reject what 'rein approve RUN
-        // --reason ok' meant to approve. In order: options whose first words are the word's (--max-cost of --max-cost-usd,
-        // however far, hyphens given or not, or one or two letters after them, --max-s: startOf; one or two letters
-        // alone, -a or --re, are only listed with the options they begin: tooShort); then those near it (nearMiss); then
-        // those whose words
-        // are the first of the word's (--trace of --trace-file). Abbreviations are only suggested, never accepted, so a
-        // script's --max-cost does not come to mean another option when one is added.
-        // the exact name of another command's option (--price of rein run given to rein demo, --mcp-instructions to rein
-        // eval) is no typo: only an option of its kind (a flag for a flag) that begins as it does or is one edit from it is
-        // offered, not one two edits away (--trace for --price) or taking a value where it takes none (--mcp FILE would
-        // take the next word)
-        CommandLine.Model.OptionSpec elsewhere = optionOfAnotherCommand(spec, name);
-        java.util.function.Predicate<String> ofItsKind = option -> elsewhere == null
-                || (spec.findOption(option).arity().max() > 0) == (elsewhere.arity().max() > 0);
-        // compared without dashes: with them '-a' was the start of no option, so 'rein approve RUN -a HASH' was offered
-        // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
-        String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-        if (!typed.contains("-") && typed.codePointCount(0, typed.length()) <= 2) {
-            // the whole name with one dash (-as) or a slip of it (--sa: a swap, or the key beside) names the option; only
-            // a start of one or two letters is too short to say which option was meant, and often a word of its own
-            // (--re, --to): the options starting with it are listed, with no guess among them
-            java.util.List<String> meant = names.stream().filter(ofItsKind).filter(option -> withoutDashes(option).equals(typed)
-                    || (!withoutDashes(option).startsWith(typed) && nearMiss(typed, withoutDashes(option)))).toList();
-            if (!meant.isEmpty()) {
-                return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", meant) + "?");
-            }
-            java.util.List<String> starting = names.stream().filter(option -> withoutDashes(option).startsWith(typed)).toList();
-            return NearNames.unknown("option", name, java.util.List.of(), starting.isEmpty() ? options
-                    : tooShort("option", typed, " of " + spec.qualifiedName(), starting));
-        }
-        java.util.List<String> started = names.stream().filter(ofItsKind)
-                .filter(option -> startOf(typed, withoutDashes(option))).toList();
-        if (!started.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
-        }
-        // another command's option is offered only one of its kind a letter away (--trace FILE for --traces DIR)
-        java.util.List<String> near = names.stream().filter(ofItsKind)
-                .filter(option -> nearMiss(typed, withoutDashes(option)))
-                .filter(option -> elsewhere == null || NearNames.editDistance(typed, withoutDashes(option)) <= 1)
-                .sorted(java.util.Comparator.comparingInt(option -> NearNames.editDistance(typed, withoutDashes(option))))
-                .toList();
-        // near beats an option the word begins with (--mcp-instructons is --mcp-instructions misspelt, not --mcp FILE,
-        // which would take the instructions as its file; --json-streams is --json-stream, not --json)
-        if (!near.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", near) + "?");
-        }
-        // a slip of another command's option (--mcp-instructons of rein run, given to rein eval) is no option of this one
-        // that it begins with (--mcp FILE would take the text for its file): it is named as the other command's
-        String others = elsewhere == null ? nearOptionOfAnotherCommand(spec, typed) : null;
-        if (others != null) {
-            return NearNames.unknown("option", name, java.util.List.of(), "it is near " + others + " that "
-                    + spec.qualifiedName() + " does not have; " + options);
-        }
-        java.util.List<String> prefixes = names.stream()
-                .filter(option -> typed.startsWith(withoutDashes(option) + "-")).filter(ofItsKind).toList();
-        if (!prefixes.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", prefixes) + "?");
-        }
-        return NearNames.unknown("option", name, java.util.List.of(), options);
-    }
-
-    /**
-     * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a start of {@code option}
-     * meant as it: a single letter it begins with ({@code a} of {@code action}); its first words, hyphens given or not
-     * ({@code max-cost}, {@code maxcost} of {@code max-cost-usd}); or those then a start of one or two letters of the next
-     * word, too short to be a word of its own ({@code max-s} of {@code max-steps}). (A start of one or two letters alone
-     * never gets here: {@link #unknownOption} lists the options it begins.) A longer start is another
-     * word more often than not ({@code out} is no {@code output-schema}, {@code reason} no {@code reasoning-effort}).
-     */
-    static boolean startOf(String typed, String option) {
-        if (typed.isEmpty()) {
-            return false;
-        }
-        if (typed.length() == 1) {
-            return option.startsWith(typed);
-        }
-        String[] its = option.split("-", -1);
-        String joined = "";
-        for (int k = 0; k < its.length - 1; k++) {
-            joined += its[k];
-            if (joined.equals(typed.replace("-", ""))) {
-                return true;
-            }
-        }
-        String[] words = typed.split("-", -1);
-        int last = words.length - 1;
-        if (last >= its.length || words[last].isEmpty() || words[last].length() > 2 || words[last].equals(its[last])
-                || !its[last].startsWith(words[last])) {
-            return false;
-        }
-        for (int i = 0; i < last; i++) {
-            if (!words[i].equals(its[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Whether {@code typed} (an unknown option's name, without dashes, lower case, '_' as '-') is a plausible slip for
-     * {@code option}: part by part (the words between hyphens, as many in each), every part the option's own, an
-     * abbreviation of it (its first two letters, then others of it in order: {@code secs} of {@code seconds}, not of
-     * {@code steps}), or a typo of it ({@link #typoOf}); or, hyphens left out of both, the same letters or one slip from
-     * them ({@code maxsteps}, {@code maxstep}). In a name of one word of up to four letters a replaced letter as often makes
-     * another word ({@code exit}, {@code edit}), so there it is taken only for the key beside it in the same keyboard row
-     * ({@code mco}, {@code jsom}); in a longer name the other words say which was meant ({@code mac-steps}).
-     */
-    static boolean nearMiss(String typed, String option) {
-        boolean short1 = !option.contains("-") && option.length() <= 4;
-        String bare = typed.replace("-", "");
-        String itsBare = option.replace("-", "");
-        if (bare.equals(itsBare) || (!short1 && bare.length() >= 4 && NearNames.editDistance(bare, itsBare) == 1)) {
-            return true;
-        }
-        String[] words = typed.split("-", -1);
-        String[] its = option.split("-", -1);
-        if (words.length != its.length) {
-            return false;
-        }
-        for (int i = 0; i < words.length; i++) {
-            if (!words[i].equals(its[i]) && !abbreviates(words[i], its[i]) && !typoOf(words[i], its[i], short1)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** {@code word} is shorter than {@code full}, begins with its first two letters, and its other letters follow in it in order. */
-    private static boolean abbreviates(String word, String full) {
-        if (word.length() < 2 || word.length() >= full.length() || !full.startsWith(word.substring(0, 2))) {
-            return false;
-        }
-        int at = 2;
-        for (int i = 2; i < word.length(); i++) {
-            at = full.indexOf(word.charAt(i), at) + 1;
-            if (at == 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * {@code word} is a slip for {@code full}: one letter left out, added, replaced or swapped with its neighbour (in a
-     * {@code shortName}, replaced only by the key beside it: see {@link #nearMiss}); or, in a word of five letters or more,
-     * two slips one of which is a swap ({@code trail} of {@code trials}, {@code stpe} of {@code steps}, but not {@code secs},
-     * two letters from {@code steps}, which abbreviates {@code seconds}); or two of any kind in one of eight or more.
-     */
-    private static boolean typoOf(String word, String full, boolean shortName) {
-        int edits = NearNames.editDistance(word, full);
-        int length = full.codePointCount(0, full.length());
-        if (edits == 1 && shortName && word.length() == full.length()) {
-            int first = 0;
-            while (word.charAt(first) == full.charAt(first)) {
-                first++;
-            }
-            boolean swapped = first + 1 < word.length() && word.charAt(first) == full.charAt(first + 1)
-                    && word.charAt(first + 1) == full.charAt(first);
-            return swapped || besideInARow(word.charAt(first), full.charAt(first));
-        }
-        // two slips, one of them a swap, the other a letter left out or added or another swap (trail: trials, stpe:
-        // steps, sptes: steps), in a word that starts as the option's does: a replaced letter besides a swap, or another
-        // first letter, made unrelated words alike (suite: quiet, quote: quiet, caution: action)
-        if (edits == 2 && length >= 5 && word.charAt(0) == full.charAt(0)) {
-            for (int i = 0; i + 1 < word.length(); i++) {
-                String unswapped = swapped(word, i);
-                if (NearNames.editDistance(unswapped, full) == 1
-                        && (unswapped.length() != full.length() || oneSwapFrom(unswapped, full))) {
-                    return true;
-                }
-            }
-        }
-        return edits == 1 || (edits == 2 && length >= 8);
-    }
-
-    /** {@code word} with its letters at {@code i} and {@code i + 1} swapped. */
-    private static String swapped(String word, int i) {
-        return word.substring(0, i) + word.charAt(i + 1) + word.charAt(i) + word.substring(i + 2);
-    }
-
-    /** Whether swapping two neighbouring letters of {@code word} gives {@code full}. */
-    private static boolean oneSwapFrom(String word, String full) {
-        for (int i = 0; i + 1 < word.length(); i++) {
-            if (swapped(word, i).equals(full)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static final java.util.List<String> KEY_ROWS = java.util.List.of("qwertyuiop", "asdfghjkl", "zxcvbnm");
-
-    /** {@code a} and {@code b} are neighbouring keys in a row of a QWERTY keyboard, the likeliest letter to hit instead. */
-    private static boolean besideInARow(char a, char b) {
-        for (String row : KEY_ROWS) {
-            int at = row.indexOf(a);
-            if (at >= 0 && (row.indexOf(b) == at - 1 || row.indexOf(b) == at + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * "too short to tell which KIND was meant: the KINDs OF starting with 'TYPED' are: A, B; give the whole name" for a
-     * start of one or two letters, where any guess among the names it begins is as likely wrong as right; with one such
-     * name, "the only KIND OF starting with 'TYPED' is A; give the whole name" ({@code of}: " of rein run", or "").
-     */
-    private static String tooShort(String kind, String typed, String of, java.util.List<String> starting) {
-        if (starting.size() == 1) {
-            return "the only " + kind + of + " starting with '" + typed + "' is " + starting.getFirst() + "; give the whole name";
-        }
-        return "too short to tell which " + kind + " was meant: the " + kind + "s" + of + " starting with '" + typed + "' are: "
-                + String.join(", ", starting) + "; give the whole name";
-    }
-
-    /**
-     * "--mcp-instructions, an option of rein run" when {@code typed} (without dashes) is a slip ({@link #nearMiss}) for an
-     * option of other rein commands than {@code spec}'s and of none of its own; else null.
-     */
-    private static String nearOptionOfAnotherCommand(CommandLine.Model.CommandSpec spec, String typed) {
-        java.util.Map<String, java.util.List<String>> owners = new java.util.TreeMap<>();
-        java.util.Deque<CommandLine> commands = new java.util.ArrayDeque<>(java.util.List.of(spec.root().commandLine()));
-        while (!commands.isEmpty()) {
-            CommandLine command = commands.pop();
-            if (command.getCommandSpec() != spec) {
-                for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
-                    if (!option.hidden() && spec.findOption(option.longestName()) == null
-                            && nearMiss(typed, withoutDashes(option.longestName()))) {
-                        java.util.List<String> of = owners.computeIfAbsent(option.longestName(), k -> new java.util.ArrayList<>());
-                        if (!of.contains(command.getCommandSpec().qualifiedName())) {
-                            of.add(command.getCommandSpec().qualifiedName());
-                        }
-                    }
-                }
-            }
-            command.getSubcommands().values().stream().distinct().forEach(commands::push);
-        }
-        if (owners.isEmpty()) {
-            return null;
-        }
-        return String.join(", and ", owners.entrySet().stream().map(entry -> entry.getKey() + ", an option of "
-                + String.join(" and ", entry.getValue().stream().sorted().toList())).toList());
-    }
-
-    /** The option named {@code name} of a rein command other than {@code spec}'s, or null. */
-    private static CommandLine.Model.OptionSpec optionOfAnotherCommand(CommandLine.Model.CommandSpec spec, String name) {
-        java.util.Deque<CommandLine> commands = new java.util.ArrayDeque<>(java.util.List.of(spec.root().commandLine()));
-        while (!commands.isEmpty()) {
-            CommandLine command = commands.pop();
-            CommandLine.Model.OptionSpec option = command.getCommandSpec().findOption(name);
-            if (command.getCommandSpec() != spec && option != null && !option.hidden()) {
-                return option;
-            }
-            command.getSubcommands().values().stream().distinct().forEach(commands::push);
-        }
-        return null;
-    }
-
     static String withoutDashes(String option) {
         return option.replaceFirst("^-+", "");
     }
-
-    /**
-     * What a stored run keeps of each of rein run's options that rein resume and rein reply do not have (RunSettings), as
-     * said of the option given: "a run keeps the model it started with" for --model.
-     */
-    private static final java.util.Map<String, String> KEPT = java.util.Map.ofEntries(
-            java.util.Map.entry("--model", "model"),
-            java.util.Map.entry("--tools", "tools"), java.util.Map.entry("--memory", "tools"), java.util.Map.entry("--docs", "tools"),
-            java.util.Map.entry("--web-search", "tools"), java.util.Map.entry("--finish", "tools"),
-            java.util.Map.entry("--system", "system prompt"), java.util.Map.entry("--mcp-instructions", "system prompt"),
-            java.util.Map.entry("--max-steps", "budgets"), java.util.Map.entry("--max-cost-usd", "budgets"),
-            java.util.Map.entry("--max-seconds", "budgets"),
-            java.util.Map.entry("--thinking", "--thinking and --reasoning-effort"),
-            java.util.Map.entry("--reasoning-effort", "--thinking and --reasoning-effort"),
-            java.util.Map.entry("--output-schema", "output schema"));
-
-    /** The commands that continue a stored run with the settings it started with. */
-    private static final java.util.Set<String> CONTINUING = java.util.Set.of("resume", "reply");
 
     /**
      * For a command line without a required parameter ({@code rein approve}) or without an option's value
@@ -964,20 +512,6 @@ final class Errors {
         return "'" + word.replace("'", "'\\''") + "'";
     }
 
-    /** The command's arguments as typed, with {@code --} before {@code dashed}; quoted where a shell needs it. */
-    private static String withDoubleDash(CommandLine.Model.CommandSpec spec, String[] args, String dashed) {
-        StringBuilder sb = new StringBuilder();
-        boolean inserted = false;
-        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-            if (!inserted && args[i].equals(dashed)) {
-                sb.append(" --");
-                inserted = true;
-            }
-            sb.append(' ').append(shellWord(args[i]));
-        }
-        return sb.toString();
-    }
-
     /**
      * For a command with subcommands given a first word that names none ({@code rein rnu "..."},
      * or {@code rein help rnu}):
@@ -1007,8 +541,8 @@ final class Errors {
     /**
      * "unknown KIND 'WORD'; did you mean NAME?" for a slip of one of {@code names} ({@link NearNames#unknown}), else
      * "unknown KIND 'WORD'; OTHERWISE"; but a start of one or two letters of some names is too short to guess from
-     * ('rein ru': run or runs?), and often a word of its own: those names are listed ({@link #tooShort}), with no guess.
-     * One rule for commands and for the examples' names (rein example NAME), as for options ({@link #unknownOption}).
+     * ('rein ru': run or runs?), and often a word of its own: those names are listed ({@link OptionTypos#tooShort}), with no guess.
+     * One rule for commands and for the examples' names (rein example NAME), as for options ({@link OptionTypos#unknownOption}).
      */
     static String unknownName(String kind, String word, java.util.List<String> names, String otherwise) {
         String typed = word.strip().toLowerCase(java.util.Locale.ROOT);

@@ -16,7 +16,7 @@ import picocli.CommandLine;
 
 /**
  * The hint for a positional parameter given with an option name ({@code rein eval --suite s.yaml}, {@code rein reply
- * --text hi --run r1}): the command with each value in its place, for {@link Errors#unknownOption}.
+ * --text hi --run r1}): the command with each value in its place, for {@link OptionTypos#unknownOption}.
  */
 final class NamedPositionals {
     private NamedPositionals() {}
