@@ -30,44 +30,106 @@ final class NamedPositionals {
      */
     static String namedPositional(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional,
             String[] args) {
-        String label = positional.paramLabel();
         String all = allNamed(spec, args);
         if (all != null) {
             return all;
         }
-        String synthetic = "--" + label.toLowerCase(java.util.Locale.ROOT) + "=";
-        Words words = walk(spec, args, positional, true);
-        java.util.List<Integer> others = words.positional();
-        java.util.Set<Integer> dropped = new java.util.HashSet<>();
-        java.util.List<String> values = new java.util.ArrayList<>();
-        java.util.List<Integer> valuedAt = new java.util.ArrayList<>();
-        java.util.List<String> valueless = new java.util.ArrayList<>(); // the spellings giving none, as typed
-        boolean empty = false;
-        for (Words.Named spelling : words.named()) {
-            String w = args[spelling.at()];
-            dropped.add(spelling.at());
-            if (spelling.value() >= 0) {
-                dropped.add(spelling.value());
-            }
-            String value = spelling.value() < 0 ? null
-                    : spelling.value() == spelling.at() ? w.substring(w.indexOf('=') + 1) : args[spelling.value()];
-            if (value == null || value.isEmpty()) {
-                empty |= value != null;
-                valueless.add(value == null || w.contains("=") ? w : optionName(w) + " \"\"");
-            } else {
-                values.add(value);
-                valuedAt.add(spelling.at());
-            }
+        Hint named = Hint.of(spec, positional, args);
+        String severalWords = named.textOfSeveralWords();
+        if (severalWords != null) {
+            return severalWords;
         }
-        int first = words.named().getFirst().at();
-        int min = positional.index().min();
-        boolean multi = positional.isMultiValue();
-        // the other positional words fill the places in order: this one's place is taken when they leave none for it
-        boolean taken = multi ? others.size() > min : others.size() >= places(spec);
-        String given = label + " is given without an option name";
-        if (!multi && TEXT_LABELS.contains(label) && values.size() == 1 && taken) {
-            // 'rein reply r1 --text hi there': the words right after the value are the text's, unquoted, when the other
-            // words fill the other places exactly ('give one: rein reply r1 there or rein reply r1 hi' replied neither)
+        if (!named.multi() && (named.values().size() > 1 || !named.values().isEmpty() && named.taken())) {
+            return named.oneOfThem();
+        }
+        if (named.values().isEmpty()) {
+            return named.withoutValue();
+        }
+        if (named.multi() && named.values().size() > 1) {
+            return named.eachValue();
+        }
+        return named.inItsPlace();
+    }
+
+    /**
+     * {@code positional} given with an option name on {@code args}, every spelling of it taken together: the words the
+     * spellings and their values take ({@code dropped}), the values given and where their spellings stand
+     * ({@code valuedAt}), the spellings giving none as typed ({@code valueless}), whether one gives it empty, and whether
+     * the other positional words leave it no place ({@code taken}). Its methods are the steps of {@link #namedPositional}.
+     */
+    private record Hint(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional, String[] args,
+            Words words, java.util.Set<Integer> dropped, java.util.List<String> values, java.util.List<Integer> valuedAt,
+            java.util.List<String> valueless, boolean empty, boolean taken) {
+
+        static Hint of(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional, String[] args) {
+            Words words = walk(spec, args, positional, true);
+            java.util.List<Integer> others = words.positional();
+            java.util.Set<Integer> dropped = new java.util.HashSet<>();
+            java.util.List<String> values = new java.util.ArrayList<>();
+            java.util.List<Integer> valuedAt = new java.util.ArrayList<>();
+            java.util.List<String> valueless = new java.util.ArrayList<>(); // the spellings giving none, as typed
+            boolean empty = false;
+            for (Words.Named spelling : words.named()) {
+                String w = args[spelling.at()];
+                dropped.add(spelling.at());
+                if (spelling.value() >= 0) {
+                    dropped.add(spelling.value());
+                }
+                String value = spelling.value() < 0 ? null
+                        : spelling.value() == spelling.at() ? w.substring(w.indexOf('=') + 1) : args[spelling.value()];
+                if (value == null || value.isEmpty()) {
+                    empty |= value != null;
+                    valueless.add(value == null || w.contains("=") ? w : optionName(w) + " \"\"");
+                } else {
+                    values.add(value);
+                    valuedAt.add(spelling.at());
+                }
+            }
+            // the other positional words fill the places in order: this one's place is taken when they leave none for it
+            boolean taken = positional.isMultiValue() ? others.size() > positional.index().min() : others.size() >= places(spec);
+            return new Hint(spec, positional, args, words, dropped, values, valuedAt, valueless, empty, taken);
+        }
+
+        private String label() {
+            return positional.paramLabel();
+        }
+
+        /** The value's stand-in for {@link #rearranged}: {@code --label=VALUE}. */
+        private String synthetic() {
+            return "--" + label().toLowerCase(java.util.Locale.ROOT) + "=";
+        }
+
+        private java.util.List<Integer> others() {
+            return words.positional();
+        }
+
+        private int min() {
+            return positional.index().min();
+        }
+
+        boolean multi() {
+            return positional.isMultiValue();
+        }
+
+        private String given() {
+            return label() + " is given without an option name";
+        }
+
+        /** The command {@code command} ({@link #rearranged}), with {@code arg} ({@code --label=VALUE}) given without the name. */
+        private String command(String[] command, String arg) {
+            return spec.qualifiedName() + rendered(spec, command, arg, positional);
+        }
+
+        /**
+         * 'rein reply r1 --text hi there': the words right after the value are the text's, unquoted, when the other words
+         * fill the other places exactly ('give one: rein reply r1 there or rein reply r1 hi' replied neither): the command
+         * with them quoted as one. Null when that is not the case.
+         */
+        String textOfSeveralWords() {
+            if (multi() || !TEXT_LABELS.contains(label()) || values.size() != 1 || !taken) {
+                return null;
+            }
+            java.util.List<Integer> others = others();
             Words.Named spelling = words.named().stream().filter(n -> n.at() == valuedAt.getFirst()).findFirst().orElseThrow();
             java.util.List<Integer> followers = new java.util.ArrayList<>();
             for (int next = spelling.value() + 1; others.contains(next); next++) {
@@ -83,86 +145,95 @@ final class NamedPositionals {
                 java.util.Set<Integer> out = new java.util.HashSet<>(dropped);
                 out.addAll(followers);
                 java.util.List<Integer> rest = others.stream().filter(o -> !followers.contains(o)).toList();
-                int at = placeOf(rest, min, valuedAt.getFirst(), args.length);
-                String value = synthetic + String.join(" ", text);
+                int at = placeOf(rest, min(), valuedAt.getFirst(), args.length);
+                String value = synthetic() + String.join(" ", text);
                 String[] command = rearranged(args, out, at, value);
                 if (fits(spec, command, positional)) {
-                    return given + ", and its " + text.size() + " words are one argument, to quote: " + spec.qualifiedName()
-                            + rendered(spec, command, value, positional);
+                    return given() + ", and its " + text.size() + " words are one argument, to quote: " + command(command, value);
                 }
             }
+            return null;
         }
-        if (!multi && (values.size() > 1 || !values.isEmpty() && taken)) {
-            // 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; each run is a command that works
+
+        /** 'rein show r1 --run r2': 'rein show r1 r2' is a word too many; each run is a command that works. */
+        String oneOfThem() {
+            java.util.List<Integer> others = others();
             java.util.List<String> commands = new java.util.ArrayList<>();
             if (taken && fits(spec, rearranged(args, dropped, -1, null), positional)) {
-                commands.add(spec.qualifiedName() + rendered(spec, rearranged(args, dropped, -1, null), null, positional));
+                commands.add(command(rearranged(args, dropped, -1, null), null));
             }
             for (int v = 0; v < values.size(); v++) {
                 java.util.Set<Integer> out = new java.util.HashSet<>(dropped);
-                int at = taken ? others.get(min) : placeOf(others, min, valuedAt.get(v), args.length);
+                int at = taken ? others.get(min()) : placeOf(others, min(), valuedAt.get(v), args.length);
                 if (taken) {
                     out.add(at); // the value in the other's place
                 }
-                String[] command = rearranged(args, out, at, synthetic + values.get(v));
+                String[] command = rearranged(args, out, at, synthetic() + values.get(v));
                 if (fits(spec, command, positional)) {
-                    commands.add(spec.qualifiedName() + rendered(spec, command, synthetic + values.get(v), positional));
+                    commands.add(command(command, synthetic() + values.get(v)));
                 }
             }
             commands = commands.stream().distinct().toList();
             if (commands.isEmpty()) {
-                return given + OVERFILLED + label + " in its place";
+                return given() + OVERFILLED + label() + " in its place";
             }
             if (commands.size() == 1) {
                 // 'rein approve r1 --run r1': the same run twice, one command ('give one: rein approve r1 or rein approve r1')
-                return given + ", and it is given " + (taken ? "already" : "more than once") + ", the same: "
+                return given() + ", and it is given " + (taken ? "already" : "more than once") + ", the same: "
                         + commands.getFirst();
             }
-            return given + ", and it is given " + (taken ? "already" : "more than once") + ": give one: "
+            return given() + ", and it is given " + (taken ? "already" : "more than once") + ": give one: "
                     + String.join(" or ", commands);
         }
-        if (values.isEmpty() && taken) {
-            // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
-            return given + ", and it is given already: drop " + String.join(" and ", valueless) + ": " + spec.qualifiedName()
-                    + rendered(spec, rearranged(args, dropped, -1, null), null, positional);
-        }
-        if (values.isEmpty() && empty) {
-            // with no example to fill in, the parameter is asked for: its label is no command to paste
-            String example = example(positional);
-            String said = given + ", and " + valueless.getFirst() + " gives it empty: ";
-            int at = multi ? first : placeOf(others, min, first, args.length);
-            return example == null ? said + "give the " + label
-                    : said + "give it, e.g. " + spec.qualifiedName()
-                            + rendered(spec, rearranged(args, dropped, at, synthetic), synthetic, positional).replace(EMPTY, example);
-        }
-        if (values.isEmpty()) {
+
+        /** Every spelling without a value: the command without them when it is given already, its example, or what to give. */
+        String withoutValue() {
+            if (taken) {
+                // 'rein show r1 --run': RUN is there already, and 'rein show r1 RUN' would show a run named RUN
+                return given() + ", and it is given already: drop " + String.join(" and ", valueless) + ": "
+                        + command(rearranged(args, dropped, -1, null), null);
+            }
+            if (empty) {
+                // with no example to fill in, the parameter is asked for: its label is no command to paste
+                String example = example(positional);
+                String said = given() + ", and " + valueless.getFirst() + " gives it empty: ";
+                int first = words.named().getFirst().at();
+                int at = multi() ? first : placeOf(others(), min(), first, args.length);
+                return example == null ? said + "give the " + label()
+                        : said + "give it, e.g. " + command(rearranged(args, dropped, at, synthetic()), synthetic()).replace(EMPTY, example);
+            }
             // no command: its label in its place would be sent as the value ('rein reply RID TEXT' replies "TEXT",
             // 'rein run GOAL' starts a run with that goal, 'rein eval SUITE' looks for a file named SUITE)
-            return given + ", and " + valueless.getFirst() + " has no value after it: give the " + label + " in its place";
+            return given() + ", and " + valueless.getFirst() + " has no value after it: give the " + label() + " in its place";
         }
-        if (multi && values.size() > 1) {
-            // 'rein run --goal hi --goal ho': GOAL's words are joined, but two names are two goals, not one of both
+
+        /** 'rein run --goal hi --goal ho': GOAL's words are joined, but two names are two goals, not one of both. */
+        String eachValue() {
             java.util.List<String> commands = new java.util.ArrayList<>();
             for (String v : values.stream().distinct().toList()) {
-                String[] command = rearranged(args, dropped, valuedAt.get(values.indexOf(v)), synthetic + v);
+                String[] command = rearranged(args, dropped, valuedAt.get(values.indexOf(v)), synthetic() + v);
                 if (fits(spec, command, positional)) {
-                    commands.add(spec.qualifiedName() + rendered(spec, command, synthetic + v, positional));
+                    commands.add(command(command, synthetic() + v));
                 }
             }
             if (commands.isEmpty()) {
-                return given + OVERFILLED + label + " in its place";
+                return given() + OVERFILLED + label() + " in its place";
             }
-            return given + ", and it is given more than once" + (commands.size() == 1 ? ", the same: " : ": give one: ")
+            return given() + ", and it is given more than once" + (commands.size() == 1 ? ", the same: " : ": give one: ")
                     + String.join(" or ", commands);
         }
-        String value = values.getFirst();
-        int at = multi ? valuedAt.getFirst() : placeOf(others, min, valuedAt.getFirst(), args.length);
-        String[] command = rearranged(args, dropped, at, synthetic + value);
-        if (!fits(spec, command, positional)) {
-            // 'rein eval --suite s.yaml -- --traces d': '--traces' and 'd' are arguments after '--', SUITE's place is theirs
-            return given + OVERFILLED + label + " in its place";
+
+        /** One value: the command with it in its place. */
+        String inItsPlace() {
+            String value = values.getFirst();
+            int at = multi() ? valuedAt.getFirst() : placeOf(others(), min(), valuedAt.getFirst(), args.length);
+            String[] command = rearranged(args, dropped, at, synthetic() + value);
+            if (!fits(spec, command, positional)) {
+                // 'rein eval --suite s.yaml -- --traces d': '--traces' and 'd' are arguments after '--', SUITE's place is theirs
+                return given() + OVERFILLED + label() + " in its place";
+            }
+            return given() + ": " + command(command, synthetic() + value);
         }
-        return given + ": " + spec.qualifiedName() + rendered(spec, command, synthetic + value, positional);
     }
 
     /** What is said when every command with the value in its place would have more positional words than places. */
