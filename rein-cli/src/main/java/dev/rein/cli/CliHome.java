@@ -299,10 +299,21 @@ final class CliHome {
      * {@code runId} as a command a message suggests carries it, to be pasted into a shell: the form 'rein runs' shows
      * (control and invisible characters as escapes, {@code run_1\x1b[2Jold}, which names the run again: {@link
      * #storedRunId}), quoted where a POSIX shell needs it ({@link Errors#shellWord}: an escape's backslash in single
-     * quotes, since a shell strips it unquoted and the command would name another run; a space in double quotes).
+     * quotes, since a shell strips it unquoted and the command would name another run; a space in double quotes); after
+     * {@code --} when it starts with '-' ({@link #asRun}).
      */
     static String shellId(String runId) {
-        return Errors.shellWord(Text.visible(runId));
+        return asRun(runId, Errors.shellWord(Text.visible(runId)));
+    }
+
+    /**
+     * {@code word}, {@code id} as a shell gives it back, as the RUN of a command a message suggests: after {@code --} when
+     * the id starts with '-' (an application names its runs as it likes: Agent.Builder.runIds), which picocli would take
+     * for an unknown option ('rein show -r1'). Every such command ends with its RUN, or has only its TEXT after it, which
+     * may follow '--' too.
+     */
+    static String asRun(String id, String word) {
+        return id.startsWith("-") ? "-- " + word : word;
     }
 
     /**
@@ -310,9 +321,13 @@ final class CliHome {
      * form names another run too. In plain single quotes, which POSIX sh reads as well as bash and zsh
      * ({@code '} as {@code '\''}), when it holds nothing to escape; else in bash's $'...', every character a shell or
      * terminal would read as an escape written as one: a control or invisible format character can be typed no other way
-     * (sh has none), and must not reach the terminal raw.
+     * (sh has none), and must not reach the terminal raw. After {@code --} when it starts with '-' ({@link #asRun}).
      */
     static String shellIdAsItIs(String id) {
+        return asRun(id, quotedAsItIs(id));
+    }
+
+    private static String quotedAsItIs(String id) {
         if (Text.visible(id).equals(id)) {
             return "'" + id.replace("'", "'\\''") + "'";
         }

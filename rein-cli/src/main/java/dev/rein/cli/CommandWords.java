@@ -51,7 +51,7 @@ final class CommandWords {
                     && withoutDashes(optionName(w)).equalsIgnoreCase(named.paramLabel())) {
                 // '--goal ""' gives an empty GOAL, as '--goal=' does
                 int value = w.contains("=") ? i
-                        : i + 1 < args.length && (args[i + 1].isEmpty() || valueOf(named, args[i + 1])) ? i + 1 : -1;
+                        : i + 1 < args.length && (args[i + 1].isEmpty() || valueOf(spec, named, args[i + 1])) ? i + 1 : -1;
                 spellings.add(new Words.Named(i, value));
                 i = Math.max(i, value);
             } else if (!w.startsWith("-") || w.length() < 2 || w.matches("-\\d+(\\.\\d+)?")) {
@@ -107,8 +107,19 @@ final class CommandWords {
         return places;
     }
 
-    /** Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start with '-'. */
-    static boolean valueOf(CommandLine.Model.PositionalParamSpec positional, String next) {
-        return !next.startsWith("-") || (TEXT_LABELS.contains(positional.paramLabel()) && !next.equals("--") && !optionShaped(next));
+    /**
+     * Whether {@code next}, the word after a positional parameter's name given as an option, is its value: text may start
+     * with '-', but not in an option's shape ({@code --goal --max-stpes}); another value, a run id an application gave
+     * ({@code --run -r1}), may start with one '-' when it names none of the command's options, as picocli reads an option's
+     * value; a long option's shape ({@code --run --jsno}) is taken for a slip of an option.
+     */
+    static boolean valueOf(CommandLine.Model.CommandSpec spec, CommandLine.Model.PositionalParamSpec positional, String next) {
+        if (!next.startsWith("-")) {
+            return true;
+        }
+        if (TEXT_LABELS.contains(positional.paramLabel())) {
+            return !next.equals("--") && !optionShaped(next);
+        }
+        return !next.startsWith("--") && option0(spec, next) == null;
     }
 }

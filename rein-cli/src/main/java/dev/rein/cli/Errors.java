@@ -70,12 +70,14 @@ final class Errors {
                     // picocli said "Unknown options: '--limit', '5'", the option's value taken for another option
                     message = unknownOption(spec, dashed, args);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
-                    String quoted = afterDoubleDash(e.getCommandLine().getCommandSpec(), args, unmatched.getUnmatched());
+                    // a text option's words first: in 'rein approve --reject wrong reason -- -r1' the RUN after '--' (an
+                    // application's id may start with '-') is left over because 'reason' took its place, not an option
+                    String quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
                     if (quoted == null) {
-                        quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
+                        quoted = afterDoubleDash(e.getCommandLine().getCommandSpec(), args, unmatched.getUnmatched());
                     }
                     if (quoted == null) {
-                        quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
+                        quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
                     }
                     if (quoted == null) {
                         quoted = tooMany(e.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
@@ -269,8 +271,15 @@ final class Errors {
         int words = 0;
         // each text option's argument, and the number of words right after its value
         java.util.Map<Integer, Integer> following = new java.util.LinkedHashMap<>();
+        boolean ended = false;
         for (int i = start; i < args.length; i++) {
-            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? option0(spec, args[i]) : null;
+            if (!ended && args[i].equals("--")) {
+                // no word of the text: the words after it are arguments ('rein approve --reject wrong reason -- -r1', a RUN
+                // that starts with '-'), and it ends the words following the option's value
+                ended = true;
+                continue;
+            }
+            CommandLine.Model.OptionSpec option = !ended && args[i].startsWith("-") ? option0(spec, args[i]) : null;
             if (option == null) {
                 words++;
                 int word = i;
@@ -334,8 +343,11 @@ final class Errors {
         // the sentence after a "did you mean ...?" starts anew
         String and = unknown.endsWith("?") ? " And" : "; and";
         String or = unknown.endsWith("?") ? " Or" : "; or";
-        if (dashed.contains("=") && unknown.contains(" given without an option name")) {
-            return unknown; // 'rein show --run=r1': the command shown is complete, and 'and give RUN' (or '--goal=hi is the GOAL') would say it is not
+        if (unknown.contains(" given without an option name") && (dashed.contains("=") || OFFERED.matcher(unknown).find())) {
+            // 'rein show --run=r1': the command shown is complete, and 'and give RUN' (or '--goal=hi is the GOAL') would say it
+            // is not; so for 'rein show --run -r1', whose value picocli took for an unknown option, where 'e.g. rein show -r1
+            // run_...' would give that option
+            return unknown;
         }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
         if (first instanceof CommandLine.Model.PositionalParamSpec positional && TEXT_LABELS.contains(positional.paramLabel())) {

@@ -275,7 +275,7 @@ final class NamedPositionals {
             } else if (w.equals("--")) {
                 ended = true;
             } else if (by != null) {
-                int value = w.contains("=") ? i : i + 1 < args.length && valueOf(by, args[i + 1]) ? i + 1 : -1;
+                int value = w.contains("=") ? i : i + 1 < args.length && valueOf(spec, by, args[i + 1]) ? i + 1 : -1;
                 String v = value < 0 ? "" : value == i ? w.substring(w.indexOf('=') + 1) : args[value];
                 named.computeIfAbsent(by, p -> new java.util.ArrayList<>()).add(v);
                 valueAt.put(by, value);
@@ -421,7 +421,7 @@ final class NamedPositionals {
                 sb.append(' ').append(EMPTY);
             } else if (arg.contains("=")) {
                 value = arg.substring(arg.indexOf('=') + 1);
-            } else if (i + 1 < args.length && valueOf(positional, args[i + 1])) {
+            } else if (i + 1 < args.length && valueOf(spec, positional, args[i + 1])) {
                 value = args[++i];
             } else {
                 sb.append(' ').append(positional.paramLabel());

@@ -913,4 +913,31 @@ class UnknownOptionTest {
             assertThat(line).as(String.join("|", args)).doesNotContain("rein reply r1");
         }
     }
+
+    /**
+     * A run id that starts with '-' (an application may name its runs so: Agent.Builder.runIds), given with --run or after
+     * '--': every command a hint offers gives it after '--', where picocli takes it for the RUN and not for an option.
+     * Before: 'rein approve --run -r1 -- -r1' hinted 'rein approve -r1 -- -r1' (unknown option '-r1'), 'rein approve --run
+     * -r1' said --run had no value after it, and 'rein approve --reject wrong reason -- -r1' named '-r1' as an option put
+     * after '--'.
+     */
+    @Test
+    void aRunIdStartingWithADashIsOfferedAfterDoubleDash() {
+        assertThat(hintGiving(List.of("RUN=[-r1]"), "approve", "--run", "-r1", "--", "-r1"))
+                .contains("the same: rein approve -- -r1 (see");
+        hintGiving(List.of("RUN=[-r1]"), "approve", "--run", "-r1");
+        hintGiving(List.of("RUN=[-r1]"), "approve", "--run=-r1");
+        hintGiving(List.of("RUN=[-r2]", "RUN=[-r1]"), "approve", "--run", "-r1", "--", "-r2");
+        hintGiving(List.of("--json=[true] RUN=[-r1]"), "show", "--run", "-r1", "--json");
+        hintGiving(List.of("RUN=[-r1] TEXT=[hi]"), "reply", "--run", "-r1", "hi");
+        hintGiving(List.of("RUN=[-r1] TEXT=[hi]"), "reply", "hi", "--run", "-r1");
+        hintGiving(List.of("RUN=[-r1] TEXT=[hi]"), "reply", "--text", "hi", "--run", "-r1");
+        hintGiving(List.of("RUN=[-r1] TEXT=[hello there]"), "reply", "--", "-r1", "hello", "there");
+        hintGiving(List.of("--as=[bob] RUN=[-r1]"), "approve", "--", "-r1", "--as", "bob");
+        hintGiving(List.of("--reject=[wrong reason] RUN=[-r1]"), "approve", "--reject", "wrong", "reason", "--", "-r1");
+        // '--' is no word of the reason for any run (before: --reject "wrong reason --" r1)
+        hintGiving(List.of("--reject=[wrong reason] RUN=[r1]"), "approve", "--reject", "wrong", "reason", "--", "r1");
+        // a long option's shape after --run is still taken for a slip of an option, not for the run
+        assertThat(cli.run("show", "--run", "--jsno").stderrLines().getFirst()).contains("--run has no value after it");
+    }
 }
