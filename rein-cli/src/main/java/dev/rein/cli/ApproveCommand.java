@@ -137,27 +137,33 @@ final class ApproveCommand implements Callable<Integer> {
             }
             int left = runs.pending(runId).size();
             env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + CliHome.shellId(runId) + "'"
-                    : "continue the run with: rein resume " + CliHome.shellId(runId));
+                    : ours ? "continue the run with: rein resume " + CliHome.shellId(runId)
+                    : APPLICATION_CONTINUES + ": rein resume does not know its model, tools and prompt");
             return ExitCodes.SUCCEEDED;
         }
     }
 
+    /** What continues a run an application stored: rein resume and rein reply refuse it (StoredRunOptions). */
+    private static final String APPLICATION_CONTINUES = "continue the run from the application that stored it (agent.resume)";
+
     /** Why a run has no action to decide, and what to do instead. */
     private String nothingToDecide(RunSnapshot run) {
         String show = "'rein show " + CliHome.shellId(runId) + "'";
+        // a run an application stored is continued there: rein resume and rein reply refuse it
+        boolean ours = CliHome.of(env.env()).startedByRun(runId);
         if (run.status().terminal()) {
             return "run " + runId + " already ended " + run.status() + " (" + run.reason() + "); there is nothing to approve; see " + show
-                    + ", or " + ResumeCommand.nextTurn(run);
+                    + (ours ? ", or " + ResumeCommand.nextTurn(run) : "");
         }
         if (run.status() == RunStatus.WAITING_APPROVAL && !run.approvals().decisions().isEmpty()) {
-            return "every action run " + runId + " waits for is decided already (see " + show + "); continue it with 'rein resume "
-                    + CliHome.shellId(runId) + "'";
+            return "every action run " + runId + " waits for is decided already (see " + show + "); "
+                    + (ours ? "continue it with 'rein resume " + CliHome.shellId(runId) + "'" : APPLICATION_CONTINUES);
         }
         String refused = "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
         // a RUNNING run in the store is either run by a live process or was left so by one that died: the store cannot
         // tell which, so name the way on for the second
-        return run.status() == RunStatus.RUNNING ? refused + ". If the process that ran it has stopped (it crashed or was"
-                + " killed), continue the run with 'rein resume " + CliHome.shellId(runId) + "'" : refused;
+        return run.status() == RunStatus.RUNNING && ours ? refused + ". If the process that ran it has stopped (it crashed or"
+                + " was killed), continue the run with 'rein resume " + CliHome.shellId(runId) + "'" : refused;
     }
 
     /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */

@@ -101,4 +101,23 @@ class LibraryRunApprovalTest {
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(MessagingTools.read(outbox)).hasSize(1);
     }
+
+    /**
+     * After a decision on a run an application stored, the way on is the application's: rein resume refuses such a run,
+     * as it does not know its model, tools and prompt. Before: "continue the run with: rein resume ID" after the decision,
+     * and "continue it with 'rein resume ID'" when every action was decided already.
+     */
+    @Test
+    void aDecisionOnARunTheLibraryPausedPointsToTheApplicationNotToReinResume() {
+        Path outbox = cli.home().resolve("app-outbox.jsonl");
+        String id = pauseInTheStore(ScriptedModel.of(toolCalls(call("send_message", SEND)), text("了解")), outbox).runId();
+        InProcessCli.Outcome approve = cli.run("approve", id);
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(approve.stderrLines().getLast()).isEqualTo("continue the run from the application that stored it"
+                + " (agent.resume): rein resume does not know its model, tools and prompt");
+        InProcessCli.Outcome again = cli.run("approve", id);
+        assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(again.stderrLines()).singleElement().asString().contains("is decided already (see 'rein show " + id + "');"
+                + " continue the run from the application that stored it (agent.resume)").doesNotContain("rein resume " + id);
+    }
 }
