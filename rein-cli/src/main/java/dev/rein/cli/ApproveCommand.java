@@ -153,7 +153,8 @@ final class ApproveCommand implements Callable<Integer> {
         boolean ours = CliHome.of(env.env()).startedByRun(runId);
         if (run.status().terminal()) {
             return "run " + runId + " already ended " + run.status() + " (" + run.reason() + "); there is nothing to approve; see " + show
-                    + (ours ? ", or " + ResumeCommand.nextTurn(run) : "");
+                    + (ours ? ", or " + ResumeCommand.nextTurn(run)
+                    : ResumeCommand.takesReply(run) ? ", or ask a follow-up from the application that stored it (agent.reply)" : "");
         }
         if (run.status() == RunStatus.WAITING_APPROVAL && !run.approvals().decisions().isEmpty()) {
             return "every action run " + runId + " waits for is decided already (see " + show + "); "
@@ -162,8 +163,8 @@ final class ApproveCommand implements Callable<Integer> {
         String refused = "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
         // a RUNNING run in the store is either run by a live process or was left so by one that died: the store cannot
         // tell which, so name the way on for the second
-        return run.status() == RunStatus.RUNNING && ours ? refused + ". If the process that ran it has stopped (it crashed or"
-                + " was killed), continue the run with 'rein resume " + CliHome.shellId(runId) + "'" : refused;
+        return run.status() != RunStatus.RUNNING ? refused : refused + ". If the process that ran it has stopped (it crashed or"
+                + " was killed), " + (ours ? "continue the run with 'rein resume " + CliHome.shellId(runId) + "'" : APPLICATION_CONTINUES);
     }
 
     /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */

@@ -68,9 +68,7 @@ final class ResumeCommand implements Callable<Integer> {
      * as its next turn (starting over would lose what it knows); any other starts again.
      */
     static String nextTurn(RunSnapshot snapshot) {
-        boolean asked = snapshot.status() == dev.rein.run.RunStatus.FAILED
-                && dev.rein.run.Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
-        if (asked) {
+        if (asked(snapshot)) {
             return "answer its question with 'rein reply " + CliHome.shellId(snapshot.runId()) + " \"TEXT\"'";
         }
         if (snapshot.status() == dev.rein.run.RunStatus.SUCCEEDED) {
@@ -81,5 +79,15 @@ final class ResumeCommand implements Callable<Integer> {
                     + " result are answered as cancelled first)";
         }
         return "start a new run with 'rein run GOAL'";
+    }
+
+    /** Whether a reply continues the ended run (Agent.reply): it answered, asked for input or was cancelled. */
+    static boolean takesReply(RunSnapshot snapshot) {
+        return asked(snapshot) || snapshot.status() == dev.rein.run.RunStatus.SUCCEEDED
+                || snapshot.status() == dev.rein.run.RunStatus.CANCELLED;
+    }
+
+    private static boolean asked(RunSnapshot snapshot) {
+        return snapshot.status() == dev.rein.run.RunStatus.FAILED && dev.rein.run.Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
     }
 }

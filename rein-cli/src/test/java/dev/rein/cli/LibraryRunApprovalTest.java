@@ -120,4 +120,34 @@ class LibraryRunApprovalTest {
         assertThat(again.stderrLines()).singleElement().asString().contains("is decided already (see 'rein show " + id + "');"
                 + " continue the run from the application that stored it (agent.resume)").doesNotContain("rein resume " + id);
     }
+
+    /**
+     * rein approve on a run an application stored that is not waiting: one that ended is told to take a reply from the
+     * application, one stored RUNNING to be continued there if its process stopped. Before: each was told only "see
+     * 'rein show ID'" (rein reply and rein resume, which the CLI's own runs are pointed to, refuse such a run).
+     */
+    @Test
+    void approveOnARunTheLibraryEndedOrLeftRunningPointsToTheApplication() {
+        Path outbox = cli.home().resolve("app-outbox.jsonl");
+        String id;
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            RunResult done = Agent.builder().model(ScriptedModel.of(text("済みました。"))).tools(MessagingTools.outbox(outbox))
+                    .store(store).build().run("佐藤さんに連絡して");
+            assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+            id = done.runId();
+        }
+        InProcessCli.Outcome ended = cli.run("approve", id);
+        assertThat(ended.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(ended.stderrLines()).singleElement().asString().endsWith("there is nothing to approve; see 'rein show " + id
+                + "', or ask a follow-up from the application that stored it (agent.reply)").doesNotContain("rein reply");
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            dev.rein.state.RunSnapshot snapshot = store.load(id).orElseThrow();
+            store.save(snapshot.withStatus(RunStatus.RUNNING, null, null, snapshot.updatedAt()));
+        }
+        InProcessCli.Outcome running = cli.run("approve", id);
+        assertThat(running.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(running.stderrLines()).singleElement().asString().endsWith("is RUNNING, not waiting for any approval; see 'rein show "
+                + id + "'. If the process that ran it has stopped (it crashed or was killed), continue the run from the"
+                + " application that stored it (agent.resume)").doesNotContain("rein resume");
+    }
 }
