@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.testkit.MessagingTools;
+import dev.rein.internal.text.Controls;
 import dev.rein.json.Json;
 import dev.rein.state.RunStore;
 import dev.rein.store.jdbc.JdbcRunStore;
@@ -328,14 +329,14 @@ final class CliHome {
     }
 
     private static String quotedAsItIs(String id) {
-        if (Text.visible(id).equals(id)) {
-            return "'" + id.replace("'", "'\\''") + "'";
+        if (id.codePoints().noneMatch(Controls::isControl)) {
+            return Errors.singleQuoted(id);
         }
         StringBuilder sb = new StringBuilder("$'");
         id.codePoints().forEach(c -> {
             if (c == '\\' || c == '\'') {
                 sb.append('\\').appendCodePoint(c);
-            } else if (c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029 || Character.getType(c) == Character.FORMAT) {
+            } else if (Controls.isControl(c)) { // what 'rein runs' shows escaped too
                 sb.append(c <= 0xff ? String.format(java.util.Locale.ROOT, "\\x%02x", c)
                         : c <= 0xffff ? String.format(java.util.Locale.ROOT, "\\u%04x", c)
                         : String.format(java.util.Locale.ROOT, "\\U%08x", c));

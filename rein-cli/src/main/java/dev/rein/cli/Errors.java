@@ -512,15 +512,21 @@ final class Errors {
 
     /**
      * {@code word} as a shell gives it back: as it is, in double quotes, or, when it holds what a shell still reads in
-     * double quotes ({@code " $ ` \ !}), in single quotes ({@code '} itself as {@code '\''}).
+     * double quotes ({@code " $ ` \ !}), in single quotes ({@link #singleQuoted}). A word starting with '=' is quoted:
+     * zsh reads {@code =ls} as the path of the command ls.
      */
     static String shellWord(String word) {
-        if (word.matches("[A-Za-z0-9_./:=,@%+-]+")) {
+        if (word.matches("[A-Za-z0-9_./:,@%+-][A-Za-z0-9_./:=,@%+-]*")) {
             return word;
         }
         if (word.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '\\' || c == '!')) {
             return "\"" + word + "\"";
         }
+        return singleQuoted(word);
+    }
+
+    /** {@code word} in single quotes, which every POSIX shell reads as it is: {@code '} itself as {@code '\''}. */
+    static String singleQuoted(String word) {
         return "'" + word.replace("'", "'\\''") + "'";
     }
 

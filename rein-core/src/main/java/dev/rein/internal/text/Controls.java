@@ -21,9 +21,7 @@ public final class Controls {
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
             int next = i + Character.charCount(c);
-            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029
-                    || Character.getType(c) == Character.FORMAT;
-            if (control && !(keepLines && (c == '\n' || c == '\t'))) {
+            if (isControl(c) && !(keepLines && (c == '\n' || c == '\t'))) {
                 if (sb == null) {
                     sb = new StringBuilder(text.length() + 16).append(text, 0, i);
                 }
@@ -41,5 +39,13 @@ public final class Controls {
             i = next;
         }
         return sb == null ? text : sb.toString();
+    }
+
+    /**
+     * Whether {@link #visible} shows code point {@code c} as an escape (line feeds and tabs aside): a C0 or C1 control,
+     * DEL, a line or paragraph separator, or an invisible format character (Cf).
+     */
+    public static boolean isControl(int c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || Character.getType(c) == Character.FORMAT;
     }
 }
