@@ -424,13 +424,20 @@ final class Errors {
             what.add(arg.paramLabel() + ", " + described(arg));
             command.append(' ').append(example(arg));
         }
-        // a value with spaces is one argument in quotes
+        // a value with spaces is one argument in quotes; a name from a list (rein example NAME) has none
         return extra + spec.qualifiedName() + " takes " + String.join(", and ", what) + ", e.g. " + command
-                + " (quote a value that has spaces)";
+                + (spec.positionalParameters().stream().allMatch(arg -> arg.completionCandidates() != null) ? ""
+                        : " (quote a value that has spaces)");
     }
 
-    /** The example an argument's field carries, or null. */
+    /**
+     * The example an argument's field carries, or null; for a positional with names to choose from (picocli's
+     * completionCandidates: rein example NAME), the first of them.
+     */
     static String example(CommandLine.Model.ArgSpec arg) {
+        if (arg.isPositional() && arg.completionCandidates() != null && arg.completionCandidates().iterator().hasNext()) {
+            return shellWord(arg.completionCandidates().iterator().next());
+        }
         return arg.userObject() instanceof java.lang.reflect.Field field && field.isAnnotationPresent(ExampleValue.class)
                 ? field.getAnnotation(ExampleValue.class).value() : null;
     }

@@ -32,11 +32,19 @@ import picocli.CommandLine.Parameters;
                 "  3  setup or infrastructure failure (such as a key the provider refused)",
                 "  130  interrupted (Ctrl-C cancels the run or the trials in flight)"})
 final class ExampleCommand implements Callable<Integer> {
+    /** The examples' names, in the order 'rein examples' lists them. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Examples.list().stream().map(Examples.Info::name).iterator();
+        }
+    }
+
     private final CliEnvironment env;
 
-    @ExampleValue("date")
-    // optional to picocli, so that its absence is said with the examples to choose from (call()), not "Missing required parameter"
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", hideParamSyntax = true,
+    // optional to picocli, so that its absence is said with the examples to choose from (call()), not "Missing required parameter";
+    // the names to choose from are its examples' (Errors#example)
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", hideParamSyntax = true, completionCandidates = Names.class,
             description = "The example to run (see 'rein examples').")
     String name;
 

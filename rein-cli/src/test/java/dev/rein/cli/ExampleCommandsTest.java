@@ -155,14 +155,15 @@ class ExampleCommandsTest {
 
     /**
      * A word beyond NAME is named as one too many, with what rein example takes and a command to use, as for every other
-     * command. Before: picocli's "Unmatched argument at index 2: 'a'", which said neither.
+     * command. Before: picocli's "Unmatched argument at index 2: 'a'", which said neither. The example is the first of
+     * the list, as when NAME is left out, and no name has spaces to quote (before: "(quote a value that has spaces)").
      */
     @Test
     void aWordBeyondTheNameIsOneTooManyWithTheCommandToUse() {
         InProcessCli.Outcome outcome = cli.run("example", "a", "a");
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderrLines()).containsExactly("rein example: 'a' is one argument too many: rein example takes NAME,"
-                + " the example to run (see 'rein examples'), e.g. rein example date (quote a value that has spaces)"
+                + " the example to run (see 'rein examples'), e.g. rein example " + dev.rein.examples.Examples.list().getFirst().name()
                 + " (see 'rein example --help')");
     }
 
