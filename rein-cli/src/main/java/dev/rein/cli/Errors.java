@@ -350,7 +350,11 @@ final class Errors {
             return unknown;
         }
         CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
-        if (first instanceof CommandLine.Model.PositionalParamSpec positional && TEXT_LABELS.contains(positional.paramLabel())) {
+        // a RUN too, when it reads as an id: an application may name its runs '-r1' (Agent.Builder.runIds); but neither a
+        // slip of an option ('--jsno') nor a long option of its own ('rein approve --limit'), where RUN is asked for
+        boolean run = first instanceof CommandLine.Model.PositionalParamSpec positional && positional.paramLabel().equals("RUN")
+                && !dashed.startsWith("--") && !unknown.endsWith("?") && textAfterDoubleDashWorks(spec, args, dashed, positional);
+        if (first instanceof CommandLine.Model.PositionalParamSpec positional && (TEXT_LABELS.contains(positional.paramLabel()) || run)) {
             if (!textAfterDoubleDashWorks(spec, args, dashed, positional)) {
                 // 'rein reply -- --text --json RID' would be three words for two places: refused, so not offered
                 return unknown;

@@ -915,6 +915,19 @@ class UnknownOptionTest {
     }
 
     /**
+     * A run id that starts with '-' typed where RUN goes ('rein show -r1'), which names no option nor a slip of one: the
+     * hint offers it after '--', as for a GOAL or TEXT. Before: "unknown option '-r1'; ...; and give RUN, ... e.g. rein
+     * show run_3f1c..." and nothing about '--'. A slip of an option ('rein show --jsno') is not offered so.
+     */
+    @Test
+    void aRunIdStartingWithADashTypedAsTheRunIsOfferedAfterDoubleDash() {
+        assertThat(hintGiving(List.of("RUN=[-r1]"), "show", "-r1")).contains("if '-r1' is the RUN, put -- before it: rein show -- -r1");
+        hintGiving(List.of("--json=[true] RUN=[-r1]"), "show", "--json", "-r1");
+        hintGiving(List.of("RUN=[-r1]"), "cancel", "-r1");
+        assertThat(cli.run("show", "--jsno").stderrLines().getFirst()).contains("did you mean --json?").doesNotContain("put -- before");
+    }
+
+    /**
      * A run id that starts with '-' (an application may name its runs so: Agent.Builder.runIds), given with --run or after
      * '--': every command a hint offers gives it after '--', where picocli takes it for the RUN and not for an option.
      * Before: 'rein approve --run -r1 -- -r1' hinted 'rein approve -r1 -- -r1' (unknown option '-r1'), 'rein approve --run
