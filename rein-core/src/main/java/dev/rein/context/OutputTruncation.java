@@ -56,7 +56,7 @@ public final class OutputTruncation implements ToolInterceptor {
         Cut content = cut(result.content());
         if (content != null) {
             emit(invocation, result, content, null);
-            cut = cut.withContent(content.shown() + notice(limit, content.total(), content.hash(), content.stored()));
+            cut = withOwnContent(cut, content.shown() + notice(limit, content.total(), content.hash(), content.stored()));
         }
         // the part for the person is recorded, stored and shown too: cut to the same limit, its full text kept the same way
         Cut user = result.userContent() == null ? null : cut(result.userContent());
@@ -65,6 +65,16 @@ public final class OutputTruncation implements ToolInterceptor {
             cut = cut.withUserContent(user.shown() + userNotice(limit, user.total(), user.hash(), user.stored()));
         }
         return cut == result ? outcome : ToolOutcome.of(cut);
+    }
+
+    /**
+     * {@code result} with {@code content}, keeping its {@code reinMessage}: a cut of Rein's own note followed by Rein's
+     * notice is still Rein's words ({@link ToolResult#withContent} would mark it as the tool's, as it must for an
+     * application's change).
+     */
+    private static ToolResult withOwnContent(ToolResult result, String content) {
+        return new ToolResult(result.callId(), result.toolName(), content, result.isError(), result.errorClass(), result.source(),
+                result.observedAt(), result.duration(), result.retryAfter(), result.reinMessage(), result.userContent());
     }
 
     /** The {@code part} of an {@code output_truncated} event for the result's part for the person. */

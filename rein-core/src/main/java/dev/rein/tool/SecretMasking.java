@@ -37,6 +37,6 @@ final class SecretMasking implements ToolInterceptor {
         });
         events.audit(invocation, "secret_masked", "the output of tool '" + invocation.tool().name()
                 + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
-        return ToolOutcome.of(result.withContent(masked).withUserContent(maskedUser));
+        return ToolOutcome.of(result.withOwnContent(masked).withUserContent(maskedUser));
     }
 }

@@ -90,7 +90,21 @@ public record ToolResult(String callId, String toolName, String content, boolean
         return new ToolResult(call.id(), call.name(), note, false, ErrorClass.NONE, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
     }
 
+    /**
+     * With {@code newContent} for the model. Content that differs is no longer Rein's own words ({@link #reinMessage}
+     * false), so the model gets it wrapped as the tool's data: an interceptor that appends a server's text to Rein's note
+     * must not send that text as Rein's. The same content keeps the mark.
+     */
     public ToolResult withContent(String newContent) {
+        return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter,
+                reinMessage && content.equals(newContent), userContent);
+    }
+
+    /**
+     * With {@code newContent}, keeping {@link #reinMessage}: for Rein's own stages only (retry notes, secret masking),
+     * which add nothing from the tool or the outside world to Rein's text.
+     */
+    ToolResult withOwnContent(String newContent) {
         return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage, userContent);
     }
 

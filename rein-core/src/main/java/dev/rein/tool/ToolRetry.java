@@ -42,15 +42,15 @@ final class ToolRetry implements ToolInterceptor {
             }
             if (attempt > policy.maxRetries()) {
                 return attempt == 1 ? outcome
-                        : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
+                        : ToolOutcome.of(result.withOwnContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
             }
             // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer timeout helps
             if (RetryPolicy.tooLong(result.retryAfter())) {
-                return ToolOutcome.of(result.withContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
+                return ToolOutcome.of(result.withOwnContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
             }
             Duration delay = policy.delayBefore(attempt, result.retryAfter());
             if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
-                return ToolOutcome.of(result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
+                return ToolOutcome.of(result.withOwnContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
                         + " would pass the call's deadline)"));
             }
             events.retrying(invocation, attempt, result, delay);

@@ -115,4 +115,14 @@ class OutputTruncationTest {
             assertThat(files.filter(p -> p.toString().endsWith(".tmp"))).isEmpty();
         }
     }
+
+    /** Rein's own note cut to the limit is still Rein's words (its own stage, not an application's change of content). */
+    @Test
+    void reinsOwnNoteCutToTheLimitStaysReins() throws Exception {
+        Tool chart = Tool.builder("chart").description("draws").handler((a, c) -> ToolOutput.text("").withUserContent("chart")).build();
+        ToolResult result = run(chart, 10, new InMemoryOutputStore());
+
+        assertThat(result.content()).startsWith("(the tool ").contains("[rein] Output truncated");
+        assertThat(result.reinMessage()).isTrue();
+    }
 }
