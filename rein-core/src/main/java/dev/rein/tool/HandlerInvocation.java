@@ -64,10 +64,11 @@ final class HandlerInvocation implements ToolInterceptor {
             // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
             case Optional<?> maybe -> normalise(call, maybe.orElse(null));
             // the part for the person rides along; a result with nothing else for the model says so, not "empty" or
-            // "without a message" (the message was there, for the person): either note is Rein's words, not the tool's
+            // "without a message" (the message was there, for the person): either note is Rein's words, not the tool's;
+            // the success note keeps the tool's source, so strict provenance refuses it when the tool gives none
             case ToolOutput out when out.userContent() != null && out.content().isBlank() -> (out.isError()
                     ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, USER_ONLY_ERROR)
-                    : ToolResult.reinNote(call, USER_ONLY_RESULT)).withUserContent(out.userContent());
+                    : ToolResult.reinNote(call, USER_ONLY_RESULT, out.source())).withUserContent(out.userContent());
             case ToolOutput out when out.userContent() != null ->
                     normalise(call, new ToolOutput(out.content(), out.isError(), out.source())).withUserContent(out.userContent());
             case ToolOutput out when out.content().isBlank() ->

@@ -84,10 +84,12 @@ public record ToolResult(String callId, String toolName, String content, boolean
 
     /**
      * A successful result whose content is one of Rein's own fixed notes about what the tool returned (the result was
-     * for the person only), which the model sees unwrapped; never text from the tool.
+     * for the person only), which the model sees unwrapped; never text from the tool. It keeps the tool's {@code source}
+     * (null for none), so strict provenance treats the result as it treats the tool's: the wrapping depends on
+     * {@code reinMessage} only.
      */
-    static ToolResult reinNote(ToolCall call, String note) {
-        return new ToolResult(call.id(), call.name(), note, false, ErrorClass.NONE, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
+    static ToolResult reinNote(ToolCall call, String note, String source) {
+        return new ToolResult(call.id(), call.name(), note, false, ErrorClass.NONE, source, DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
     }
 
     /**

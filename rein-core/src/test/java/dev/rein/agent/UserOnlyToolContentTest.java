@@ -86,7 +86,7 @@ class UserOnlyToolContentTest {
 
         TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
         assertThat(done.reinMessage()).as("Rein's own note, as the blank error's").isTrue();
-        assertThat(done.source()).isEqualTo("rein");
+        assertThat(done.source()).as("the tool's (its default here), as strict provenance reads it").isEqualTo("tool:chart");
         assertThat(done.userContent()).isEqualTo("売上グラフ: ▁▃▅▇ (key [REDACTED:key])");
         assertThat(model.requests().get(1).toString()).contains("(the tool returned content for the user only, which is not"
                 + " shown to you)").doesNotContain(dev.rein.security.UntrustedData.TAG);
@@ -244,5 +244,33 @@ class UserOnlyToolContentTest {
                 dev.rein.json.Json.object(), 0), dev.rein.tool.ErrorClass.EXECUTION_FAILED, "(Rein's)");
         assertThat(note.withContent("(Rein's)").reinMessage()).as("the same content is still Rein's").isTrue();
         assertThat(note.withContent("(Rein's) and more").reinMessage()).isFalse();
+    }
+    /**
+     * The note for a result whose only content is for the person keeps the tool's source: with strictProvenance a tool that
+     * gives none is refused as before 939baf90 (the note's source was then "rein", which passed).
+     */
+    @Test
+    void underStrictProvenanceAResultForTheUserOnlyFromAToolWithNoSourceIsRefused() {
+        RecordingListener events = new RecordingListener();
+
+        agent(ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown")), chart("")).listener(events)
+                .safety(SafetyConfig.builder().strictProvenance(true).build()).build().run("draw it");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.errorClass()).isEqualTo("MISSING_SOURCE");
+        assertThat(done.isError()).isTrue();
+    }
+    /** The note's source is the tool's when it gives one (the wrapping depends on rein_message only). */
+    @Test
+    void theNoteForAResultForTheUserOnlyKeepsTheToolsSource() {
+        Tool sourced = Tool.builder("chart").description("Draws.")
+                .handler((a, c) -> ToolOutput.text("").withSource("https://charts.example").withUserContent("chart")).build();
+        RecordingListener events = new RecordingListener();
+
+        agent(ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown")), sourced).listener(events).build().run("draw it");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.reinMessage()).isTrue();
+        assertThat(done.source()).isEqualTo("https://charts.example");
     }
 }
