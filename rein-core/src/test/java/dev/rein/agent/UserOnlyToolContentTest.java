@@ -273,4 +273,29 @@ class UserOnlyToolContentTest {
         assertThat(done.reinMessage()).isTrue();
         assertThat(done.source()).isEqualTo("https://charts.example");
     }
+    /**
+     * A call answered from its completion record on resume keeps Rein's mark on its note (the success note and the error
+     * note): before, the record's result was rebuilt with rein_message false, so after a crash the note was traced as the
+     * tool's and wrapped as untrusted data (rev92).
+     */
+    @Test
+    void aCallAnsweredFromItsCompletionRecordKeepsReinsNoteReins() {
+        for (boolean error : new boolean[] {false, true}) {
+            Tool post = Tool.builder("post").description("Posts the chart.").risk(dev.rein.tool.Risk.WRITE)
+                    .handler((a, c) -> (error ? ToolOutput.error("") : ToolOutput.text("")).withUserContent("posted")).build();
+            ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
+            RunResult crashed = Agent.builder().model(ScriptedModel.of(toolCalls(call("post", "{}")), text("unused"))).tools(post)
+                    .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).store(store).build().run("post");
+            RecordingListener events = new RecordingListener();
+            ScriptedModel model = ScriptedModel.of(text("done"));
+
+            Agent.builder().model(model).tools(post).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                    .store(store.delegate()).listener(events).build().resume(crashed.runId());
+
+            assertThat(events.events(TraceEvent.Audit.class)).extracting(TraceEvent.Audit::kind).contains("idempotent_replay");
+            assertThat(events.events(TraceEvent.ToolCompleted.class)).singleElement()
+                    .satisfies(e -> assertThat(e.reinMessage()).as("error=" + error).isTrue());
+            assertThat(model.requests().get(0).toString()).as("error=" + error).doesNotContain(dev.rein.security.UntrustedData.TAG);
+        }
+    }
 }

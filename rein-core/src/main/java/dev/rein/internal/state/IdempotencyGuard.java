@@ -87,8 +87,9 @@ public final class IdempotencyGuard implements ToolInterceptor {
         if (recorded == null) {
             return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the call completed earlier, but its result was not kept)");
         }
-        // a resume answers the call from this record alone, so its part for the person comes from here too
+        // a resume answers the call from this record alone, so its part for the person comes from here too, and Rein's mark
+        // on its note: rebuilt without it, a note Rein wrote was traced as the tool's and wrapped as untrusted data
         return new ToolResult(call.id(), call.name(), recorded.content(), recorded.isError(), recorded.errorClass(),
-                recorded.source(), recorded.observedAt(), recorded.duration(), null).withUserContent(recorded.userContent());
+                recorded.source(), recorded.observedAt(), recorded.duration(), null, recorded.reinMessage(), recorded.userContent());
     }
 }
