@@ -17,6 +17,7 @@ final class HandlerInvocation implements ToolInterceptor {
     /** What the model gets for an error whose only message is for the person (README, Tools); Rein's own, as the next. */
     static final String USER_ONLY_ERROR = "(the tool reported an error; its message was for the user only)";
     static final String NO_MESSAGE_ERROR = "(the tool reported an error without a message)";
+    /** What the model gets for an empty result (README, Tools); Rein's own, as the notes above. */
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
     /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
@@ -60,7 +61,7 @@ final class HandlerInvocation implements ToolInterceptor {
 
     static ToolResult normalise(ToolCall call, Object value) {
         return switch (value) {
-            case null -> ToolResult.success(call, EMPTY_RESULT, null);
+            case null -> ToolResult.reinNote(call, EMPTY_RESULT, null);
             // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
             case Optional<?> maybe -> normalise(call, maybe.orElse(null));
             // the part for the person rides along; a result with nothing else for the model says so, not "empty" or
@@ -73,19 +74,16 @@ final class HandlerInvocation implements ToolInterceptor {
                     normalise(call, new ToolOutput(out.content(), out.isError(), out.source())).withUserContent(out.userContent());
             case ToolOutput out when out.content().isBlank() ->
                     out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, NO_MESSAGE_ERROR)
-                            : ToolResult.success(call, EMPTY_RESULT, out.source());
+                            : ToolResult.reinNote(call, EMPTY_RESULT, out.source());
             case ToolOutput out -> out.isError()
                     ? withSource(ToolResult.error(call, ErrorClass.EXECUTION_FAILED, out.content()), out.source())
                     : ToolResult.success(call, out.content(), out.source());
-            case String s when s.isBlank() -> ToolResult.success(call, EMPTY_RESULT, null);
+            case String s when s.isBlank() -> ToolResult.reinNote(call, EMPTY_RESULT, null);
             case String s -> ToolResult.success(call, s, null);
-            case JsonNode node -> ToolResult.success(call, node.isTextual() ? orEmpty(node.asText()) : Json.write(node), null);
+            case JsonNode node when node.isTextual() && node.asText().isBlank() -> ToolResult.reinNote(call, EMPTY_RESULT, null);
+            case JsonNode node -> ToolResult.success(call, node.isTextual() ? node.asText() : Json.write(node), null);
             default -> ToolResult.success(call, Json.write(value), null);
         };
-    }
-
-    private static String orEmpty(String s) {
-        return s.isBlank() ? EMPTY_RESULT : s;
     }
 
     private static ToolResult withSource(ToolResult r, String source) {

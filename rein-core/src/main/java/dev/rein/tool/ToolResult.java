@@ -83,7 +83,7 @@ public record ToolResult(String callId, String toolName, String content, boolean
     }
 
     /**
-     * A successful result whose content is one of Rein's own fixed notes about what the tool returned (the result was
+     * A successful result whose content is one of Rein's own fixed notes about what the tool returned (it was empty, or
      * for the person only), which the model sees unwrapped; never text from the tool. It keeps the tool's {@code source}
      * (null for none), so strict provenance treats the result as it treats the tool's: the wrapping depends on
      * {@code reinMessage} only.

@@ -274,6 +274,28 @@ class UserOnlyToolContentTest {
         assertThat(done.source()).isEqualTo("https://charts.example");
     }
     /**
+     * The note for an empty result is Rein's words as the note for a result for the person only: rein_message true in the
+     * trace, unwrapped, and so in its replay. Before, it was recorded as the tool's (rein_message false).
+     */
+    @Test
+    void theNoteForAnEmptyResultIsReinsOwnInTheTraceAndItsReplay(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        Tool empty = Tool.builder("chart").description("Draws.").handler((a, c) -> "").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("chart", "{}")), text("shown"));
+        RecordingListener events = new RecordingListener();
+
+        agent(model, empty).listener(events).listener(JsonlTraceListener.to(trace)).build().run("draw it");
+
+        TraceEvent.ToolCompleted done = events.events(TraceEvent.ToolCompleted.class).get(0);
+        assertThat(done.content()).isEqualTo("(the tool ran successfully; the result was empty)");
+        assertThat(done.reinMessage()).isTrue();
+        assertThat(model.requests().get(1).toString()).doesNotContain(dev.rein.security.UntrustedData.TAG);
+        RecordingListener replayed = new RecordingListener();
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), empty).listener(replayed).build());
+        assertThat(report.reproduced()).isTrue();
+        assertThat(replayed.events(TraceEvent.ToolCompleted.class)).singleElement().satisfies(e -> assertThat(e.reinMessage()).isTrue());
+    }
+    /**
      * A call answered from its completion record on resume keeps Rein's mark on its note (the success note and the error
      * note): before, the record's result was rebuilt with rein_message false, so after a crash the note was traced as the
      * tool's and wrapped as untrusted data (rev92).
