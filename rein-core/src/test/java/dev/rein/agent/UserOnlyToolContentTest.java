@@ -245,6 +245,7 @@ class UserOnlyToolContentTest {
         assertThat(note.withContent("(Rein's)").reinMessage()).as("the same content is still Rein's").isTrue();
         assertThat(note.withContent("(Rein's) and more").reinMessage()).isFalse();
     }
+
     /**
      * The note for a result whose only content is for the person keeps the tool's source: with strictProvenance a tool that
      * gives none is refused as before 939baf90 (the note's source was then "rein", which passed).
@@ -260,6 +261,7 @@ class UserOnlyToolContentTest {
         assertThat(done.errorClass()).isEqualTo("MISSING_SOURCE");
         assertThat(done.isError()).isTrue();
     }
+
     /** The note's source is the tool's when it gives one (the wrapping depends on rein_message only). */
     @Test
     void theNoteForAResultForTheUserOnlyKeepsTheToolsSource() {
@@ -273,6 +275,7 @@ class UserOnlyToolContentTest {
         assertThat(done.reinMessage()).isTrue();
         assertThat(done.source()).isEqualTo("https://charts.example");
     }
+
     /**
      * The note for an empty result is Rein's words as the note for a result for the person only: rein_message true in the
      * trace, unwrapped, and so in its replay. Before, it was recorded as the tool's (rein_message false).
@@ -295,6 +298,7 @@ class UserOnlyToolContentTest {
         assertThat(report.reproduced()).isTrue();
         assertThat(replayed.events(TraceEvent.ToolCompleted.class)).singleElement().satisfies(e -> assertThat(e.reinMessage()).isTrue());
     }
+
     /**
      * A call answered from its completion record on resume keeps Rein's mark on its note (the success note and the error
      * note): before, the record's result was rebuilt with rein_message false, so after a crash the note was traced as the
