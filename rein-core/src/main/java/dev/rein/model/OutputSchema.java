@@ -314,18 +314,44 @@ public final class OutputSchema implements ModelOption {
     }
 
     /**
-     * Whether an answer read as {@code type} is checked against the schema generated from it: a record (generic or not),
-     * or an array, collection or map whose elements (a map's values), at any depth, are records ({@code Optional<X>} and
-     * {@code ? extends X} count as X). Any other type is read as Jackson reads it, which is more lenient than its schema
-     * (a {@code @JsonCreator} from a string, an int from "5", an Instant from a number), and a record's nulls and zeros,
-     * which the check is for, cannot arise in it.
+     * Whether an answer read as {@code type} is checked against the schema generated from it: a record (generic or not);
+     * an array, collection or map whose elements (a map's values), at any depth, are records ({@code Optional<X>} and
+     * {@code ? extends X} count as X); or a plain class (bean) whose Jackson properties, at any depth, reach such a type
+     * ({@code Report{List<Verdict> verdicts}}, {@code Box<Verdict>}). Any other type (a {@code @JsonCreator} from one
+     * string, an enum, a JDK type, a bean of no records) is read as Jackson reads it, which is more lenient than its
+     * schema (a creator from a string, an int from "5", an Instant from a number), and a record's nulls and zeros, which
+     * the check is for, cannot arise in it.
      */
     private static boolean checked(JavaType type) {
-        if (type.getRawClass().isRecord()) {
+        return checked(type, new java.util.HashSet<>());
+    }
+
+    private static boolean checked(JavaType type, java.util.Set<JavaType> visited) {
+        Class<?> raw = type.getRawClass();
+        if (raw.isRecord()) {
             return true;
         }
         boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
-        return container && type.getContentType() != null && checked(type.getContentType());
+        if (container) {
+            return type.getContentType() != null && checked(type.getContentType(), visited);
+        }
+        // a bean: its properties as Jackson reads them (a type variable resolved, Box<Verdict>'s item is a Verdict); the
+        // visited set ends a bean that holds itself. JDK types, enums and primitives are read as Jackson reads them.
+        if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
+                || !visited.add(type)) {
+            return false;
+        }
+        try {
+            for (var property : Json.mapper().getDeserializationConfig().introspect(type).findProperties()) {
+                JavaType propertyType = property.getPrimaryType();
+                if (propertyType != null && checked(propertyType, visited)) {
+                    return true;
+                }
+            }
+        } catch (RuntimeException e) {
+            return false; // a type Jackson cannot introspect: it is read (and refused) as Jackson reads it
+        }
+        return false;
     }
 
     /**

@@ -184,6 +184,17 @@ class TypedOutputTest {
         public int count;
     }
 
+    /** A plain class (bean) that holds records: checked, as a record holding them would be. */
+    public static final class Report {
+        public String summary;
+        public List<Invoice> invoices;
+    }
+
+    /** A generic bean: checked when what it holds is a record. */
+    public static final class Box<T> {
+        public T item;
+    }
+
     private static RunResult untyped(String answer) {
         return Agent.builder().model(ScriptedModel.of(text(answer))).build().run("answer");
     }
@@ -211,6 +222,15 @@ class TypedOutputTest {
         assertThatThrownBy(() -> untyped("{\"a\":[{\"invoiceId\":\"I-1\"}]}")
                 .output(new dev.rein.model.TypeRef<java.util.Map<String, List<? extends Invoice>>>() {})).isInstanceOf(ReinException.class)
                 .hasMessageContaining("$.a[0]: required property 'total' not found");
+        // so is a bean whose properties, at any depth, hold records (before: a Report with an Invoice whose total was 0)
+        assertThatThrownBy(() -> untyped("{\"summary\":\"s\",\"invoices\":[{\"invoiceId\":\"I-1\"}]}").output(Report.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("$.invoices[0]: required property 'total' not found");
+        assertThatThrownBy(() -> untyped("{\"item\":{\"invoiceId\":\"I-1\"}}")
+                .output(new dev.rein.model.TypeRef<Box<Invoice>>() {})).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$.item: required property 'total' not found");
+        // a Box of what is no record is read as Jackson reads it
+        assertThat(untyped("{\"item\":\"12.50 EUR\"}").output(new dev.rein.model.TypeRef<Box<Money>>() {}).item.text())
+                .isEqualTo("12.50 EUR");
     }
 
     /**
