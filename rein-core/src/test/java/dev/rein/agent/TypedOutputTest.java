@@ -195,6 +195,9 @@ class TypedOutputTest {
         public T item;
     }
 
+    /** A record with a value-class component: the record is checked, the component against Money's generated schema. */
+    public record Priced(Money total) {}
+
     private static RunResult untyped(String answer) {
         return Agent.builder().model(ScriptedModel.of(text(answer))).build().run("answer");
     }
@@ -231,6 +234,10 @@ class TypedOutputTest {
         // a Box of what is no record is read as Jackson reads it
         assertThat(untyped("{\"item\":\"12.50 EUR\"}").output(new dev.rein.model.TypeRef<Box<Money>>() {}).item.text())
                 .isEqualTo("12.50 EUR");
+        // Jackson's leniency is for a type not checked as a whole: a record's Money component is checked against Money's
+        // generated schema, an object of its fields, so the string Jackson would read is refused
+        assertThatThrownBy(() -> untyped("{\"total\":\"12.50 EUR\"}").output(Priced.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$.total: string found, object expected");
     }
 
     /**
