@@ -139,9 +139,18 @@ public final class OutputSchema implements ModelOption {
             if (value.isEmpty()) {
                 return new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
             }
+            // an Optional of an Optional is its innermost value or null: one null, not one per Optional (Jackson reads
+            // null as Optional[Optional.empty])
+            ResolvedType inner = value.get(0);
+            while (inner.getErasedType() == java.util.Optional.class && !inner.getTypeParameters().isEmpty()) {
+                inner = inner.getTypeParameters().get(0);
+            }
+            if (inner.getErasedType() == java.util.Optional.class) { // a raw Optional inside: any value
+                return new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
+            }
             // the value's schema is filled in (or made a $ref) only at the end, so it is wrapped, not made nullable itself
             ObjectNode schema = Json.object();
-            schema.putArray("anyOf").add(Json.object().put("type", "null")).add(context.createDefinitionReference(value.get(0)));
+            schema.putArray("anyOf").add(Json.object().put("type", "null")).add(context.createDefinitionReference(inner));
             return new CustomDefinition(schema, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
         });
         // in a record's component (List<Optional<Verdict>> items) victools flattened an item's Optional as a component's but

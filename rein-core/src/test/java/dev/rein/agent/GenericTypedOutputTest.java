@@ -242,4 +242,22 @@ class GenericTypedOutputTest {
     }
 
     public record Tagged(Optional<List<String>> tags) {}
+
+    /** A record whose component is an Optional of an Optional. */
+    public record Twice(Optional<Optional<String>> note) {}
+
+    /** Before: an Optional<Optional<X>> item was {"anyOf":[{"type":"null"},{"anyOf":[{"type":"null"},X]}]}, null twice. */
+    @Test
+    void anOptionalOfAnOptionalIsItsValueOrOneNull() {
+        String items = OutputSchema.of("Verdicts", new TypeRef<List<Optional<Optional<Verdict>>>>() {}.type()).schema().toString();
+        assertThat(items.split("\\{\"type\":\"null\"\\}", -1)).hasSize(2);
+        RunResult plain = Agent.builder().model(ScriptedModel.of(text("[null, {\"decision\":\"keep\",\"confidence\":2}]")))
+                .build().run("judge");
+        // Jackson reads null as Optional[Optional.empty]
+        assertThat(plain.output(new TypeRef<List<Optional<Optional<Verdict>>>>() {})).containsExactly(Optional.of(Optional.empty()),
+                Optional.of(Optional.of(new Verdict("keep", 2, Optional.empty()))));
+        // a record's Optional<Optional<String>> component: a string or null (until c9515a26 {"value": "…"} or null)
+        assertThat(OutputSchema.of(Twice.class).schema().get("properties").get("note").toString())
+                .isEqualTo("{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"string\"}]}");
+    }
 }
