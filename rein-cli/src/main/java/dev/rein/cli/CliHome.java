@@ -2,6 +2,7 @@ package dev.rein.cli;
 
 import dev.rein.testkit.MessagingTools;
 import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.ShellWords;
 import dev.rein.json.Json;
 import dev.rein.state.RunStore;
 import dev.rein.store.jdbc.JdbcRunStore;
@@ -314,7 +315,7 @@ final class CliHome {
      * may follow '--' too.
      */
     static String asRun(String id, String word) {
-        return id.startsWith("-") ? "-- " + word : word;
+        return ShellWords.run(id, word);
     }
 
     /**

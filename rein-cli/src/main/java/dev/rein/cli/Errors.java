@@ -10,6 +10,7 @@ import static dev.rein.cli.OptionTypos.unknownOption;
 
 import dev.rein.ReinException;
 import dev.rein.internal.text.NearNames;
+import dev.rein.internal.text.ShellWords;
 import dev.rein.state.StoreConflictException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -527,18 +528,12 @@ final class Errors {
      * zsh reads {@code =ls} as the path of the command ls.
      */
     static String shellWord(String word) {
-        if (word.matches("[A-Za-z0-9_./:,@%+-][A-Za-z0-9_./:=,@%+-]*")) {
-            return word;
-        }
-        if (word.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '\\' || c == '!')) {
-            return "\"" + word + "\"";
-        }
-        return singleQuoted(word);
+        return ShellWords.word(word);
     }
 
     /** {@code word} in single quotes, which every POSIX shell reads as it is: {@code '} itself as {@code '\''}. */
     static String singleQuoted(String word) {
-        return "'" + word.replace("'", "'\\''") + "'";
+        return ShellWords.singleQuoted(word);
     }
 
     /**

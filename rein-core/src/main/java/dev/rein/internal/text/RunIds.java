@@ -56,19 +56,10 @@ public final class RunIds {
     }
 
     /**
-     * {@code runId} as a word of a command a message suggests ({@code rein show ID}), to be pasted into a POSIX shell: as
-     * {@link #shown} gives it (an escape's backslash quoted too), as it is when a shell keeps it so, in double quotes
-     * when it holds a space or the like, else in single quotes ({@code '} as {@code '\''}). The rule of rein-cli's
-     * {@code CliHome.shellId} ({@code Errors.shellWord}), kept here for core's own messages: core cannot use rein-cli's.
+     * {@code runId} as the RUN of a command a message suggests ({@code rein show ID}), to be pasted into a POSIX shell:
+     * as {@link #shown} gives it, quoted as {@link ShellWords#word} says, after {@code --} when it starts with '-'.
      */
     public static String shellWord(String runId) {
-        String word = shown(runId);
-        if (word.matches("[A-Za-z0-9_./:=,@%+-]+")) {
-            return word;
-        }
-        if (word.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '\\' || c == '!')) {
-            return "\"" + word + "\"";
-        }
-        return "'" + word.replace("'", "'\\''") + "'";
+        return ShellWords.run(runId, ShellWords.word(shown(runId)));
     }
 }
