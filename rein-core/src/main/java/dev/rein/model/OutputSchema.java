@@ -332,28 +332,35 @@ public final class OutputSchema implements ModelOption {
      * the check is for, cannot arise in it.
      */
     private static boolean checked(JavaType type) {
-        return checked(type, new java.util.HashSet<>());
+        return checked(type, new java.util.HashSet<>(), 0);
     }
 
-    private static boolean checked(JavaType type, java.util.Set<JavaType> visited) {
+    /**
+     * How many beans deep {@link #checked} looks, so that the walk ends whatever the type: a generic bean whose property
+     * is itself at a larger type ({@code Tree<T>} holding a {@code Tree<List<T>>}) never meets a type it has seen (Jackson
+     * cannot read such a type either).
+     */
+    private static final int MAX_BEAN_DEPTH = 32;
+
+    private static boolean checked(JavaType type, java.util.Set<JavaType> visited, int beans) {
         Class<?> raw = type.getRawClass();
         if (raw.isRecord()) {
             return true;
         }
         boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
         if (container) {
-            return type.getContentType() != null && checked(type.getContentType(), visited);
+            return type.getContentType() != null && checked(type.getContentType(), visited, beans);
         }
         // a bean: its properties as Jackson reads them (a type variable resolved, Box<Verdict>'s item is a Verdict); the
         // visited set ends a bean that holds itself. JDK types, enums and primitives are read as Jackson reads them.
         if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
-                || !visited.add(type)) {
+                || beans >= MAX_BEAN_DEPTH || !visited.add(type)) {
             return false;
         }
         try {
             for (var property : Json.mapper().getDeserializationConfig().introspect(type).findProperties()) {
                 JavaType propertyType = property.getPrimaryType();
-                if (propertyType != null && checked(propertyType, visited)) {
+                if (propertyType != null && checked(propertyType, visited, beans + 1)) {
                     return true;
                 }
             }
@@ -467,9 +474,10 @@ public final class OutputSchema implements ModelOption {
      * The final answer as a value of {@code type}, read under the names a schema generated from {@code type}
      * requires: the Java names of its components (so {@code orderId}, not Rein's snake_case wire name),
      * {@code Optional} components empty when left out or null, other properties ignored. For a record, or an array,
-     * collection or map of records (at any depth), the answer must validate against the schema generated from {@code
-     * type} (every component that is not {@code Optional} present), so it is never read as a record of nulls and zeros;
-     * any other type is read as Jackson reads it (a {@code @JsonCreator} from a string, an int from "5").
+     * collection or map of records (at any depth), or a plain class (bean) whose properties reach such a type, the answer
+     * must validate against the schema generated from {@code type} (every component that is not {@code Optional}
+     * present), so it is never read as a record of nulls and zeros; any other type is read as Jackson reads it (a {@code
+     * @JsonCreator} from a string, an int from "5").
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code
      *         Optional} (an answer is always given: read its value's type)
@@ -496,8 +504,8 @@ public final class OutputSchema implements ModelOption {
     /**
      * The final answer as a value of a generic {@code type} ({@code List<Verdict>}, say, from {@link TypeRef#type()}), read
      * as {@link #readAnswer(String, Class)} reads a class: under the names the schema generated from {@code type}
-     * requires, and, for a (generic) record or a list, array or map of records, only when the answer validates against
-     * that schema, so the records inside a list or map are never read full of nulls and zeros. A {@code Class} is read as
+     * requires, and, for a (generic) record, a list, array or map of records, or a bean whose properties reach one, only when
+     * the answer validates against that schema, so the records inside a list or map are never read full of nulls and zeros. A {@code Class} is read as
      * {@link #readAnswer(String, Class)} reads it.
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}, or {@code type} is an {@code

@@ -240,6 +240,19 @@ class TypedOutputTest {
                 .hasMessageContaining("$.total: string found, object expected");
     }
 
+    /** A bean that holds itself (and a record). */
+    public static final class Node {
+        public Node next;
+        public Invoice invoice;
+    }
+
+    /** The walk over a bean's properties ends at a bean it has seen, and still finds the record beside it. */
+    @Test
+    void aBeanThatHoldsItselfIsChecked() {
+        assertThatThrownBy(() -> untyped("{\"next\":{\"invoice\":{\"invoiceId\":\"I-1\"}}}").output(Node.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("required property 'total' not found");
+    }
+
     /**
      * A null type is refused naming the method the caller called and what to pass: before, agent.run(goal, (Class<?>) null)
      * and outputType((Class<?>) null) named OutputSchema.of, which the caller never called.
