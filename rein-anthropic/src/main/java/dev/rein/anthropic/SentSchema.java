@@ -216,10 +216,11 @@ final class SentSchema {
             }
         }
         leaveOutUnevaluatedFalse(object);
-        leaveOutLossyConditions(object);
         if (!condition) {
+            // before a lossy then or else is left out: what it names, the closed object must list all the same
             closeObject(object, pointer, name);
         }
+        leaveOutLossyConditions(object);
         object.remove(UNSUPPORTED_CONSTRAINTS);
         if (unsupportedFormat(object)) {
             object.remove("format");
@@ -388,16 +389,18 @@ final class SentSchema {
 
     /**
      * {@code node} and the schemas under it that apply to the same value ({@link #SAME_VALUE}), through any depth of
-     * them, but for a then and else the sent copy leaves out (with a lossy if, {@link #leaveOutLossyConditions}) and
-     * {@code skip}'s entries at the top (an anyOf variant's siblings: alternatives to it).
+     * them, but for a then and else with no if beside them (which JSON Schema ignores) and {@code skip}'s entries at the
+     * top (an anyOf variant's siblings: alternatives to it). A then or else the sent copy leaves out (with a lossy if,
+     * {@link #leaveOutLossyConditions}) counts too: what it names, the closed object must still list, or the copy would
+     * forbid what the condition allowed.
      */
     private static List<Part> parts(ObjectNode node, String keyword, String pointer, String skip) {
         List<Part> found = new java.util.ArrayList<>();
         found.add(new Part(node, keyword, pointer));
-        boolean thenElseSent = node.has("if") && IF_THEN_ELSE.stream().noneMatch(k -> losesSomething(node.get(k)));
+        boolean withIf = node.has("if");
         for (Subschema sub : subschemas(node, pointer)) {
             if (SAME_VALUE.contains(sub.keyword()) && !sub.keyword().equals(skip) && sub.schema() instanceof ObjectNode o
-                    && (thenElseSent || !IF_THEN_ELSE.contains(sub.keyword()))) {
+                    && (withIf || !IF_THEN_ELSE.contains(sub.keyword()))) {
                 found.addAll(parts(o, sub.keyword(), sub.pointer(), null));
             }
         }

@@ -44,6 +44,12 @@ class SentSchemaSoundnessTest {
         check(K + "\"allOf\":[{\"dependentRequired\":{\"k\":[\"x\"]}}]}", kx, "names the property \"x\"");
         check(K + IF_K + "\"then\":{\"anyOf\":[{\"required\":[\"x\"]}]}}", kx, "names the property \"x\"");
         check(K + IF_K + "\"then\":{\"allOf\":[{\"required\":[\"x\"]}]}}", kx, "names the property \"x\"");
+        // a then left out of the sent copy (its maxLength is lossy) still names x: closed without it, no answer with k "a"
+        // could hold x (rev98), with or without unevaluatedProperties false
+        String lossyThen = "\"then\":{\"properties\":{\"x\":{\"type\":\"string\",\"maxLength\":8}},\"required\":[\"x\"]}";
+        String ks = "{\"k\":\"a\",\"x\":\"s\"}";
+        check(K + IF_K + lossyThen + "}", ks, "names the property \"x\"");
+        check(K + IF_K + lossyThen + ",\"unevaluatedProperties\":false}", ks, "names the property \"x\"");
         String yb = "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}";
         check(Y + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb, "names the property \"b\"");
         check(Y + "\"dependentSchemas\":{\"k\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}", yb,
