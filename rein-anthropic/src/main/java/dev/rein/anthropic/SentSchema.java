@@ -488,6 +488,13 @@ final class SentSchema {
             if (target.path("properties").get(entry.getKey()) instanceof ObjectNode own && own.has("properties")
                     && REFS.stream().noneMatch(own::has)) {
                 refuseUnlisted(own, childAt, parts(child, part.keyword(), pointer, null), name);
+            } else if (target.path("properties").get(entry.getKey()) instanceof ObjectNode own
+                    && REFS.stream().anyMatch(own::has)) {
+                // the referenced schema is closed on its own, and this check does not follow references
+                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
+                        + "\"", childAt, "write the schema the reference at " + childAt + " names out in its place, so"
+                        + " that it lists the properties the " + (part.keyword() == null ? "schema" : part.keyword())
+                        + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + " names");
             } else {
                 throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
                         + "\"", childAt, "write what the " + (part.keyword() == null ? "schema" : part.keyword())

@@ -54,6 +54,11 @@ class SentSchemaSoundnessTest {
         check(Y + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb, "names the property \"b\"");
         check(Y + "\"dependentSchemas\":{\"k\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}", yb,
                 "names the property \"b\"");
+        // y given by a $ref: the check does not follow it, and says to write the referenced schema out in its place
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/Y\"}},"
+                + "\"required\":[\"k\"],\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
+                + "\"b\":{\"type\":\"string\"}}}}," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb,
+                "write the schema the reference at /properties/y names out in its place");
     }
 
     /** zod's .and() (allOf of two closed objects), an entry listing less than its parent, an anyOf variant likewise. */
