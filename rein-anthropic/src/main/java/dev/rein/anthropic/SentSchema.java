@@ -462,13 +462,14 @@ final class SentSchema {
         JsonNode additional = part.schema().get("additionalProperties");
         if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
             throw unlisted(name, part.keyword(), part.pointer(), "other properties (\"additionalProperties\": "
-                    + additional + ")", at, "let the object hold no other properties");
+                    + additional + ")", at, "remove that \"additionalProperties\" from the " + (part.keyword() == null ? "schema" : part.keyword())
+                    + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + ", so the object holds no other properties");
         }
         if (part.schema().get("patternProperties") instanceof ObjectNode own) {
             for (String pattern : (Iterable<String>) own::fieldNames) {
                 if (!target.path("patternProperties").has(pattern)) {
                     throw unlisted(name, part.keyword(), part.pointer(), "the properties the patternProperties pattern \""
-                            + pattern + "\" matches", at, "list those properties in the object's own \"properties\"");
+                            + pattern + "\" matches", at, "give the object's own schema the same pattern in its \"patternProperties\"");
                 }
             }
         }

@@ -93,9 +93,10 @@ class SentSchemaSoundnessTest {
     @Test
     void otherPropertiesAConditionAllowsAreRefused() throws Exception {
         check(K + IF_K + "\"then\":{\"patternProperties\":{\"^x_\":{\"type\":\"string\"}},\"minProperties\":2},"
-                + "\"unevaluatedProperties\":false}", "{\"k\":\"a\",\"x_1\":\"s\"}", "patternProperties");
+                + "\"unevaluatedProperties\":false}", "{\"k\":\"a\",\"x_1\":\"s\"}",
+                "give the object's own schema the same pattern in its \"patternProperties\"");
         check(K + "\"dependentSchemas\":{\"k\":{\"additionalProperties\":{\"type\":\"string\"}}}}",
-                "{\"k\":\"a\",\"x_1\":\"s\"}", "additionalProperties");
+                "{\"k\":\"a\",\"x_1\":\"s\"}", "remove that \"additionalProperties\" from the dependentSchemas at");
     }
 
     /** A $ref in a condition to a schema sent unchanged, one in a condition left out, a then without an if: sent. */
