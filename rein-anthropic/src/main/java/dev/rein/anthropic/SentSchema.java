@@ -174,7 +174,7 @@ final class SentSchema {
         ObjectNode copy = schema.schema().deepCopy();
         leaveOutThenElseWithoutIf(copy);
         refuseRefInCondition(copy, copy, "", schema.name(), null, null);
-        close(copy, "", schema.name());
+        close(copy, "", schema.name(), schema.schema());
         return copy;
     }
 
@@ -189,15 +189,16 @@ final class SentSchema {
     /** The condition keywords left out of the sent copy together, as one, when any would lose something. */
     private static final List<String> IF_THEN_ELSE = List.of("if", "then", "else");
 
-    private static void close(JsonNode node, String pointer, String name) {
-        close(node, pointer, name, SchemaRole.VALUE);
+    /** {@code given}: the schema as given, whose JSON Pointers a local reference follows ({@link #referenced}). */
+    private static void close(JsonNode node, String pointer, String name, JsonNode given) {
+        close(node, pointer, name, given, SchemaRole.VALUE);
     }
 
     /**
      * {@code role}: what the node is to the value ({@link SchemaRole}); a CONDITION's node, and every one under it, is walked
      * for the allOf check and the constraints only: not closed, not asked to say its kind.
      */
-    private static void close(JsonNode node, String pointer, String name, SchemaRole role) {
+    private static void close(JsonNode node, String pointer, String name, JsonNode given, SchemaRole role) {
         if (!(node instanceof ObjectNode object)) {
             if (role == SchemaRole.VALUE && node.isBoolean() && node.booleanValue()) {
                 throw saysNoKind(name, pointer, node); // true is {}: any value; false (no value) is sent as it is
@@ -218,7 +219,7 @@ final class SentSchema {
         leaveOutUnevaluatedFalse(object);
         if (!condition) {
             // before a lossy then or else is left out: what it names, the closed object must list all the same
-            closeObject(object, pointer, name);
+            closeObject(object, pointer, name, given);
         }
         leaveOutLossyConditions(object);
         object.remove(UNSUPPORTED_CONSTRAINTS);
@@ -232,9 +233,9 @@ final class SentSchema {
         for (Subschema sub : subschemas(object, pointer)) {
             if (!condition && List.of("allOf", "anyOf", "oneOf").contains(sub.keyword())
                     && sub.schema() instanceof ObjectNode entry && isObject(entry) && entry.has("properties")) {
-                refuseEntryUnlisted(object, pointer, sub, entry, name);
+                refuseEntryUnlisted(object, pointer, sub, entry, name, given);
             }
-            close(sub.schema(), sub.pointer(), name, condition ? SchemaRole.CONDITION : sub.role());
+            close(sub.schema(), sub.pointer(), name, given, condition ? SchemaRole.CONDITION : sub.role());
         }
         renameOneOf(object);
     }
@@ -245,7 +246,7 @@ final class SentSchema {
      * it): zod's {@code .and()} gives an allOf of two objects, each closed alone, that no answer could meet.
      */
     private static void refuseEntryUnlisted(ObjectNode node, String pointer, Subschema sub, ObjectNode entry,
-            String name) {
+            String name, JsonNode given) {
         boolean alternative = !sub.keyword().equals("allOf");
         List<Part> parts = new java.util.ArrayList<>(parts(node, null, pointer, alternative ? sub.keyword() : null));
         if (alternative) {
@@ -253,7 +254,7 @@ final class SentSchema {
         }
         parts.removeIf(part -> part.schema() == entry);
         parts.addFirst(new Part(entry, null, sub.pointer()));
-        refuseUnlisted(entry, sub.pointer(), parts, name);
+        refuseUnlisted(entry, sub.pointer(), parts, name, given);
     }
 
     /**
@@ -330,7 +331,7 @@ final class SentSchema {
      * where closed it would forbid what the schema allows: other properties (additionalProperties or
      * unevaluatedProperties other than false), any property (none listed), or a property a condition names.
      */
-    private static void closeObject(ObjectNode object, String pointer, String name) {
+    private static void closeObject(ObjectNode object, String pointer, String name, JsonNode given) {
         String at = pointer.isEmpty() ? "its top" : pointer;
         JsonNode additional = object.get("additionalProperties");
         if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
@@ -354,7 +355,7 @@ final class SentSchema {
                     + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
                     + " \"properties\": {} for an object that holds nothing)" + LEAVE_IT_OFF);
         }
-        refuseUnlisted(object, at, parts(object, null, pointer, null), name);
+        refuseUnlisted(object, at, parts(object, null, pointer, null), name, given);
         object.put("additionalProperties", false);
     }
 
@@ -435,10 +436,10 @@ final class SentSchema {
      * Refuses an object to be closed ({@code target}) that does not list (nor match with a patternProperties pattern)
      * a property one of {@code parts} names, or that cannot be shown to take what a part lets the value hold: other
      * properties (an additionalProperties schema, a pattern of its own) or, for a property, a nested object's properties
-     * (then the target's own schema of it must be an object listing them, checked the same way). Once closed, no answer
-     * could hold such a property where the part applies.
+     * (then the target's own schema of it, or the object its local $ref names, must list them, checked the same way).
+     * Once closed, no answer could hold such a property where the part applies.
      */
-    private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name) {
+    private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name, JsonNode given) {
         JsonNode listed = target.path("properties");
         JsonNode patterns = target.get("patternProperties");
         for (Part part : parts) {
@@ -452,7 +453,7 @@ final class SentSchema {
             }
             if (part.schema() != target) {
                 refuseOtherProperties(target, at, part, name);
-                refuseUnlistedNested(target, at, part, name);
+                refuseUnlistedNested(target, at, part, name, given);
             }
         }
     }
@@ -475,33 +476,87 @@ final class SentSchema {
         }
     }
 
-    /** Refuses a part's property schema that names properties of a nested object the target's own does not list. */
-    private static void refuseUnlistedNested(ObjectNode target, String at, Part part, String name) {
+    /**
+     * Refuses a part's property schema that names properties of a nested object the target's own does not list. The
+     * target's own schema of the property may be given by a local reference ({@link #referenced}): the object it names
+     * is closed on its own, so it must list them. Each step goes one level into the part's property schema, so a
+     * recursive reference (a list's "next") is followed only as deep as the part speaks.
+     */
+    private static void refuseUnlistedNested(ObjectNode target, String at, Part part, String name, JsonNode given) {
         if (!(part.schema().get("properties") instanceof ObjectNode properties)) {
             return;
         }
+        String says = (part.keyword() == null ? "schema" : part.keyword()) + " at " + (part.pointer().isEmpty() ? "its top"
+                : part.pointer());
         for (var entry : properties.properties()) {
             String pointer = part.pointer() + "/properties/" + pointerStep(entry.getKey());
             if (!(entry.getValue() instanceof ObjectNode child) || !namesAny(child, pointer)) {
                 continue;
             }
             String childAt = (at.equals("its top") ? "" : at) + "/properties/" + pointerStep(entry.getKey());
-            if (target.path("properties").get(entry.getKey()) instanceof ObjectNode own && own.has("properties")
-                    && REFS.stream().noneMatch(own::has)) {
-                refuseUnlisted(own, childAt, parts(child, part.keyword(), pointer, null), name);
-            } else if (target.path("properties").get(entry.getKey()) instanceof ObjectNode own
-                    && REFS.stream().anyMatch(own::has)) {
-                // the referenced schema is closed on its own, and this check does not follow references
+            List<Located> schemas = target.path("properties").get(entry.getKey()) instanceof ObjectNode own
+                    ? referenced(own, childAt, given) : List.of();
+            if (schemas == null) {
                 throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
-                        + "\"", childAt, "write the schema the reference at " + childAt + " names out in its place, so"
-                        + " that it lists the properties the " + (part.keyword() == null ? "schema" : part.keyword())
-                        + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + " names");
-            } else {
-                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
-                        + "\"", childAt, "write what the " + (part.keyword() == null ? "schema" : part.keyword())
-                        + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + " says of \"" + entry.getKey()
-                        + "\" into the object's own schema of it, which must list its \"properties\"");
+                        + "\"", childAt, "write the schema the reference at " + childAt + " names out in its place (Rein"
+                        + " follows only a \"$ref\" that is \"#\" and a JSON Pointer to a schema in this one), so that it"
+                        + " lists the properties the " + says + " names");
             }
+            List<Part> childParts = parts(child, part.keyword(), pointer, null);
+            boolean listing = false;
+            for (Located schema : schemas) {
+                if (schema.schema().has("properties")) {
+                    refuseUnlisted(schema.schema(), schema.at(), childParts, name, given);
+                    listing = true;
+                }
+            }
+            if (!listing) {
+                String where = schemas.size() > 1 ? "the schema at " + schemas.getLast().at() + ", which the reference at "
+                        + childAt + " names," : "the object's own schema of it,";
+                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
+                        + "\"", childAt, "write what the " + says + " says of \"" + entry.getKey() + "\" into " + where
+                        + " which must list its \"properties\"");
+            }
+        }
+    }
+
+    /** A schema and its place, as a refusal names it (a JSON Pointer, or "its top"). */
+    private record Located(ObjectNode schema, String at) {}
+
+    /**
+     * {@code schema} (at {@code at}) and the schemas its {@code $ref} names in turn, while each names another: only a
+     * local one, "#" and a JSON Pointer into the schema as given ({@code given}), is followed. Null where a reference
+     * cannot be followed: a {@code $dynamicRef} or {@code $recursiveRef}, a {@code $ref} that is not such a pointer or
+     * names no object schema, or references that name each other round (they name no schema; the set of those seen ends
+     * the loop).
+     */
+    private static List<Located> referenced(ObjectNode schema, String at, JsonNode given) {
+        List<Located> found = new java.util.ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        ObjectNode next = schema;
+        String place = at;
+        while (true) {
+            found.add(new Located(next, place));
+            JsonNode ref = next.get("$ref");
+            if (next.has("$dynamicRef") || next.has("$recursiveRef")) {
+                return null;
+            }
+            if (ref == null) {
+                return found;
+            }
+            if (!ref.isTextual() || !ref.textValue().startsWith("#") || !seen.add(ref.textValue())) {
+                return null;
+            }
+            String pointer = ref.textValue().substring(1);
+            try {
+                if (!(given.at(pointer) instanceof ObjectNode target)) {
+                    return null;
+                }
+                next = target;
+            } catch (IllegalArgumentException e) {
+                return null; // "#name" (an anchor), not a JSON Pointer
+            }
+            place = pointer.isEmpty() ? "its top" : pointer;
         }
     }
 

@@ -54,11 +54,45 @@ class SentSchemaSoundnessTest {
         check(Y + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb, "names the property \"b\"");
         check(Y + "\"dependentSchemas\":{\"k\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}", yb,
                 "names the property \"b\"");
-        // y given by a $ref: the check does not follow it, and says to write the referenced schema out in its place
-        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/Y\"}},"
-                + "\"required\":[\"k\"],\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},"
-                + "\"b\":{\"type\":\"string\"}}}}," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb,
+    }
+
+    /**
+     * A condition naming properties of a nested object given by a local $ref: the referenced object must list them (it
+     * is closed on its own), and then the schema is sent, as before 5f91fbf9; a recursive $ref does not loop.
+     */
+    @Test
+    void aConditionNamingPropertiesOfAReferencedObjectIsCheckedAgainstWhatItLists() throws Exception {
+        String yb = "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}";
+        String then = IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+        String refY = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/Y\"}},"
+                + "\"required\":[\"k\"],\"$defs\":{\"Y\":";
+        // Y lists b: sent
+        check(refY + "{\"type\":\"object\",\"properties\":{" + AB + "}}}," + then, yb, null);
+        // Y lists only a: refused, naming b and the referenced object's place
+        check(refY + "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}," + then, yb,
+                "names the property \"b\", which the object at /$defs/Y does not list");
+        // a $ref to a $ref is followed to the object
+        check(refY + "{\"$ref\":\"#/$defs/Z\"},\"Z\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}},"
+                + then, yb, "names the property \"b\", which the object at /$defs/Z does not list");
+        // a recursive type: the check follows the $ref as deep as the condition speaks, no further
+        String node = "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"next\":{\"$ref\":"
+                + "\"#/$defs/Node\"}}}";
+        String list = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"head\":{\"$ref\":"
+                + "\"#/$defs/Node\"}},\"required\":[\"k\"],\"$defs\":{\"Node\":" + node + "}," + IF_K;
+        String linked = "{\"k\":\"a\",\"head\":{\"name\":\"x\",\"next\":{\"name\":\"y\"}}}";
+        check(list + "\"then\":{\"properties\":{\"head\":{\"properties\":{\"next\":{\"required\":[\"name\"]}}}}}}",
+                linked, null);
+        check(list + "\"then\":{\"properties\":{\"head\":{\"properties\":{\"next\":{\"required\":[\"id\"]}}}}}}",
+                "{\"k\":\"b\"}", "names the property \"id\", which the object at /$defs/Node does not list");
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#\"}},\"required\":"
+                + "[\"k\"]," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"k\"]}}}}",
+                "{\"k\":\"a\",\"y\":{\"k\":\"b\"}}", null);
+        // references that name each other name no object: refused (not followed round), as one that names nothing
+        check(refY + "{\"$ref\":\"#/$defs/Z\"},\"Z\":{\"$ref\":\"#/$defs/Y\"}}," + then, "{\"k\":\"b\"}",
                 "write the schema the reference at /properties/y names out in its place");
+        // nor an anchor, not a JSON Pointer
+        check(refY.replace("#/$defs/Y", "#Y") + "{\"$anchor\":\"Y\",\"type\":\"object\",\"properties\":{" + AB + "}}},"
+                + then, yb, "write the schema the reference at /properties/y names out in its place");
     }
 
     /** zod's .and() (allOf of two closed objects), an entry listing less than its parent, an anyOf variant likewise. */
