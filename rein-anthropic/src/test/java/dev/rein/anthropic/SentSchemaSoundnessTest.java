@@ -156,4 +156,28 @@ class SentSchemaSoundnessTest {
                 + "{\"not\":{\"minLength\":1}}}}", "{\"a\":\"\"}", "has no \"type\": add the \"type\" of the value it"
                 + " describes beside its \"not\"");
     }
+
+    /**
+     * An anyOf variant, closed alone, must list what a oneOf variant beside it names: the value meets one of each (both
+     * apply to it), so a value holding a property only the chosen oneOf variant names would be refused by any anyOf
+     * variant that does not list it. Not over-strict: where the node is closed too it lists those names, and the variant
+     * must list its node's names all the same. Listing them all, the schema is sent.
+     */
+    @Test
+    void anAnyOfVariantMustListWhatAOneOfVariantBesideItNames() throws Exception {
+        String contact = "\"email\":{\"type\":\"string\"},\"phone\":{\"type\":\"string\"},\"nick\":{\"type\":\"string\"},"
+                + "\"company\":{\"type\":\"string\"}";
+        String en = "{\"email\":\"e\",\"nick\":\"n\"}";
+        check("{\"anyOf\":[" + variant("\"email\":{\"type\":\"string\"}", "email") + ","
+                + variant("\"phone\":{\"type\":\"string\"}", "phone") + "],\"oneOf\":["
+                + variant("\"nick\":{\"type\":\"string\"}", "nick") + ","
+                + variant("\"company\":{\"type\":\"string\"}", "company") + "]}", en,
+                "the oneOf at /oneOf/0 names the property \"nick\", which the object at /anyOf/0 does not list");
+        check("{\"anyOf\":[" + variant(contact, "email") + "," + variant(contact, "phone") + "],\"oneOf\":["
+                + variant(contact, "nick") + "," + variant(contact, "company") + "]}", en, null);
+    }
+
+    private static String variant(String properties, String required) {
+        return "{\"type\":\"object\",\"properties\":{" + properties + "},\"required\":[\"" + required + "\"]}";
+    }
 }
