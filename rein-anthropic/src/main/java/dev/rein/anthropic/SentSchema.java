@@ -329,7 +329,8 @@ final class SentSchema {
     /**
      * Closes an object schema (a value's or an allOf entry's) with {@code "additionalProperties": false}, or refuses it
      * where closed it would forbid what the schema allows: other properties (additionalProperties or
-     * unevaluatedProperties other than false), any property (none listed), or a property a condition names.
+     * unevaluatedProperties other than false), any property (none listed), or a property a condition names. One given
+     * closed is checked only for what a condition says of its nested objects' properties.
      */
     private static void closeObject(ObjectNode object, String pointer, String name, JsonNode given) {
         String at = pointer.isEmpty() ? "its top" : pointer;
@@ -337,7 +338,17 @@ final class SentSchema {
         if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
             throw otherProperties(name, at, "additionalProperties", additional);
         }
-        if (additional != null || !isObject(object)) {
+        if (!isObject(object)) {
+            return;
+        }
+        if (additional != null) {
+            // Given closed, it says at its own level what the copy says; but the objects in it the copy closes must
+            // list what a part applying to it says of their properties, as for any object.
+            for (Part part : parts(object, null, pointer, null)) {
+                if (part.schema() != object) {
+                    refuseUnlistedNested(object, at, part, name, given);
+                }
+            }
             return;
         }
         JsonNode unevaluated = object.get("unevaluatedProperties");

@@ -54,6 +54,12 @@ class SentSchemaSoundnessTest {
         check(Y + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", yb, "names the property \"b\"");
         check(Y + "\"dependentSchemas\":{\"k\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}", yb,
                 "names the property \"b\"");
+        // an object given closed ("additionalProperties": false) is sent as it says at its own level, but its y is closed
+        // by the copy: what the then says of y's properties, y must list all the same
+        check(Y + "\"additionalProperties\":false," + IF_K + "\"then\":{\"properties\":{\"y\":{\"properties\":{\"b\":"
+                + "{\"type\":\"string\"}}}}}}", yb, "names the property \"b\", which the object at /properties/y does not list");
+        check(Y + "\"additionalProperties\":false," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"a\"]}}}}",
+                "{\"k\":\"a\",\"y\":{\"a\":\"s\"}}", null);
     }
 
     /**
