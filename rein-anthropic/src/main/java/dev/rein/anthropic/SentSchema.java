@@ -284,7 +284,7 @@ final class SentSchema {
 
     /** The refusal of a schema that says nothing of its value's kind ({@code {}} or {@code true}). */
     private static ReinException saysNoKind(String name, String pointer, JsonNode schema) {
-        String at = pointer.isEmpty() ? "its top" : pointer;
+        String at = place(pointer);
         if (schema instanceof ObjectNode object && OBJECT_WORDS.stream().anyMatch(object::has)) {
             return new ReinException("the output schema " + name + " has a schema at " + at + " (" + schema + ") that"
                     + " has no \"type\": add \"type\": \"object\" and the \"properties\" it may hold (the API's"
@@ -296,8 +296,8 @@ final class SentSchema {
                     + " has no \"type\": add the \"type\" of the value it describes beside its \"not\" (the API's"
                     + " structured outputs ask every schema to say its kind)" + LEAVE_IT_OFF);
         }
-        return new ReinException("the output schema " + name + " has a schema at " + (pointer.isEmpty() ? "its top"
-                : pointer) + " that says nothing of the value's kind (" + schema + ": none of type, anyOf, oneOf,"
+        return new ReinException("the output schema " + name + " has a schema at " + at + " that says nothing of the"
+                + " value's kind (" + schema + ": none of type, anyOf, oneOf,"
                 + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a"
                 + " JsonNode or Object field takes any value, which structured outputs cannot express: use a record" + LEAVE_IT_OFF);
     }
@@ -308,8 +308,8 @@ final class SentSchema {
         String ownRef = ownAllOf == null ? null : firstRef(ownAllOf, pointer + "/allOf");
         if (ownRef != null) {
             // The docs' "Supported features": "anyOf and allOf (with limitations - allOf with $ref not supported)".
-            throw new ReinException("the output schema " + name + " has an allOf at " + (pointer.isEmpty() ? "its top"
-                    : pointer) + " that holds a " + refKeyword(ownRef) + " at " + ownRef + refUnderAllOf(refKeyword(ownRef))
+            throw new ReinException("the output schema " + name + " has an allOf at " + place(pointer) + " that holds a "
+                    + refKeyword(ownRef) + " at " + ownRef + refUnderAllOf(refKeyword(ownRef))
                     + LEAVE_IT_OFF);
         }
         JsonNode given = object.get("oneOf");
@@ -317,8 +317,8 @@ final class SentSchema {
             // Looked for before the walk renames nested oneOfs, so that the path is the schema's as given.
             String ref = firstRef(given, pointer + "/oneOf");
             if (ref != null) {
-                throw new ReinException("the output schema " + name + " has both anyOf and oneOf at " + (pointer.isEmpty()
-                        ? "its top" : pointer) + ", so its oneOf would be sent as an allOf entry (the API takes no oneOf,"
+                throw new ReinException("the output schema " + name + " has both anyOf and oneOf at " + place(pointer)
+                        + ", so its oneOf would be sent as an allOf entry (the API takes no oneOf,"
                         + " and the name anyOf is taken), and that oneOf holds a " + refKeyword(ref) + " at " + ref
                         + refUnderAllOf(refKeyword(ref))
                         + ", or keep only one of anyOf and oneOf there" + LEAVE_IT_OFF);
@@ -333,7 +333,7 @@ final class SentSchema {
      * closed is checked only for what a condition says of its nested objects' properties.
      */
     private static void closeObject(ObjectNode object, String pointer, String name, JsonNode given) {
-        String at = pointer.isEmpty() ? "its top" : pointer;
+        String at = place(pointer);
         JsonNode additional = object.get("additionalProperties");
         if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
             throw otherProperties(name, at, "additionalProperties", additional);
@@ -346,7 +346,7 @@ final class SentSchema {
             // list what a part applying to it says of their properties, as for any object.
             for (Part part : parts(object, null, pointer, null)) {
                 if (part.schema() != object) {
-                    refuseUnlistedNested(object, at, part, name, given);
+                    refuseUnlistedNested(object, pointer, part, name, given);
                 }
             }
             return;
@@ -366,7 +366,7 @@ final class SentSchema {
                     + " the properties it may hold (a record in place of that field's type; in a schema given as JSON,"
                     + " \"properties\": {} for an object that holds nothing)" + LEAVE_IT_OFF);
         }
-        refuseUnlisted(object, at, parts(object, null, pointer, null), name, given);
+        refuseUnlisted(object, pointer, parts(object, null, pointer, null), name, given);
         object.put("additionalProperties", false);
     }
 
@@ -448,7 +448,7 @@ final class SentSchema {
      * a property one of {@code parts} names, or that cannot be shown to take what a part lets the value hold: other
      * properties (an additionalProperties schema, a pattern of its own) or, for a property, a nested object's properties
      * (then the target's own schema of it, or the object its local $ref names, must list them, checked the same way).
-     * Once closed, no answer could hold such a property where the part applies.
+     * Once closed, no answer could hold such a property where the part applies. {@code at}: the target's JSON Pointer.
      */
     private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name, JsonNode given) {
         JsonNode listed = target.path("properties");
@@ -474,8 +474,8 @@ final class SentSchema {
         JsonNode additional = part.schema().get("additionalProperties");
         if (additional != null && !(additional.isBoolean() && !additional.booleanValue())) {
             throw unlisted(name, part.keyword(), part.pointer(), "other properties (\"additionalProperties\": "
-                    + additional + ")", at, "remove that \"additionalProperties\" from the " + (part.keyword() == null ? "schema" : part.keyword())
-                    + " at " + (part.pointer().isEmpty() ? "its top" : part.pointer()) + ", so the object holds no other properties");
+                    + additional + ")", at, "remove that \"additionalProperties\" from the "
+                    + keywordAt(part.keyword(), part.pointer()) + ", so the object holds no other properties");
         }
         if (part.schema().get("patternProperties") instanceof ObjectNode own) {
             for (String pattern : (Iterable<String>) own::fieldNames) {
@@ -497,14 +497,13 @@ final class SentSchema {
         if (!(part.schema().get("properties") instanceof ObjectNode properties)) {
             return;
         }
-        String says = (part.keyword() == null ? "schema" : part.keyword()) + " at " + (part.pointer().isEmpty() ? "its top"
-                : part.pointer());
+        String says = keywordAt(part.keyword(), part.pointer());
         for (var entry : properties.properties()) {
             String pointer = part.pointer() + "/properties/" + pointerStep(entry.getKey());
             if (!(entry.getValue() instanceof ObjectNode child) || !namesAny(child, pointer)) {
                 continue;
             }
-            String childAt = (at.equals("its top") ? "" : at) + "/properties/" + pointerStep(entry.getKey());
+            String childAt = at + "/properties/" + pointerStep(entry.getKey());
             List<Located> schemas = target.path("properties").get(entry.getKey()) instanceof ObjectNode own
                     ? referenced(own, childAt, given) : List.of();
             if (schemas == null) {
@@ -522,8 +521,8 @@ final class SentSchema {
                 }
             }
             if (!listing) {
-                String where = schemas.size() > 1 ? "the schema at " + schemas.getLast().at() + ", which the reference at "
-                        + childAt + " names," : "the object's own schema of it,";
+                String where = schemas.size() > 1 ? "the schema at " + place(schemas.getLast().at())
+                        + ", which the reference at " + childAt + " names," : "the object's own schema of it,";
                 throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
                         + "\"", childAt, "write what the " + says + " says of \"" + entry.getKey() + "\" into " + where
                         + " which must list its \"properties\"");
@@ -531,7 +530,7 @@ final class SentSchema {
         }
     }
 
-    /** A schema and its place, as a refusal names it (a JSON Pointer, or "its top"). */
+    /** A schema and its JSON Pointer. */
     private record Located(ObjectNode schema, String at) {}
 
     /**
@@ -545,9 +544,9 @@ final class SentSchema {
         List<Located> found = new java.util.ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         ObjectNode next = schema;
-        String place = at;
+        String where = at;
         while (true) {
-            found.add(new Located(next, place));
+            found.add(new Located(next, where));
             JsonNode ref = next.get("$ref");
             if (next.has("$dynamicRef") || next.has("$recursiveRef")) {
                 return null;
@@ -567,7 +566,7 @@ final class SentSchema {
             } catch (IllegalArgumentException e) {
                 return null; // "#name" (an anchor), not a JSON Pointer
             }
-            place = pointer.isEmpty() ? "its top" : pointer;
+            where = pointer;
         }
     }
 
@@ -584,14 +583,29 @@ final class SentSchema {
         return false;
     }
 
-    /** The refusal of a closed object that does not list {@code what} a part names. */
+    /** The refusal of a closed object (at the JSON Pointer {@code at}) that does not list {@code what} a part names. */
     private static ReinException unlisted(String name, String keyword, String pointer, String what, String at,
             String fix) {
         return new ReinException("the output schema " + name + " cannot be sent as it says: the "
-                + (keyword == null ? "schema" : keyword) + " at " + (pointer.isEmpty() ? "its top" : pointer)
-                + " names " + what + ", which the object at " + at + " does not list, and the API's structured outputs"
+                + keywordAt(keyword, pointer) + " names " + what + ", which the object at " + place(at) + " does not list,"
+                + " and the API's structured outputs"
                 + " close every object (\"additionalProperties\": false), so no answer could hold them where the "
-                + (keyword == null ? "schema" : keyword) + " applies: " + fix + LEAVE_IT_OFF);
+                + word(keyword) + " applies: " + fix + LEAVE_IT_OFF);
+    }
+
+    /** A place as a refusal names it: its JSON Pointer, or "its top" for the schema's top (the empty pointer). */
+    private static String place(String pointer) {
+        return pointer.isEmpty() ? "its top" : pointer;
+    }
+
+    /** A part's keyword as a refusal names it: "schema" for the object itself (no keyword). */
+    private static String word(String keyword) {
+        return keyword == null ? "schema" : keyword;
+    }
+
+    /** A part as a refusal names it: "then at /then", "schema at its top". */
+    private static String keywordAt(String keyword, String pointer) {
+        return word(keyword) + " at " + place(pointer);
     }
 
     /** Whether {@code property} matches one of the patternProperties' patterns (a pattern Java cannot read: no). */
