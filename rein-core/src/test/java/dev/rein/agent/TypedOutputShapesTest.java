@@ -192,6 +192,169 @@ class TypedOutputShapesTest {
         assertThat(dev.rein.model.OutputSchema.readAnswer("{\"size\":\"s\"}", Pick.class).size()).contains(Size.SMALL);
     }
 
+    /** Read from one string by a static factory, with no @JsonValue. */
+    public static final class Sku {
+        private final String code;
+
+        private Sku(String code) {
+            this.code = code;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Sku parse(String code) {
+            return new Sku(code);
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    /** Read from and written as an int. */
+    public static final class Points {
+        private final int value;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Points(int value) {
+            this.value = value;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public int value() {
+            return value;
+        }
+    }
+
+    /** Read from a number. */
+    public static final class Ratio {
+        final double value;
+
+        private Ratio(double value) {
+            this.value = value;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Ratio of(double value) {
+            return new Ratio(value);
+        }
+    }
+
+    /** Read from a boolean. */
+    public static final class Flag {
+        final boolean on;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Flag(boolean on) {
+            this.on = on;
+        }
+    }
+
+    /** Read by a delegating creator from a list of strings, and written as it. */
+    public static final class Tags {
+        private final List<String> values;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public Tags(List<String> values) {
+            this.values = List.copyOf(values);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public List<String> values() {
+            return values;
+        }
+    }
+
+    /** A bean Jackson reads from an object (its no-argument constructor) as well as from one string: it stays an object. */
+    public static final class Labelled {
+        public String label;
+
+        public Labelled() {}
+
+        public Labelled(String label) {
+            this.label = label;
+        }
+    }
+
+    public record Card(Sku sku, Points points, Ratio ratio, Flag flag, Tags tags, Labelled labelled) {}
+
+    /**
+     * A class Jackson reads from one value (a one-argument @JsonCreator, delegating or from a String, int, double or
+     * boolean) and from no object is described as that value, as Jackson reads it: each was an object of its fields,
+     * which no creator takes, so no answer to a record holding one could be read.
+     */
+    @Test
+    void aClassReadFromOneValueIsDescribedAsThatValue() {
+        com.fasterxml.jackson.databind.JsonNode properties = dev.rein.model.OutputSchema.of(Card.class).schema().get("properties");
+        assertThat(properties.get("sku")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"string\"}"));
+        assertThat(properties.get("points")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"integer\"}"));
+        assertThat(properties.get("ratio")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"number\"}"));
+        assertThat(properties.get("flag")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"boolean\"}"));
+        assertThat(properties.get("tags")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"));
+        assertThat(properties.get("labelled").get("type").asText()).isEqualTo("object");
+        assertThat(properties.get("labelled").at("/properties/label/type").asText()).isEqualTo("string");
+
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"sku\":\"在庫-1\",\"points\":3,\"ratio\":0.5,"
+                + "\"flag\":true,\"tags\":[\"急ぎ\"],\"labelled\":{\"label\":\"L\"}}"))).build().run("カードは?", Card.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        Card card = r.output(Card.class);
+        assertThat(card.sku().code()).isEqualTo("在庫-1");
+        assertThat(card.points().value()).isEqualTo(3);
+        assertThat(card.ratio().value).isEqualTo(0.5);
+        assertThat(card.flag().on).isTrue();
+        assertThat(card.tags().values()).containsExactly("急ぎ");
+        assertThat(card.labelled().label).isEqualTo("L");
+        assertThat(dev.rein.model.OutputSchema.of(Card.class).problems("{\"sku\":\"A\",\"points\":\"三\",\"ratio\":1,"
+                + "\"flag\":false,\"tags\":[],\"labelled\":{}}")).containsExactly("$.points: string found, integer expected");
+    }
+
+    /** Read by Jackson from one string through a public one-string constructor it finds unannotated. */
+    public static final class Plain {
+        private final String value;
+
+        public Plain(String value) {
+            this.value = value;
+        }
+
+        public String getValue() {
+            return value;
+        }
+    }
+
+    /** A record written as its one component: Jackson reads it from that string. */
+    public record Code(@com.fasterxml.jackson.annotation.JsonValue String value) {}
+
+    /** Written as a string, but Jackson can make none (no creator): described as written, and refused when read. */
+    public static final class Written {
+        private Written(int a, int b) {}
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String text() {
+            return "x";
+        }
+    }
+
+    public record Tagged(Plain plain, Code code, Written written) {}
+    public record Readable(Plain plain, Code code) {}
+
+    /**
+     * The creators asked of Jackson, not read off annotations: an unannotated public one-string constructor, a record
+     * with a @JsonValue component, are strings (each was an object of its fields); a class Jackson can make no value of
+     * is described by its @JsonValue, and an answer is refused naming it.
+     */
+    @Test
+    void whatJacksonReadsAClassFromIsAskedOfJackson() {
+        dev.rein.model.OutputSchema schema = dev.rein.model.OutputSchema.of(Tagged.class);
+        com.fasterxml.jackson.databind.JsonNode string = dev.rein.json.Json.parse("{\"type\":\"string\"}");
+        assertThat(schema.schema().get("properties").get("plain")).isEqualTo(string);
+        assertThat(schema.schema().get("properties").get("code")).isEqualTo(string);
+        assertThat(schema.schema().get("properties").get("written")).isEqualTo(string);
+        Readable read = dev.rein.model.OutputSchema.readAnswer("{\"plain\":\"p\",\"code\":\"c\"}", Readable.class);
+        assertThat(read.plain().getValue()).isEqualTo("p");
+        assertThat(read.code()).isEqualTo(new Code("c"));
+        assertThat(schema.problems("{\"plain\":\"p\",\"code\":\"c\",\"written\":\"x\"}")).singleElement().asString()
+                .startsWith("at $.written: the value does not fit Tagged: Cannot construct instance of");
+    }
+
     /** A category whose parent is required: an answer would have to nest parents without end. */
     public record Category(String name, Category parent) {}
     public record Employee(String name, Team team) {}

@@ -195,8 +195,11 @@ class TypedOutputTest {
         public T item;
     }
 
-    /** A record with a value-class component: the record is checked, the component against Money's generated schema. */
+    /** A record with a value-class component: the record is checked, the component as Jackson reads it (a string). */
     public record Priced(Money total) {}
+
+    /** Value-class components inside a list and an Optional. */
+    public record Basket(List<Money> items, Optional<Money> discount) {}
 
     private static RunResult untyped(String answer) {
         return Agent.builder().model(ScriptedModel.of(text(answer))).build().run("answer");
@@ -234,10 +237,37 @@ class TypedOutputTest {
         // a Box of what is no record is read as Jackson reads it
         assertThat(untyped("{\"item\":\"12.50 EUR\"}").output(new dev.rein.model.TypeRef<Box<Money>>() {}).item.text())
                 .isEqualTo("12.50 EUR");
-        // Jackson's leniency is for a type not checked as a whole: a record's Money component is checked against Money's
-        // generated schema, an object of its fields, so the string Jackson would read is refused
-        assertThatThrownBy(() -> untyped("{\"total\":\"12.50 EUR\"}").output(Priced.class)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("$.total: string found, object expected");
+    }
+
+    /**
+     * A value class Jackson reads from one string (a one-string @JsonCreator, written by its @JsonValue) is a string in
+     * the schema of a record holding it, as Jackson reads it. Before, its schema was an object of its fields
+     * ({"text": …}), which no creator takes, so record Priced(Money total) could be answered in neither shape:
+     * {"total":"12.50 EUR"} was refused "$.total: string found, object expected".
+     */
+    @Test
+    void aValueClassReadFromOneStringIsAStringInsideACheckedRecord() {
+        assertThat(OutputSchema.of(Priced.class).schema().get("properties").get("total"))
+                .isEqualTo(dev.rein.json.Json.parse("{\"type\":\"string\"}"));
+        assertThat(untyped("{\"total\":\"12.50 EUR\"}").output(Priced.class).total().text()).isEqualTo("12.50 EUR");
+        // the object shape, which Jackson cannot read, is refused by the schema, naming where
+        assertThatThrownBy(() -> untyped("{\"total\":{\"text\":\"12.50 EUR\"}}").output(Priced.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("$.total: object found, string expected");
+        RunResult typed = Agent.builder().model(ScriptedModel.of(text("{\"total\":\"3 JPY\"}"))).build().run("price?", Priced.class);
+        assertThat(typed.status()).as(typed.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(typed.output(Priced.class).total().text()).isEqualTo("3 JPY");
+
+        // inside a List and an Optional alike
+        com.fasterxml.jackson.databind.JsonNode basket = OutputSchema.of(Basket.class).schema();
+        assertThat(basket.at("/properties/items")).isEqualTo(dev.rein.json.Json.parse(
+                "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"));
+        assertThat(basket.at("/properties/discount")).isEqualTo(dev.rein.json.Json.parse("{\"type\":[\"string\",\"null\"]}"));
+        assertThat(basket.get("required").toString()).isEqualTo("[\"items\"]");
+        Basket read = untyped("{\"items\":[\"1 EUR\",\"2 EUR\"],\"discount\":\"0.50 EUR\"}").output(Basket.class);
+        assertThat(read.items()).extracting(Money::text).containsExactly("1 EUR", "2 EUR");
+        assertThat(read.discount()).map(Money::text).contains("0.50 EUR");
+        assertThat(untyped("{\"items\":[]}").output(Basket.class).discount()).isEmpty();
+        assertThat(untyped("{\"items\":[],\"discount\":null}").output(Basket.class).discount()).isEmpty();
     }
 
     /** A bean that holds itself (and a record). */

@@ -145,6 +145,39 @@ class AnnotatedToolsTest {
         assertThat(noCopies.content()).as(noCopies.content()).isEqualTo("2026-01 SMALL A 1  -");
     }
 
+    /** A value class Jackson reads from one string, as a tool's parameter. */
+    public static final class Amount {
+        private final String text;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Amount(String text) {
+            this.text = text;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String text() {
+            return text;
+        }
+    }
+
+    public static final class Payments {
+        @ToolMethod(description = "Charges an amount.")
+        public String charge(@ToolParam("the amount, e.g. 12.50 EUR") Amount amount) {
+            return "charged " + amount.text();
+        }
+    }
+
+    @Test
+    void aParameterReadFromOneStringIsAStringInTheInputSchema() throws Exception {
+        // before: an object of the class's fields ({"text": ...}), which Jackson cannot read it from
+        Tool tool = AnnotatedTools.from(new Payments()).getFirst();
+        assertThat(tool.definition().inputSchema().at("/properties/amount/type").asText()).isEqualTo("string");
+        ToolResult charged = ToolExecutor.builder(ToolRegistry.of(List.of(tool))).build().execute(
+                new ToolCall("c1", "charge", Json.parse("{\"amount\":\"12.50 EUR\"}"), 0), ToolContext.standalone("c1"));
+        assertThat(charged.isError()).as(charged.content()).isFalse();
+        assertThat(charged.content()).isEqualTo("charged 12.50 EUR");
+    }
+
     public static final class Lookups {
         @ToolMethod(description = "Finds a shipment by its tracking number.")
         public Optional<Shipment> findShipment(@ToolParam("tracking number") String trackingNumber) {

@@ -1,9 +1,13 @@
 package dev.rein.internal.json;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
+import com.fasterxml.jackson.databind.deser.ValueInstantiator;
+import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -37,5 +41,41 @@ public final class JavaNames {
     /** @throws IllegalArgumentException when {@code value} does not fit {@code type} */
     public static Object read(JsonNode value, JavaType type) {
         return MAPPER.convertValue(value, type);
+    }
+
+    /** {@code type} with the given type arguments, as {@link #read} sees it ({@code Box<Money>}). */
+    public static JavaType type(Class<?> raw, JavaType... arguments) {
+        return arguments.length == 0 ? MAPPER.constructType(raw) : MAPPER.getTypeFactory().constructParametricType(raw, arguments);
+    }
+
+    /**
+     * How {@link #read} makes a value of {@code type}: the value instantiator of the deserializer Jackson reads it with
+     * (which creators it found: no-argument, from properties, from one string or number, delegating), or null when that
+     * deserializer has none (a JDK type, {@code @JsonDeserialize(using = …)}) or Jackson cannot read the type at all.
+     */
+    public static ValueInstantiator instantiator(JavaType type) {
+        try {
+            var context = ((DefaultDeserializationContext) MAPPER.getDeserializationContext())
+                    .createInstance(MAPPER.getDeserializationConfig(), null, null);
+            return context.findRootValueDeserializer(type) instanceof ValueInstantiator.Gettable made
+                    ? made.getValueInstantiator() : null;
+        } catch (JsonMappingException | RuntimeException e) { // a type Jackson cannot read: left as it is described
+            return null;
+        }
+    }
+
+    /** The type a delegating creator of {@code instantiator} takes ({@code List<String>}), or null when it has none. */
+    public static JavaType delegateType(ValueInstantiator instantiator) {
+        return instantiator.canCreateUsingDelegate() ? instantiator.getDelegateType(MAPPER.getDeserializationConfig()) : null;
+    }
+
+    /** The type a value of {@code type} is written as by its {@code @JsonValue} accessor, or null when it has none. */
+    public static JavaType writtenAs(JavaType type) {
+        try {
+            AnnotatedMember value = MAPPER.getSerializationConfig().introspect(type).findJsonValueAccessor();
+            return value == null ? null : value.getType();
+        } catch (RuntimeException e) { // two @JsonValue accessors, say: Jackson cannot write it either
+            return null;
+        }
     }
 }

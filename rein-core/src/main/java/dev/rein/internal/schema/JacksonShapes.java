@@ -1,13 +1,21 @@
 package dev.rein.internal.schema;
 
+import com.fasterxml.classmate.ResolvedType;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.deser.ValueInstantiator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.CustomDefinition;
+import com.github.victools.jsonschema.generator.CustomDefinitionProviderV2;
+import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.json.Json;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -47,7 +55,8 @@ public final class JacksonShapes {
 
     /**
      * Names properties as Jackson reads them ({@code @JsonProperty("order_id")}: a value that validates under
-     * the Java name would be read as null) and describes value types and renamed enums by their JSON.
+     * the Java name would be read as null) and describes value types and renamed enums by their JSON, and a class
+     * Jackson reads from one value, not from an object, as that value ({@link #oneValue}).
      */
     public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config) {
         config.forFields().withPropertyNameOverrideResolver(field -> {
@@ -60,7 +69,113 @@ public final class JacksonShapes {
             return value == null ? null : new CustomDefinition(value.deepCopy(), CustomDefinition.DefinitionType.INLINE,
                     CustomDefinition.AttributeInclusion.YES);
         });
+        config.forTypesInGeneral().withCustomDefinitionProvider(new CustomDefinitionProviderV2() {
+            @Override
+            public CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
+                ObjectNode value = oneValue(javaType, context);
+                return value == null ? null : new CustomDefinition(value, CustomDefinition.DefinitionType.INLINE,
+                        CustomDefinition.AttributeInclusion.YES);
+            }
+        });
         return config;
+    }
+
+    /**
+     * The schema of a class Jackson reads from one JSON value and not from an object, as Jackson reads it: a class whose
+     * creator takes one string ({@code @JsonCreator Money(String text)}, a static factory, a public one-string constructor
+     * Jackson uses) is a string, one taking an int, long or BigInteger an integer, a double or BigDecimal a number, a
+     * boolean a boolean; a delegating creator of another type ({@code List<String>}) that type's schema. Null, leaving the
+     * class to the generator, for one Jackson reads from an object (a no-argument or properties creator) or by a
+     * deserializer of its own. The generator described such a class by its fields, an object no creator takes, so no
+     * answer fitted a record holding one. What Jackson found is asked of Jackson (the value instantiator of the
+     * deserializer it reads the class with), not read off the annotations. A class Jackson can make no value of at all
+     * is described as it writes it, by its {@code @JsonValue}.
+     */
+    private static ObjectNode oneValue(ResolvedType resolved, SchemaGenerationContext context) {
+        Class<?> raw = resolved.getErasedType();
+        if (!readByItsCreators(raw)) {
+            return null;
+        }
+        JavaType type = javaType(resolved);
+        ValueInstantiator creators = JavaNames.instantiator(type);
+        if (creators == null || creators.canCreateUsingDefault() || creators.canCreateFromObjectWith()) {
+            return null;
+        }
+        ObjectNode scalars = kinds(creators);
+        JavaType delegate = JavaNames.delegateType(creators);
+        ObjectNode delegated = delegate == null || delegate.getRawClass() == raw ? null : describe(delegate, context);
+        if (scalars != null && delegated != null) {
+            ObjectNode either = Json.object();
+            either.putArray("anyOf").add(scalars).add(delegated);
+            return either;
+        }
+        if (scalars != null || delegated != null) {
+            return scalars != null ? scalars : delegated;
+        }
+        JavaType written = JavaNames.writtenAs(type);
+        return written == null || written.getRawClass() == raw ? null : describe(written, context);
+    }
+
+    /** A class Jackson may read by creators it finds: none of the JDK's or Jackson's own, no container, enum or interface. */
+    private static boolean readByItsCreators(Class<?> raw) {
+        String name = raw.getName();
+        return !(raw.isPrimitive() || raw.isArray() || raw.isEnum() || raw.isInterface() || Modifier.isAbstract(raw.getModifiers())
+                || name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("com.fasterxml.jackson.")
+                || java.util.Collection.class.isAssignableFrom(raw) || Map.class.isAssignableFrom(raw));
+    }
+
+    /** The JSON types of the one-value creators Jackson found ({@code {"type":"string"}}), or null when it found none. */
+    private static ObjectNode kinds(ValueInstantiator creators) {
+        List<String> kinds = new ArrayList<>();
+        if (creators.canCreateFromString()) {
+            kinds.add("string");
+        }
+        boolean number = creators.canCreateFromDouble() || creators.canCreateFromBigDecimal();
+        if (!number && (creators.canCreateFromInt() || creators.canCreateFromLong() || creators.canCreateFromBigInteger())) {
+            kinds.add("integer"); // a number covers an integer
+        }
+        if (number) {
+            kinds.add("number");
+        }
+        if (creators.canCreateFromBoolean()) {
+            kinds.add("boolean");
+        }
+        return kinds.isEmpty() ? null : kinds.size() == 1 ? Json.object().put("type", kinds.get(0)) : typeArray(kinds);
+    }
+
+    private static ObjectNode typeArray(List<String> kinds) {
+        ObjectNode schema = Json.object();
+        kinds.forEach(schema.putArray("type")::add);
+        return schema;
+    }
+
+    /** The schema of the value a class is read from or written as: a string, number or boolean, or its type's schema. */
+    private static ObjectNode describe(JavaType value, SchemaGenerationContext context) {
+        Class<?> raw = value.getRawClass();
+        String kind = raw == String.class || raw == CharSequence.class ? "string"
+                : raw == boolean.class || raw == Boolean.class ? "boolean"
+                : List.of(int.class, long.class, short.class, Integer.class, Long.class, Short.class, java.math.BigInteger.class)
+                        .contains(raw) ? "integer"
+                : List.of(double.class, float.class, Double.class, Float.class, java.math.BigDecimal.class).contains(raw) ? "number"
+                : null;
+        return kind != null ? Json.object().put("type", kind) : context.createDefinition(resolved(value, context));
+    }
+
+    /** A generator's type as Jackson sees it, its type arguments too ({@code Box<Money>}); the raw class if they do not fit. */
+    private static JavaType javaType(ResolvedType resolved) {
+        try {
+            return JavaNames.type(resolved.getErasedType(), resolved.getTypeParameters().stream().map(JacksonShapes::javaType)
+                    .toArray(JavaType[]::new));
+        } catch (IllegalArgumentException e) {
+            return JavaNames.type(resolved.getErasedType());
+        }
+    }
+
+    /** Jackson's type as the generator's. */
+    private static ResolvedType resolved(JavaType type, SchemaGenerationContext context) {
+        java.lang.reflect.Type[] arguments = type.getBindings().getTypeParameters().stream().map(t -> resolved(t, context))
+                .toArray(java.lang.reflect.Type[]::new);
+        return context.getTypeContext().resolve(type.getRawClass(), arguments);
     }
 
     private static ObjectNode byteRange() {
