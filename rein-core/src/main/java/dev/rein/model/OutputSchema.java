@@ -43,12 +43,13 @@ public final class OutputSchema implements ModelOption {
     /**
      * The schema generated from each class whose answers {@link #readAnswer} checks (a record, an array of records, ...): an
      * answer must have the components it requires, or it would be read as a record full of nulls and zeros. Null for a
-     * class no schema can be generated from (it is read as Jackson reads it).
+     * class that is not checked or no schema can be generated from (it is read as Jackson reads it). Whether a class is
+     * checked is worked out here, once: the walk over a bean's properties ran on every answer read.
      */
     private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
         @Override
         protected OutputSchema computeValue(Class<?> type) {
-            return schemaOrNull(type.getSimpleName(), type);
+            return checked(Json.mapper().getTypeFactory().constructType(type)) ? schemaOrNull(type.getSimpleName(), type) : null;
         }
     };
     /**
@@ -70,10 +71,13 @@ public final class OutputSchema implements ModelOption {
             });
         }
 
-        /** The schema generated from {@code type}, or null when none can be (it is then read as Jackson reads it). */
-        OutputSchema get(Type type) {
-            return byType.computeIfAbsent(type, t -> java.util.Optional.ofNullable(schemaOrNull(TypeRef.nameOf(t), t)))
-                    .orElse(null);
+        /**
+         * The schema generated from {@code type} ({@code javaType} as Jackson sees it), or null when it is not checked or
+         * none can be (it is then read as Jackson reads it).
+         */
+        OutputSchema get(Type type, JavaType javaType) {
+            return byType.computeIfAbsent(type, t -> java.util.Optional.ofNullable(checked(javaType) ? schemaOrNull(TypeRef.nameOf(t), t)
+                    : null)).orElse(null);
         }
     }
 
@@ -332,7 +336,16 @@ public final class OutputSchema implements ModelOption {
      * the check is for, cannot arise in it.
      */
     private static boolean checked(JavaType type) {
+        WALKS.increment();
         return checked(type, new java.util.HashSet<>(), 0);
+    }
+
+    /** How many times {@link #checked(JavaType)} has walked a type, for tests: once per type, then the answer is cached. */
+    private static final java.util.concurrent.atomic.LongAdder WALKS = new java.util.concurrent.atomic.LongAdder();
+
+    /** How many types {@link #checked(JavaType)} has walked (for tests). */
+    static long checkedWalks() {
+        return WALKS.sum();
     }
 
     /**
@@ -487,9 +500,9 @@ public final class OutputSchema implements ModelOption {
             throw new ReinException("OutputSchema.readAnswer was given no type (null): give the class to read the answer"
                     + " into, e.g. the record of the agent's outputType");
         }
-        boolean checked = checked(refuseOptional(type));
+        refuseOptional(type);
         JsonNode value = parseAnswer(answer);
-        OutputSchema required = checked ? RECORD_SCHEMAS.get(type) : null;
+        OutputSchema required = RECORD_SCHEMAS.get(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + String.join("; ", problems));
@@ -519,16 +532,16 @@ public final class OutputSchema implements ModelOption {
         if (type instanceof Class<?> raw) {
             return readAnswer(answer, raw);
         }
-        boolean checked = checked(refuseOptional(type));
+        JavaType javaType = refuseOptional(type);
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
-        OutputSchema required = checked ? TYPE_SCHEMAS.get(type) : null;
+        OutputSchema required = TYPE_SCHEMAS.get(type, javaType);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + name + ": " + String.join("; ", problems));
         }
         try {
-            return JavaNames.read(value, Json.mapper().getTypeFactory().constructType(type));
+            return JavaNames.read(value, javaType);
         } catch (IllegalArgumentException e) {
             throw new ReinException("the answer is not a valid " + name + ": " + e.getMessage(), e);
         }

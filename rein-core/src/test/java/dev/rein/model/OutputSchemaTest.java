@@ -135,4 +135,29 @@ class OutputSchemaTest {
         assertThat(object.problems("{\"a\":1}")).isEmpty();
         assertThat(object.problems("[1]")).isNotEmpty();
     }
+
+    /** A bean holding records: whether an answer read as it is checked takes a walk over its properties. */
+    public static final class Ledger {
+        public List<Scores> pages;
+    }
+
+    /**
+     * Whether an answer read as a type is checked against its schema is worked out once per type, not on every
+     * readAnswer (RunResult.output): the walk over a bean's properties ran on every call.
+     */
+    @Test
+    void whetherATypeIsCheckedIsWorkedOutOncePerType() {
+        java.lang.reflect.Type pages = new TypeRef<List<Ledger>>() {}.type();
+        assertThat(OutputSchema.readAnswer("{\"pages\":[]}", Ledger.class).pages).isEmpty();
+        assertThat((List<?>) OutputSchema.readAnswer("[]", pages)).isEmpty();
+        long walks = OutputSchema.checkedWalks();
+        for (int i = 0; i < 5; i++) {
+            OutputSchema.readAnswer("{\"pages\":[]}", Ledger.class);
+            OutputSchema.readAnswer("[{\"pages\":[]}]", pages);
+        }
+        assertThat(OutputSchema.checkedWalks()).isEqualTo(walks);
+        // and it is still checked
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.readAnswer("{\"pages\":[{}]}", Ledger.class))
+                .hasMessageContaining("$.pages[0]: required property 'scores' not found");
+    }
 }
