@@ -217,8 +217,14 @@ class LoopSafetyTest {
         assertThat(dev.rein.json.Json.write(trace.events())).doesNotContain(secret);
     }
 
-    @Test
-    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpointSayingWhoHoldsItOnce() throws Exception {
+    /** What the two agents of {@link #conflictOver} came to: the one that resumed the run, the original that lost it. */
+    private record Conflict(RunResult resumed, RunResult stopped) {}
+
+    /**
+     * A run under {@code id} whose original agent is held inside its first tool call while another agent (another process)
+     * resumes and finishes it from the same store; then the original is let go and must stop at its next checkpoint.
+     */
+    private Conflict conflictOver(String id) throws Exception {
         java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
@@ -230,14 +236,21 @@ class LoopSafetyTest {
             return ToolOutput.text("data").withSource("db");
         }).build();
         Agent original = Agent.builder().model(ScriptedModel.of(toolCalls(call("slow_read", "{}")), text("original done")))
-                .tools(slow).store(store).runIds(() -> "run_shared").build();
+                .tools(slow).store(store).runIds(() -> id).build();
         Agent other = Agent.builder().model(ScriptedModel.of(text("resumed done"))).tools(slow).store(store).build();
 
         var handle = original.start("read");
         entered.await();
-        RunResult resumed = other.resume("run_shared");
+        RunResult resumed = other.resume(id);
         release.countDown();
-        RunResult stopped = handle.await();
+        return new Conflict(resumed, handle.await());
+    }
+
+    @Test
+    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpointSayingWhoHoldsItOnce() throws Exception {
+        Conflict conflict = conflictOver("run_shared");
+        RunResult resumed = conflict.resumed();
+        RunResult stopped = conflict.stopped();
 
         assertThat(resumed.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(resumed.answer()).isEqualTo("resumed done");
@@ -259,26 +272,7 @@ class LoopSafetyTest {
      */
     @Test
     void aConflictNamesTheRunInCommandsThatCanBePastedWhateverItsId() throws Exception {
-        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        AtomicInteger calls = new AtomicInteger();
-        Tool slow = Tool.builder("slow_read").description("Reads slowly.").handler((args, ctx) -> {
-            if (calls.incrementAndGet() == 1) {
-                entered.countDown();
-                release.await();
-            }
-            return ToolOutput.text("data").withSource("db");
-        }).build();
-        String id = "order \"A 1\"";
-        Agent original = Agent.builder().model(ScriptedModel.of(toolCalls(call("slow_read", "{}")), text("original done")))
-                .tools(slow).store(store).runIds(() -> id).build();
-        Agent other = Agent.builder().model(ScriptedModel.of(text("resumed done"))).tools(slow).store(store).build();
-
-        var handle = original.start("read");
-        entered.await();
-        other.resume(id);
-        release.countDown();
-        RunResult stopped = handle.await();
+        RunResult stopped = conflictOver("order \"A 1\"").stopped();
 
         assertThat(stopped.reason()).isEqualTo("store_conflict");
         assertThat(stopped.message()).contains("see agent.runs().show(\"order \\\"A 1\\\"\") (rein show 'order \"A 1\"')");
