@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * A run an application stored under an id that starts with '-' (Agent.Builder.runIds names runs freely): every command a
@@ -44,24 +43,7 @@ class DashRunIdCliTest {
 
     /** The RUN picocli parses from a suggested command, or "REFUSED ..." (an unknown option '-app1'). */
     private static String runOf(String command) {
-        return runOf(List.of(command.split(" ")));
-    }
-
-    /** The RUN picocli parses from a command's words ('rein' first), or "REFUSED ...". */
-    private static String runOf(List<String> words) {
-        try {
-            CommandLine.ParseResult result = Rein.commandLine(new CliEnvironment(
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), java.util.Map.of("REIN_HOME", "/nonexistent"),
-                    Terminal.NONE, (name, env) -> null, false, new java.io.ByteArrayInputStream(new byte[0])))
-                    .parseArgs(words.subList(1, words.size()).toArray(String[]::new));
-            while (result.hasSubcommand()) {
-                result = result.subcommand();
-            }
-            return result.matchedPositional(0).stringValues().getFirst();
-        } catch (CommandLine.ParameterException e) {
-            return "REFUSED " + e.getMessage();
-        }
+        return ParsedBack.runOf(List.of(command.split(" ")));
     }
 
     private static List<String> suggested(List<String> lines) {
@@ -150,22 +132,12 @@ class DashRunIdCliTest {
                         continue;
                     }
                     assertThat(rest).as("the id as the shell gives it back: " + line).startsWith(form);
-                    List<String> words = sh(command + form);
-                    assertThat(runOf(words)).as(command + form + " -> " + words).isEqualTo(id);
+                    List<String> words = ParsedBack.sh(command + form);
+                    assertThat(ParsedBack.runOf(words)).as(command + form + " -> " + words).isEqualTo(id);
                     found++;
                 }
             }
         }
         assertThat(found).as(String.join("\n", lines)).isGreaterThanOrEqualTo(8);
-    }
-
-    /** The words sh makes of {@code command}. */
-    private static List<String> sh(String command) throws Exception {
-        Process p = new ProcessBuilder("sh", "-c", "set -- " + command + "; for a; do printf '%s\\0' \"$a\"; done").start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        p.waitFor();
-        List<String> words = new ArrayList<>(List.of(out.split("\0", -1)));
-        words.removeLast();
-        return words;
     }
 }

@@ -2,23 +2,11 @@ package dev.rein.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A word a suggested command carries ({@link Errors#shellWord}, {@link CliHome#shellIdAsItIs}) as a shell reads it back. */
 class ShellWordTest {
-
-    /** The words {@code sh -c} makes of {@code line}. */
-    private static List<String> wordsOf(String line) throws Exception {
-        Process q = new ProcessBuilder("sh", "-c", "set -- " + line + "; for a; do printf '%s\\0' \"$a\"; done").start();
-        String out = new String(q.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        q.waitFor();
-        List<String> words = new ArrayList<>(List.of(out.split("\0", -1)));
-        words.removeLast();
-        return words;
-    }
 
     /**
      * zsh expands a word that starts with '=' to the path of the command it names ('=ls' is /usr/bin/ls), so such a word
@@ -28,15 +16,15 @@ class ShellWordTest {
     void aWordStartingWithEqualsIsQuoted() throws Exception {
         assertThat(Errors.shellWord("=ls")).isEqualTo("\"=ls\"");
         assertThat(Errors.shellWord("a=b")).as("'=' inside a word stays bare: zsh expands it only first").isEqualTo("a=b");
-        assertThat(wordsOf(Errors.shellWord("=ls"))).containsExactly("=ls");
+        assertThat(ParsedBack.sh(Errors.shellWord("=ls"))).containsExactly("=ls");
     }
 
     /** shellIdAsItIs's single quotes and its $'...' escapes give back the id itself, as shellWord does. */
     @Test
     void eachFormIsReadBackAsTheWordItself() throws Exception {
         for (String word : List.of("my run", "it's", "say \"hi\"", "$HOME", "a!b", "x\\y", "=ls", "#c", "~x", "{a,b}", "a;b")) {
-            assertThat(wordsOf(Errors.shellWord(word))).as(word).containsExactly(word);
-            assertThat(wordsOf(CliHome.shellIdAsItIs(word))).as(word).containsExactly(word);
+            assertThat(ParsedBack.sh(Errors.shellWord(word))).as(word).containsExactly(word);
+            assertThat(ParsedBack.sh(CliHome.shellIdAsItIs(word))).as(word).containsExactly(word);
         }
         assertThat(CliHome.shellIdAsItIs("it's")).isEqualTo("'it'\\''s'");
         assertThat(CliHome.shellIdAsItIs("run_1\u001b[2Jold")).isEqualTo("$'run_1\\x1b[2Jold'");

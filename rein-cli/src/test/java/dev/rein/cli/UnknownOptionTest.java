@@ -39,68 +39,16 @@ class UnknownOptionTest {
         assertThat(at).as(line).isPositive().isLessThan(end);
         List<String> commands = List.of(line.substring(at, end).split(" or (?=rein )"));
         if (expected != null) {
-            assertThat(commands.stream().map(c -> parsed(shellWords(c))).toList()).as(line).isEqualTo(expected);
+            assertThat(commands.stream().map(c -> ParsedBack.values(ParsedBack.shellWords(c))).toList()).as(line).isEqualTo(expected);
         }
         for (String command : commands) {
-            List<String> words = shellWords(command);
+            List<String> words = ParsedBack.shellWords(command);
             InProcessCli.Outcome outcome = hinted.run(words.subList(1, words.size()).toArray(String[]::new));
             assertThat(outcome.exitCode() == ExitCodes.SUCCEEDED || outcome.stderr().contains("no run store")
                     || outcome.stderr().contains("there is no run '"))
                     .as(command + " -> " + outcome.stderr()).isTrue();
         }
         return line;
-    }
-
-    /** The values picocli parses from {@code words} ("rein reply ..."): "--json=[true] RUN=[r1] TEXT=[hi]", or "REFUSED ...". */
-    private static String parsed(List<String> words) {
-        try {
-            CommandLine.ParseResult result = Rein.commandLine(new CliEnvironment(
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()),
-                    new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), java.util.Map.of("REIN_HOME", "/nonexistent"),
-                    Terminal.NONE, (name, env) -> null, false, new java.io.ByteArrayInputStream(new byte[0])))
-                    .parseArgs(words.subList(1, words.size()).toArray(String[]::new));
-            while (result.hasSubcommand()) {
-                result = result.subcommand();
-            }
-            List<String> values = new ArrayList<>();
-            result.matchedOptions().forEach(o -> values.add(o.longestName() + "=" + o.stringValues()));
-            result.matchedPositionals().forEach(p -> values.add(p.paramLabel() + "=" + p.stringValues()));
-            return String.join(" ", values);
-        } catch (CommandLine.ParameterException e) {
-            return "REFUSED " + e.getMessage();
-        }
-    }
-
-    /** A command line split as a shell splits it (double and single quotes, no escapes): enough for the hints' quoting. */
-    private static List<String> shellWords(String command) {
-        List<String> words = new ArrayList<>();
-        StringBuilder word = null;
-        char quote = 0;
-        for (char c : command.toCharArray()) {
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                } else {
-                    word.append(c);
-                }
-            } else if (c == ' ') {
-                if (word != null) {
-                    words.add(word.toString());
-                    word = null;
-                }
-            } else {
-                word = word == null ? new StringBuilder() : word;
-                if (c == '"' || c == '\'') {
-                    quote = c;
-                } else {
-                    word.append(c);
-                }
-            }
-        }
-        if (word != null) {
-            words.add(word.toString());
-        }
-        return words;
     }
 
     @Test
