@@ -28,21 +28,9 @@ final class OptionTypos {
                 .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
         String name = optionName(arg);
         String options = "the options of " + spec.qualifiedName() + " are: " + String.join(", ", names);
-        CommandLine run = spec.root().subcommands().get("run");
-        if (CONTINUING.contains(spec.name()) && spec.parent() == spec.root() && run != null
-                && run.getCommandSpec().findOption(name) != null) {
-            // not a typo: 'did you mean --max-tokens?' for --max-steps offered another option with another meaning
-            String runs = run.getCommandSpec().qualifiedName();
-            String option = run.getCommandSpec().findOption(name).longestName();
-            if (option.equals("--as")) {
-                // --as names who approvals given while rein run runs are recorded as: nothing a run keeps
-                return "unknown option '" + name + "': it is an option of " + runs + " (who approvals given while it runs are"
-                        + " recorded as); " + spec.qualifiedName() + " asks for none: decide a waiting action with "
-                        + spec.root().qualifiedName() + " approve RUN --as NAME; " + options;
-            }
-            return "unknown option '" + name + "': it is an option of " + runs + ", and a run keeps the "
-                    + KEPT.getOrDefault(option, "settings")
-                    + " it started with, so " + spec.qualifiedName() + " has none; " + options;
+        String kept = keptByTheRun(spec, name, options);
+        if (kept != null) {
+            return kept;
         }
         // the word names one of the command's positional parameters (rein eval --suite s.yaml): no option was meant
         for (CommandLine.Model.PositionalParamSpec positional : spec.positionalParameters()) {
@@ -50,6 +38,40 @@ final class OptionTypos {
                 return NearNames.unknown("option", name, java.util.List.of(), namedPositional(spec, positional, args));
             }
         }
+        return NearNames.unknown("option", name, java.util.List.of(), likelyOptions(spec, name, names, options));
+    }
+
+    /**
+     * For an option of rein run given to a command that continues a stored run (rein resume, rein reply): that the run
+     * keeps what it set, so the command has no such option; not a typo ('did you mean --max-tokens?' for --max-steps
+     * offered another option with another meaning). Null for any other option or command.
+     */
+    private static String keptByTheRun(CommandLine.Model.CommandSpec spec, String name, String options) {
+        CommandLine run = spec.root().subcommands().get("run");
+        if (!CONTINUING.contains(spec.name()) || spec.parent() != spec.root() || run == null
+                || run.getCommandSpec().findOption(name) == null) {
+            return null;
+        }
+        String runs = run.getCommandSpec().qualifiedName();
+        String option = run.getCommandSpec().findOption(name).longestName();
+        if (option.equals("--as")) {
+            // --as names who approvals given while rein run runs are recorded as: nothing a run keeps
+            return "unknown option '" + name + "': it is an option of " + runs + " (who approvals given while it runs are"
+                    + " recorded as); " + spec.qualifiedName() + " asks for none: decide a waiting action with "
+                    + spec.root().qualifiedName() + " approve RUN --as NAME; " + options;
+        }
+        return "unknown option '" + name + "': it is an option of " + runs + ", and a run keeps the "
+                + KEPT.getOrDefault(option, "settings")
+                + " it started with, so " + spec.qualifiedName() + " has none; " + options;
+    }
+
+    /**
+     * What follows "unknown option 'NAME'; " for an option-shaped word that names no option of {@code spec} (its
+     * {@code names}) nor a positional parameter: the options it likely meant ("did you mean --max-steps?"), the options a
+     * start too short to guess from begins, the other command's option it is near, or else {@code options}, the list of them.
+     */
+    private static String likelyOptions(CommandLine.Model.CommandSpec spec, String name, java.util.List<String> names,
+            String options) {
         // A suggestion is a typo or an abbreviation of the option, compared part by part (the words between hyphens), never
         // another word that merely begins as it does: --out is no --output-schema FILE (accepting it would pass a wrong
         // file), --reason no --reasoning-effort, --reason no --reject REASON, which would reject what 'rein approve RUN
@@ -70,22 +92,12 @@ final class OptionTypos {
         // only --as (one letter from 'a'), which approves as HASH, and not --action, which picks the action
         String typed = withoutDashes(name).toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         if (!typed.contains("-") && typed.codePointCount(0, typed.length()) <= 2) {
-            // the whole name with one dash (-as) or a slip of it (--sa: a swap, or the key beside) names the option; only
-            // a start of one or two letters is too short to say which option was meant, and often a word of its own
-            // (--re, --to): the options starting with it are listed, with no guess among them
-            java.util.List<String> meant = names.stream().filter(ofItsKind).filter(option -> withoutDashes(option).equals(typed)
-                    || (!withoutDashes(option).startsWith(typed) && nearMiss(typed, withoutDashes(option)))).toList();
-            if (!meant.isEmpty()) {
-                return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", meant) + "?");
-            }
-            java.util.List<String> starting = names.stream().filter(option -> withoutDashes(option).startsWith(typed)).toList();
-            return NearNames.unknown("option", name, java.util.List.of(), starting.isEmpty() ? options
-                    : tooShort("option", typed, " of " + spec.qualifiedName(), starting));
+            return forAShortName(spec, typed, names, ofItsKind, options);
         }
         java.util.List<String> started = names.stream().filter(ofItsKind)
                 .filter(option -> startOf(typed, withoutDashes(option))).toList();
         if (!started.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", started) + "?");
+            return "did you mean " + String.join(" or ", started) + "?";
         }
         // another command's option is offered only one of its kind a letter away (--trace FILE for --traces DIR)
         java.util.List<String> near = names.stream().filter(ofItsKind)
@@ -96,21 +108,37 @@ final class OptionTypos {
         // near beats an option the word begins with (--mcp-instructons is --mcp-instructions misspelt, not --mcp FILE,
         // which would take the instructions as its file; --json-streams is --json-stream, not --json)
         if (!near.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", near) + "?");
+            return "did you mean " + String.join(" or ", near) + "?";
         }
         // a slip of another command's option (--mcp-instructons of rein run, given to rein eval) is no option of this one
         // that it begins with (--mcp FILE would take the text for its file): it is named as the other command's
         String others = elsewhere == null ? nearOptionOfAnotherCommand(spec, typed) : null;
         if (others != null) {
-            return NearNames.unknown("option", name, java.util.List.of(), "it is near " + others + " that "
-                    + spec.qualifiedName() + " does not have; " + options);
+            return "it is near " + others + " that " + spec.qualifiedName() + " does not have; " + options;
         }
         java.util.List<String> prefixes = names.stream()
                 .filter(option -> typed.startsWith(withoutDashes(option) + "-")).filter(ofItsKind).toList();
         if (!prefixes.isEmpty()) {
-            return NearNames.unknown("option", name, java.util.List.of(), "did you mean " + String.join(" or ", prefixes) + "?");
+            return "did you mean " + String.join(" or ", prefixes) + "?";
         }
-        return NearNames.unknown("option", name, java.util.List.of(), options);
+        return options;
+    }
+
+    /**
+     * {@link #likelyOptions} for a name of one or two letters ({@code typed}, without dashes): the whole name with one dash
+     * ({@code -as}) or a slip of it ({@code --sa}: a swap, or the key beside) names the option; only a start of one or two
+     * letters is too short to say which option was meant, and often a word of its own ({@code --re}, {@code --to}): the
+     * options starting with it are listed, with no guess among them.
+     */
+    private static String forAShortName(CommandLine.Model.CommandSpec spec, String typed, java.util.List<String> names,
+            java.util.function.Predicate<String> ofItsKind, String options) {
+        java.util.List<String> meant = names.stream().filter(ofItsKind).filter(option -> withoutDashes(option).equals(typed)
+                || (!withoutDashes(option).startsWith(typed) && nearMiss(typed, withoutDashes(option)))).toList();
+        if (!meant.isEmpty()) {
+            return "did you mean " + String.join(" or ", meant) + "?";
+        }
+        java.util.List<String> starting = names.stream().filter(option -> withoutDashes(option).startsWith(typed)).toList();
+        return starting.isEmpty() ? options : tooShort("option", typed, " of " + spec.qualifiedName(), starting);
     }
 
     /**
@@ -118,7 +146,7 @@ final class OptionTypos {
      * meant as it: a single letter it begins with ({@code a} of {@code action}); its first words, hyphens given or not
      * ({@code max-cost}, {@code maxcost} of {@code max-cost-usd}); or those then a start of one or two letters of the next
      * word, too short to be a word of its own ({@code max-s} of {@code max-steps}). (A start of one or two letters alone
-     * never gets here: {@link #unknownOption} lists the options it begins.) A longer start is another
+     * never gets here: {@link #forAShortName} lists the options it begins.) A longer start is another
      * word more often than not ({@code out} is no {@code output-schema}, {@code reason} no {@code reasoning-effort}).
      */
     static boolean startOf(String typed, String option) {
