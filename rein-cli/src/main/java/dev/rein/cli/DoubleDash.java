@@ -33,18 +33,9 @@ final class DoubleDash {
         }
         dashes += start;
         java.util.List<String> after = words.subList(dashes + 1, words.size());
-        // an option's name left over, else one that took a place of the command itself ('rein approve -- --as bob r1':
-        // '--as' is the RUN, and 'bob r1' are left over)
-        // (not one that filled a TEXT place: 'rein reply r1 -- --json hi' protected '--json hi' as the text)
+        // not one that filled a TEXT place: 'rein reply r1 -- --json hi' protected '--json hi' as the text
         long before = walk(spec, args, null, false).positional().stream().filter(i -> i < dashes0(args, spec)).count();
-        // from the TEXT's place on, when it is after '--', every word is the reply's text ('rein reply RID -- hi --json':
-        // the TEXT "hi --json", to quote), never an option to move before '--', which would drop it from the text
-        long textAt = textPlace(spec);
-        java.util.function.Predicate<String> text = w -> textAt >= before && before + after.indexOf(w) >= textAt;
-        String word = unmatched.stream().filter(w -> optionShaped(w) && after.contains(w) && !text.test(w)).findFirst()
-                .or(() -> after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null
-                        && !text.test(w)).findFirst())
-                .orElse(null);
+        String word = optionNameAfter(spec, after, before, unmatched);
         if (word == null) {
             return null;
         }
@@ -56,45 +47,63 @@ final class DoubleDash {
         if (option0(spec, word) == null) {
             return said;
         }
-        // where no command would work, none is shown, only what to do: one option twice after '--' (before it, it would
-        // be given twice there), several options after '--', one given before it already, or words left after '--' for a
-        // command taking none
+        String noCommand = whyNoCommandWorks(spec, args, words.subList(start, dashes), after, before, word);
+        if (noCommand != null) {
+            return said + "; " + noCommand;
+        }
+        return said + "; to give the option, put it before --: " + withTheOptionBefore(spec, words.subList(start, dashes), after, word);
+    }
+
+    /**
+     * The word after {@code --} to speak of: an option's name left over ({@code unmatched}), else one that took a place of
+     * the command itself ('rein approve -- --as bob r1': '--as' is the RUN, and 'bob r1' are left over); never one in the
+     * TEXT's place or after it ({@code before}: the positional words before {@code --}). Null when there is none.
+     */
+    private static String optionNameAfter(CommandLine.Model.CommandSpec spec, java.util.List<String> after, long before,
+            java.util.List<String> unmatched) {
+        // from the TEXT's place on, when it is after '--', every word is the reply's text ('rein reply RID -- hi --json':
+        // the TEXT "hi --json", to quote), never an option to move before '--', which would drop it from the text
+        long textAt = textPlace(spec);
+        java.util.function.Predicate<String> text = w -> textAt >= before && before + after.indexOf(w) >= textAt;
+        return unmatched.stream().filter(w -> optionShaped(w) && after.contains(w) && !text.test(w)).findFirst()
+                .or(() -> after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null
+                        && !text.test(w)).findFirst())
+                .orElse(null);
+    }
+
+    /**
+     * What to do, without a command, when moving the option {@code word} before {@code --} would make no command line
+     * the command takes: the option twice after '--' (before it, it would be given twice there), several options after
+     * '--', one given before it already ({@code given}, the words between the command's name and {@code --}), words left
+     * after '--' with no place, an empty value or a flag's value, places still unfilled, or no value for it. Null when the
+     * command with the option moved works.
+     */
+    private static String whyNoCommandWorks(CommandLine.Model.CommandSpec spec, String[] args, java.util.List<String> given,
+            java.util.List<String> after, long before, String word) {
         CommandLine.Model.OptionSpec named = option0(spec, word);
         if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) == named).count() > 1) {
-            return said + "; " + named.longestName() + " is given twice after --: put it before -- once"
+            return named.longestName() + " is given twice after --: put it before -- once"
                     + (named.arity().max() > 0 ? ", with the value meant" : "");
         }
         if (after.stream().filter(w -> optionShaped(w) && option0(spec, w) != null).count() > 1) {
-            return said + "; to give the options, put them before --";
+            return "to give the options, put them before --";
         }
-        if (words.subList(start, dashes).stream().anyMatch(w -> optionShaped(w) && option0(spec, w) == named)) {
-            return said + "; " + named.longestName() + " is given before -- already: give it once";
+        if (given.stream().anyMatch(w -> optionShaped(w) && option0(spec, w) == named)) {
+            return named.longestName() + " is given before -- already: give it once";
         }
         int valueWords = named.arity().max() > 0 && !word.contains("=") ? 1 : 0;
         if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
-            return said + "; to give the option, put it before --, and drop the rest";
+            return "to give the option, put it before --, and drop the rest";
         }
         // the places the words before '--' leave: rein run's GOAL takes any number
         long open = Math.max(0, places(spec) - walk(spec, args, null, false).positional().size());
         if (after.size() - 1 - valueWords > open) {
             // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
-            return said + "; to give the option, put it before --, and drop the words " + spec.qualifiedName()
-                    + " has no place for";
+            return "to give the option, put it before --, and drop the words " + spec.qualifiedName() + " has no place for";
         }
-        CommandLine.Model.OptionSpec taking = option0(spec, word);
-        if (taking.arity().max() > 0) {
-            int w = after.indexOf(word);
-            String value = word.contains("=") ? word.substring(word.indexOf('=') + 1)
-                    : w + 1 < after.size() ? after.get(w + 1) : null;
-            if (value != null && (value.isEmpty() || value.equals("--"))) {
-                // '--as= r1', '--as "" r1', '--as -- r1': before '--' it would be refused, empty or with '--' as its value
-                return said + "; to give the option, put it before -- with its " + taking.paramLabel() + ", not "
-                        + (value.isEmpty() ? "empty" : "'--'");
-            }
-        } else if (word.contains("=") && !word.substring(word.indexOf('=') + 1).matches("(?i)true|false")) {
-            // 'rein reply -- --json=x r1 hi': before '--', '--json=x' is refused as well, a flag taking no value
-            return said + "; " + taking.longestName() + " is a flag and takes no value: to give it, put "
-                    + taking.longestName() + " before --, without '" + word.substring(word.indexOf('=')) + "'";
+        String value = valueRefused(named, after, word);
+        if (value != null) {
+            return value;
         }
         // the words left after it, with those before '--', must still fill the command's places ('rein approve -- --as
         // bob': 'rein approve --as bob' lacks the RUN)
@@ -108,17 +117,44 @@ final class DoubleDash {
             }
         }
         if (!missing.isEmpty()) {
-            return said + "; to give the option, put it before --, and give the " + String.join(" and the ", missing);
+            return "to give the option, put it before --, and give the " + String.join(" and the ", missing);
         }
-        if (option0(spec, word).arity().max() > 0 && !word.contains("=") && after.indexOf(word) + 1 >= after.size()) {
+        if (named.arity().max() > 0 && !word.contains("=") && after.indexOf(word) + 1 >= after.size()) {
             // no value after it: no command, as for a positional's name without one ('give the LABEL in its place'); an
             // example value, or the placeholder, pasted unchanged would record a decision by "alice" or by "NAME"
-            return said + "; to give the option, put it before --, and give the " + option0(spec, word).paramLabel()
-                    + " in its place";
+            return "to give the option, put it before --, and give the " + named.paramLabel() + " in its place";
         }
-        // the option before '--', with its value when it takes one ('--as bob'); the other words after it stay after it
+        return null;
+    }
+
+    /**
+     * What to do when the option {@code word} names would be refused before {@code --} for its value: empty or '--'
+     * ('--as= r1', '--as "" r1', '--as -- r1'), or a value given to a flag ('rein reply -- --json=x r1 hi'). Else null.
+     */
+    private static String valueRefused(CommandLine.Model.OptionSpec taking, java.util.List<String> after, String word) {
+        if (taking.arity().max() > 0) {
+            int w = after.indexOf(word);
+            String value = word.contains("=") ? word.substring(word.indexOf('=') + 1)
+                    : w + 1 < after.size() ? after.get(w + 1) : null;
+            if (value != null && (value.isEmpty() || value.equals("--"))) {
+                return "to give the option, put it before -- with its " + taking.paramLabel() + ", not "
+                        + (value.isEmpty() ? "empty" : "'--'");
+            }
+        } else if (word.contains("=") && !word.substring(word.indexOf('=') + 1).matches("(?i)true|false")) {
+            return taking.longestName() + " is a flag and takes no value: to give it, put "
+                    + taking.longestName() + " before --, without '" + word.substring(word.indexOf('=')) + "'";
+        }
+        return null;
+    }
+
+    /**
+     * The command line with the option {@code word} before {@code --}, after the words {@code given} there, with its value
+     * when it takes one ('--as bob'); the other words after it stay after it.
+     */
+    private static String withTheOptionBefore(CommandLine.Model.CommandSpec spec, java.util.List<String> given,
+            java.util.List<String> after, String word) {
         StringBuilder command = new StringBuilder(spec.qualifiedName());
-        words.subList(start, dashes).forEach(w -> command.append(' ').append(shellWord(w)));
+        given.forEach(w -> command.append(' ').append(shellWord(w)));
         command.append(' ').append(shellWord(word));
         java.util.List<String> rest = new java.util.ArrayList<>(after);
         int at = rest.indexOf(word);
@@ -130,7 +166,7 @@ final class DoubleDash {
             command.append(" --");
             rest.forEach(w -> command.append(' ').append(shellWord(w)));
         }
-        return said + "; to give the option, put it before --: " + command;
+        return command.toString();
     }
 
     /**
