@@ -73,13 +73,13 @@ final class ApproveCommand implements Callable<Integer> {
         }
         if (decision.edit != null && decision.edit.isBlank()) {
             throw new UsageException("--edit is empty: give the new arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}'"
-                    + " (see 'rein show " + CliHome.shellId(runId) + "' for the arguments as proposed)");
+                    + " (see " + SuggestedCommand.forRun("rein show", runId) + " for the arguments as proposed)");
         }
         // an unset shell variable (--action "$HASH"): the empty prefix would match every hash and decide an action
         // the person did not name
         if (action != null && action.isBlank()) {
             throw new UsageException("--action is empty: give the hash of the action to decide, or its first characters (see"
-                    + " 'rein show " + CliHome.shellId(runId) + "'), or leave --action out when the run waits for one action");
+                    + " " + SuggestedCommand.forRun("rein show", runId) + "), or leave --action out when the run waits for one action");
         }
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
@@ -111,7 +111,7 @@ final class ApproveCommand implements Callable<Integer> {
                 if (!known && !edited.isObject()) {
                     // Without the schema, at least what every tool takes: arguments are a JSON object.
                     throw new UsageException("--edit: the arguments of " + Text.visible(request.tool()) + " must be a JSON object,"
-                            + " e.g. --edit '{\"to\":\"bob\"}' (see 'rein show " + CliHome.shellId(runId) + "' for the arguments as proposed)");
+                            + " e.g. --edit '{\"to\":\"bob\"}' (see " + SuggestedCommand.forRun("rein show", runId) + " for the arguments as proposed)");
                 }
                 if (known) {
                     // checked here as Runs.edit checks it, so the line can say what to give (the schema's words do not)
@@ -119,8 +119,8 @@ final class ApproveCommand implements Callable<Integer> {
                         Runs.checkEditedArguments(tools, request.tool(), edited);
                     } catch (ReinException e) {
                         throw new UsageException("--edit: " + Errors.oneLine(e.getMessage()) + "; give the arguments of "
-                                + Text.visible(request.tool()) + " as one JSON object that fits its schema (see 'rein show " + CliHome.shellId(runId)
-                                + "' for the arguments as proposed)");
+                                + Text.visible(request.tool()) + " as one JSON object that fits its schema (see " + SuggestedCommand.forRun("rein show", runId)
+                                + " for the arguments as proposed)");
                     }
                 }
                 (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), edited, user);
@@ -136,7 +136,7 @@ final class ApproveCommand implements Callable<Integer> {
                 env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + Text.visible(user));
             }
             int left = runs.pending(runId).size();
-            env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + CliHome.shellId(runId) + "'"
+            env.err().println(left > 0 ? left + " more action(s) wait for a decision; see " + SuggestedCommand.forRun("rein show", runId)
                     : ours ? "continue the run with: rein resume " + CliHome.shellId(runId)
                     : APPLICATION_CONTINUES + ": rein resume does not know its model, tools and prompt");
             return ExitCodes.SUCCEEDED;
@@ -148,7 +148,7 @@ final class ApproveCommand implements Callable<Integer> {
 
     /** Why a run has no action to decide, and what to do instead. */
     private String nothingToDecide(RunSnapshot run) {
-        String show = "'rein show " + CliHome.shellId(runId) + "'";
+        String show = SuggestedCommand.forRun("rein show", runId);
         // a run an application stored is continued there: rein resume and rein reply refuse it
         boolean ours = CliHome.of(env.env()).startedByRun(runId);
         if (run.status().terminal()) {
@@ -158,13 +158,13 @@ final class ApproveCommand implements Callable<Integer> {
         }
         if (run.status() == RunStatus.WAITING_APPROVAL && !run.approvals().decisions().isEmpty()) {
             return "every action run " + runId + " waits for is decided already (see " + show + "); "
-                    + (ours ? "continue it with 'rein resume " + CliHome.shellId(runId) + "'" : APPLICATION_CONTINUES);
+                    + (ours ? "continue it with " + SuggestedCommand.forRun("rein resume", runId) : APPLICATION_CONTINUES);
         }
         String refused = "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
         // a RUNNING run in the store is either run by a live process or was left so by one that died: the store cannot
         // tell which, so name the way on for the second
         return run.status() != RunStatus.RUNNING ? refused : refused + ". If the process that ran it has stopped (it crashed or"
-                + " was killed), " + (ours ? "continue the run with 'rein resume " + CliHome.shellId(runId) + "'" : APPLICATION_CONTINUES);
+                + " was killed), " + (ours ? "continue the run with " + SuggestedCommand.forRun("rein resume", runId) : APPLICATION_CONTINUES);
     }
 
     /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */
@@ -189,7 +189,7 @@ final class ApproveCommand implements Callable<Integer> {
         if (action == null) {
             if (pending.size() > 1) {
                 throw new UsageException("run " + runId + " waits for " + pending.size() + " different actions; choose one with"
-                        + " --action HASH: " + described(pending) + " (see 'rein show " + CliHome.shellId(runId) + "' for their arguments)");
+                        + " --action HASH: " + described(pending) + " (see " + SuggestedCommand.forRun("rein show", runId) + " for their arguments)");
             }
             return pending.get(0);
         }
@@ -203,12 +203,12 @@ final class ApproveCommand implements Callable<Integer> {
             if (!decided.isEmpty()) {
                 throw new UsageException("the action of run " + runId + " whose hash starts with '" + Text.visible(action) + "' ("
                         + described(decided.subList(0, 1)) + ") is decided already; still waiting: " + described(pending)
-                        + " (see 'rein show " + CliHome.shellId(runId) + "')");
+                        + " (see " + SuggestedCommand.forRun("rein show", runId) + ")");
             }
         }
         if (matches.size() != 1) {
             throw new UsageException((matches.isEmpty() ? "no" : "more than one") + " waiting action of run " + runId
-                    + " has a hash starting with '" + Text.visible(action) + "'; see 'rein show " + CliHome.shellId(runId) + "'");
+                    + " has a hash starting with '" + Text.visible(action) + "'; see " + SuggestedCommand.forRun("rein show", runId));
         }
         return matches.get(0);
     }

@@ -71,7 +71,7 @@ final class CancelCommand implements Callable<Integer> {
             RunSnapshot run = Runs.in(store).find(runId).orElseThrow(() -> home.noSuchRun(runId));
             if (run.status().terminal()) {
                 throw new UsageException("run " + Text.visible(runId) + " already ended " + run.status() + " (" + run.reason()
-                        + "); there is nothing to cancel; see 'rein show " + CliHome.shellId(runId) + "'");
+                        + "); there is nothing to cancel; see " + SuggestedCommand.forRun("rein show", runId));
             }
             if (run.status() == RunStatus.RUNNING) {
                 // The store keeps no owner or heartbeat, as for 'rein resume': say what is assumed and what a live
@@ -95,7 +95,7 @@ final class CancelCommand implements Callable<Integer> {
                     env.out().println(ResultJson.line(ResultJson.of(cancelled)));
                 }
                 env.err().println("rein cancel: cancelled run " + Text.visible(runId) + " (it was " + run.status() + neverRun(run)
-                        + "); see 'rein show " + CliHome.shellId(runId) + "'" + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
+                        + "); see " + SuggestedCommand.forRun("rein show", runId) + (home.startedByRun(runId) ? ", or " + ResumeCommand.nextTurn(cancelled) : ""));
                 return ExitCodes.SUCCEEDED;
             }
         }

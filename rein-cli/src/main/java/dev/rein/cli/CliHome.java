@@ -292,8 +292,8 @@ final class CliHome {
         String problem = runId == null ? null : dev.rein.internal.text.RunIds.problem(runId);
         if (problem != null) {
             throw new UsageException("run " + Text.visible(runId) + " cannot be decided or continued: its id " + problem.replaceFirst("^it ", "")
-                    + " (an older Rein saved runs under such ids); 'rein show " + shellId(runId) + "' shows it, 'rein cancel "
-                    + shellId(runId) + "' ends it, and a new run with 'rein run GOAL' can take up its goal");
+                    + " (an older Rein saved runs under such ids); " + SuggestedCommand.forRun("rein show", runId) + " shows it, "
+                    + SuggestedCommand.forRun("rein cancel", runId) + " ends it, and a new run with 'rein run GOAL' can take up its goal");
         }
     }
 

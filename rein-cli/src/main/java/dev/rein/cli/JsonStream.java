@@ -49,7 +49,7 @@ final class JsonStream {
         if (readerGone) {
             env.err().println("rein: standard output was closed by its reader (or could not be written) while run " + result.runId()
                     + " was streamed, so the run was cancelled: it ended " + result.status() + " at step " + result.steps()
-                    + "; 'rein show " + CliHome.shellId(result.runId()) + "' shows it");
+                    + "; " + SuggestedCommand.forRun("rein show", result.runId()) + " shows it");
         }
         result = report.shown(result);
         ObjectNode last = Json.object().put("type", "result");

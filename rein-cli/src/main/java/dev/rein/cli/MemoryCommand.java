@@ -53,7 +53,7 @@ final class MemoryCommand implements Callable<Integer> {
             if (!Text.visible(tenant).equals(tenant) || !Text.visible(user).equals(user)) {
                 return "'rein memory list' given the same --tenant and --user, in quotes";
             }
-            return "'rein memory list" + options() + "'";
+            return SuggestedCommand.quoted("rein memory list" + options());
         }
 
         /** A blank name is no one's scope: said by option, with what to give. */

@@ -50,8 +50,8 @@ final class ReplyCommand implements Callable<Integer> {
             return;
         }
         if (!snapshot.status().terminal()) {
-            throw new UsageException("run " + runId + " has not ended (" + snapshot.status() + "); continue it with 'rein resume "
-                    + CliHome.shellId(runId) + "' (after 'rein approve' if it waits for a decision)");
+            throw new UsageException("run " + runId + " has not ended (" + snapshot.status() + "); continue it with "
+                    + SuggestedCommand.forRun("rein resume", runId) + " (after 'rein approve' if it waits for a decision)");
         }
         throw new UsageException("run " + runId + " ended " + snapshot.status() + " (" + snapshot.reason() + "); only a run"
                 + " that answered (SUCCEEDED), asked for input (needs_user_input) or was cancelled (CANCELLED) takes a reply; start a new run with 'rein run GOAL'");

@@ -45,14 +45,14 @@ final class ResumeCommand implements Callable<Integer> {
         RunSnapshot snapshot = store.load(runId).orElseThrow(() -> CliHome.of(env.env()).noSuchRun(runId));
         if (snapshot.status().terminal()) {
             throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
-                    + "); there is nothing to resume; see 'rein show " + CliHome.shellId(runId) + "', or " + nextTurn(snapshot));
+                    + "); there is nothing to resume; see " + SuggestedCommand.forRun("rein show", runId) + ", or " + nextTurn(snapshot));
         }
         List<ApprovalRequest> pending = snapshot.pendingApprovals();
         if (!pending.isEmpty()) {
             throw new UsageException("run " + runId + " still waits for a decision on " + pending.stream()
                     .map(r -> r.tool() + " (action " + ActionHash.shortForm(r.actionHash()) + ")").distinct()
-                    .collect(Collectors.joining(", ")) + "; decide with 'rein approve " + CliHome.shellId(runId)
-                    + "' (see 'rein show " + CliHome.shellId(runId) + "'), then run 'rein resume " + CliHome.shellId(runId) + "' again");
+                    .collect(Collectors.joining(", ")) + "; decide with " + SuggestedCommand.forRun("rein approve", runId)
+                    + " (see " + SuggestedCommand.forRun("rein show", runId) + "), then run " + SuggestedCommand.forRun("rein resume", runId) + " again");
         }
         if (snapshot.status() == dev.rein.run.RunStatus.RUNNING) {
             // The store keeps no owner or heartbeat, so whether a process still runs it cannot be known: say what is
@@ -69,13 +69,13 @@ final class ResumeCommand implements Callable<Integer> {
      */
     static String nextTurn(RunSnapshot snapshot) {
         if (asked(snapshot)) {
-            return "answer its question with 'rein reply " + CliHome.shellId(snapshot.runId()) + " \"TEXT\"'";
+            return "answer its question with " + SuggestedCommand.forRun("rein reply", snapshot.runId(), "\"TEXT\"");
         }
         if (snapshot.status() == dev.rein.run.RunStatus.SUCCEEDED) {
-            return "ask a follow-up with 'rein reply " + CliHome.shellId(snapshot.runId()) + " \"TEXT\"'";
+            return "ask a follow-up with " + SuggestedCommand.forRun("rein reply", snapshot.runId(), "\"TEXT\"");
         }
         if (snapshot.status() == dev.rein.run.RunStatus.CANCELLED) {
-            return "continue it with 'rein reply " + CliHome.shellId(snapshot.runId()) + " \"TEXT\"' (the calls the cancel left without a"
+            return "continue it with " + SuggestedCommand.forRun("rein reply", snapshot.runId(), "\"TEXT\"") + " (the calls the cancel left without a"
                     + " result are answered as cancelled first)";
         }
         return "start a new run with 'rein run GOAL'";

@@ -203,9 +203,10 @@ final class RunReport {
         }
         if (result.status() == RunStatus.WAITING_APPROVAL) {
             // the core's message says what to do in library terms; name the commands that do it
-            String id = CliHome.shellId(result.runId());
-            sb.append(" (on the command line: see the action with 'rein show ").append(id).append("', decide with 'rein approve ")
-                    .append(id).append("' (or --reject REASON, --edit JSON), then 'rein resume ").append(id).append("')");
+            String id = result.runId();
+            sb.append(" (on the command line: see the action with ").append(SuggestedCommand.forRun("rein show", id))
+                    .append(", decide with ").append(SuggestedCommand.forRun("rein approve", id))
+                    .append(" (or --reject REASON, --edit JSON), then ").append(SuggestedCommand.forRun("rein resume", id)).append(")");
         }
         if (result.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(result.reason())) {
             // the run keeps what it knows for the answer: starting over would lose it

@@ -138,6 +138,6 @@ final class StoredRunOptions {
         // rein runs lists it, so pointing there would go round in a circle
         throw new UsageException("run " + runId + " was stored by an application, not started by 'rein run', so " + command
                 + " does not know its model, tools and prompt; continue it from the application (agent.resume, agent.reply)."
-                + " 'rein show " + CliHome.shellId(runId) + "' and 'rein approve " + CliHome.shellId(runId) + "' work on it");
+                + " " + SuggestedCommand.forRun("rein show", runId) + " and " + SuggestedCommand.forRun("rein approve", runId) + " work on it");
     }
 }

@@ -127,8 +127,8 @@ final class WatchedStore implements RunStore {
         String finalState = unsaved.get(id);
         if (finalState != null) {
             env.err().println(command + ": run " + id + " ended " + result.status() + ", but the run store " + file.toAbsolutePath()
-                    + " could not store its final state (" + Text.visible(Errors.oneLine(finalState)) + "); 'rein show " + CliHome.shellId(id)
-                    + "' shows the run as it was stored before, not as it ended, and 'rein reply' or 'rein resume' would continue"
+                    + " could not store its final state (" + Text.visible(Errors.oneLine(finalState)) + "); " + SuggestedCommand.forRun("rein show", id)
+                    + " shows the run as it was stored before, not as it ended, and 'rein reply' or 'rein resume' would continue"
                     + " from there");
             incomplete = true;
         }
@@ -136,7 +136,7 @@ final class WatchedStore implements RunStore {
         if (lost > 0) {
             env.err().println(command + ": " + Counts.of(lost, "trace event") + " of run " + id
                     + " could not be stored in the run store " + file.toAbsolutePath() + " ("
-                    + Text.visible(Errors.oneLine(eventFailure.getOrDefault(id, ""))) + "), so 'rein show " + CliHome.shellId(id) + "' lacks "
+                    + Text.visible(Errors.oneLine(eventFailure.getOrDefault(id, ""))) + "), so " + SuggestedCommand.forRun("rein show", id) + " lacks "
                     + (lost == 1 ? "it" : "them") + (traced ? "; the --trace file has the whole trace" : "; --trace FILE keeps a"
                     + " run's whole trace in a file of its own"));
             incomplete = true;

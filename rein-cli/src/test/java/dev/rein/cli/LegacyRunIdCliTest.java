@@ -35,7 +35,8 @@ class LegacyRunIdCliTest {
         }
     }
 
-    private static RunSnapshot renamed(RunSnapshot snapshot, String id) throws Exception {
+    /** {@code snapshot} under another id, as an older Rein (or another application) could have saved it. */
+    static RunSnapshot renamed(RunSnapshot snapshot, String id) throws Exception {
         RecordComponent[] components = RunSnapshot.class.getRecordComponents();
         Object[] values = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];
@@ -64,7 +65,7 @@ class LegacyRunIdCliTest {
         assertThat(approve.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(approve.stderrLines()).singleElement().asString()
                 .startsWith("rein approve: run " + SHOWN + " cannot be decided or continued: its id holds the control character U+001B")
-                .contains("'rein show '" + SHOWN + "''").doesNotContain("Runs.cancel").doesNotContain("\u001b");
+                .contains("\"rein show '" + SHOWN + "'\"").doesNotContain("Runs.cancel").doesNotContain("\u001b");
         InProcessCli.Outcome resume = cli.run("resume", SHOWN);
         assertThat(resume.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(resume.stderrLines()).singleElement().asString().startsWith("rein resume: run " + SHOWN + " cannot be decided or");
@@ -75,14 +76,14 @@ class LegacyRunIdCliTest {
     @Test
     void theIdAsRunsShowsItNamesTheRunForCancelWhichEndsIt() throws Exception {
         storePausedRunAs(OLD, "古い実行");
-        assertThat(cli.run("approve", SHOWN).stderr()).contains("'rein cancel '" + SHOWN + "'' ends it");
+        assertThat(cli.run("approve", SHOWN).stderr()).contains("\"rein cancel '" + SHOWN + "'\" ends it");
 
         InProcessCli.Outcome cancel = cli.run("cancel", SHOWN, "--reason", "古い版の実行");
 
         assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
         // no 'rein reply' to point to: such a run cannot be continued
         assertThat(cancel.stderrLines()).singleElement().asString().isEqualTo("rein cancel: cancelled run " + SHOWN
-                + " (it was WAITING_APPROVAL; the 1 action it waited for will never run); see 'rein show '" + SHOWN + "''");
+                + " (it was WAITING_APPROVAL; the 1 action it waited for will never run); see \"rein show '" + SHOWN + "'\"");
         try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
             assertThat(store.load(OLD).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
             assertThat(store.load(OLD).orElseThrow().message()).isEqualTo("古い版の実行");
@@ -114,9 +115,9 @@ class LegacyRunIdCliTest {
         storePausedRunAs(OLD, "古い実行");
         String quoted = "'" + SHOWN + "'";
         assertThat(cli.run("approve", SHOWN).stderr())
-                .contains("; 'rein show " + quoted + "' shows it, 'rein cancel " + quoted + "' ends it,");
-        assertThat(cli.run("cancel", SHOWN).stderr()).contains("); see 'rein show " + quoted + "'");
-        assertThat(cli.run("cancel", SHOWN).stderr()).contains("there is nothing to cancel; see 'rein show " + quoted + "'");
+                .contains("; \"rein show " + quoted + "\" shows it, \"rein cancel " + quoted + "\" ends it,");
+        assertThat(cli.run("cancel", SHOWN).stderr()).contains("); see \"rein show " + quoted + "\"");
+        assertThat(cli.run("cancel", SHOWN).stderr()).contains("there is nothing to cancel; see \"rein show " + quoted + "\"");
         storePausedRunAs("my run", "空白のある実行");
         assertThat(cli.run("resume", "my run").stderr())
                 .contains(" 'rein show \"my run\"' and 'rein approve \"my run\"' work on it");
