@@ -1,11 +1,5 @@
 package dev.rein.cli;
 
-import static dev.rein.cli.Errors.TEXT_LABELS;
-import static dev.rein.cli.Errors.option0;
-import static dev.rein.cli.Errors.optionName;
-import static dev.rein.cli.Errors.optionShaped;
-import static dev.rein.cli.Errors.withoutDashes;
-
 import picocli.CommandLine;
 
 /**
@@ -121,5 +115,32 @@ final class CommandWords {
             return !next.equals("--") && !optionShaped(next);
         }
         return !next.startsWith("--") && option0(spec, next) == null;
+    }
+
+    /** The option of {@code spec} that {@code word} names ({@code --as} of {@code --as=bob}). */
+    static CommandLine.Model.OptionSpec option0(CommandLine.Model.CommandSpec spec, String word) {
+        return spec.findOption(optionName(word));
+    }
+
+    /** The option an argument names: {@code --reject} of {@code --reject=wrong}. */
+    static String optionName(String arg) {
+        int equals = arg.indexOf('=');
+        return equals < 0 ? arg : arg.substring(0, equals);
+    }
+
+    /**
+     * Whether an argument is shaped like an option ({@code -z}, {@code --limit}, {@code --max-stpes=5}): a mistyped option
+     * rather than text such as a goal "-5 + 3 は?" or "- list the files".
+     */
+    static boolean optionShaped(String arg) {
+        return optionName(arg).matches("-[A-Za-z][A-Za-z0-9]*|--[A-Za-z][A-Za-z0-9_-]*");
+    }
+
+    /** Positional parameters whose value is free text, which may start with '-' ({@code rein run "-5 + 3"}). */
+    static final java.util.Set<String> TEXT_LABELS = java.util.Set.of("GOAL", "TEXT");
+
+    /** {@code option}'s name without its leading dashes: {@code max-steps} of {@code --max-steps}. */
+    static String withoutDashes(String option) {
+        return option.replaceFirst("^-+", "");
     }
 }

@@ -2,11 +2,11 @@ package dev.rein.cli;
 
 import static dev.rein.cli.CommandWords.dashes0;
 import static dev.rein.cli.CommandWords.labelAt;
+import static dev.rein.cli.CommandWords.option0;
+import static dev.rein.cli.CommandWords.optionShaped;
 import static dev.rein.cli.CommandWords.places;
 import static dev.rein.cli.CommandWords.textPlace;
 import static dev.rein.cli.CommandWords.walk;
-import static dev.rein.cli.Errors.option0;
-import static dev.rein.cli.Errors.optionShaped;
 import static dev.rein.cli.Errors.shellWord;
 
 import picocli.CommandLine;

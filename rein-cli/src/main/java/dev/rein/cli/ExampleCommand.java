@@ -43,7 +43,7 @@ final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
     // optional to picocli, so that its absence is said with the examples to choose from (call()), not "Missing required parameter";
-    // the names to choose from are its examples' (Errors#example)
+    // the names to choose from are its examples' (HelpText#example)
     @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", hideParamSyntax = true, completionCandidates = Names.class,
             description = "The example to run (see 'rein examples').")
     String name;
@@ -132,7 +132,7 @@ final class ExampleCommand implements Callable<Integer> {
             // library's words otherwise
             String typed = name.strip();
             throw new UsageException(typed.codePointCount(0, typed.length()) <= 2
-                    ? Errors.unknownName("example", name, Examples.list().stream().map(Examples.Info::name).toList(),
+                    ? UnknownNames.unknownName("example", name, Examples.list().stream().map(Examples.Info::name).toList(),
                             "the examples are: " + Examples.names())
                     : Examples.unknown(name));
         }

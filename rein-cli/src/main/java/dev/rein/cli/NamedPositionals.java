@@ -1,15 +1,15 @@
 package dev.rein.cli;
 
+import static dev.rein.cli.CommandWords.TEXT_LABELS;
+import static dev.rein.cli.CommandWords.option0;
+import static dev.rein.cli.CommandWords.optionName;
+import static dev.rein.cli.CommandWords.optionShaped;
 import static dev.rein.cli.CommandWords.places;
 import static dev.rein.cli.CommandWords.valueOf;
 import static dev.rein.cli.CommandWords.walk;
-import static dev.rein.cli.Errors.TEXT_LABELS;
-import static dev.rein.cli.Errors.example;
-import static dev.rein.cli.Errors.option0;
-import static dev.rein.cli.Errors.optionName;
-import static dev.rein.cli.Errors.optionShaped;
+import static dev.rein.cli.CommandWords.withoutDashes;
 import static dev.rein.cli.Errors.shellWord;
-import static dev.rein.cli.Errors.withoutDashes;
+import static dev.rein.cli.HelpText.example;
 
 import dev.rein.cli.CommandWords.Words;
 import picocli.CommandLine;

@@ -1,7 +1,7 @@
 package dev.rein.cli;
 
-import static dev.rein.cli.Errors.optionName;
-import static dev.rein.cli.Errors.withoutDashes;
+import static dev.rein.cli.CommandWords.optionName;
+import static dev.rein.cli.CommandWords.withoutDashes;
 import static dev.rein.cli.NamedPositionals.namedPositional;
 
 import dev.rein.internal.text.NearNames;
