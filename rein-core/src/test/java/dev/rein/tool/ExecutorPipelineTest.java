@@ -260,4 +260,55 @@ class ExecutorPipelineTest {
         assertThat(result.errorClass()).isEqualTo(ErrorClass.LIMIT_REACHED);
         assertThat(executor.callCounts()).containsEntry("t", 2); // the refused call was not made
     }
+
+    /**
+     * A stage below the retry (an application's output stage) that answers with one of Rein's own retryable failures
+     * (ToolResult.reinError, TIMEOUT): the retry's note on giving up is Rein's too, so the result stays Rein's words
+     * (ToolRetry keeps the mark with withOwnContent; the public withContent would make it the tool's data). No Rein stage
+     * below the retry makes such a failure today, so this is the only way to reach that path (core45).
+     */
+    @Test
+    void theRetrysNoteOnReinsOwnRetryableFailureKeepsItReins() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        Tool tool = Tool.builder("t").description("d").handler((a, c) -> "never").build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool)).events(events)
+                .retryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(2), 0))
+                .outputStage((inv, chain) -> {
+                    attempts.incrementAndGet();
+                    return ToolOutcome.of(ToolResult.reinError(inv.call(), ErrorClass.TIMEOUT, "(Rein's own: the source timed out)"));
+                }).build();
+
+        ToolResult result = executor.execute(call("t", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+
+        assertThat(attempts).hasValue(2);
+        assertThat(result.content()).isEqualTo("(Rein's own: the source timed out) (gave up after 2 attempts)");
+        assertThat(result.reinMessage()).as("Rein's note with Rein's suffix is still Rein's words").isTrue();
+    }
+
+    /** A tool whose parameter's type cannot hold every value its schema takes. */
+    public static final class Booking {
+        @ToolMethod(description = "Books a day.")
+        public String book(@ToolParam(name = "day", value = "the day") java.time.LocalDate day) {
+            return "booked " + day;
+        }
+    }
+
+    /**
+     * A secret the model put into an argument that the parameter's type cannot hold is quoted in Rein's refusal (its
+     * reader's words, fenced as data) and masked there by the masking stage: the masked refusal is still Rein's
+     * (SecretMasking keeps the mark with withOwnContent; the public withContent would make it the tool's data) (core45).
+     */
+    @Test
+    void aSecretMaskedInReinsOwnRefusalLeavesItReins() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(new Booking()))).events(events).build();
+        Secrets secrets = Secrets.of(Map.of("launch_day", "2026-02-30"));
+
+        ToolResult result = executor.execute(call("book", "{\"day\":\"2026-02-30\"}"),
+                context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
+        assertThat(result.content()).contains("[REDACTED:launch_day]").doesNotContain("2026-02-30");
+        assertThat(audits).anyMatch(a -> a.startsWith("secret_masked"));
+        assertThat(result.reinMessage()).as("Rein's refusal, masked by Rein, is still Rein's words").isTrue();
+    }
 }
