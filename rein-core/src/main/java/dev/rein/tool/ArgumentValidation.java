@@ -2,6 +2,7 @@ package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Excerpts;
+import dev.rein.internal.text.QuotedData;
 import dev.rein.json.Json;
 import java.util.Iterator;
 import java.util.List;
@@ -43,8 +44,10 @@ final class ArgumentValidation implements ToolInterceptor {
         }
         if (arguments.isTextual()) {
             // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
-            // to fix): "string found, object expected" would not tell the model its text did not parse.
-            problems = List.of("the arguments are not a JSON object but the text " + Excerpts.first(arguments.asText(), 200));
+            // to fix): "string found, object expected" would not tell the model its text did not parse. The text is the
+            // model's, which may carry a page's instructions: fenced as data in Rein's own refusal, which goes unwrapped.
+            problems = List.of("the arguments are not a JSON object but this text:\n"
+                    + QuotedData.fenced(Excerpts.first(arguments.asText(), 200), "tool call arguments"));
         }
         String message = "Invalid arguments for tool '" + invocation.tool().name() + "': "
                 + String.join("; ", problems)

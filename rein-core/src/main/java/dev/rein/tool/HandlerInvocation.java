@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.QuotedData;
 import dev.rein.json.Json;
 import java.time.Duration;
 import java.util.List;
@@ -37,9 +38,12 @@ final class HandlerInvocation implements ToolInterceptor {
         } catch (InterruptedException e) {
             throw e;
         } catch (AnnotatedTools.UnreadableArgument e) {
+            // the reader's message quotes the model's value, which may carry a page's instructions: fenced as data in
+            // Rein's own refusal, which the model gets unwrapped
             return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
-                    + "': " + e.getMessage() + ". The tool was not called. Call it again with arguments matching this JSON schema: "
-                    + Json.write(invocation.tool().definition().inputSchema())));
+                    + "': a value does not fit its parameter's type, as the reader of the arguments says, quoting them:\n"
+                    + QuotedData.fenced(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
+                    + " arguments matching this JSON schema: " + Json.write(invocation.tool().definition().inputSchema())));
         } catch (Exception | Error e) {
             // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure
             // too: caught here, its message passes secret masking and provenance on the way up like any

@@ -362,8 +362,10 @@ class ResponseMappingTest extends FakeChat {
                 .prices(PriceTable.empty().with("m", ModelPrice.of("0", "0", "0"))).tools(search).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         String toolMessage = lastBody().path("messages").get(2).path("content").asText();
+        // the text is the model's: fenced as data in Rein's refusal (core45)
         assertThat(toolMessage).startsWith("Error: Invalid arguments for tool 'search': the arguments are not a JSON"
-                + " object but the text {\"q\": \"東京").contains("The tool was not called");
+                + " object but this text:\n<untrusted_data ").contains("\n{\"q\": \"東京\n</untrusted_data>")
+                .contains("The tool was not called");
     }
 
     @Test
