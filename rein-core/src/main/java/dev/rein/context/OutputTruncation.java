@@ -52,29 +52,31 @@ public final class OutputTruncation implements ToolInterceptor {
             return outcome;
         }
         ToolResult result = done.result();
-        ToolResult cut = result;
         Cut content = cut(result.content());
         if (content != null) {
             emit(invocation, result, content, null);
-            cut = withOwnContent(cut, content.shown() + notice(limit, content.total(), content.hash(), content.stored()));
         }
         // the part for the person is recorded, stored and shown too: cut to the same limit, its full text kept the same way
         Cut user = result.userContent() == null ? null : cut(result.userContent());
         if (user != null) {
             emit(invocation, result, user, USER_CONTENT);
-            cut = cut.withUserContent(user.shown() + userNotice(limit, user.total(), user.hash(), user.stored()));
         }
-        return cut == result ? outcome : ToolOutcome.of(cut);
+        if (content == null && user == null) {
+            return outcome;
+        }
+        return ToolOutcome.of(withParts(result, content == null ? result.content()
+                        : content.shown() + notice(limit, content.total(), content.hash(), content.stored()),
+                user == null ? result.userContent() : user.shown() + userNotice(limit, user.total(), user.hash(), user.stored())));
     }
 
     /**
-     * {@code result} with {@code content}, keeping its {@code reinMessage}: a cut of Rein's own note followed by Rein's
-     * notice is still Rein's words ({@link ToolResult#withContent} would mark it as the tool's, as it must for an
-     * application's change).
+     * {@code result} with its parts cut, in one copy, keeping its {@code reinMessage}: a cut of Rein's own note followed by
+     * Rein's notice is still Rein's words ({@link ToolResult#withContent} would mark it as the tool's, as it must for an
+     * application's change; ToolResult's own {@code withOwnContent} is not visible from this package).
      */
-    private static ToolResult withOwnContent(ToolResult result, String content) {
+    private static ToolResult withParts(ToolResult result, String content, String userContent) {
         return new ToolResult(result.callId(), result.toolName(), content, result.isError(), result.errorClass(), result.source(),
-                result.observedAt(), result.duration(), result.retryAfter(), result.reinMessage(), result.userContent());
+                result.observedAt(), result.duration(), result.retryAfter(), result.reinMessage(), userContent);
     }
 
     /** The {@code part} of an {@code output_truncated} event for the result's part for the person. */

@@ -125,4 +125,21 @@ class OutputTruncationTest {
         assertThat(result.content()).startsWith("(the tool ").contains("[rein] Output truncated");
         assertThat(result.reinMessage()).isTrue();
     }
+
+    /**
+     * Both parts cut at once (Rein's note for the model, the tool's long part for the person): one copy of the result with
+     * both cuts, Rein's mark kept, an output_truncated event for each. Pins the fold of the two copies into one (core45;
+     * a refactoring, so this passed before too).
+     */
+    @Test
+    void bothPartsCutInOneCopyKeepReinsMark() throws Exception {
+        Tool chart = Tool.builder("chart").description("draws")
+                .handler((a, c) -> ToolOutput.text("").withUserContent("a long chart for the person")).build();
+        ToolResult result = run(chart, 10, new InMemoryOutputStore());
+
+        assertThat(result.content()).startsWith("(the tool ").contains("[rein] Output truncated");
+        assertThat(result.userContent()).startsWith("a long cha").contains("[rein] Cut: showing the first 10 of 27 characters.");
+        assertThat(result.reinMessage()).isTrue();
+        assertThat(tracer.events(TraceEvent.OutputTruncated.class)).hasSize(2);
+    }
 }
