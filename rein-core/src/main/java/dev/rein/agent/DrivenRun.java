@@ -381,7 +381,7 @@ public final class DrivenRun {
         Run run;
         try {
             run = resume(snapshot);
-        } catch (dev.rein.ConfigurationException refused) {
+        } catch (Resumption.SchemaRefusal refused) { // another ConfigurationException is not about the decisions: passed on
             throw Resumption.notApplied(refused, snapshot, "the run ends without them");
         }
         return effect(run, loop -> Resumption.announce(run, false));

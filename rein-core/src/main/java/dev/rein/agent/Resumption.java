@@ -49,8 +49,9 @@ final class Resumption {
         Run run;
         try {
             run = Run.resume(snapshot, config);
-        } catch (ConfigurationException refused) {
-            // the decisions were stored and traced when made (Runs); the refusal says they wait for the right agent
+        } catch (SchemaRefusal refused) {
+            // the decisions were stored and traced when made (Runs); the refusal says they wait for the right agent (another
+            // ConfigurationException, an application's own, is passed on as it was: it is not about the run's schema)
             throw notApplied(refused, snapshot, "they are kept, and apply when such an agent resumes the run");
         }
         run.checkpoint();
@@ -61,7 +62,7 @@ final class Resumption {
      * {@code refused} saying that the decisions taken on the run's pause were not applied, and {@code then} what becomes
      * of them; {@code refused} itself when none were taken. A refused resume must not drop a person's decision unsaid.
      */
-    static ConfigurationException notApplied(ConfigurationException refused, RunSnapshot snapshot, String then) {
+    static ConfigurationException notApplied(SchemaRefusal refused, RunSnapshot snapshot, String then) {
         List<String> decided = DecisionEvents.of(snapshot.runId(), snapshot.steps(), snapshot.approvals(), null).stream()
                 .map(TraceEvent.ApprovalDecided::tool).toList();
         if (decided.isEmpty()) {
@@ -71,6 +72,17 @@ final class Resumption {
                 + String.join(", ", decided) + ") were not applied: " + then);
         said.initCause(refused);
         return said;
+    }
+
+    /**
+     * The refusal of an agent whose output schema is not the run's ({@link #typedAs}): the one refusal of a resume that
+     * leaves the decisions taken on the pause waiting for another agent, so the only one {@link #notApplied} is said of.
+     * A {@link ConfigurationException} as any other to the caller.
+     */
+    static final class SchemaRefusal extends ConfigurationException {
+        SchemaRefusal(String message) {
+            super(message);
+        }
     }
 
     /** How a stored run is continued, which decides what a schema's refusal advises. */
@@ -122,7 +134,7 @@ final class Resumption {
     }
 
     /** An agent whose schema {@code own} is not the run's {@code name}, refused: what to do, the way the run continues. */
-    private static ConfigurationException refusal(RunSnapshot snapshot, String name, String own, Continuation way) {
+    private static SchemaRefusal refusal(RunSnapshot snapshot, String name, String own, Continuation way) {
         String other = own.equals(name) ? "another schema named '" + name + "'" : "the output schema '" + own + "'";
         // a reply's turn may have another schema than the first turn's (an agent with its own replaced it): the
         // schema named is the run's now, not said to be the one it was started with
@@ -134,12 +146,12 @@ final class Resumption {
         if (way == Continuation.DRIVEN) {
             // the engine ends the run for this refusal, and Agent.resume refuses an ended run: the local advice cannot
             // be followed there
-            return new ConfigurationException(refused + "This ends the run (FAILED configuration_error), and an ended run"
+            return new SchemaRefusal(refused + "This ends the run (FAILED configuration_error), and an ended run"
                     + " cannot be continued: start it again as a new run on a task queue whose workers' agent has the output"
                     + " schema '" + name + "' or none (the run's own is then used), and give an agent with another schema a"
                     + " task queue of its own");
         }
-        return new ConfigurationException(refused + "Continue it with an agent built with the same schema ("
+        return new SchemaRefusal(refused + "Continue it with an agent built with the same schema ("
                 + (name.matches("\\p{Lu}[\\p{L}\\p{N}_$]*")
                 ? "for a schema of a Java type, e.g. agent.config().toBuilder().outputType(" + name
                 + ".class).build().resume(\"" + snapshot.runId() + "\")"

@@ -121,6 +121,23 @@ class TypedRunResumeTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 
+    /**
+     * Only the schema's refusal says that the decisions taken on the pause were not applied and wait for "such an agent":
+     * another ConfigurationException from a resume (here a listener factory's, thrown as the run is rebuilt) is the
+     * application's own, passed on as it was. Before, every ConfigurationException got the schema's suffix (core45).
+     */
+    @Test
+    void anotherConfigurationExceptionOnResumeIsNotSaidToBeTheSchemasRefusal() {
+        RunStore store = new InMemoryRunStore();
+        String runId = pausedAndApproved(store);
+        ConfigurationException own = new ConfigurationException("the exporter's endpoint is not set");
+
+        assertThatThrownBy(() -> agent(ScriptedModel.of(), store).listener((dev.rein.trace.RunListenerFactory) id -> {
+            throw own;
+        }).build().resume(runId)).isSameAs(own);
+        assertThat(store.load(runId).orElseThrow().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+    }
+
     @Test
     void aReplyToATypedRunIsCheckedAgainstItsSchema() {
         RunStore store = new InMemoryRunStore();
