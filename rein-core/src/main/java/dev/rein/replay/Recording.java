@@ -30,12 +30,14 @@ import java.util.Set;
  * One run as a JSONL trace recorded it: its goal and limits, every model call (the request as
  * JSON and the response), every tool result by call id (in trace order), its guard events by step, its ending,
  * and the replies that opened its later turns ({@code turn_started}, a conversation continued with reply).
+ * {@code refusedAtResume} is the {@code run_finished} of a run that ended {@code configuration_error} from its pause (a
+ * durable engine's resume refused, the worker's agent having another output schema), else null.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
                  Map<String, List<java.time.Instant>> callTimes, List<JsonNode> resumes, List<Interruption> interruptions,
-                 Set<String> heldCalls) {
+                 Set<String> heldCalls, JsonNode refusedAtResume) {
     private static final String RUN_RESUMED = "run_resumed";
 
     /**
@@ -295,6 +297,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode inForce = null; // the limits the replay runs under at this point of the trace (it takes up those of pauses and turns)
         String modelInForce = null;
         Segment segment = Segment.from(calls, counts, guards);
+        String lastFrom = null; // the status the run's last state change left
+        JsonNode refusedAtResume = null;
         List<JsonNode> maybeRedone = new ArrayList<>(); // tool results of a stopped process at the step its run resumed from
         for (JsonNode e : events) {
             if (!"run_resumed".equals(e.path("type").asText()) && !"turn_started".equals(e.path("type").asText())) {
@@ -351,7 +355,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 }
                 case "approval_decided" -> decisions.put(e.path("step").asInt() + "|" + e.path("call_id").asText(), e);
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
-                case "run_finished" -> finished = e;
+                case "run_finished" -> {
+                    finished = e;
+                    // a driven run's resume refused (the worker's agent had another output schema) ends it from its pause
+                    refusedAtResume = "WAITING_APPROVAL".equals(lastFrom) && !"WAITING_APPROVAL".equals(e.path("status").asText())
+                            && dev.rein.run.Reasons.CONFIGURATION_ERROR.equals(e.path("reason").asText()) ? e : null;
+                }
+                case "state_change" -> lastFrom = e.path("from").asText();
                 case "turn_started" -> {
                     replies.add(e.path("text").asText());
                     segment = Segment.from(calls, counts, guards);
@@ -411,7 +421,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
                 calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions),
-                callTimes, List.copyOf(resumes), List.copyOf(interruptions), Set.copyOf(heldCalls));
+                callTimes, List.copyOf(resumes), List.copyOf(interruptions), Set.copyOf(heldCalls),
+                refusedAtResume);
     }
 
     private static final String RUN_STARTED = "run_started";

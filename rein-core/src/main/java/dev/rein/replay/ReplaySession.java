@@ -35,6 +35,8 @@ public final class ReplaySession {
     private final boolean liveReadTools;
     /** The agent under test, once {@link #agent} set it up; its settings are the base of every resumption's too. */
     private volatile Agent underTest;
+    /** The step of the pause the recorded run ended from, its resume refused, where the replay stopped; -1 for none. */
+    private volatile int stoppedAtRefusal = -1;
     /** How many times the replay resumed from a pause at each step, to take the recorded resumptions in order. */
     private final Map<Integer, Integer> resumes = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -190,8 +192,9 @@ public final class ReplaySession {
      * recording paused), so that the harness resumes it ({@code replaying.startResume(runId)}), as a
      * run recorded with its resumption did. Returns false, deciding nothing, when {@code result} did
      * not pause, or paused where the recording has no decision on every pending call (the recorded
-     * run ended there, or the replay diverged), or a recorded edit no longer fits today's tool: the
-     * replay ends at that pause.
+     * run ended there, or the replay diverged), or the recorded run's resume from it was refused (a durable engine's
+     * worker with another output schema: it ended there, FAILED configuration_error, which the report says), or a
+     * recorded edit no longer fits today's tool: the replay ends at that pause.
      *
      * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it
      *                  with {@link Agent#withListener}: it shares the replay's store)
@@ -205,6 +208,12 @@ public final class ReplaySession {
         }
         java.util.List<dev.rein.approval.ApprovalRequest> pending = replaying.runs().pending(result.runId());
         if (pending.isEmpty() || pending.stream().anyMatch(p -> recording.decision(p.step(), p.callId()) == null)) {
+            return false;
+        }
+        if (recording.refusedAtResume() != null && model.used() >= recording.calls().size()) {
+            // the recorded run ended from this pause (its last), its resume refused: it went no further, and neither does
+            // the replay (resumed, it would make model calls the recording does not have), which report() says
+            stoppedAtRefusal = pending.get(0).step();
             return false;
         }
         for (dev.rein.approval.ApprovalRequest p : pending) {
@@ -242,7 +251,9 @@ public final class ReplaySession {
         }
         JsonNode finished = recording.finished();
         Divergence divergence = comparison.divergence();
-        if (divergence == null && result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL) {
+        if (divergence == null && stoppedAtRefusal >= 0 && result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL) {
+            divergence = refusedAtResume(stoppedAtRefusal, recording.refusedAtResume());
+        } else if (divergence == null && result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL) {
             divergence = pausedOnOtherCalls(result);
         }
         if (divergence != null && !recording.unappliedLimits(divergence.step()).isEmpty()) {
@@ -270,6 +281,17 @@ public final class ReplaySession {
         int step = result.pendingApprovals().isEmpty() ? 0 : result.pendingApprovals().get(0).step();
         return new Divergence(step, "approval", "step " + step + ": the run now waits for a person on " + ids(now)
                 + " where the recording waited on " + ids(then), "");
+    }
+
+    /**
+     * The replay stopped at the pause the recorded run ended from, its resume refused: not the replayed agent's doing (it
+     * resumes its own runs), but the recorded ending, which the replay does not reach, said with the refusal's words.
+     */
+    private static Divergence refusedAtResume(int step, JsonNode finished) {
+        return new Divergence(step, "resume", "step " + step + ": the recorded run was refused at its resume from this pause"
+                + " and ended " + finished.path("status").asText() + "/" + finished.path("reason").asText() + " (\""
+                + finished.path("message").asText() + "\"), the decisions taken on the pause not applied; the replay stops"
+                + " at the pause too", "");
     }
 
     private static String ids(java.util.List<String> keys) {
