@@ -48,7 +48,7 @@ final class RecordedTools implements RecordedAnswers {
         ToolCall call = invocation.call();
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
             comparison.ranLive(call.id(), call.name(), invocation.context().step());
-            return chain.proceed(invocation);
+            return markedAsRecorded(chain.proceed(invocation), call.id());
         }
         int step = invocation.context().step();
         JsonNode r = recorded(call.id(), step);
@@ -74,6 +74,23 @@ final class RecordedTools implements RecordedAnswers {
                 errorClass(r.path("error_class").asText()), r.hasNonNull("source") ? r.get("source").asText() : null,
                 invocation.context().clock().instant(), Duration.ofMillis(r.path("duration_millis").asLong()), null,
                 r.path("rein_message").asBoolean(false), r.hasNonNull("user_content") ? r.get("user_content").asText() : null));
+    }
+
+    /**
+     * A live call's {@code outcome}, its result marked as the tool's when it is Rein's note (an empty result, one for the
+     * person only) that the recording has for this call with the same words as the tool's: a trace written before Rein
+     * marked those notes as its own (ab2451ea, ac56fe1c) sent them wrapped as the tool's data, and the same answer now is
+     * no divergence. A replay of such a trace answered from the recording keeps its flag the same way.
+     */
+    private ToolOutcome markedAsRecorded(ToolOutcome outcome, String callId) {
+        if (!(outcome instanceof ToolOutcome.Done done) || !done.result().reinMessage()) {
+            return outcome;
+        }
+        ToolResult r = done.result();
+        boolean recordedAsTools = recording.toolResults().getOrDefault(callId, List.of()).stream()
+                .anyMatch(e -> !e.path("rein_message").asBoolean(false) && e.path("content").asText().equals(r.content()));
+        return !recordedAsTools ? outcome : ToolOutcome.of(new ToolResult(r.callId(), r.toolName(), r.content(), r.isError(),
+                r.errorClass(), r.source(), r.observedAt(), r.duration(), r.retryAfter(), false, r.userContent()));
     }
 
     /**

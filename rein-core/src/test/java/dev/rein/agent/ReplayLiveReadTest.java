@@ -80,4 +80,34 @@ class ReplayLiveReadTest {
         assertThat(report.reproduced()).isTrue();
         assertThat(seen).containsExactly("READ", "READ"); // before: [READ, IRREVERSIBLE]
     }
+
+    /**
+     * A trace written before Rein marked its notes on an empty result or a result for the person only as its own
+     * (ab2451ea, ac56fe1c) recorded the note as the tool's data (rein_message false, wrapped as untrusted data). A live
+     * READ tool that answers so again today gets Rein's note marked as Rein's, which the model would get unwrapped: the
+     * same answer, worded as the recording worded it, is no divergence. The older trace is made here by a tool that
+     * returned the note's text itself, which a trace records exactly so. Before, the replay diverged at the request
+     * after the call, as if the live tool had answered otherwise (core45).
+     */
+    @Test
+    void aLiveReadToolsEmptyAnswerReplaysAnOlderTracesUnmarkedNoteWithoutADivergence(@TempDir Path dir) {
+        Path trace = dir.resolve("old.jsonl");
+        dev.rein.tool.Tool then = dev.rein.tool.Tool.builder("look").description("looks").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> "(the tool ran successfully; the result was empty)").build();
+        dev.rein.tool.Tool userOnlyThen = dev.rein.tool.Tool.builder("chart").description("draws").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> "(the tool returned content for the user only, which is not shown to you)").build();
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(toolCalls(call("look", "{}")), toolCalls(call("chart", "{}")),
+                        text("nothing found"))).tools(then, userOnlyThen).listener(JsonlTraceListener.to(trace)).build().run("look");
+        assertThat(recorded.status().name()).isEqualTo("SUCCEEDED");
+
+        dev.rein.tool.Tool now = dev.rein.tool.Tool.builder("look").description("looks").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> "").build();
+        dev.rein.tool.Tool userOnlyNow = dev.rein.tool.Tool.builder("chart").description("draws").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> dev.rein.tool.ToolOutput.text("").withUserContent("a chart")).build();
+        ReplayReport report = Replay.from(trace).liveReadTools(true).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(now, userOnlyNow).build());
+
+        assertThat(report.firstDivergence().map(Divergence::description)).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
 }
