@@ -34,7 +34,14 @@ public final class Quoted {
             return Controls.visible(said, false);
         }
         int shown = Math.min(max, kept);
-        return Controls.visible(said.substring(0, said.offsetByCodePoints(0, shown)), false)
-                + "… [Rein cut it to its first " + shown + " of " + length + " characters]";
+        return cut(said.substring(0, said.offsetByCodePoints(0, shown)), shown, length);
+    }
+
+    /**
+     * {@code shown}, the part kept of a text of {@code length} characters that stands for its first {@code first} (more
+     * than it has when runs of whitespace were shown as one space), its control characters escaped, and the note of the cut.
+     */
+    static String cut(String shown, long first, long length) {
+        return Controls.visible(shown, false) + "… [Rein cut it to its first " + first + " of " + length + " characters]";
     }
 }

@@ -674,8 +674,9 @@ final class StdioTransport implements McpClientTransport {
     }
 
     /**
-     * {@code text} on one line, cut to its first 200 characters saying how long it was, its control characters escaped:
-     * for quoting what a server sent ({@link Quoted}).
+     * {@code text} on one line (each run of whitespace one space), cut to its first 200 characters saying how many of the
+     * characters the server sent they stand for and how many it sent, its control characters escaped: for quoting what a
+     * server sent ({@link Quoted}).
      */
     static String abbreviate(String text) {
         return abbreviate(text, 200);
@@ -687,6 +688,36 @@ final class StdioTransport implements McpClientTransport {
         // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
         // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), and
         // saying so with how long it was: a bare "…" left a person unsure whether anything was missing.
-        return Quoted.of(text.replaceAll("\\s+", " ").strip(), max);
+        String line = text.replaceAll("\\s+", " ").strip();
+        if (line.codePointCount(0, line.length()) <= max) {
+            return Quoted.of(line, max);
+        }
+        // Counted as the server sent it, not as the one line: 723 characters of pretty JSON were said to be 483, and the 200
+        // shown, which stand for more of what it sent, to be its first 200.
+        String shown = line.substring(0, line.offsetByCodePoints(0, max));
+        return Quoted.cut(shown, sentFor(text, shown), text.codePointCount(0, text.length()));
+    }
+
+    /** How many characters of {@code text} the start {@code shown} of its one-line form stands for. */
+    private static int sentFor(String text, String shown) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.codePointAt(i))) { // what strip() left out
+            i += Character.charCount(text.codePointAt(i));
+        }
+        for (int j = 0; j < shown.length(); j++) {
+            if (shown.charAt(j) == ' ' && isSpace(text.charAt(i))) { // the space a run of whitespace became: the whole run
+                while (i < text.length() && isSpace(text.charAt(i))) {
+                    i++;
+                }
+            } else {
+                i++; // a character kept as it was (each unit of a pair in turn)
+            }
+        }
+        return text.codePointCount(0, i);
+    }
+
+    /** A character of the regex class {@code \s}, whose runs abbreviate folds into one space. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 }
