@@ -7,8 +7,9 @@ import dev.rein.internal.text.Controls;
  * ({@code ServerConnection.quoted}), as Rein quotes them: cut to a bound, saying so and how long they were, then their
  * control characters escaped ({@code \x1b}), so a caller printing or logging the message is not sent the server's
  * escape sequences (a retitle, a cleared screen, a bidi override). Every other cut of what a server sent is made here
- * too, so each says how much was left out: {@code StdioTransport.abbreviate} (a line of its output, an SDK's failure,
- * on one line, 200 characters) and {@code StderrTail} (its stderr, 300 characters a line).
+ * too, so each says how much was left out: {@code StdioTransport.abbreviate} (a message of its output quoted in an
+ * error, an SDK's failure: on one line, 200 characters) and {@code StderrTail} (its stderr, 300 characters a line; the
+ * lines of its stdout that were skipped, 200).
  */
 public final class Quoted {
     private Quoted() {

@@ -13,6 +13,8 @@ public final class StderrTail {
     private static final int LINES = 12;
     private static final int STDOUT_LINES = 3;
     private static final int LINE_CHARS = 300;
+    /** The characters of a skipped stdout line shown, as of a server's message quoted in an error. */
+    private static final int STDOUT_LINE_CHARS = 200;
 
     private final Deque<String> lines = new ArrayDeque<>();
     private final Deque<String> stdout = new ArrayDeque<>();
@@ -63,11 +65,15 @@ public final class StderrTail {
     }
 
     /**
-     * A skipped stdout line as it is shown: masked, cut short, its control characters (an escape sequence) escaped after
-     * the cut, so the cut counts the characters the server sent and never splits an escape.
+     * A skipped stdout line as it is shown: masked, cut to {@value #STDOUT_LINE_CHARS} characters, its control characters
+     * (a tab, an escape sequence) escaped after the cut, so the cut counts the characters the server sent and never splits
+     * an escape.
      */
     String visibleStdout(String line) {
-        return StdioTransport.abbreviate(mask(line));
+        // As a stderr line is, not folded onto one line as StdioTransport.abbreviate folds a multi-line text: it is one line
+        // already, and folded, a tab showed as a space where the stderr line beside it shows \x09, and a column's run of
+        // spaces became one.
+        return Quoted.of(mask(line), STDOUT_LINE_CHARS);
     }
 
     /** {@code text} with the server's secrets masked; mask text before cutting it short. */

@@ -64,6 +64,20 @@ class StdioTransportTest {
     }
 
     @Test
+    void aSkippedStdoutLineIsShownAsSentWithItsTabEscapedAsTheStderrLineBesideIt() {
+        // A skipped stdout line was folded as a multi-line text is (each run of whitespace one space): a tab showed as a
+        // space, where a stderr line in the same message shows it "\x09" as every other control character, and a run of
+        // spaces (a column) became one. The line is one line already: it is shown as sent, as a stderr line is.
+        StderrTail tail = new StderrTail(Map.of());
+        tail.add("err\tcolumn");
+        tail.addStdout("  out\tcolumn  two");
+        assertThat(tail.describe()).startsWith(" Its stderr ended with: err\\x09column Lines it wrote")
+                .endsWith(" ended with:   out\\x09column  two");
+        assertThat(tail.visibleStdout("\t" + "t".repeat(300))).as("the tab is one of the 200 characters shown")
+                .isEqualTo("\\x09" + "t".repeat(199) + "… [Rein cut it to its first 200 of 301 characters]");
+    }
+
+    @Test
     void aCutOnOneLineCountsTheCharactersTheServerSentNotTheOneLineText() {
         // abbreviate counted after folding each run of whitespace into one space: 723 characters of pretty JSON were
         // "of 483". The 200 shown stand for the server's first 300 (1 + 24 lines of 12 + 11 of the next).
