@@ -9,7 +9,8 @@ import dev.rein.internal.text.Controls;
  * escape sequences (a retitle, a cleared screen, a bidi override). Every other cut of what a server sent is made here
  * too, so each says how much was left out: {@code StdioTransport.abbreviate} (a message of its output quoted in an
  * error, an SDK's failure: on one line, 200 characters) and {@code StderrTail} (its stderr, 300 characters a line; the
- * lines of its stdout that were skipped, 200).
+ * lines of its stdout that were skipped, 200). What a server said is masked for secrets before it is cut, so a count is
+ * of the masked text: a secret counts as its {@code [REDACTED:NAME]} marker.
  */
 public final class Quoted {
     private Quoted() {

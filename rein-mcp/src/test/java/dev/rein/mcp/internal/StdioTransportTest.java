@@ -123,7 +123,8 @@ class StdioTransportTest {
             assertThat(line.length()).isLessThanOrEqualTo(StdioTransport.STDERR_LINE_CHARS);
             tail.add(line, lines.dropped());
         }
-        // The count is of the whole line, the part past the reader's limit (read, not kept) included.
+        // The count is of the whole line, the part past the reader's limit (read, not kept) included, as shown: masked before
+        // the cut, the 12 characters of the secret count as the 16 of its marker (the server sent 196904), as docs/mcp.md says.
         assertThat(tail.describe()).isEqualTo(" Its stderr ended with: " + "x".repeat(284) + "[REDACTED:TOKEN]"
                         + "… [Rein cut it to its first 300 of 196908 characters]" + " | last words")
                 .doesNotContain("tok-secret");
