@@ -67,7 +67,9 @@ public final class Agent {
      * {@link RunHandle#cancel()}.
      */
     public RunResult run(String goal) {
-        return run(goal, config.principal());
+        // Not through run(goal, principal): a run parks with this stack at every wait, and at thousands of runs in
+        // flight each frame of it is copied to the heap at each park (docs/performance-log.md, 2026-12-07, perf5).
+        return runHere(newRun(goal, config.principal()));
     }
 
     /**

@@ -371,7 +371,8 @@ final class AgentLoop {
                     next = stepped.response() == null ? new NextStep.RunAgain("budget")
                             : execute(run.decide(new Step.Event.Responded(stepped.response(), answerText(), stepped.outputLimitCut())));
                 }
-                case Step.Command.RunTools tools -> next = act(tools.uses());
+                // as act does, without its frame: the run parks with this stack while its tools run
+                case Step.Command.RunTools tools -> next = execute(run.decide(new Step.Event.ToolsProposed(tools.uses())));
                 case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());
                 case Step.Command.CheckFinish finish -> next = checkFinish(finish.use());
                 case Step.Command.RefuseFinish finish -> next = refuseFinish(finish.use(), finish.problems());
@@ -423,7 +424,10 @@ final class AgentLoop {
         return execute(run.decide(new Step.Event.Started(open)));
     }
 
-    /** Act and observe: run every proposed call and answer each one in the next user message. */
+    /**
+     * Act and observe: run every proposed call and answer each one in the next user message. (For an engine; the loop's
+     * own driver decides on the proposed calls in {@link #execute}, one frame less on the stack its tool calls wait with.)
+     */
     NextStep act(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
         return execute(run.decide(new Step.Event.ToolsProposed(uses)));
     }

@@ -115,21 +115,35 @@ final class ModelCaller {
         }
     }
 
+    /**
+     * A call to the run's model. Not through the overload below: a run waiting for its model parks with this stack,
+     * and at thousands of runs in flight each frame of it is copied to the heap at each park (docs/performance-log.md,
+     * 2026-12-07, perf5).
+     */
     ModelResponse call(ModelRequest request, String purpose) throws CallFailed, InterruptedException {
-        return call(run.config.model(), request, purpose);
+        try {
+            return chain.call(new ModelCall(run.config.model(), request, purpose, context()));
+        } catch (ModelException e) {
+            throw failed(e);
+        }
     }
 
     /** A call to another model (a critic): priced by the request's model name. */
     ModelResponse call(Model model, ModelRequest request, String purpose) throws CallFailed, InterruptedException {
         try {
             return chain.call(new ModelCall(model, request, purpose, context()));
-        } catch (ModelDeadlineException e) {
-            throw new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
         } catch (ModelException e) {
-            String status = callFacts(e);
-            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage(),
-                    e instanceof RetryStage.RetryLater later ? later.delay() : null);
+            throw failed(e);
         }
+    }
+
+    /** The run's reason for a call that failed for good. */
+    private static CallFailed failed(ModelException e) {
+        if (e instanceof ModelDeadlineException) {
+            return new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
+        }
+        return new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + callFacts(e) + ": " + e.getMessage(),
+                e instanceof RetryStage.RetryLater later ? later.delay() : null);
     }
 
     /**

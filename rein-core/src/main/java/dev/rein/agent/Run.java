@@ -1,7 +1,6 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
-import dev.rein.tool.ToolOutcome;
 
 import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
@@ -20,10 +19,7 @@ import dev.rein.state.RunSnapshot;
 import dev.rein.state.StoredOutputSchema;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
-import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolExecutor;
-import dev.rein.tool.ToolInterceptor;
-import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
@@ -198,13 +194,6 @@ final class Run {
         }
         listeners.add(new StoreListener(config.safety().store(), runId));
         return listeners;
-    }
-
-    /** Records each call that passed validation, with the arguments as validated. */
-    ToolOutcome traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
-        ToolCall call = invocation.call();
-        emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
-        return chain.proceed(invocation);
     }
 
     static Run start(String runId, String goal, AgentConfig config) {

@@ -5,7 +5,10 @@ import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolRegistry;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
@@ -17,6 +20,20 @@ import java.util.Map;
 final class RunTools {
     private RunTools() {}
 
+    /**
+     * Records each call that passed validation, with the arguments as validated. A class of its own, not a method
+     * reference to the run: a lambda's frame would sit under every tool call's wait too (hidden from stack traces, but
+     * copied to the heap with the rest of the stack at each park; docs/performance-log.md, 2026-12-07, perf5).
+     */
+    private record TraceValidatedCalls(Run run) implements ToolInterceptor {
+        @Override
+        public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+            ToolCall call = invocation.call();
+            run.emit(new TraceEvent.ToolCalled(run.runId, run.step(), run.now(), call.id(), call.name(), call.arguments()));
+            return chain.proceed(invocation);
+        }
+    }
+
     static ToolExecutor executor(Run run, ToolRegistry tools, Map<String, Integer> callCounts) {
         SafetyConfig safety = run.config.safety();
         ToolEvents events = events(run);
@@ -25,7 +42,7 @@ final class RunTools {
                 .map(i -> (RecordedAnswers) i).findFirst().orElse(null);
         ToolExecutor.Builder builder = ToolExecutor.builder(tools)
                 .defaultTimeout(run.config.toolTimeout())
-                .interceptor(run::traceValidatedCall)
+                .interceptor(new TraceValidatedCalls(run))
                 .interceptors(run.config.interceptors())
                 .callLimits(callLimits(run.config))
                 .callCounts(callCounts)

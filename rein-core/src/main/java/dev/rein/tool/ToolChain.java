@@ -55,9 +55,12 @@ final class ToolChain implements ToolInterceptor.Chain {
         return outcome;
     }
 
-    /** Starts a fresh pass through {@code stages}. */
-    static ToolOutcome run(List<ToolInterceptor> stages, ToolInvocation invocation) throws InterruptedException {
-        return new ToolChain(stages, 0, invocation).proceed(invocation);
+    /**
+     * A fresh pass through {@code stages}: {@code start(stages, invocation).proceed(invocation)}. The caller proceeds
+     * itself, so no frame of this class's sits under the first stage's while the call runs.
+     */
+    static ToolChain start(List<ToolInterceptor> stages, ToolInvocation invocation) {
+        return new ToolChain(stages, 0, invocation);
     }
 
     private static String describe(ToolInvocation invocation) {

@@ -69,13 +69,13 @@ public final class ToolExecutor {
         // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
         stages.addAll(b.interceptors.stream().filter(stage -> stage != b.recordedAnswers).toList());
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
-        stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
+        addUnlessPass(stages, b.approvalGate);                  // a person decides risky calls (pauses the run)
         // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
         // (its count may have died with its process), and a call over its cap records no intent
         stages.add(callLimits);
         // a replay answers a call from its recording only once the checks above let it through, as they would a live call
-        stages.add(b.recordedAnswers);
-        stages.add(b.idempotency);                              // intent before a side effect, completion after
+        addUnlessPass(stages, b.recordedAnswers);
+        addUnlessPass(stages, b.idempotency);                   // intent before a side effect, completion after
         stages.add(new CallOrder());                            // the calls of one response pass every stage above in call order
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
         stages.add(new ToolRetry(b.retryPolicy, b.events, b.sleeper)); // transient failures, same idempotency key
@@ -84,6 +84,18 @@ public final class ToolExecutor {
         stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
         stages.add(new HandlerInvocation(b.interceptors));      // with the application's aroundHandler wrappers
         return List.copyOf(stages);
+    }
+
+    /**
+     * A stage left unset (one that only passes the call on) is left out, not run: each stage is two frames (and its
+     * lambda's) on the stack the run's thread waits with while its tool call runs on a thread of its own, and at
+     * thousands of runs in flight every frame of it is copied to the heap at each park (docs/performance-log.md,
+     * 2026-12-07, perf5).
+     */
+    private static void addUnlessPass(List<ToolInterceptor> stages, ToolInterceptor stage) {
+        if (stage != PASS) {
+            stages.add(stage);
+        }
     }
 
     /**
@@ -112,8 +124,11 @@ public final class ToolExecutor {
         // rewrite the assistant turn in the history or the next request.
         ToolCall call = new ToolCall(proposed.id(), proposed.name(), proposed.arguments().deepCopy(), proposed.index());
         Tool tool = registry.get(call.name());
-        ToolOutcome outcome = tool != null ? runStages(new ToolInvocation(call, tool, context.withRisk(tool.risk())))
-                : unknownTool(call);
+        // A stage that throws is a ToolChainException (a programmer error: the run ends internal_error, the model never
+        // sees it); the handler's own failures are results, made by the last stage. The chain is entered here, not
+        // through a helper: the run's thread waits for its tool call with this stack (see stages).
+        ToolInvocation invocation = tool != null ? new ToolInvocation(call, tool, context.withRisk(tool.risk())) : null;
+        ToolOutcome outcome = tool != null ? ToolChain.start(stages, invocation).proceed(invocation) : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
         Duration took = Duration.between(start, end);
@@ -136,12 +151,6 @@ public final class ToolExecutor {
                     "(waiting for a person to approve this call)", true, ErrorClass.AWAITING_APPROVAL, "rein",
                     context.clock().instant(), Duration.ZERO, null, true);
         };
-    }
-
-    private ToolOutcome runStages(ToolInvocation invocation) throws InterruptedException {
-        // a stage that throws is a ToolChainException (a programmer error: the run ends internal_error, the model never
-        // sees it); the handler's own failures are results, made by the last stage
-        return ToolChain.run(stages, invocation);
     }
 
     private ToolOutcome unknownTool(ToolCall call) {
@@ -175,6 +184,11 @@ public final class ToolExecutor {
      */
     public List<ToolOutcome> runAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
                                     Consumer<ToolOutcome> onOutcome) throws InterruptedException {
+        if (calls.size() == 1) { // the usual step: one call, nothing to order; run here, one frame less under its wait
+            ToolOutcome outcome = run(calls.get(0), contexts.apply(calls.get(0)));
+            onOutcome.accept(outcome);
+            return List.of(outcome);
+        }
         ToolOutcome[] outcomes = new ToolOutcome[calls.size()];
         int[] reads = new int[calls.size()];
         List<ToolCall> readCalls = new ArrayList<>(calls.size());

@@ -1,0 +1,101 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stack a run parks with while it waits for its model or for its tool call's thread: a pass-through frame there
+ * (a one-line overload, a stage that only proceeds) is copied to the heap at every park, and at thousands of runs in
+ * flight those copies are what the heap holds (docs/performance-log.md, 2026-12-07, perf5). What must stay is the loop,
+ * the stages that do something and the JDK's wait.
+ */
+class RunStackTest {
+
+    private static List<String> frames(StackTraceElement[] stack) {
+        List<String> frames = new ArrayList<>();
+        for (StackTraceElement f : stack) {
+            frames.add(f.getClassName() + "." + f.getMethodName());
+        }
+        return frames;
+    }
+
+    /** The run's thread, read from the tool's own thread once the run's thread waits for it. */
+    @Test
+    void theRunWaitingForItsToolsThreadHasNoPassThroughFrames() throws Exception {
+        AtomicReference<Thread> runThread = new AtomicReference<>();
+        AtomicReference<List<String>> seen = new AtomicReference<>();
+        Tool tool = Tool.builder("probe").description("reads the run's stack").handler((args, context) -> {
+            Thread run = runThread.get();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (run.getState() != Thread.State.WAITING && System.nanoTime() < until) {
+                Thread.sleep(1); // the run's thread parks once this thread has started
+            }
+            seen.set(frames(run.getStackTrace()));
+            return "ok";
+        }).build();
+        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("probe", "{}")),
+                        ScriptedModel.text("done")))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(tool).build();
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        Thread thread = Thread.ofVirtual().unstarted(() -> result.set(agent.run("go")));
+        runThread.set(thread);
+        thread.start();
+        thread.join();
+
+        assertThat(result.get().status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> frames = seen.get();
+        assertThat(frames).as("the run's thread waits in the timeout stage: %s", frames)
+                .contains("dev.rein.tool.TimeoutStage.intercept");
+        assertThat(frames).as("one frame for Agent.run, not an overload's too: %s", frames)
+                .containsOnlyOnce("dev.rein.agent.Agent.run");
+        assertThat(frames).as("the loop runs the tool step from its driver: %s", frames)
+                .doesNotContain("dev.rein.agent.AgentLoop.act");
+        assertThat(frames).as("no helper between the executor and the chain, nor a stage that only passes on: %s", frames)
+                .doesNotContain("dev.rein.tool.ToolExecutor.runStages", "dev.rein.tool.ToolExecutor.concurrently",
+                        "dev.rein.tool.ToolChain.run")
+                .noneMatch(f -> f.startsWith("dev.rein.tool.ToolExecutor.lambda$"));
+    }
+
+    /** A model that aborts on interrupt is called on the run's own thread: its stack is the one the run parks with. */
+    @Test
+    void theRunWaitingForItsModelHasNoPassThroughFrames() throws Exception {
+        AtomicReference<List<String>> seen = new AtomicReference<>();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("done"));
+        Model model = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                seen.set(frames(Thread.currentThread().getStackTrace()));
+                return script.call(request, context);
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+        Agent agent = Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).build();
+        AtomicReference<RunResult> result = new AtomicReference<>();
+        Thread thread = Thread.ofVirtual().start(() -> result.set(agent.run("go")));
+        thread.join();
+
+        assertThat(result.get().status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> frames = seen.get();
+        assertThat(frames).as("one frame for Agent.run, not an overload's too: %s", frames)
+                .containsOnlyOnce("dev.rein.agent.Agent.run");
+        assertThat(frames).as("one frame for ModelCaller.call, not an overload's too: %s", frames)
+                .containsOnlyOnce("dev.rein.agent.ModelCaller.call");
+    }
+}
