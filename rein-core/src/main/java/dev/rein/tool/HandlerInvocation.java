@@ -56,11 +56,14 @@ final class HandlerInvocation implements ToolInterceptor {
         ToolHandler own = invocation.tool().handler();
         Risk risk = invocation.tool().risk();
         // set again inside the wrappers: one that builds a context of its own (the 9-argument constructor) loses it
-        ToolHandler handler = (arguments, context) -> own.handle(arguments, context.withRisk(risk));
+        ToolHandler withRisk = (arguments, context) -> own.handle(arguments, context.withRisk(risk));
+        ToolHandler handler = withRisk;
         for (int i = around.size() - 1; i >= 0; i--) {
             handler = around.get(i).aroundHandler(invocation, handler);
         }
-        return handler;
+        // No stage wrapped it (the usual case): intercept gave the context the tool's risk, so the handler is called as
+        // it is; the wrapper would be two more frames under a handler that blocks, which parks its thread with them
+        return handler == withRisk ? own : handler;
     }
 
     static ToolResult normalise(ToolCall call, Object value) {

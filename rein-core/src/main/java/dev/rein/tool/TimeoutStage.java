@@ -5,7 +5,6 @@ import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Callable;
 
 /**
  * Bounds the rest of the pipeline (retries included) by the tool's timeout, never past the run's
@@ -34,10 +33,22 @@ final class TimeoutStage implements ToolInterceptor {
             return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, DeadlineRefusal.notCalled(call.name())));
         }
         ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
-        Callable<ToolOutcome> rest = () -> chain.proceed(bounded);
-        Timed.Outcome<ToolOutcome> outcome = invocation.tool().abortsOnInterrupt()
-                ? Timed.runHere(wait, rest)
-                : Timed.run("rein-tool-" + call.name(), wait, rest);
+        Timed.Outcome<ToolOutcome> outcome;
+        if (invocation.tool().abortsOnInterrupt()) {
+            // Timed.runHere written out (Timed.here, the same try/catch, Here.end): the rest is called from here, not
+            // through runHere and a lambda, since a handler that blocks on this thread parks the run with this stack,
+            // and at thousands of runs in flight every frame of it is copied to the heap at each park (as the model
+            // chain's DeadlineStage; docs/performance-log.md, 2026-12-07, perf5).
+            Timed.Here here = Timed.here(wait);
+            try {
+                outcome = new Timed.Outcome.Done<>(chain.proceed(bounded));
+            } catch (Exception | Error e) {
+                outcome = new Timed.Outcome.Failed<>(e);
+            }
+            outcome = here.end(outcome);
+        } else {
+            outcome = Timed.run("rein-tool-" + call.name(), wait, () -> chain.proceed(bounded));
+        }
         if (!(outcome instanceof Timed.Outcome.TimedOut<ToolOutcome>)
                 && !(outcome instanceof Timed.Outcome.Failed<ToolOutcome> f && f.cause() instanceof Error) && Thread.interrupted()) {
             // A handler on this thread that ended on an interrupt by returning sets it again (Tool.abortsOnInterrupt

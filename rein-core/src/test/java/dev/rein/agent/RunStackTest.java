@@ -69,6 +69,29 @@ class RunStackTest {
                 .noneMatch(f -> f.startsWith("dev.rein.tool.ToolExecutor.lambda$"));
     }
 
+    /**
+     * A tool that aborts on interrupt runs on the run's own thread: a handler that blocks there (I/O) parks the run with
+     * the handler's stack on top of the loop's.
+     */
+    @Test
+    void aHandlerOnTheRunsThreadHasNoPassThroughFramesUnderIt() {
+        AtomicReference<List<String>> seen = new AtomicReference<>();
+        Tool tool = Tool.builder("probe").description("reads its stack").abortsOnInterrupt(true).handler((args, context) -> {
+            seen.set(frames(Thread.currentThread().getStackTrace()));
+            return "ok";
+        }).build();
+        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("probe", "{}")),
+                        ScriptedModel.text("done")))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(tool).build();
+
+        assertThat(agent.run("go").status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> frames = seen.get();
+        assertThat(frames).as("the handler runs under the timeout stage: %s", frames).contains("dev.rein.tool.TimeoutStage.intercept");
+        assertThat(frames).as("the timeout stage calls the rest itself, the handler is called as it is: %s", frames)
+                .doesNotContain("dev.rein.internal.concurrent.Timed.runHere")
+                .noneMatch(f -> f.startsWith("dev.rein.tool.TimeoutStage.lambda$") || f.startsWith("dev.rein.tool.HandlerInvocation.lambda$"));
+    }
+
     /** A model that aborts on interrupt is called on the run's own thread: its stack is the one the run parks with. */
     @Test
     void theRunWaitingForItsModelHasNoPassThroughFrames() throws Exception {
