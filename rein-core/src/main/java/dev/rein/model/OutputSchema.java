@@ -290,7 +290,66 @@ public final class OutputSchema implements ModelOption {
         }
         JavaType javaType = refuseOptional(type);
         check(javaType.getRawClass());
-        return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
+        return new OutputSchema(name, generate(type), javaType);
+    }
+
+    /**
+     * The schema victools generates from {@code type}. A generic class holding itself at a larger type ({@code Fork<T>}
+     * holding a {@code Fork<List<T>>}) is a new type at every level, so its schema never ends: the generator recursed until
+     * the stack overflowed (a StackOverflowError after most of a minute). Such a type is found first by {@link #growing}, and
+     * an overflow it misses is told alike: a mistake in the type, not an error with a stack trace.
+     */
+    private static ObjectNode generate(Type type) {
+        JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
+        String grows = growing(javaType, new java.util.ArrayList<>(), new java.util.HashSet<>());
+        try {
+            if (grows == null) {
+                return GENERATOR.generateSchema(type);
+            }
+        } catch (StackOverflowError e) {
+            grows = "a class in it";
+        }
+        throw new ReinException("the output type " + TypeRef.nameOf(type) + " has no JSON Schema that ends: " + grows
+                + " holds itself at a larger type (as a Fork<T> holding a Fork<List<T>>), so each level is a new type to"
+                + " describe, without end. Give such a property its class's own type (Fork<T>), or a type of its own");
+    }
+
+    /** How many times one class may come back, each time at a larger type, along one path of properties. */
+    private static final int MAX_GROWTH = 8;
+
+    /**
+     * The class and property ("Fork, through its property 'a'") by which {@code type} holds a class at ever larger types,
+     * or null: a path of Jackson properties (containers followed to their elements) that meets one class {@link #MAX_GROWTH}
+     * times, each time at a type longer than before. Walks at most {@link #MAX_BEANS} types.
+     */
+    private static String growing(JavaType type, List<JavaType> path, java.util.Set<JavaType> seen) {
+        if (type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType()) {
+            return type.getContentType() == null ? null : growing(type.getContentType(), path, seen);
+        }
+        Class<?> raw = type.getRawClass();
+        if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
+                || seen.size() >= MAX_BEANS || !seen.add(type)) {
+            return null;
+        }
+        int length = type.toCanonical().length();
+        if (path.stream().filter(t -> t.getRawClass() == raw && t.toCanonical().length() < length).count() >= MAX_GROWTH) {
+            return raw.getSimpleName();
+        }
+        path.add(type);
+        try {
+            for (var property : Json.mapper().getDeserializationConfig().introspect(type).findProperties()) {
+                String grows = property.getPrimaryType() == null ? null : growing(property.getPrimaryType(), path, seen);
+                if (grows != null) {
+                    return !grows.contains(",") ? grows + ", through its property '" + property.getName() + "',"
+                            : grows;
+                }
+            }
+        } catch (RuntimeException e) {
+            return null; // a type Jackson cannot introspect: the generator says what it makes of it
+        } finally {
+            path.remove(path.size() - 1);
+        }
+        return null;
     }
 
     /**
@@ -320,7 +379,7 @@ public final class OutputSchema implements ModelOption {
         JavaType javaType = refuseOptional(type);
         try {
             check(javaType.getRawClass()); // a record that requires itself: no answer could validate, Jackson reads one
-            return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
+            return new OutputSchema(name, generate(type), javaType);
         } catch (RuntimeException e) {
             return null;
         }
@@ -335,7 +394,7 @@ public final class OutputSchema implements ModelOption {
      * schema (a creator from a string, an int from "5", an Instant from a number), and a record's nulls and zeros, which
      * the check is for, cannot arise in it.
      */
-    private static boolean checked(JavaType type) {
+    static boolean checked(JavaType type) { // package-private for tests
         WALKS.increment();
         return checked(type, new java.util.HashSet<>(), 0);
     }
@@ -354,6 +413,12 @@ public final class OutputSchema implements ModelOption {
      * cannot read such a type either).
      */
     private static final int MAX_BEAN_DEPTH = 32;
+    /**
+     * How many beans {@link #checked} introspects in all, as well: within the depth bound a bean with two such properties
+     * ({@code Fork<T>} holding a {@code Fork<List<T>>} and a {@code Fork<Set<T>>}) has 2^32 different beans. A type past
+     * either bound is read as Jackson reads it, unchecked.
+     */
+    private static final int MAX_BEANS = 256;
 
     private static boolean checked(JavaType type, java.util.Set<JavaType> visited, int beans) {
         Class<?> raw = type.getRawClass();
@@ -367,7 +432,7 @@ public final class OutputSchema implements ModelOption {
         // a bean: its properties as Jackson reads them (a type variable resolved, Box<Verdict>'s item is a Verdict); the
         // visited set ends a bean that holds itself. JDK types, enums and primitives are read as Jackson reads them.
         if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
-                || beans >= MAX_BEAN_DEPTH || !visited.add(type)) {
+                || beans >= MAX_BEAN_DEPTH || visited.size() >= MAX_BEANS || !visited.add(type)) {
             return false;
         }
         try {

@@ -160,4 +160,51 @@ class OutputSchemaTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.readAnswer("{\"pages\":[{}]}", Ledger.class))
                 .hasMessageContaining("$.pages[0]: required property 'scores' not found");
     }
+    /** A generic bean with two properties at ever larger types: each level is a new type, twice as many as the last. */
+    public static final class Fork<T> {
+        public Fork<List<T>> a;
+        public Fork<java.util.Set<T>> b;
+        public T value;
+    }
+
+    public record Invoice(String invoiceId, int total) {}
+
+    /** A generic bean nested nine deep, each level smaller: finite, so it has a schema. */
+    public static final class Wrap<T> {
+        public T value;
+    }
+
+    /**
+     * The walk that decides whether a type is checked ends soon whatever the type: it was bounded in depth only, and a
+     * bean with two growing properties has 2^32 beans within that depth (still running after 40 s). Failed first
+     * (through readAnswer, which ran the walk: timed out after 10 s).
+     */
+    @Test
+    void theWalkOverABeanWithTwoGrowingPropertiesEndsSoon() {
+        var types = Json.mapper().getTypeFactory();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () -> {
+            assertThat(OutputSchema.checked(types.constructType(new TypeRef<Fork<String>>() {}.type()))).isFalse();
+            // past the bounds a type is read unchecked; a record within them is still found
+            assertThat(OutputSchema.checked(types.constructType(new TypeRef<Fork<Invoice>>() {}.type()))).isTrue();
+        });
+    }
+
+    /**
+     * A type whose schema never ends is refused with what to do, not a StackOverflowError from the generator (which took
+     * most of a minute). Failed first: StackOverflowError.
+     */
+    @Test
+    void aTypeWhoseSchemaNeverEndsIsRefusedClearly() {
+        java.lang.reflect.Type fork = new TypeRef<Fork<String>>() {}.type();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () ->
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.of("Fork", fork))
+                        .isInstanceOf(dev.rein.ReinException.class)
+                        .hasMessage("the output type Fork<String> has no JSON Schema that ends: Fork, through its property"
+                                + " 'a', holds itself at a larger type (as a Fork<T> holding a Fork<List<T>>), so each level"
+                                + " is a new type to describe, without end. Give such a property its class's own type"
+                                + " (Fork<T>), or a type of its own"));
+        // a finite nesting of one class, however deep, is not taken for one that grows
+        java.lang.reflect.Type nested = new TypeRef<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Invoice>>>>>>>>>>() {}.type();
+        assertThat(OutputSchema.of("Nested", nested).schema().toString()).contains("invoiceId");
+    }
 }
