@@ -9,6 +9,7 @@ module dev.rein.core {
     requires com.fasterxml.jackson.datatype.jsr310;
     requires com.fasterxml.jackson.datatype.jdk8;
     requires com.github.victools.jsonschema.generator;
+    requires com.github.victools.jsonschema.module.jackson; // Jackson's names and subtypes in the output schema
     requires com.fasterxml.classmate; // the generator's type model, for the output schema's value types
     requires com.networknt.schema;
     requires org.slf4j;

@@ -16,11 +16,13 @@ import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
+import dev.rein.internal.schema.BeanNames;
 import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.json.Json;
 import java.lang.reflect.Modifier;
@@ -39,6 +41,8 @@ import java.util.regex.Pattern;
  */
 public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
+    /** Refuses a type with a class whose schema leaves out a property Jackson reads (a setter or creator named otherwise). */
+    private static final BeanNames UNNAMED = new BeanNames(type -> GENERATOR.generateSchema(type));
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
      * The schema generated from each class whose answers {@link #readAnswer} checks (a record, an array of records, ...): an
@@ -162,8 +166,29 @@ public final class OutputSchema implements ModelOption {
         // described as above (victools' NULLABLE_ARRAY_ITEMS_ALLOWED would also make an Optional<List<String>>'s items null)
         config.forFields().withTargetTypeOverridesResolver(field -> field.isFakeContainerItemScope()
                 && field.getType().getErasedType() == java.util.Optional.class ? List.of(field.getType()) : null);
+        // Jackson's own annotations, as Jackson reads the answer: a property's name from @JsonNaming, an @JsonUnwrapped
+        // property's properties flat in its owner's, an @JsonTypeInfo type as anyOf its @JsonSubTypes each with its type id,
+        // a @JsonPropertyDescription. Without them the schema named the Java fields, a subtype was a bare object, and an
+        // answer as the schema said was read as zeros and nulls (rev101). Enums and value types stay JacksonShapes'
+        // (FLATTENED_ENUMS_FROM_* off), and a type without these annotations is generated as before: the module would also
+        // leave out every field Jackson does not see (a private one with no accessor), which changed the schema of a type
+        // read by its own creator; a bean whose fields are not what Jackson reads is refused instead (BeanNames).
+        config.with(new JacksonModule() {
+            @Override
+            protected boolean shouldIgnoreField(com.github.victools.jsonschema.generator.FieldScope field) {
+                return ignoredByAnnotation(field);
+            }
+        });
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
+    }
+
+    /** A field Jackson's annotations leave out of the JSON: @JsonUnwrapped (its properties are its owner's), @JsonIgnore. */
+    private static boolean ignoredByAnnotation(com.github.victools.jsonschema.generator.FieldScope field) {
+        var unwrapped = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonUnwrapped.class);
+        var ignored = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonIgnore.class);
+        return unwrapped != null && unwrapped.enabled() || ignored != null && ignored.value()
+                || field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonBackReference.class) != null;
     }
 
     /** The schema of the JSON a JsonNode class holds: its kind where the class says it, else any value ({}). */
@@ -290,6 +315,7 @@ public final class OutputSchema implements ModelOption {
         }
         JavaType javaType = refuseOptional(type);
         check(javaType.getRawClass());
+        refuseUnnamed(type);
         return new OutputSchema(name, generate(type), javaType);
     }
 
@@ -371,6 +397,18 @@ public final class OutputSchema implements ModelOption {
     }
 
     /**
+     * Refuses {@code type} when a class in it is read by Jackson under a property its schema does not name (a setter or
+     * a {@code @JsonCreator} parameter named otherwise than the field): an answer as the schema says would be read as
+     * nulls and zeros, in a run that succeeds. Refused alike when a schema is generated and when an answer is read.
+     */
+    private static void refuseUnnamed(Type type) {
+        String unnamed = UNNAMED.unnamed(type);
+        if (unnamed != null) {
+            throw new ReinException("the output type " + TypeRef.nameOf(type) + " cannot be answered as its schema says: " + unnamed);
+        }
+    }
+
+    /**
      * The schema an answer read as {@code type} is checked against, or null when none can be generated or used (the
      * answer is then read as Jackson reads it); as {@link #of(String, Type)}, an {@code Optional} is refused, not
      * swallowed, so it is never read unchecked.
@@ -389,7 +427,8 @@ public final class OutputSchema implements ModelOption {
      * Whether an answer read as {@code type} is checked against the schema generated from it: a record (generic or not);
      * an array, collection or map whose elements (a map's values), at any depth, are records ({@code Optional<X>} and
      * {@code ? extends X} count as X); or a plain class (bean) whose Jackson properties, at any depth, reach such a type
-     * ({@code Report{List<Verdict> verdicts}}, {@code Box<Verdict>}). Any other type (a {@code @JsonCreator} from one
+     * ({@code Report{List<Verdict> verdicts}}, {@code Box<Verdict>}); or an interface or abstract class read as one of its
+     * {@code @JsonSubTypes} when one of them is such a type. Any other type (a {@code @JsonCreator} from one
      * string, an enum, a JDK type, a bean of no records) is read as Jackson reads it, which is more lenient than its
      * schema (a creator from a string, an int from "5", an Instant from a number), and a record's nulls and zeros, which
      * the check is for, cannot arise in it.
@@ -428,6 +467,17 @@ public final class OutputSchema implements ModelOption {
         boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
         if (container) {
             return type.getContentType() != null && checked(type.getContentType(), visited, beans);
+        }
+        // an interface or abstract class Jackson reads as one of its @JsonSubTypes: checked when a subtype is (a Shape of
+        // records); it was read unchecked, {"kind":"circle"} as Circle[radius=0.0] (rev101)
+        var subtypes = raw.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
+        if (subtypes != null && (raw.isInterface() || Modifier.isAbstract(raw.getModifiers()))) {
+            if (beans >= MAX_BEAN_DEPTH || visited.size() >= MAX_BEANS || !visited.add(type)) {
+                return false;
+            }
+            return java.util.Arrays.stream(subtypes.value()).map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::value)
+                    .filter(subtype -> subtype != raw)
+                    .anyMatch(subtype -> checked(Json.mapper().getTypeFactory().constructType(subtype), visited, beans + 1));
         }
         // a bean: its properties as Jackson reads them (a type variable resolved, Box<Verdict>'s item is a Verdict); the
         // visited set ends a bean that holds itself. JDK types, enums and primitives are read as Jackson reads them.
@@ -566,6 +616,7 @@ public final class OutputSchema implements ModelOption {
                     + " into, e.g. the record of the agent's outputType");
         }
         refuseOptional(type);
+        refuseUnnamed(type);
         JsonNode value = parseAnswer(answer);
         OutputSchema required = RECORD_SCHEMAS.get(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
@@ -598,6 +649,7 @@ public final class OutputSchema implements ModelOption {
             return readAnswer(answer, raw);
         }
         JavaType javaType = refuseOptional(type);
+        refuseUnnamed(type);
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
         OutputSchema required = TYPE_SCHEMAS.get(type, javaType);
@@ -625,9 +677,12 @@ public final class OutputSchema implements ModelOption {
 
     /** What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates. */
     public List<String> problems(JsonNode value) {
-        List<String> problems = compiled.validate(value).stream()
+        List<ValidationMessage> messages = List.copyOf(compiled.validate(value));
+        List<String> problems = messages.stream()
+                .filter(m -> !nullBranchBeside(m, messages))
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
                 .map(ValidationMessage::getMessage)
+                .distinct() // each branch of a subtype's anyOf said "$.shape: required property 'kind' not found" again
                 .toList();
         if (!problems.isEmpty() || type == null) {
             return problems;
@@ -638,6 +693,28 @@ public final class OutputSchema implements ModelOption {
         } catch (IllegalArgumentException e) {
             return List.of(unreadable(e));
         }
+    }
+
+    /**
+     * Whether {@code message} is an anyOf's null branch refusing a value that is not null ("$[0]: object found, null
+     * expected", from an {@code Optional<Invoice>} item) while another message reports what is wrong at or inside the
+     * same place (the Invoice branch's missing "total"): told both, a model answered null and the item was lost (rev101).
+     */
+    private static boolean nullBranchBeside(ValidationMessage message, List<ValidationMessage> all) {
+        Object[] arguments = message.getArguments();
+        if (!"type".equals(message.getType()) || arguments == null || arguments.length < 2 || !"null".equals(String.valueOf(arguments[1]))
+                || message.getInstanceNode() == null || message.getInstanceNode().isNull()
+                || !message.getEvaluationPath().toString().contains("anyOf")) {
+            return false;
+        }
+        String at = message.getInstanceLocation().toString();
+        return all.stream().anyMatch(other -> other != message && !nullBranchOf(other) && (other.getInstanceLocation().toString().equals(at)
+                || other.getInstanceLocation().toString().startsWith(at + ".") || other.getInstanceLocation().toString().startsWith(at + "[")));
+    }
+
+    private static boolean nullBranchOf(ValidationMessage message) {
+        Object[] arguments = message.getArguments();
+        return "type".equals(message.getType()) && arguments != null && arguments.length >= 2 && "null".equals(String.valueOf(arguments[1]));
     }
 
     /** Why a value that validates cannot be read as the type: Jackson's first line and where, e.g. "at $.due". */

@@ -38,6 +38,16 @@ public final class JavaNames {
         return MAPPER.valueToTree(value);
     }
 
+    /** {@code type} as this reader sees it. */
+    public static JavaType type(java.lang.reflect.Type type) {
+        return MAPPER.getTypeFactory().constructType(type);
+    }
+
+    /** The properties of {@code type} as this reader finds them (its names, its setters and creator parameters). */
+    public static java.util.List<com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition> readProperties(JavaType type) {
+        return MAPPER.getDeserializationConfig().introspect(type).findProperties();
+    }
+
     /** @throws IllegalArgumentException when {@code value} does not fit {@code type} */
     public static Object read(JsonNode value, JavaType type) {
         return MAPPER.convertValue(value, type);

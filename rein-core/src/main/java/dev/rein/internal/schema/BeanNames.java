@@ -1,0 +1,164 @@
+package dev.rein.internal.schema;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.internal.json.JavaNames;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Finds a class, inside an output type, whose generated schema does not name a property Jackson reads: a bean with a
+ * setter named otherwise than its field ({@code setInvoice} on a field {@code held}), a {@code @JsonCreator} whose
+ * parameters are named otherwise than its fields. The schema is generated from fields, Jackson reads properties; the
+ * model, told the fields, answers them, and the property is read as null or zero, in a run that succeeds. The JSON Schema
+ * generator's Jackson module names what annotations say (@JsonProperty, @JsonNaming) but not these, so such a type is
+ * refused, when the agent is built and when an answer is read.
+ */
+public final class BeanNames {
+    /** How many classes deep the walk looks, so that it ends whatever the type (as OutputSchema's bean walk). */
+    private static final int MAX_DEPTH = 32;
+
+    private final Function<Class<?>, ObjectNode> schemaOf;
+    /** The names each class's generated schema gives its properties. */
+    private final ClassValue<Set<String>> schemaNames = new ClassValue<>() {
+        @Override
+        protected Set<String> computeValue(Class<?> type) {
+            return namesOf(type);
+        }
+    };
+    /** The refusal for each type walked (empty: nothing unnamed); bounded, as a type built at run time is no class. */
+    private final Map<Type, Optional<String>> byType = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Type, Optional<String>> eldest) {
+            return size() > 256;
+        }
+    });
+
+    /** @param schemaOf the schema generated from a class, as the output schema's generator makes it */
+    public BeanNames(Function<Class<?>, ObjectNode> schemaOf) {
+        this.schemaOf = schemaOf;
+    }
+
+    /**
+     * Why an answer to {@code type} cannot be read as its schema says (a class in it whose schema leaves out a property
+     * Jackson reads), with what to do; null when every class in it names what Jackson reads.
+     */
+    public String unnamed(Type type) {
+        return byType.computeIfAbsent(type, t -> Optional.ofNullable(walk(JavaNames.type(t), new HashSet<>(), 0))).orElse(null);
+    }
+
+    private String walk(JavaType type, Set<JavaType> visited, int depth) {
+        Class<?> raw = type.getRawClass();
+        if (depth >= MAX_DEPTH || !visited.add(type)) {
+            return null;
+        }
+        if (type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType()) {
+            return type.getContentType() == null ? null : walk(type.getContentType(), visited, depth + 1);
+        }
+        if (raw.isPrimitive() || raw.isEnum() || raw == Object.class || raw.getName().startsWith("java.")
+                || JsonNode.class.isAssignableFrom(raw)) {
+            return null;
+        }
+        JsonSubTypes subtypes = raw.getAnnotation(JsonSubTypes.class);
+        if (subtypes != null) { // an interface or abstract class read as one of its subtypes: each subtype is read
+            for (JsonSubTypes.Type subtype : subtypes.value()) {
+                if (subtype.value() != raw) {
+                    String found = walk(JavaNames.type(subtype.value()), visited, depth + 1);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        }
+        if (raw.isInterface() || java.lang.reflect.Modifier.isAbstract(raw.getModifiers())) {
+            return null;
+        }
+        List<BeanPropertyDefinition> properties;
+        try {
+            properties = JavaNames.readProperties(type);
+        } catch (RuntimeException e) {
+            return null; // a type Jackson cannot introspect: it is refused as Jackson reads it
+        }
+        Set<String> named = schemaNames.get(raw);
+        List<BeanPropertyDefinition> unnamed = new ArrayList<>();
+        for (BeanPropertyDefinition property : properties) {
+            // an @JsonUnwrapped property's own properties are its owner's (the schema lists them there)
+            if (property.couldDeserialize() && !unwrapped(property) && !named.contains(property.getName())) {
+                unnamed.add(property);
+            }
+        }
+        if (!unnamed.isEmpty()) {
+            return refusal(raw, unnamed, named);
+        }
+        for (BeanPropertyDefinition property : properties) {
+            JavaType next = property.getPrimaryType();
+            String found = next == null ? null : walk(next, visited, depth + 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private static boolean unwrapped(BeanPropertyDefinition property) {
+        for (var member : new com.fasterxml.jackson.databind.introspect.AnnotatedMember[] {property.getField(), property.getSetter(),
+                property.getGetter(), property.getConstructorParameter()}) {
+            var annotation = member == null ? null : member.getAnnotation(com.fasterxml.jackson.annotation.JsonUnwrapped.class);
+            if (annotation != null && annotation.enabled()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String refusal(Class<?> raw, List<BeanPropertyDefinition> unnamed, Set<String> named) {
+        BeanPropertyDefinition first = unnamed.get(0);
+        String how = first.hasConstructorParameter() ? "a @JsonCreator parameter" : first.hasSetter() ? "the setter "
+                + first.getSetter().getName() : "a field";
+        String names = String.join(", ", unnamed.stream().map(p -> "\"" + p.getName() + "\"").toList());
+        return raw.getSimpleName() + " is read by Jackson under the propert" + (unnamed.size() == 1 ? "y " : "ies ") + names
+                + " (" + how + (unnamed.size() == 1 ? "" : ", ...") + "), which the schema generated from its fields does not name"
+                + (named.isEmpty() ? "" : " (it names " + String.join(", ", named.stream().map(n -> "\"" + n + "\"").toList()) + ")")
+                + ", so an answer as the schema says would be read as nulls and zeros. Name each field as its property (a field "
+                + first.getName() + " for \"" + first.getName() + "\"), or make " + raw.getSimpleName() + " a record";
+    }
+
+    /** The property names of a class's generated schema: its own, those of allOf parts, and of the definitions they refer to. */
+    private Set<String> namesOf(Class<?> type) {
+        ObjectNode schema;
+        try {
+            schema = schemaOf.apply(type);
+        } catch (RuntimeException e) {
+            return Set.of(); // no schema: nothing is named
+        }
+        Set<String> names = new TreeSet<>();
+        collect(schema, schema, names, new HashSet<>());
+        return Collections.unmodifiableSet(names);
+    }
+
+    private static void collect(JsonNode root, JsonNode node, Set<String> names, Set<String> refs) {
+        if (node == null || !node.isObject()) {
+            return;
+        }
+        node.path("properties").fieldNames().forEachRemaining(names::add);
+        node.path("allOf").forEach(part -> collect(root, part, names, refs));
+        String ref = node.path("$ref").asText("");
+        if (ref.startsWith("#/$defs/") && refs.add(ref)) {
+            collect(root, root.path("$defs").path(ref.substring("#/$defs/".length())), names, refs);
+        } else if (ref.equals("#") && refs.add(ref)) {
+            collect(root, root, names, refs);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rein.ReinException;
+import dev.rein.model.OutputSchema;
+import dev.rein.model.TypeRef;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Typed output whose Java type carries Jackson annotations (subtypes, naming, unwrapping) or whose bean properties are
+ * named otherwise than its fields: the schema the model is given names what Jackson reads, or the type is refused, so a
+ * run never succeeds with zeros and nulls (rev101).
+ */
+class TypedOutputJacksonAnnotationsTest {
+    public record Invoice(String invoiceId, int total) {}
+
+    @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+    @JsonSubTypes({@JsonSubTypes.Type(value = Circle.class, name = "circle"), @JsonSubTypes.Type(value = Square.class, name = "square")})
+    public sealed interface Shape permits Circle, Square {}
+    public record Circle(double radius) implements Shape {}
+    public record Square(double side) implements Shape {}
+    public record Drawing(Shape shape) {}
+
+    @Test
+    void subtypesAreDescribedByTheirTypeIdAndAnAnswerWithoutOneIsRepaired() {
+        ScriptedModel model = ScriptedModel.of(text("{\"shape\":{\"kind\":\"circle\"}}"),
+                text("{\"shape\":{\"kind\":\"circle\",\"radius\":2}}"));
+        RunResult r = Agent.builder().model(model).build().run("draw", Drawing.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Drawing.class)).isEqualTo(new Drawing(new Circle(2)));
+        assertThat(model.requests()).hasSize(2);
+        String told = model.requests().get(0).toString();
+        assertThat(told).contains("kind").contains("circle").contains("square").contains("radius").contains("side");
+        assertThat(model.requests().get(1).toString()).contains("radius");
+    }
+
+    @Test
+    void anAnswerOfASubtypeWithoutItsIdIsNotReadAsZeros() {
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"shape\":{\"radius\":2}}", Drawing.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("kind");
+        assertThat(OutputSchema.readAnswer("[{\"kind\":\"square\",\"side\":3}]", new TypeRef<List<Shape>>() {}.type()))
+                .isEqualTo(List.of(new Square(3)));
+    }
+
+    public static final class Canvas { public List<Shape> shapes; }
+
+    @Test
+    void anInterfaceReadAsItsSubtypesIsCheckedAsTheyAre() {
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"kind\":\"circle\"}", Shape.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("radius");
+        assertThatThrownBy(() -> OutputSchema.readAnswer("[{\"kind\":\"square\"}]", new TypeRef<List<Shape>>() {}.type()))
+                .isInstanceOf(ReinException.class).hasMessageContaining("side");
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"shapes\":[{\"kind\":\"circle\"}]}", Canvas.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("radius");
+        assertThat(OutputSchema.readAnswer("{\"kind\":\"circle\",\"radius\":1}", Shape.class)).isEqualTo(new Circle(1));
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Snake(String orderId, int itemCount) {}
+
+    @Test
+    void aRecordsJsonNamingNamesTheSchemasProperties() {
+        ScriptedModel model = ScriptedModel.of(text("{\"orderId\":\"A\",\"itemCount\":2}"), text("{\"order_id\":\"A\",\"item_count\":2}"));
+        RunResult r = Agent.builder().model(model).build().run("s", Snake.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Snake.class)).isEqualTo(new Snake("A", 2));
+        assertThat(model.requests().get(0).toString()).contains("order_id").contains("item_count");
+        assertThat(OutputSchema.of(Snake.class).schema().get("required").toString()).isEqualTo("[\"item_count\",\"order_id\"]");
+    }
+
+    public static final class Unwrapped {
+        @JsonUnwrapped public Invoice invoice;
+        public String note;
+    }
+
+    @Test
+    void anUnwrappedPropertyIsDescribedFlatAsJacksonReadsIt() {
+        ScriptedModel model = ScriptedModel.of(text("{\"invoice\":{\"invoiceId\":\"I-1\",\"total\":5},\"note\":\"n\"}"),
+                text("{\"invoiceId\":\"I-1\",\"total\":5,\"note\":\"n\"}"));
+        RunResult r = Agent.builder().model(model).build().run("u", Unwrapped.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Unwrapped.class).invoice).isEqualTo(new Invoice("I-1", 5));
+        assertThat(model.requests()).hasSize(2);
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"invoiceId\":\"I-1\",\"note\":\"n\"}", Unwrapped.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("total");
+    }
+
+    /** a setter only, the field named otherwise */
+    public static final class SetterOnly {
+        private Invoice held;
+        public void setInvoice(Invoice invoice) { this.held = invoice; }
+        Invoice held() { return held; }
+    }
+
+    /** a @JsonCreator bean whose fields are named otherwise */
+    public static final class Creator {
+        private final String s;
+        private final Invoice inv;
+        @JsonCreator
+        public Creator(@JsonProperty("summary") String s, @JsonProperty("invoice") Invoice inv) { this.s = s; this.inv = inv; }
+    }
+    public record HoldsCreator(Creator c) {}
+
+    @Test
+    void aBeanWhosePropertiesAreNamedOtherwiseThanItsFieldsIsRefusedWhenBuiltAndWhenRead() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("{}"))).outputType(SetterOnly.class).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("SetterOnly").hasMessageContaining("\"invoice\"")
+                .hasMessageContaining("record");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("{}"))).outputType(HoldsCreator.class).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("Creator").hasMessageContaining("\"summary\"");
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"c\":{\"s\":\"x\",\"inv\":{\"invoiceId\":\"I\",\"total\":1}}}",
+                HoldsCreator.class)).isInstanceOf(ReinException.class).hasMessageContaining("\"summary\"");
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"invoice\":{\"invoiceId\":\"I\",\"total\":1}}", SetterOnly.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("\"invoice\"");
+    }
+
+    /** a bean whose fields are its properties: still read */
+    public static final class GetSet {
+        private Invoice invoice;
+        public Invoice getInvoice() { return invoice; }
+        public void setInvoice(Invoice invoice) { this.invoice = invoice; }
+    }
+
+    @Test
+    void aBeanWhoseFieldsAreItsPropertiesIsStillRead() {
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"invoice\":{\"invoiceId\":\"I\",\"total\":1}}"))).build()
+                .run("g", GetSet.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(GetSet.class).getInvoice()).isEqualTo(new Invoice("I", 1));
+    }
+
+    @Test
+    void anOptionalItemThatIsAnIncompleteObjectIsNotAlsoToldToBeNull() {
+        ScriptedModel model = ScriptedModel.of(text("[{\"invoiceId\":\"I-1\"}]"), text("[{\"invoiceId\":\"I-1\",\"total\":3}]"));
+        TypeRef<List<Optional<Invoice>>> type = new TypeRef<>() {};
+        RunResult r = Agent.builder().model(model).build().run("list", type);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        var feedback = model.requests().get(1).messages().get(model.requests().get(1).messages().size() - 1).toString();
+        assertThat(feedback).contains("total").doesNotContain("null expected");
+        // a null item is still allowed, and an object where null alone fits is still reported
+        assertThat(OutputSchema.readAnswer("[null]", type.type())).isEqualTo(List.of(Optional.empty()));
+    }
+}
