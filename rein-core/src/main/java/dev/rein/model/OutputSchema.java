@@ -315,8 +315,9 @@ public final class OutputSchema implements ModelOption {
         }
         JavaType javaType = refuseOptional(type);
         check(javaType.getRawClass());
+        ObjectNode schema = generate(type); // first: a type whose schema never ends is told so, as itself
         refuseUnnamed(type);
-        return new OutputSchema(name, generate(type), javaType);
+        return new OutputSchema(name, schema, javaType);
     }
 
     /**

@@ -29,6 +29,11 @@ import java.util.function.Function;
 public final class BeanNames {
     /** How many classes deep the walk looks, so that it ends whatever the type (as OutputSchema's bean walk). */
     private static final int MAX_DEPTH = 32;
+    /**
+     * How many types the walk visits in all, as well: a generic class with two properties holding itself at larger
+     * types ({@code Fork<T>} with a {@code Fork<List<T>>} and a {@code Fork<Set<T>>}) has 2^32 types within the depth.
+     */
+    private static final int MAX_TYPES = 256;
 
     private final Function<Class<?>, ObjectNode> schemaOf;
     /** The names each class's generated schema gives its properties. */
@@ -61,7 +66,7 @@ public final class BeanNames {
 
     private String walk(JavaType type, Set<JavaType> visited, int depth) {
         Class<?> raw = type.getRawClass();
-        if (depth >= MAX_DEPTH || !visited.add(type)) {
+        if (depth >= MAX_DEPTH || visited.size() >= MAX_TYPES || !visited.add(type)) {
             return null;
         }
         if (type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType()) {
