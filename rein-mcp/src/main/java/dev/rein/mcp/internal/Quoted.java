@@ -33,7 +33,7 @@ public final class Quoted {
         int kept = said.codePointCount(0, said.length());
         long length = kept + dropped;
         if (length <= max) {
-            return Controls.visible(said, false);
+            return visible(said);
         }
         int shown = Math.min(max, kept);
         return cut(said.substring(0, said.offsetByCodePoints(0, shown)), shown, length);
@@ -44,6 +44,37 @@ public final class Quoted {
      * than it has when runs of whitespace were shown as one space), its control characters escaped, and the note of the cut.
      */
     static String cut(String shown, long first, long length) {
-        return Controls.visible(shown, false) + "… [Rein cut it to its first " + first + " of " + length + " characters]";
+        return visible(shown) + "… [Rein cut it to its first " + first + " of " + length + " characters]";
+    }
+
+    /**
+     * The character standing for byte {@code b} (0x80 to 0xff: every byte below is UTF-8) of a line that is not UTF-8:
+     * U+DC80 to U+DCFF, a lone low surrogate, which no decoded UTF-8 holds alone (Python's "surrogateescape"). One
+     * character for one byte, so a cut counts it as one; {@link #of} shows it {@code \xff}, as a control character.
+     */
+    static char forByte(byte b) {
+        return (char) (0xDC00 | (b & 0xFF));
+    }
+
+    /**
+     * {@code text} with its control characters escaped ({@link Controls#visible}), and each byte that was no UTF-8
+     * ({@link #forByte}) shown as {@code \xff}: escaped after the cut, so a cut never splits an escape.
+     */
+    private static String visible(String text) {
+        String controls = Controls.visible(text, false);
+        StringBuilder sb = null; // only for a line that was not UTF-8
+        for (int i = 0; i < controls.length(); i++) {
+            char c = controls.charAt(i);
+            boolean stray = c >= 0xDC80 && c <= 0xDCFF && (i == 0 || !Character.isHighSurrogate(controls.charAt(i - 1)));
+            if (stray && sb == null) {
+                sb = new StringBuilder(controls.length() + 16).append(controls, 0, i);
+            }
+            if (stray) {
+                sb.append("\\x").append(Integer.toHexString(c & 0xFF));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? controls : sb.toString();
     }
 }

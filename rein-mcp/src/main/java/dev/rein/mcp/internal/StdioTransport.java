@@ -289,8 +289,9 @@ final class StdioTransport implements McpClientTransport {
     }
 
     /**
-     * A line's text: {@code text} with each byte that is no UTF-8 shown as an escape ({@code \xff}),
-     * {@code firstInvalid} the offset of the first such byte (-1 when none) and {@code invalidByte} it.
+     * A line's text: {@code text} with each byte that is no UTF-8 as one stand-in character ({@link Quoted#forByte},
+     * shown {@code \xff} by {@link Quoted}), {@code firstInvalid} the offset of the first such byte (-1 when none) and
+     * {@code invalidByte} it.
      */
     record Decoded(String text, int firstInvalid, int invalidByte, byte[] bytes, int length) {
         /** The text with each byte that is no UTF-8 replaced by U+FFFD, to be read as JSON (an escape is no JSON). */
@@ -299,7 +300,11 @@ final class StdioTransport implements McpClientTransport {
         }
     }
 
-    /** The first {@code length} bytes of {@code bytes} as UTF-8 text, each byte that is none escaped. */
+    /**
+     * The first {@code length} bytes of {@code bytes} as UTF-8 text, each byte that is none one stand-in character. One
+     * character, not its escape: written as its four characters, a byte counted four in a cut (70 bytes, 60 of them bad,
+     * were "first 200 of 250") and its escape could be cut in two; {@link Quoted} escapes it after the cut.
+     */
     static Decoded decode(byte[] bytes, int length) {
         java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
@@ -323,7 +328,7 @@ final class StdioTransport implements McpClientTransport {
             escaped.append(out.flip());
             out.clear();
             for (int i = 0; i < result.length(); i++) {
-                escaped.append(String.format(java.util.Locale.ROOT, "\\x%02x", in.get() & 0xFF));
+                escaped.append(Quoted.forByte(in.get()));
             }
         }
         out.flip();

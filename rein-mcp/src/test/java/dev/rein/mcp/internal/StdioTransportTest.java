@@ -78,6 +78,32 @@ class StdioTransportTest {
     }
 
     @Test
+    void aByteThatIsNoUtf8IsOneCharacterOfTheCutAndIsEscapedAfterIt() throws Exception {
+        // Each byte that is no UTF-8 was written into the text as its 4-character escape before the cut: 70 bytes (60 of
+        // 0xff) were "first 200 of 250", and an escape could be cut in two ("x\\x… of 207" for 204 bytes sent). A byte is
+        // now one character of the text, escaped when it is shown, after the cut.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int i = 0; i < 60; i++) {
+            bytes.write(0xff);
+        }
+        bytes.write("x".repeat(10).getBytes(StandardCharsets.US_ASCII));
+        StderrTail tail = new StderrTail(Map.of());
+        String seventy = StdioTransport.decode(bytes.toByteArray(), bytes.size()).text();
+        assertThat(tail.visibleStdout(seventy)).isEqualTo("\\xff".repeat(60) + "x".repeat(10));
+        assertThat(StdioTransport.abbreviate(seventy)).isEqualTo("\\xff".repeat(60) + "x".repeat(10));
+        byte[] cut = ("x".repeat(198) + "?" + "y".repeat(5)).getBytes(StandardCharsets.US_ASCII);
+        cut[198] = (byte) 0xe9;
+        String sent = StdioTransport.decode(cut, cut.length).text();
+        assertThat(tail.visibleStdout(sent)).as("204 bytes sent: 204 characters, the escape whole")
+                .isEqualTo("x".repeat(198) + "\\xe9" + "y… [Rein cut it to its first 200 of 204 characters]");
+        assertThat(StdioTransport.abbreviate(sent))
+                .isEqualTo("x".repeat(198) + "\\xe9" + "y… [Rein cut it to its first 200 of 204 characters]");
+        // U+10080 is a pair whose second half is in the range the stand-ins use: a character, shown as it is.
+        byte[] pair = "a\uD800\uDC80b".getBytes(StandardCharsets.UTF_8);
+        assertThat(tail.visibleStdout(StdioTransport.decode(pair, pair.length).text())).isEqualTo("a\uD800\uDC80b");
+    }
+
+    @Test
     void aCutOnOneLineCountsTheCharactersTheServerSentNotTheOneLineText() {
         // abbreviate counted after folding each run of whitespace into one space: 723 characters of pretty JSON were
         // "of 483". The 200 shown stand for the server's first 300 (1 + 24 lines of 12 + 11 of the next).
