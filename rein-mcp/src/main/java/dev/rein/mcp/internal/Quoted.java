@@ -41,10 +41,13 @@ public final class Quoted {
 
     /**
      * {@code shown}, the part kept of a text of {@code length} characters that stands for its first {@code first} (more
-     * than it has when runs of whitespace were shown as one space), its control characters escaped, and the note of the cut.
+     * than it has when runs of whitespace were shown as one space), its control characters escaped, and the note of the cut:
+     * {@code first N (shown on one line) of LENGTH} when the part shown stands for more characters than it has, since
+     * "first 300" beside 200 characters shown reads as a miscount.
      */
     static String cut(String shown, long first, long length) {
-        return visible(shown) + "… [Rein cut it to its first " + first + " of " + length + " characters]";
+        String folded = first > shown.codePointCount(0, shown.length()) ? " (shown on one line)" : "";
+        return visible(shown) + "… [Rein cut it to its first " + first + folded + " of " + length + " characters]";
     }
 
     /**

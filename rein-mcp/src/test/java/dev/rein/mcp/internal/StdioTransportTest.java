@@ -106,18 +106,20 @@ class StdioTransportTest {
     @Test
     void aCutOnOneLineCountsTheCharactersTheServerSentNotTheOneLineText() {
         // abbreviate counted after folding each run of whitespace into one space: 723 characters of pretty JSON were
-        // "of 483". The 200 shown stand for the server's first 300 (1 + 24 lines of 12 + 11 of the next).
+        // "of 483". The 200 shown stand for the server's first 300 (1 + 24 lines of 12 + 11 of the next), which the note
+        // says, with why 200 characters are "first 300": "first 300 of 723" alone read as a miscount.
         String pretty = "{\n" + "    \"k\": 1,\n".repeat(60) + "}";
         assertThat(pretty).hasSize(723);
         assertThat(StdioTransport.abbreviate(pretty))
-                .isEqualTo("{" + " \"k\": 1,".repeat(24) + " \"k\": 1… [Rein cut it to its first 300 of 723 characters]");
+                .isEqualTo("{" + " \"k\": 1,".repeat(24)
+                        + " \"k\": 1… [Rein cut it to its first 300 (shown on one line) of 723 characters]");
         assertThat(StdioTransport.abbreviate("  \t" + "a".repeat(300))).as("leading whitespace is of what it sent")
-                .isEqualTo("a".repeat(200) + "… [Rein cut it to its first 203 of 303 characters]");
+                .isEqualTo("a".repeat(200) + "… [Rein cut it to its first 203 (shown on one line) of 303 characters]");
         assertThat(StdioTransport.abbreviate("\n" + "b ".repeat(90) + "\n")).as("not cut: as before")
                 .isEqualTo("b ".repeat(89) + "b");
         assertThat(StdioTransport.abbreviate("\u2003\u001c \n" + "c\t\t".repeat(150) + "\uD83D\uDE00"))
                 .as("whitespace strip() leaves out that is no \\s, and tabs inside")
-                .isEqualTo("c ".repeat(100) + "… [Rein cut it to its first 304 of 455 characters]");
+                .isEqualTo("c ".repeat(100) + "… [Rein cut it to its first 304 (shown on one line) of 455 characters]");
     }
 
     @Test
