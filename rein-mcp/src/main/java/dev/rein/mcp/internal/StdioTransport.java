@@ -693,35 +693,39 @@ final class StdioTransport implements McpClientTransport {
         // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
         // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), and
         // saying so with how long it was: a bare "…" left a person unsure whether anything was missing.
-        String line = text.replaceAll("\\s+", " ").strip();
-        if (line.codePointCount(0, line.length()) <= max) {
-            return Quoted.of(line, max);
+        int start = 0; // whitespace at either end is left out, as strip() leaves it
+        while (start < text.length() && Character.isWhitespace(text.codePointAt(start))) {
+            start += Character.charCount(text.codePointAt(start));
         }
-        // Counted as the server sent it, not as the one line: 723 characters of pretty JSON were said to be 483, and the 200
-        // shown, which stand for more of what it sent, to be its first 200.
-        String shown = line.substring(0, line.offsetByCodePoints(0, max));
-        return Quoted.cut(shown, sentFor(text, shown), text.codePointCount(0, text.length()));
-    }
-
-    /** How many characters of {@code text} the start {@code shown} of its one-line form stands for. */
-    private static int sentFor(String text, String shown) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.codePointAt(i))) { // what strip() left out
-            i += Character.charCount(text.codePointAt(i));
+        int end = text.length();
+        while (end > start && Character.isWhitespace(text.codePointBefore(end))) {
+            end -= Character.charCount(text.codePointBefore(end));
         }
-        for (int j = 0; j < shown.length(); j++) {
-            if (shown.charAt(j) == ' ' && isSpace(text.charAt(i))) { // the space a run of whitespace became: the whole run
-                while (i < text.length() && isSpace(text.charAt(i))) {
+        // One walk folds each run of whitespace into one space and keeps where it is in what the server sent, so a cut
+        // counts the characters sent (723 characters of pretty JSON were said to be 483, and the 200 shown, which stand for
+        // more of what it sent, to be its first 200). It stops at the cut: a 16 MB line is not folded whole for 200.
+        StringBuilder line = new StringBuilder(Math.min(end - start, 2 * max + 2));
+        int i = start;
+        for (int shown = 0; i < end && shown < max; shown++) {
+            if (isSpace(text.charAt(i))) {
+                while (i < end && isSpace(text.charAt(i))) {
                     i++;
                 }
+                line.append(' ');
             } else {
-                i++; // a character kept as it was (each unit of a pair in turn)
+                int c = text.codePointAt(i); // whole, never half of a pair
+                line.appendCodePoint(c);
+                i += Character.charCount(c);
             }
         }
-        return text.codePointCount(0, i);
+        return i == end ? Quoted.of(line.toString(), max)
+                : Quoted.cut(line.toString(), text.codePointCount(0, i), text.codePointCount(0, text.length()));
     }
 
-    /** A character of the regex class {@code \s}, whose runs abbreviate folds into one space. */
+    /**
+     * A character of the regex class {@code \s} (space, tab, line feed, vertical tab, form feed, carriage return), whose
+     * runs abbreviate folds into one space; other whitespace (U+2003) is kept inside a text and left out at its ends.
+     */
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
