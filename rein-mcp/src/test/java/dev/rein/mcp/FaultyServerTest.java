@@ -103,6 +103,11 @@ class FaultyServerTest {
                 answered = !result.isError();
             } while (!answered && Instant.now().isBefore(until));
             assertThat(seen.getLast()).as("the calls' results: %s", seen).contains("echo: after");
+            // One call more, after the first answer: the restarted server is kept for the calls after it, not only one.
+            ScriptedModel last = ScriptedModel.of(toolCalls(call("echo", "{\"text\": \"later\"}")), text("done"));
+            Agent.builder().model(last).tools(mcp.tools()).build().run("echo");
+            assertThat(toolResults(last.lastRequest()).getFirst().content()).as("the calls' results: %s", seen)
+                    .contains("echo: later");
             assertThat(servers.started).as("one restart, kept; the calls' results: %s", seen).hasSize(2);
         }
     }
