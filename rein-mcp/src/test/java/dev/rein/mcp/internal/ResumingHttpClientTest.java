@@ -16,8 +16,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -72,7 +77,7 @@ class ResumingHttpClientTest {
     void aMessageLargerThanReinReadsOnTheResumedStreamForTheServersOwnMessagesIsSaidOnceAndTheNextOnesAreRead() throws Exception {
         // The stream for the server's own messages (notifications, requests), resumed with GET, dropped an event over 16 MB
         // without a word: it answers no call to end, so a lost notifications/tools/list_changed went unnoticed.
-        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger connections = new AtomicInteger();
         String notification = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
         try (RawServer server = new RawServer(body -> {
             int connection = connections.incrementAndGet();
@@ -84,8 +89,8 @@ class ResumingHttpClientTest {
                     + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
         })) {
             ResumingHttpClient client = client();
-            java.util.List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
-            java.util.concurrent.atomic.AtomicInteger said = new java.util.concurrent.atomic.AtomicInteger();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            AtomicInteger said = new AtomicInteger();
             client.deliverTo(delivered::add);
             client.onOversized(said::incrementAndGet);
             HttpResponse<String> first = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
@@ -105,9 +110,9 @@ class ResumingHttpClientTest {
     void aSessionClosedWhileTheStreamForTheServersOwnMessagesWaitsOutARetryAfterLeavesNoThreadWaiting() throws Exception {
         // The GET for the server's own messages answered 503 with Retry-After: 86400 (or a value too large to hold) waited in
         // a bare sleep the close did not end: a virtual thread and the session's client were kept for a day, or forever.
-        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger connections = new AtomicInteger();
         String notification = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
-        for (String retryAfter : java.util.List.of("86400", "99999999999999999999")) {
+        for (String retryAfter : List.of("86400", "99999999999999999999")) {
             connections.set(0);
             try (RawServer server = new RawServer(body -> {
                 if (connections.incrementAndGet() == 1) {
@@ -142,7 +147,7 @@ class ResumingHttpClientTest {
         // A call's stream closed before its answer, and the GET resuming it answered 503 with Retry-After: 20. The call then
         // ended (given up, or its run cancelled): the resumption slept on the whole 20 s (only the session's end woke it),
         // holding a thread, and then asked the server again for an answer nobody waited for.
-        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger connections = new AtomicInteger();
         try (RawServer server = new RawServer(body -> {
             if (connections.incrementAndGet() == 1) {
                 String events = "retry: 50\nid: e1\ndata: \n\n";
@@ -174,8 +179,8 @@ class ResumingHttpClientTest {
         // The GET resuming a call's stream was sent, and the server (or a proxy) held it without answering. The call then
         // ended: only a stream already answered was closed, so this GET and its thread stayed until the server answered,
         // which it might never do.
-        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger connections = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
         try (RawServer server = new RawServer(body -> {
             if (connections.incrementAndGet() == 1) {
                 String events = "retry: 50\nid: e1\ndata: \n\n";
@@ -183,7 +188,7 @@ class ResumingHttpClientTest {
                         + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
             }
             try {
-                release.await(30, java.util.concurrent.TimeUnit.SECONDS); // holds the GET without an answer
+                release.await(30, TimeUnit.SECONDS); // holds the GET without an answer
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -297,7 +302,7 @@ class ResumingHttpClientTest {
         try (RawServer server = new RawServer(body -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
                 + "Content-Length: " + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events)) {
             ResumingHttpClient client = client();
-            java.util.List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<String> said = new CopyOnWriteArrayList<>();
             client.onSkipped(said::add);
             for (int id = 1; id <= 2; id++) {
                 HttpResponse<String> response = client.send(post(server, id), HttpResponse.BodyHandlers.ofString());
@@ -316,7 +321,7 @@ class ResumingHttpClientTest {
         try (RawServer server = new RawServer(body -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n"
                 + "Content-Length: " + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events)) {
             ResumingHttpClient client = client();
-            java.util.List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<String> said = new CopyOnWriteArrayList<>();
             client.onSkipped(said::add);
             HttpResponse<String> response = client.send(post(server, 1), HttpResponse.BodyHandlers.ofString());
             assertThat(response.body()).contains(answer).doesNotContain("data: {}");
@@ -380,7 +385,7 @@ class ResumingHttpClientTest {
             }
             int length = 0;
             for (String line : head.toString().split("\r\n")) {
-                if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                     length = Integer.parseInt(line.substring("content-length:".length()).trim());
                 }
             }
