@@ -52,16 +52,18 @@ public final class StderrTail {
      * Keeps a line the server wrote to stdout that is no JSON-RPC message, which was skipped: what a
      * server print()s there is often why it fails later.
      *
-     * @return whether it is the first such line of this server, which is worth saying once
+     * @return the line as it is shown ({@link #visibleStdout}) when it is the first such line of this server, which is
+     *     worth saying once; null for the others (masked and cut once, not again for the warning)
      */
-    public synchronized boolean addStdout(String line) {
+    public synchronized String addStdout(String line) {
         if (stdout.size() == STDOUT_LINES) {
             stdout.removeFirst();
         }
-        stdout.addLast(visibleStdout(line));
+        String shown = visibleStdout(line);
+        stdout.addLast(shown);
         boolean first = !skipped;
         skipped = true;
-        return first;
+        return first ? shown : null;
     }
 
     /**

@@ -105,8 +105,9 @@ final class StdioTransport implements McpClientTransport {
                     // alone (an answer ends its call), not with the connection and every call in flight.
                     String lenient = decoded.lenient();
                     if (!unterminated && notJsonRpc(lenient)) {
-                        if (stderr.addStdout(line)) {
-                            onSkipped.accept(stderr.visibleStdout(line));
+                        String first = stderr.addStdout(line);
+                        if (first != null) {
+                            onSkipped.accept(first);
                         }
                         continue;
                     }
@@ -131,8 +132,9 @@ final class StdioTransport implements McpClientTransport {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
                     if (!unterminated && notJsonRpc(line)) {
-                        if (stderr.addStdout(line)) {
-                            onSkipped.accept(stderr.visibleStdout(line));
+                        String first = stderr.addStdout(line);
+                        if (first != null) {
+                            onSkipped.accept(first);
                         }
                         continue;
                     }
