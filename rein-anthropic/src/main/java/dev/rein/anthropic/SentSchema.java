@@ -503,30 +503,72 @@ final class SentSchema {
             if (!(entry.getValue() instanceof ObjectNode child) || !namesAny(child, pointer)) {
                 continue;
             }
-            String childAt = at + "/properties/" + pointerStep(entry.getKey());
-            List<Located> schemas = target.path("properties").get(entry.getKey()) instanceof ObjectNode own
-                    ? referenced(own, childAt, given) : List.of();
-            if (schemas == null) {
-                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
-                        + "\"", childAt, "write the schema the reference at " + childAt + " names out in its place (Rein"
-                        + " follows only a \"$ref\" that is \"#\" and a JSON Pointer to a schema in this one), so that it"
-                        + " lists the properties the " + says + " names");
-            }
             List<Part> childParts = parts(child, part.keyword(), pointer, null);
-            boolean listing = false;
-            for (Located schema : schemas) {
-                if (schema.schema().has("properties")) {
-                    refuseUnlisted(schema.schema(), schema.at(), childParts, name, given);
-                    listing = true;
+            // The target's schemas of the property: its own, and those of the patterns it matches; none (the target is
+            // given closed and cannot hold it): nothing to check, the property can never be there.
+            for (Located own : ownSchemas(target, at, entry.getKey())) {
+                List<Located> schemas = referenced(own.schema(), own.at(), given);
+                if (schemas == null) {
+                    throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
+                            + "\"", own.at(), "write the schema the reference at " + own.at() + " names out in its place"
+                            + " (Rein follows only a \"$ref\" that is \"#\" and a JSON Pointer to a schema in this one,"
+                            + " where no schema below the top has an \"$id\"), so that it lists the properties the " + says
+                            + " names");
+                }
+                refuseUnlistedChild(schemas, childParts, entry.getKey(), part, says, name, given);
+            }
+        }
+    }
+
+    /**
+     * The target's schemas of {@code property}: its own (at /properties/...) and each of its patternProperties whose
+     * pattern matches the name (at /patternProperties/...), each a value's own schema that the copy closes.
+     */
+    private static List<Located> ownSchemas(ObjectNode target, String at, String property) {
+        List<Located> found = new java.util.ArrayList<>();
+        if (target.path("properties").get(property) instanceof ObjectNode own) {
+            found.add(new Located(own, at + "/properties/" + pointerStep(property)));
+        }
+        if (target.get("patternProperties") instanceof ObjectNode patterns) {
+            for (var entry : patterns.properties()) {
+                if (entry.getValue() instanceof ObjectNode schema
+                        && matches(entry.getKey(), property)) {
+                    found.add(new Located(schema, at + "/patternProperties/" + pointerStep(entry.getKey())));
                 }
             }
-            if (!listing) {
-                String where = schemas.size() > 1 ? "the schema at " + place(schemas.getLast().at())
-                        + ", which the reference at " + childAt + " names," : "the object's own schema of it,";
-                throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
-                        + "\"", childAt, "write what the " + says + " says of \"" + entry.getKey() + "\" into " + where
-                        + " which must list its \"properties\"");
+        }
+        return found;
+    }
+
+    /** Whether one pattern matches {@code property} (a pattern Java cannot read: no). */
+    private static boolean matches(String pattern, String property) {
+        try {
+            return java.util.regex.Pattern.compile(pattern).matcher(property).find();
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Refuses a property's schema (and what its references name, {@code schemas}) where none of them lists properties,
+     * or one that does not list what {@code childParts} (a part's schema of the property) name.
+     */
+    private static void refuseUnlistedChild(List<Located> schemas, List<Part> childParts, String property, Part part,
+            String says, String name, JsonNode given) {
+        boolean listing = false;
+        for (Located schema : schemas) {
+            if (schema.schema().has("properties")) {
+                refuseUnlisted(schema.schema(), schema.at(), childParts, name, given);
+                listing = true;
             }
+        }
+        if (!listing) {
+            String childAt = schemas.getFirst().at();
+            String where = schemas.size() > 1 ? "the schema at " + place(schemas.getLast().at())
+                    + " (the reference at " + childAt + " names it)," : "the object's own schema of it,";
+            throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + property
+                    + "\"", childAt, "write what the " + says + " says of \"" + property + "\" into " + where
+                    + " which must list its \"properties\"");
         }
     }
 
@@ -554,8 +596,8 @@ final class SentSchema {
             if (ref == null) {
                 return found;
             }
-            if (!ref.isTextual() || !ref.textValue().startsWith("#") || !seen.add(ref.textValue())) {
-                return null;
+            if (!ref.isTextual() || !ref.textValue().startsWith("#") || !seen.add(ref.textValue()) || nestedId(given)) {
+                return null; // under a nested $id, "#..." names a schema of that $id's, not one from the top
             }
             String pointer = ref.textValue().substring(1);
             try {
@@ -568,6 +610,12 @@ final class SentSchema {
             }
             where = pointer;
         }
+    }
+
+    /** Whether a schema below {@code given}'s top (through the keywords that hold schemas) has an {@code $id}. */
+    private static boolean nestedId(JsonNode given) {
+        return given instanceof ObjectNode object
+                && subschemas(object, "").stream().anyMatch(sub -> sub.schema().has("$id") || nestedId(sub.schema()));
     }
 
     /** Whether a schema names a property or lets other properties be (so that a closed object could forbid them). */

@@ -183,6 +183,67 @@ class SentSchemaSoundnessTest {
                 + variant(contact, "nick") + "," + variant(contact, "company") + "]}", en, null);
     }
 
+    /**
+     * rev102: under a nested $id a "#..." $ref names a schema of that $id's, not of the top: the check cannot follow it,
+     * so it refuses with the advice to write it out rather than send a copy that refuses a value the schema takes (P1).
+     */
+    @Test
+    void aReferenceUnderANestedIdIsNotFollowedFromTheTop() throws Exception {
+        check("{\"$id\":\"https://ex.com/root\",\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},"
+                + "\"w\":{\"$id\":\"https://ex.com/w\",\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/$defs/Y\"}},"
+                + "\"required\":[\"y\"],\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}},"
+                + "\"required\":[\"k\",\"w\"],\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{" + AB + "}}}," + IF_K
+                + "\"then\":{\"properties\":{\"w\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}}}",
+                "{\"k\":\"a\",\"w\":{\"y\":{\"a\":\"s\",\"b\":\"t\"}}}",
+                "write the schema the reference at /properties/w/properties/y names out in its place");
+    }
+
+    /**
+     * rev102: an object given closed that neither lists a property nor matches it by a pattern never holds it, so what a
+     * condition says of that property's properties is not checked (P2); one matched by a pattern is checked against the
+     * pattern's schema (P12).
+     */
+    @Test
+    void aClosedObjectIsCheckedOnlyForPropertiesItCanHold() throws Exception {
+        String closedK = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"}},\"required\":[\"k\"],"
+                + "\"additionalProperties\":false,";
+        String thenYb = "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+        check(closedK + IF_K + "\"then\":{\"properties\":{\"z\":{\"required\":[\"b\"]}}}}", "{\"k\":\"a\"}", null);
+        String pattern = "\"patternProperties\":{\"^y\":{\"type\":\"object\",\"properties\":{";
+        check(closedK + pattern + AB + "}}}," + IF_K + thenYb, "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}", null);
+        check(closedK + pattern + "\"a\":{\"type\":\"string\"}}}}," + IF_K + thenYb, "{\"k\":\"b\",\"y\":{\"a\":\"s\"}}",
+                "names the property \"b\", which the object at /patternProperties/^y does not list");
+    }
+
+    /**
+     * rev102: a $ref beside keywords that name properties applies to the same value as an allOf entry does, and the
+     * object it names is closed on its own: it must list what its node names (P4, P8 through an anyOf variant).
+     */
+    @Test
+    void aReferenceBesidePropertiesMustListWhatItsNodeNames() throws Exception {
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
+                + "\"#/$defs/Y\"}},\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+                "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}", "names the property \"b\", which the object at /$defs/Y does not list");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
+                + "\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":"
+                + "\"string\"}}}]}}}", "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}",
+                "names the property \"b\", which the object at /$defs/U/anyOf/0 does not list");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
+                + "\"#/$defs/Y\"}},\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{" + AB + "}}}}",
+                "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}", null);
+    }
+
+    /** rev102: the copy sends oneOf as anyOf, so a $ref through a oneOf would name nothing: refused (P5b). */
+    @Test
+    void aReferenceThroughAOneOfIsRefused() throws Exception {
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/$defs/U/oneOf/0\"}},\"$defs\":{\"U\":{\"oneOf\":"
+                + "[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}},{\"type\":\"string\"}]}}}",
+                "{\"y\":{\"a\":\"s\"}}", "passes through the oneOf at /$defs/U/oneOf");
+        // a $defs entry named oneOf is not a oneOf keyword
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/$defs/oneOf\"}},\"$defs\":{\"oneOf\":"
+                + "{\"type\":\"string\"}}}", "{\"y\":\"s\"}", null);
+    }
+
     private static String variant(String properties, String required) {
         return "{\"type\":\"object\",\"properties\":{" + properties + "},\"required\":[\"" + required + "\"]}";
     }
