@@ -207,6 +207,7 @@ final class SentSchema {
         }
         boolean condition = role == SchemaRole.CONDITION;
         refuseRefUnderAllOf(object, pointer, name);
+        refuseRefThroughOneOf(object, pointer, name);
         if (role == SchemaRole.VALUE && KIND_KEYWORDS.stream().noneMatch(object::has)) {
             throw saysNoKind(name, pointer, object);
         }
@@ -220,6 +221,7 @@ final class SentSchema {
         if (!condition) {
             // before a lossy then or else is left out: what it names, the closed object must list all the same
             closeObject(object, pointer, name, given);
+            refuseUnlistedByRef(object, pointer, name, given);
         }
         leaveOutLossyConditions(object);
         object.remove(UNSUPPORTED_CONSTRAINTS);
@@ -300,6 +302,74 @@ final class SentSchema {
                 + " value's kind (" + schema + ": none of type, anyOf, oneOf,"
                 + " allOf, $ref, $dynamicRef, $recursiveRef, enum, const), which the API's structured outputs refuse: a"
                 + " JsonNode or Object field takes any value, which structured outputs cannot express: use a record" + LEAVE_IT_OFF);
+    }
+
+    /**
+     * Refuses a {@code $ref} whose JSON Pointer passes through a {@code oneOf}: the copy sends every oneOf as anyOf (or
+     * as an allOf entry), so there the reference would name nothing.
+     */
+    private static void refuseRefThroughOneOf(ObjectNode object, String pointer, String name) {
+        JsonNode ref = object.get("$ref");
+        if (ref == null || !ref.isTextual() || !ref.textValue().startsWith("#/")) {
+            return;
+        }
+        String[] steps = ref.textValue().substring(1).split("/", -1);
+        StringBuilder at = new StringBuilder();
+        for (int i = 1; i < steps.length; i++) {
+            at.append('/').append(steps[i]);
+            // "oneOf" as a name in a map of schemas ("#/$defs/oneOf") is not the keyword
+            if (steps[i].equals("oneOf") && !(i > 1 && MAP_KEYWORDS.contains(steps[i - 1]))) {
+                throw new ReinException("the output schema " + name + " has a $ref at " + pointer + "/$ref whose"
+                        + " pointer " + ref.textValue() + " passes through the oneOf at " + at + ", which the API's"
+                        + " structured outputs do not take, so the copy sends it as anyOf (or an allOf entry) and the"
+                        + " reference would name nothing: move the schema it names into \"$defs\" and name it with a"
+                        + " \"$ref\" from both the oneOf and here" + LEAVE_IT_OFF);
+            }
+        }
+    }
+
+    /** The keywords that hold a map of names to schemas. */
+    private static final List<String> MAP_KEYWORDS = APPLICATORS.stream().filter(a -> a.holds() == Holds.MAP)
+            .map(Applicator::keyword).toList();
+
+    /**
+     * Refuses a {@code $ref} beside keywords that say what the object holds where an object the reference names (or
+     * an allOf/anyOf/oneOf entry of it, closed alone) does not list what its node names: it applies to the same value
+     * as an allOf entry does, and the copy closes it on its own. A reference the check cannot follow is refused.
+     */
+    private static void refuseUnlistedByRef(ObjectNode object, String pointer, String name, JsonNode given) {
+        if (!object.has("$ref") || java.util.stream.Stream.concat(OBJECT_WORDS.stream(), SAME_VALUE.stream())
+                .noneMatch(object::has)) {
+            return;
+        }
+        List<Located> chain = referenced(object, pointer, given);
+        if (chain == null) {
+            throw new ReinException("the output schema " + name + " has a $ref at " + pointer + "/$ref beside keywords"
+                    + " that say what the object holds, and the copy closes the schema it names on its own, so it must"
+                    + " list what they name, which Rein cannot check (it follows only a \"$ref\" that is \"#\" and a"
+                    + " JSON Pointer to a schema in this one, where no schema below the top has an \"$id\"): write"
+                    + " the referenced schema out in place of the $ref, merged with what is beside it" + LEAVE_IT_OFF);
+        }
+        List<Part> parts = parts(object, null, pointer, null);
+        for (Located target : chain.subList(1, chain.size())) {
+            for (Located closed : closedObjects(target.schema(), target.at())) {
+                refuseUnlisted(closed.schema(), closed.at(), parts, name, given);
+            }
+        }
+    }
+
+    /** {@code schema} if it is an object with properties, and its allOf/anyOf/oneOf entries that are, at any depth. */
+    private static List<Located> closedObjects(ObjectNode schema, String at) {
+        List<Located> found = new java.util.ArrayList<>();
+        if (isObject(schema) && schema.has("properties")) {
+            found.add(new Located(schema, at));
+        }
+        for (Subschema sub : subschemas(schema, at)) {
+            if (List.of("allOf", "anyOf", "oneOf").contains(sub.keyword()) && sub.schema() instanceof ObjectNode entry) {
+                found.addAll(closedObjects(entry, sub.pointer()));
+            }
+        }
+        return found;
     }
 
     /** Refuses an allOf of the node's own, or a oneOf that would go as an allOf entry, that holds a reference. */
