@@ -313,7 +313,8 @@ final class SentSchema {
         if (ref == null || !ref.isTextual() || !ref.textValue().startsWith("#/")) {
             return;
         }
-        String[] steps = ref.textValue().substring(1).split("/", -1);
+        String decoded = fragmentPointer(ref.textValue());
+        String[] steps = (decoded == null ? ref.textValue().substring(1) : decoded).split("/", -1);
         StringBuilder at = new StringBuilder();
         for (int i = 1; i < steps.length; i++) {
             at.append('/').append(steps[i]);
@@ -347,7 +348,8 @@ final class SentSchema {
             throw new ReinException("the output schema " + name + " has a $ref at " + pointer + "/$ref beside keywords"
                     + " that say what the object holds, and the copy closes the schema it names on its own, so it must"
                     + " list what they name, which Rein cannot check (it follows only a \"$ref\" that is \"#\" and a"
-                    + " JSON Pointer to a schema in this one, where no schema below the top has an \"$id\"): write"
+                    + " JSON Pointer, percent-encoded or not, to a schema in this one, where no schema below the top"
+                    + " has an \"$id\"): write"
                     + " the referenced schema out in place of the $ref, merged with what is beside it" + LEAVE_IT_OFF);
         }
         List<Part> parts = parts(object, null, pointer, null);
@@ -494,7 +496,11 @@ final class SentSchema {
         List<Named> found = new java.util.ArrayList<>();
         List<String> own = new java.util.ArrayList<>();
         if (part.schema().get("properties") instanceof ObjectNode properties) {
-            properties.fieldNames().forEachRemaining(own::add);
+            for (var entry : properties.properties()) {
+                if (!entry.getValue().equals(com.fasterxml.jackson.databind.node.BooleanNode.FALSE)) {
+                    own.add(entry.getKey()); // "x": false forbids x: it asks nothing of the closed object
+                }
+            }
         }
         part.schema().path("required").forEach(r -> own.add(r.asText()));
         found.add(new Named(part.keyword(), part.pointer(), own));
@@ -581,9 +587,9 @@ final class SentSchema {
                 if (schemas == null) {
                     throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
                             + "\"", own.at(), "write the schema the reference at " + own.at() + " names out in its place"
-                            + " (Rein follows only a \"$ref\" that is \"#\" and a JSON Pointer to a schema in this one,"
-                            + " where no schema below the top has an \"$id\"), so that it lists the properties the " + says
-                            + " names");
+                            + " (Rein follows only a \"$ref\" that is \"#\" and a JSON Pointer, percent-encoded or"
+                            + " not, to a schema in this one, where no schema below the top has an \"$id\"), so that it"
+                            + " lists the properties the " + says + " names");
                 }
                 refuseUnlistedChild(schemas, childParts, entry.getKey(), part, says, name, given);
             }
@@ -669,9 +675,9 @@ final class SentSchema {
             if (!ref.isTextual() || !ref.textValue().startsWith("#") || !seen.add(ref.textValue()) || nestedId(given)) {
                 return null; // under a nested $id, "#..." names a schema of that $id's, not one from the top
             }
-            String pointer = ref.textValue().substring(1);
+            String pointer = fragmentPointer(ref.textValue());
             try {
-                if (!(given.at(pointer) instanceof ObjectNode target)) {
+                if (pointer == null || !(given.at(pointer) instanceof ObjectNode target)) {
                     return null;
                 }
                 next = target;
@@ -679,6 +685,20 @@ final class SentSchema {
                 return null; // "#name" (an anchor), not a JSON Pointer
             }
             where = pointer;
+        }
+    }
+
+    /**
+     * The JSON Pointer a "#..." reference holds: its fragment percent-decoded (RFC 6901 section 6: in a URI fragment a
+     * pointer is percent-encoded, "#/$defs/My%20Y"), or null where an escape is not one.
+     */
+    private static String fragmentPointer(String ref) {
+        try {
+            // '+' is itself in a fragment, not a space
+            return java.net.URLDecoder.decode(ref.substring(1).replace("+", "%2B"),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 
@@ -829,8 +849,12 @@ final class SentSchema {
             return true;
         }
         JsonNode target;
+        String pointer = fragmentPointer(ref.textValue());
+        if (pointer == null) {
+            return true;
+        }
         try {
-            target = root.at(ref.textValue().substring(1));
+            target = root.at(pointer);
         } catch (IllegalArgumentException e) {
             return true;
         }

@@ -244,6 +244,29 @@ class SentSchemaSoundnessTest {
                 + "{\"type\":\"string\"}}}", "{\"y\":\"s\"}", null);
     }
 
+    /**
+     * rev102 P3/P7: a "$ref" in a URI fragment may be percent-encoded ("#/$defs/My%20Y"): followed decoded; the advice
+     * for a referenced schema that lists no properties names it once, without a second "which".
+     */
+    @Test
+    void aPercentEncodedPointerIsFollowedAndTheAdviceReadsOnce() throws Exception {
+        String yb = "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}";
+        String then = IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/My%20Y\"}},"
+                + "\"required\":[\"k\"],\"$defs\":{\"My Y\":{\"type\":\"object\",\"properties\":{" + AB + "}}}," + then,
+                yb, null);
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U\"}},"
+                + "\"required\":[\"k\"],\"$defs\":{\"U\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{" + AB + "}},"
+                + "{\"type\":\"null\"}]}}," + then, yb, "into the schema at /$defs/U (the reference at /properties/y"
+                + " names it), which must list its \"properties\"");
+    }
+
+    /** rev100 (l): a then that forbids x ("x": false) names nothing the object must list: sent. */
+    @Test
+    void aConditionThatForbidsAPropertyDoesNotNameIt() throws Exception {
+        check(K + IF_K + "\"then\":{\"properties\":{\"x\":false}}}", "{\"k\":\"a\"}", null);
+    }
+
     private static String variant(String properties, String required) {
         return "{\"type\":\"object\",\"properties\":{" + properties + "},\"required\":[\"" + required + "\"]}";
     }
