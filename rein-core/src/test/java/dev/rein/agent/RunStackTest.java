@@ -67,6 +67,11 @@ class RunStackTest {
                 .doesNotContain("dev.rein.tool.ToolExecutor.runStages", "dev.rein.tool.ToolExecutor.concurrently",
                         "dev.rein.tool.ToolChain.run")
                 .noneMatch(f -> f.startsWith("dev.rein.tool.ToolExecutor.lambda$"));
+        // the trace stage is a class of its own: as a method reference (Run.traceValidatedCall) it also had a lambda
+        // frame, hidden from stack traces but parked with the rest; its visible frame names which one runs
+        assertThat(frames).as("the trace stage is its own class, not a method reference to the run: %s", frames)
+                .contains("dev.rein.agent.RunTools$TraceValidatedCalls.intercept")
+                .doesNotContain("dev.rein.agent.Run.traceValidatedCall");
     }
 
     /**
