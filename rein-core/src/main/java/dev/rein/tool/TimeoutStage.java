@@ -39,7 +39,7 @@ final class TimeoutStage implements ToolInterceptor {
             // through runHere and a lambda, since a handler that blocks on this thread parks the run with this stack,
             // and at thousands of runs in flight every frame of it is copied to the heap at each park (as the model
             // chain's DeadlineStage; docs/performance-log.md, 2026-12-07, perf5).
-            Timed.Here here = Timed.here(wait);
+            Timed.Here here = Timed.here(wait); // this and the try below repeat Timed.runHere: change them together
             try {
                 outcome = new Timed.Outcome.Done<>(chain.proceed(bounded));
             } catch (Exception | Error e) {

@@ -79,6 +79,8 @@ public final class Timed {
      * returns its outcome with the status still set: the caller decides what it means (a tool call ends on it; a
      * model's response that came is kept, since it was paid for).
      *
+     * <p>{@code DeadlineStage} and {@code TimeoutStage} repeat this body around {@link #here}: change them together.
+     *
      * @throws InterruptedException when the work threw it, the thread interrupted not by the alarm
      */
     public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
@@ -95,8 +97,11 @@ public final class Timed {
     /**
      * {@link #runHere} for a caller that runs the work itself, between this and {@link Here#end}: the same alarm and
      * outcome, without the work's lambda and this class's frame on the stack while it runs. The model-call chain's
-     * deadline stage uses it, since a run waiting for its model parks with that stack, and thousands of parked runs
-     * copy every frame of it to the heap.
+     * deadline stage ({@code DeadlineStage}) and the tool chain's timeout stage ({@code TimeoutStage}, for a tool that
+     * aborts on interrupt) use it, since a run waiting for its model or blocked in such a handler parks with that
+     * stack, and thousands of parked runs copy every frame of it to the heap. Both repeat {@link #runHere}'s body (this,
+     * its try/catch, {@link Here#end}): change the three together. The try/catch cannot move in here without putting
+     * a frame of this class's back under the work.
      */
     public static Here here(Duration limit) {
         return new Here(Alarm.forCurrentThread(limit));
