@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.testkit.SelfSignedCertificate;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +24,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,52 +43,82 @@ class RequestBodyReuseTest {
     @Test
     void bodiesReachAServerThatAnswersFirstByteForByteWhileTheirBuffersAreReused() throws Exception {
         try (ServerSocket server = new ServerSocket()) {
-            server.setReceiveBufferSize(4096); // small, so a body does not fit in the kernel's buffers
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            Thread.ofVirtual().start(() -> accept(server));
-            Duration d = Duration.ofSeconds(30);
-            Map<String, byte[]> built = new ConcurrentHashMap<>();
-            List<String> errors = new CopyOnWriteArrayList<>();
-            AtomicInteger answeredFirst = new AtomicInteger();
-            try (Transport t = new Transport("http://127.0.0.1:" + server.getLocalPort(), "k", null, d, d, d);
-                    var calls = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (int caller = 0; caller < 8; caller++) {
-                    int c = caller;
-                    calls.submit(() -> {
-                        Random random = new Random(c);
-                        for (int i = 0; i < 12; i++) {
-                            String id = c + "-" + i;
-                            byte[] bytes = body(id, 20_000 + random.nextInt(150_000), (char) ('a' + random.nextInt(26)));
-                            built.put(id, bytes);
-                            WireBuffer body = WireBuffer.take(1024); // most often one another call just gave back
-                            body.write(bytes, 0, bytes.length);
-                            try (Exchange x = t.stream(body, List.of(), Map.of())) {
-                                if (!received.containsKey(id)) {
-                                    answeredFirst.incrementAndGet();
-                                }
-                                // Read whole, so the connection goes back to the client's pool instead of being
-                                // reset with the rest of the body still in the kernel's buffers.
-                                x.readAll();
-                            } catch (Exception e) {
-                                errors.add(id + ": " + e);
-                            }
-                        }
-                        return null;
-                    });
-                }
-            }
-            // The server reads each body after answering: wait until it has all of them (or a body went missing).
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (received.size() < built.size() && System.nanoTime() < until) {
-                Thread.sleep(20);
-            }
-            assertThat(errors).isEmpty();
-            assertThat(answeredFirst.get()).as("sends that returned before the server had read the whole body").isPositive();
-            List<String> notAsBuilt = built.entrySet().stream()
-                    .filter(e -> !Arrays.equals(received.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
-            assertThat(notAsBuilt).as("bodies the server did not receive as built (it received %d of %d ids)",
-                    received.size(), built.size()).isEmpty();
+            sendAll(server, "http");
         }
+    }
+
+    /**
+     * The real path (api.anthropic.com) is HTTPS: there the client's {@code SSLFlowDelegate} wraps the body's buffers
+     * into encrypted copies before the socket takes them, a different writer than plain HTTP's.
+     */
+    @Test
+    void overTlsToo() throws Exception {
+        KeyStore keys = SelfSignedCertificate.forLoopback().keyStore("server", "changeit".toCharArray());
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, "changeit".toCharArray());
+        SSLContext serverTls = SSLContext.getInstance("TLS");
+        serverTls.init(kmf.getKeyManagers(), null, null);
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(keys);
+        SSLContext clientTls = SSLContext.getInstance("TLS");
+        clientTls.init(null, tmf.getTrustManagers(), null);
+        // Transport's client takes the JVM's default context (it has no setting of its own): trust the certificate
+        // there for this test only.
+        SSLContext old = SSLContext.getDefault();
+        SSLContext.setDefault(clientTls);
+        try (ServerSocket server = serverTls.getServerSocketFactory().createServerSocket()) {
+            sendAll(server, "https");
+        } finally {
+            SSLContext.setDefault(old);
+        }
+    }
+
+    private void sendAll(ServerSocket server, String scheme) throws Exception {
+        server.setReceiveBufferSize(4096); // small, so a body does not fit in the kernel's buffers
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        Thread.ofVirtual().start(() -> accept(server));
+        Duration d = Duration.ofSeconds(30);
+        Map<String, byte[]> built = new ConcurrentHashMap<>();
+        List<String> errors = new CopyOnWriteArrayList<>();
+        AtomicInteger answeredFirst = new AtomicInteger();
+        try (Transport t = new Transport(scheme + "://127.0.0.1:" + server.getLocalPort(), "k", null, d, d, d);
+                var calls = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int caller = 0; caller < 8; caller++) {
+                int c = caller;
+                calls.submit(() -> {
+                    Random random = new Random(c);
+                    for (int i = 0; i < 12; i++) {
+                        String id = c + "-" + i;
+                        byte[] bytes = body(id, 20_000 + random.nextInt(150_000), (char) ('a' + random.nextInt(26)));
+                        built.put(id, bytes);
+                        WireBuffer body = WireBuffer.take(1024); // most often one another call just gave back
+                        body.write(bytes, 0, bytes.length);
+                        try (Exchange x = t.stream(body, List.of(), Map.of())) {
+                            if (!received.containsKey(id)) {
+                                answeredFirst.incrementAndGet();
+                            }
+                            // Read whole, so the connection goes back to the client's pool instead of being
+                            // reset with the rest of the body still in the kernel's buffers.
+                            x.readAll();
+                        } catch (Exception e) {
+                            errors.add(id + ": " + e);
+                        }
+                    }
+                    return null;
+                });
+            }
+        }
+        // The server reads each body after answering: wait until it has all of them (or a body went missing).
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (received.size() < built.size() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(errors).isEmpty();
+        assertThat(answeredFirst.get()).as("sends that returned before the server had read the whole body").isPositive();
+        List<String> notAsBuilt = built.entrySet().stream()
+                .filter(e -> !Arrays.equals(received.get(e.getKey()), e.getValue())).map(Map.Entry::getKey).toList();
+        assertThat(notAsBuilt).as("bodies the server did not receive as built (it received %d of %d ids)",
+                received.size(), built.size()).isEmpty();
     }
 
     private static byte[] body(String id, int size, char fill) {
