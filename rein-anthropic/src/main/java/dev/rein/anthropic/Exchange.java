@@ -149,8 +149,8 @@ final class Exchange implements AutoCloseable {
         // rewritten at once, whatever the status: a server may answer before it has read the body (and often does),
         // but the JDK's HTTP/1.1 exchange (Transport forces HTTP_1_1) delivers no response before its connection
         // writer has taken the body's end: Exchange.startSendingBody is sendBodyAsync().thenCompose(getResponseAsync)
-        // (JDK 25; in JDK 21 the same composition is Exchange.sendRequestBody, and Http1Exchange and SocketTube below
-        // do the same: read in JDK 25's sources and in JDK 17- and 21-era copies, docs/performance-log.md, perf5),
+        // (JDK 25; Exchange.sendRequestBody, the same composition, in a 2023 copy; read: copies from JDK 17-era, a 2023
+        // copy and JDK 25, the same order in each, JDK 21 itself not read or run; docs/performance-log.md, perf5),
         // and Http1Exchange completes the body-sent step only when the writer polls the body's end, which the plain
         // SocketTube does only after the earlier buffers are written to the kernel (over TLS, SSLFlowDelegate has
         // wrapped them into copies by then). One exception: when the connection's read side has already failed (the

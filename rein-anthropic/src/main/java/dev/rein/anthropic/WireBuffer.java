@@ -89,12 +89,14 @@ final class WireBuffer extends OutputStream {
      * exchange keeps that copy until it ends: a second copy of every request body in flight, alive across the model's
      * whole wait. The buffer must then not be written or released while the client may still read it. A server may
      * answer before it has read the body, so its answer alone does not say that; the JDK's HTTP/1.1 exchange does
-     * (Transport forces {@code HTTP_1_1}): {@code Exchange.startSendingBody} (JDK 25; {@code sendRequestBody} in JDK
-     * 21, the same code) is {@code sendBodyAsync().thenCompose(getResponseAsync)}, so no response is delivered before
-     * the connection writer has taken the body's end, and the plain {@code SocketTube} takes more only after the
+     * (Transport forces {@code HTTP_1_1}): {@code Exchange.startSendingBody} (JDK 25; {@code sendRequestBody} in a
+     * 2023 copy, the same code) is {@code sendBodyAsync().thenCompose(getResponseAsync)}, so no response is delivered
+     * before the connection writer has taken the body's end, and the plain {@code SocketTube} takes more only after the
      * earlier buffers are written to the kernel (over TLS, {@code SSLFlowDelegate} has wrapped them into copies by
-     * then). So the buffer goes back to the pool once a response came, whatever its status ({@link Exchange#close});
-     * {@code RequestBodyReuseTest} fails if a JDK breaks that order.
+     * then). Read: copies from JDK 17-era, a 2023 copy and JDK 25, the same order in each; JDK 21 itself was not read
+     * or run (docs/performance-log.md, 2026-12-07, perf5). So the buffer goes back to the pool once a response came,
+     * whatever its status ({@link Exchange#close}); {@code RequestBodyReuseTest} (plain HTTP and TLS) fails if a JDK
+     * breaks that order. It has run on JDK 25 only.
      */
     HttpRequest.BodyPublisher publisher() {
         return new Body(bytes, length);
