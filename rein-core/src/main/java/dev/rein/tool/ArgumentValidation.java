@@ -2,7 +2,7 @@ package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Excerpts;
-import dev.rein.internal.text.QuotedData;
+import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
 import java.util.Iterator;
 import java.util.List;
@@ -42,16 +42,20 @@ final class ArgumentValidation implements ToolInterceptor {
         if (problems.isEmpty()) {
             return chain.proceed(invocation);
         }
+        String said;
         if (arguments.isTextual()) {
             // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
             // to fix): "string found, object expected" would not tell the model its text did not parse. The text is the
             // model's, which may carry a page's instructions: fenced as data in Rein's own refusal, which goes unwrapped.
-            problems = List.of("the arguments are not a JSON object but this text:\n"
-                    + QuotedData.fenced(Excerpts.first(arguments.asText(), 200), "tool call arguments"));
+            said = "the arguments are not a JSON object but this text:\n"
+                    + Fence.quoted(Excerpts.first(arguments.asText(), 200), "tool call arguments");
+        } else {
+            // the validator's problems name the model's property names and values, which may carry a page's
+            // instructions: fenced as data too
+            said = "the JSON schema's validator says:\n" + Fence.quoted(String.join("; ", problems), "schema validator");
         }
-        String message = "Invalid arguments for tool '" + invocation.tool().name() + "': "
-                + String.join("; ", problems)
-                + ". The tool was not called. Call it again with arguments matching this JSON schema: "
+        String message = "Invalid arguments for tool '" + invocation.tool().name() + "': " + said
+                + "\nThe tool was not called. Call it again with arguments matching this JSON schema: "
                 + Json.write(invocation.tool().definition().inputSchema());
         return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, message));
     }

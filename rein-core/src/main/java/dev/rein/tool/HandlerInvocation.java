@@ -1,7 +1,7 @@
 package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.internal.text.QuotedData;
+import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +42,7 @@ final class HandlerInvocation implements ToolInterceptor {
             // Rein's own refusal, which the model gets unwrapped
             return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
                     + "': a value does not fit its parameter's type, as the reader of the arguments says, quoting them:\n"
-                    + QuotedData.fenced(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
+                    + Fence.quoted(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
                     + " arguments matching this JSON schema: " + Json.write(invocation.tool().definition().inputSchema())));
         } catch (Exception | Error e) {
             // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure

@@ -5,7 +5,7 @@ import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
 
 import dev.rein.approval.ActionHash;
-import dev.rein.internal.text.QuotedData;
+import dev.rein.internal.text.Fence;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
 import dev.rein.tool.ToolCall;
@@ -71,7 +71,7 @@ public final class IdempotencyGuard implements ToolInterceptor {
             // the store's message is outside text (a database's words, which may quote the call's values): fenced as data
             // in Rein's own refusal, which the model gets unwrapped
             return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
-                    + " intent could not be recorded; the store said:\n" + QuotedData.fenced(e.getMessage(), "run store")
+                    + " intent could not be recorded; the store said:\n" + Fence.quoted(e.getMessage(), "run store")
                     + "\nWithout the record a resume could repeat it."));
         }
         ToolOutcome outcome = chain.proceed(invocation);
