@@ -374,14 +374,16 @@ public final class DrivenRun {
 
     /**
      * Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. Refused (this
-     * agent has another output schema), it traces nothing: the run then ends from its pause ({@link #end}), which tells
-     * the decisions, and the refusal says they were not applied.
+     * agent has another output schema, or rebuilding the run threw another ConfigurationException), it traces nothing:
+     * the run then ends from its pause ({@link #end}), which tells the decisions, and the refusal says they were not
+     * applied.
      */
     public RunSnapshot resumed(RunSnapshot snapshot) {
         Run run;
         try {
             run = resume(snapshot);
-        } catch (Resumption.SchemaRefusal refused) { // another ConfigurationException is not about the decisions: passed on
+        } catch (dev.rein.ConfigurationException refused) {
+            // any refusal, not only the schema's: on an engine it ends the run, so the decisions are dropped either way
             throw Resumption.notApplied(refused, snapshot, "the run ends without them");
         }
         return effect(run, loop -> Resumption.announce(run, false));

@@ -62,7 +62,7 @@ final class Resumption {
      * {@code refused} saying that the decisions taken on the run's pause were not applied, and {@code then} what becomes
      * of them; {@code refused} itself when none were taken. A refused resume must not drop a person's decision unsaid.
      */
-    static ConfigurationException notApplied(SchemaRefusal refused, RunSnapshot snapshot, String then) {
+    static ConfigurationException notApplied(ConfigurationException refused, RunSnapshot snapshot, String then) {
         List<String> decided = DecisionEvents.of(snapshot.runId(), snapshot.steps(), snapshot.approvals(), null).stream()
                 .map(TraceEvent.ApprovalDecided::tool).toList();
         if (decided.isEmpty()) {
@@ -76,8 +76,9 @@ final class Resumption {
 
     /**
      * The refusal of an agent whose output schema is not the run's ({@link #typedAs}): the one refusal of a resume that
-     * leaves the decisions taken on the pause waiting for another agent, so the only one {@link #notApplied} is said of.
-     * A {@link ConfigurationException} as any other to the caller.
+     * leaves the decisions taken on the pause waiting for another agent, so the only one {@link #claim} (Agent.resume,
+     * locally) says {@link #notApplied} of; on an engine ({@code DrivenRun.resumed}) any refusal ends the run and says
+     * so. A {@link ConfigurationException} as any other to the caller.
      */
     static final class SchemaRefusal extends ConfigurationException {
         SchemaRefusal(String message) {

@@ -221,6 +221,25 @@ class TypedRunResumeTest {
      * stored, the stored schema kept. Before, the refusal was a plain ReinException (internal_error) and the end was
      * refused too, so the run ended untraced (review rev85).
      */
+    /**
+     * On a durable engine every ConfigurationException from a resume ends the run, so the decisions taken on its pause
+     * are dropped whatever the refusal: DrivenRun.resumed says so for any of them (an application's listener factory's
+     * here), not only the schema's (rev104; df15adb8 had narrowed it to the schema's refusal).
+     */
+    @Test
+    void aDrivenRunSaysTheDecisionsWereNotAppliedForAnyConfigurationExceptionOnResume() {
+        RunStore store = new InMemoryRunStore();
+        RunSnapshot typed = store.load(pausedAndApproved(store)).orElseThrow();
+        ConfigurationException own = new ConfigurationException("the exporter's endpoint is not set");
+        DrivenRun driven = new DrivenRun(agent(ScriptedModel.of(), store).listener((dev.rein.trace.RunListenerFactory) id -> {
+            throw own;
+        }).build(), store);
+
+        assertThatThrownBy(() -> driven.resumed(typed)).isInstanceOf(ConfigurationException.class).hasCause(own)
+                .hasMessageStartingWith("the exporter's endpoint is not set")
+                .hasMessageContaining("The decisions taken on its pause (refund) were not applied: the run ends without them");
+    }
+
     @Test
     void aDrivenRunOfAnAgentWithAnotherSchemaIsRefusedButEndsTracedKeepingTheStoredSchema() throws Exception {
         RunStore store = new InMemoryRunStore();
