@@ -48,7 +48,7 @@ final class RecordedTools implements RecordedAnswers {
         ToolCall call = invocation.call();
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
             comparison.ranLive(call.id(), call.name(), invocation.context().step());
-            return markedAsRecorded(chain.proceed(invocation), call.id());
+            return markedAsRecorded(chain.proceed(invocation), call.id(), invocation.context().step());
         }
         int step = invocation.context().step();
         JsonNode r = recorded(call.id(), step);
@@ -82,12 +82,26 @@ final class RecordedTools implements RecordedAnswers {
      * marked those notes as its own (ab2451ea, ac56fe1c) sent them wrapped as the tool's data, and the same answer now is
      * no divergence. A replay of such a trace answered from the recording keeps its flag the same way.
      */
-    private ToolOutcome markedAsRecorded(ToolOutcome outcome, String callId) {
+    /**
+     * The recorded results of call {@code id} at {@code step}; all of the id's when it has one, or none at that step
+     * (an older trace without steps).
+     */
+    private List<JsonNode> atStep(String id, int step) {
+        List<JsonNode> all = recording.toolResults().getOrDefault(id, List.of());
+        if (all.size() <= 1) {
+            return all;
+        }
+        List<JsonNode> atStep = all.stream().filter(r -> r.path("step").asInt() == step).toList();
+        return atStep.isEmpty() ? all : atStep;
+    }
+
+    private ToolOutcome markedAsRecorded(ToolOutcome outcome, String callId, int step) {
         if (!(outcome instanceof ToolOutcome.Done done) || !done.result().reinMessage()) {
             return outcome;
         }
         ToolResult r = done.result();
-        boolean recordedAsTools = recording.toolResults().getOrDefault(callId, List.of()).stream()
+        // the recorded results of this call at this step only: a provider may give calls of other steps the same id
+        boolean recordedAsTools = atStep(callId, step).stream()
                 .anyMatch(e -> !e.path("rein_message").asBoolean(false) && e.path("content").asText().equals(r.content()));
         return !recordedAsTools ? outcome : ToolOutcome.of(new ToolResult(r.callId(), r.toolName(), r.content(), r.isError(),
                 r.errorClass(), r.source(), r.observedAt(), r.duration(), r.retryAfter(), false, r.userContent()));
@@ -152,12 +166,10 @@ final class RecordedTools implements RecordedAnswers {
      * the recording has none.
      */
     private JsonNode recorded(String id, int step) {
-        List<JsonNode> all = recording.toolResults().getOrDefault(id, List.of());
-        if (all.size() <= 1) {
-            return all.isEmpty() ? null : all.get(0);
+        List<JsonNode> candidates = atStep(id, step);
+        if (candidates.size() <= 1) {
+            return candidates.isEmpty() ? null : candidates.get(0);
         }
-        List<JsonNode> atStep = all.stream().filter(r -> r.path("step").asInt() == step).toList();
-        List<JsonNode> candidates = atStep.isEmpty() ? all : atStep;
         int turn = taken.computeIfAbsent(step + "|" + id, k -> new AtomicInteger()).getAndIncrement();
         return candidates.get(Math.min(turn, candidates.size() - 1));
     }

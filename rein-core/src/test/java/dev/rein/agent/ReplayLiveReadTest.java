@@ -110,4 +110,32 @@ class ReplayLiveReadTest {
         assertThat(report.firstDivergence().map(Divergence::description)).isEmpty();
         assertThat(report.reproduced()).isTrue();
     }
+    /**
+     * A provider may give two calls of a run the same id. The older-trace wording is taken from the recorded result of
+     * the call at that step only: a live READ tool's Rein note at step 2, recorded marked there, stays marked although
+     * the same id's result at step 1 recorded the note unmarked. Before, every recorded result of the id was looked at,
+     * and step 2 diverged falsely (rev104).
+     */
+    @Test
+    void anOlderNoteOfTheSameCallIdAtAnotherStepDoesNotChangeThisStepsWording(@TempDir Path dir) {
+        Path trace = dir.resolve("reused-id.jsonl");
+        ScriptedModel.Turn sameId = (request, number) -> {
+            dev.rein.model.ModelResponse r = toolCalls(call("look", "{}")).answer(request, number);
+            return new dev.rein.model.ModelResponse(r.id(), r.model(), java.util.List.of(new dev.rein.model.ToolUseBlock("c1", "look",
+                    dev.rein.json.Json.parse("{}"))), r.stopReason(), null, r.usage());
+        };
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.tool.Tool then = dev.rein.tool.Tool.builder("look").description("looks").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> calls.incrementAndGet() == 1 ? "(the tool ran successfully; the result was empty)" : "").build();
+        RunResult recorded = Agent.builder().model(ScriptedModel.of(sameId, sameId, text("nothing found"))).tools(then)
+                .listener(JsonlTraceListener.to(trace)).build().run("look");
+        assertThat(recorded.status().name()).isEqualTo("SUCCEEDED");
+
+        dev.rein.tool.Tool now = dev.rein.tool.Tool.builder("look").description("looks").risk(dev.rein.tool.Risk.READ)
+                .handler((args, ctx) -> "").build();
+        ReplayReport report = Replay.from(trace).liveReadTools(true).replay(Agent.builder().model(ScriptedModel.of()).tools(now).build());
+
+        assertThat(report.firstDivergence().map(Divergence::description)).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
 }
