@@ -142,6 +142,9 @@ public final class AnnotatedTools {
             }
             ObjectNode property = GENERATOR.generateSchema(p.schemaType());
             property.remove("$schema");
+            // a type holding itself (a Tree read from a List<Tree>) refers to its root, "#": here, to its property
+            String root = "#/properties/" + p.name().replace("~", "~0").replace("/", "~1");
+            rootRefs(property, root);
             if (property.get("$defs") instanceof ObjectNode propertyDefs) {
                 defs.setAll(propertyDefs);
                 property.remove("$defs");
@@ -159,6 +162,14 @@ public final class AnnotatedTools {
         }
         schema.put("additionalProperties", false);
         return schema;
+    }
+
+    /** Points each {@code "$ref": "#"} under {@code node} (the property's own schema, its $defs too) at {@code root}. */
+    private static void rootRefs(JsonNode node, String root) {
+        if (node instanceof ObjectNode object && object.path("$ref").asText().equals("#")) {
+            object.put("$ref", root);
+        }
+        node.forEach(child -> rootRefs(child, root));
     }
 
     private static Object invoke(Object target, Method method, List<Param> params, JsonNode arguments,

@@ -588,4 +588,104 @@ class TypedOutputShapesTest {
             assertThat(model.requests().get(1).toString()).contains("the finish call's result is empty");
         }
     }
+
+    /** A value class whose delegate holds the class itself: a tree read from nested lists. */
+    public static final class Tree {
+        final List<Tree> kids;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public Tree(List<Tree> kids) {
+            this.kids = List.copyOf(kids);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public List<Tree> kids() {
+            return kids;
+        }
+    }
+
+    public record HasTree(Tree tree) {}
+
+    /**
+     * A value class read from a list of itself is described once and referred to where it comes back (rev103, high). Failed
+     * first: OutputSchema.of overflowed the stack, and the run ended in a ReinException saying the class held itself at a
+     * larger type.
+     */
+    @Test
+    void aValueClassWhoseDelegateHoldsItselfIsDescribedOnceAndReferred() {
+        var schema = dev.rein.model.OutputSchema.of(HasTree.class);
+        assertThat(schema.problems("{\"tree\":[[],[[]]]}")).isEmpty();
+        assertThat(schema.problems("{\"tree\":[[],[{}]]}")).isNotEmpty();
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"tree\":[[],[[]]]}"))).build().run("木は?", HasTree.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(HasTree.class).tree().kids().get(1).kids()).hasSize(1);
+        assertThat(dev.rein.model.OutputSchema.of(Tree.class).problems("[[[]],[]]")).isEmpty();
+    }
+
+    /** Read by a delegating creator from a list, with no @JsonValue: Jackson files it as an array delegate. */
+    public static final class TagsNoValue {
+        private final List<String> values;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public TagsNoValue(List<String> values) {
+            this.values = List.copyOf(values);
+        }
+
+        public List<String> getValues() {
+            return values;
+        }
+    }
+
+    /** Read from one string or from a list of strings. */
+    public static final class StrOrList {
+        final List<String> values;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public StrOrList(List<String> values) {
+            this.values = List.copyOf(values);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static StrOrList of(String value) {
+            return new StrOrList(List.of(value));
+        }
+    }
+
+    /** Read by a delegating creator from a BigDecimal, and written as it. */
+    public static final class Amount {
+        final BigDecimal value;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public Amount(BigDecimal value) {
+            this.value = value;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public BigDecimal value() {
+            return value;
+        }
+    }
+
+    public record Listed(TagsNoValue tags, StrOrList either, Amount amount) {}
+
+    /**
+     * A delegating creator taking a list (Jackson's array delegate) is described as that list, beside a string creator too,
+     * and a delegate of the same JSON type as a creator is named once (rev103, medium and low). Failed first: tags was an
+     * object of its getter (the answer Jackson reads was refused), either only a string, amount a number twice in an anyOf.
+     */
+    @Test
+    void aDelegatingCreatorTakingAListIsDescribedAsThatList() {
+        com.fasterxml.jackson.databind.JsonNode properties = dev.rein.model.OutputSchema.of(Listed.class).schema().get("properties");
+        assertThat(properties.get("tags")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}"));
+        assertThat(properties.get("either")).isEqualTo(dev.rein.json.Json.parse(
+                "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}"));
+        assertThat(properties.get("amount")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"number\"}"));
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"tags\":[\"a\"],\"either\":\"b\",\"amount\":1.5}")))
+                .build().run("タグは?", Listed.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        Listed listed = r.output(Listed.class);
+        assertThat(listed.tags().getValues()).containsExactly("a");
+        assertThat(listed.either().values).containsExactly("b");
+        assertThat(listed.amount().value()).isEqualByComparingTo("1.5");
+    }
 }

@@ -235,4 +235,39 @@ class AnnotatedToolsTest {
         assertThatThrownBy(() -> AnnotatedTools.from(new NegativeTimeout())).isInstanceOf(ReinException.class)
                 .hasMessageContaining("tool 'waitABit'").hasMessageContaining("timeoutSeconds").hasMessageContaining("-5");
     }
+
+    /** A value class whose delegate holds the class itself: a tree read from nested lists. */
+    public static final class Tree {
+        final List<Tree> kids;
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        public Tree(List<Tree> kids) {
+            this.kids = List.copyOf(kids);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public List<Tree> kids() {
+            return kids;
+        }
+    }
+
+    public static final class Trees {
+        @ToolMethod(description = "Counts a tree's leaves.")
+        public String count(@ToolParam("a tree, as nested lists") Tree tree) {
+            return "kids " + tree.kids().size();
+        }
+    }
+
+    /** A parameter of a value class read from a list of itself (rev103, high). Failed first: StackOverflowError. */
+    @Test
+    void aParameterOfAValueClassHoldingItselfHasASchemaThatEnds() throws Exception {
+        Tool tool = AnnotatedTools.from(new Trees()).getFirst();
+        ToolResult counted = ToolExecutor.builder(ToolRegistry.of(List.of(tool))).build().execute(
+                new ToolCall("c1", "count", Json.parse("{\"tree\":[[],[[]]]}"), 0), ToolContext.standalone("c1"));
+        assertThat(counted.isError()).as(counted.content()).isFalse();
+        assertThat(counted.content()).isEqualTo("kids 2");
+        ToolResult refused = ToolExecutor.builder(ToolRegistry.of(List.of(tool))).build().execute(
+                new ToolCall("c2", "count", Json.parse("{\"tree\":[{}]}"), 0), ToolContext.standalone("c2"));
+        assertThat(refused.isError()).as(refused.content()).isTrue();
+    }
 }

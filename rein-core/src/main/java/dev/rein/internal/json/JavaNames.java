@@ -74,9 +74,22 @@ public final class JavaNames {
         }
     }
 
-    /** The type a delegating creator of {@code instantiator} takes ({@code List<String>}), or null when it has none. */
-    public static JavaType delegateType(ValueInstantiator instantiator) {
-        return instantiator.canCreateUsingDelegate() ? instantiator.getDelegateType(MAPPER.getDeserializationConfig()) : null;
+    /**
+     * The types the delegating creators of {@code instantiator} take ({@code Map<String, Integer>}, {@code List<String>}),
+     * empty when it has none. Jackson files a delegating creator taking a list or array apart, as an array delegate, and
+     * reads a JSON array with it; asked only for the other, a class read from a list was taken for one read from an object.
+     */
+    public static java.util.List<JavaType> delegateTypes(ValueInstantiator instantiator) {
+        var config = MAPPER.getDeserializationConfig();
+        var types = new java.util.ArrayList<JavaType>(2);
+        if (instantiator.canCreateUsingDelegate()) {
+            types.add(instantiator.getDelegateType(config));
+        }
+        if (instantiator.canCreateUsingArrayDelegate()) {
+            types.add(instantiator.getArrayDelegateType(config));
+        }
+        types.removeIf(java.util.Objects::isNull);
+        return types;
     }
 
     /** The type a value of {@code type} is written as by its {@code @JsonValue} accessor, or null when it has none. */

@@ -69,15 +69,44 @@ public final class JacksonShapes {
             return value == null ? null : new CustomDefinition(value.deepCopy(), CustomDefinition.DefinitionType.INLINE,
                     CustomDefinition.AttributeInclusion.YES);
         });
-        config.forTypesInGeneral().withCustomDefinitionProvider(new CustomDefinitionProviderV2() {
-            @Override
-            public CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
-                ObjectNode value = oneValue(javaType, context);
-                return value == null ? null : new CustomDefinition(value, CustomDefinition.DefinitionType.INLINE,
-                        CustomDefinition.AttributeInclusion.YES);
-            }
-        });
+        config.forTypesInGeneral().withCustomDefinitionProvider(new OneValue());
         return config;
+    }
+
+    /**
+     * Describes a class read from one value ({@link #oneValue}). Describing its delegate may meet the class again (a
+     * {@code Tree} read from a {@code List<Tree>}); asked again then, it would describe the delegate again, without end (a
+     * StackOverflowError). So the classes being described (per generation: per context) are kept: met again, a class is
+     * given an empty standard definition, which the generator refers to by {@code $ref}; the outer description, made a
+     * standard definition of the same class too, then takes its place in {@code $defs}, so the reference reaches it.
+     */
+    private static final class OneValue implements CustomDefinitionProviderV2 {
+        private record Working(SchemaGenerationContext context, ResolvedType type) {}
+
+        /** The classes being described on this thread, each with whether it was met again inside its own description. */
+        private static final ThreadLocal<Map<Working, boolean[]>> WORKING = ThreadLocal.withInitial(java.util.HashMap::new);
+
+        @Override
+        public CustomDefinition provideCustomSchemaDefinition(ResolvedType javaType, SchemaGenerationContext context) {
+            Map<Working, boolean[]> working = WORKING.get();
+            Working key = new Working(context, javaType);
+            boolean[] metAgain = working.get(key);
+            if (metAgain != null) {
+                metAgain[0] = true;
+                return new CustomDefinition(Json.object(), CustomDefinition.DefinitionType.STANDARD,
+                        CustomDefinition.AttributeInclusion.NO);
+            }
+            metAgain = new boolean[1];
+            working.put(key, metAgain);
+            ObjectNode value;
+            try {
+                value = oneValue(javaType, context);
+            } finally {
+                working.remove(key);
+            }
+            return value == null ? null : new CustomDefinition(value, metAgain[0] ? CustomDefinition.DefinitionType.STANDARD
+                    : CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.YES);
+        }
     }
 
     /**
@@ -101,16 +130,24 @@ public final class JacksonShapes {
         if (creators == null || creators.canCreateUsingDefault() || creators.canCreateFromObjectWith()) {
             return null;
         }
+        List<ObjectNode> ways = new ArrayList<>();
         ObjectNode scalars = kinds(creators);
-        JavaType delegate = JavaNames.delegateType(creators);
-        ObjectNode delegated = delegate == null || delegate.getRawClass() == raw ? null : describe(delegate, context);
-        if (scalars != null && delegated != null) {
-            ObjectNode either = Json.object();
-            either.putArray("anyOf").add(scalars).add(delegated);
-            return either;
+        if (scalars != null) {
+            ways.add(scalars);
         }
-        if (scalars != null || delegated != null) {
-            return scalars != null ? scalars : delegated;
+        for (JavaType delegate : JavaNames.delegateTypes(creators)) {
+            ObjectNode delegated = delegate.getRawClass() == raw ? null : describe(delegate, context);
+            if (delegated != null && !ways.contains(delegated)) { // a BigDecimal delegate is the number its creator said
+                ways.add(delegated);
+            }
+        }
+        if (!ways.isEmpty()) {
+            if (ways.size() == 1) {
+                return ways.get(0);
+            }
+            ObjectNode either = Json.object();
+            ways.forEach(either.putArray("anyOf")::add);
+            return either;
         }
         JavaType written = JavaNames.writtenAs(type);
         return written == null || written.getRawClass() == raw ? null : describe(written, context);
