@@ -336,9 +336,25 @@ public final class OutputSchema implements ModelOption {
         } catch (StackOverflowError e) {
             grows = "a class in it";
         }
-        throw new ReinException("the output type " + TypeRef.nameOf(type) + " has no JSON Schema that ends: " + grows
+        throw neverEnds(type, grows);
+    }
+
+    private static ReinException neverEnds(Type type, String grows) {
+        return new ReinException("the output type " + TypeRef.nameOf(type) + " has no JSON Schema that ends: " + grows
                 + " holds itself at a larger type (as a Fork<T> holding a Fork<List<T>>), so each level is a new type to"
                 + " describe, without end. Give such a property its class's own type (Fork<T>), or a type of its own");
+    }
+
+    /**
+     * Refuses, as {@link #generate} does, a type that holds itself at ever larger types when it is read with no schema made
+     * first (one made would have refused it): Jackson's read recursed over it until the stack overflowed, after more than
+     * ten seconds (core44's note).
+     */
+    private static void refuseEndless(Type type, JavaType javaType) {
+        String grows = growing(javaType, new java.util.ArrayList<>(), new java.util.HashSet<>());
+        if (grows != null) {
+            throw neverEnds(type, grows);
+        }
     }
 
     /** How many times one class may come back, each time at a larger type, along one path of properties. */
@@ -617,9 +633,12 @@ public final class OutputSchema implements ModelOption {
                     + " into, e.g. the record of the agent's outputType");
         }
         refuseOptional(type);
-        refuseUnnamed(type);
         JsonNode value = parseAnswer(answer);
         OutputSchema required = RECORD_SCHEMAS.get(type);
+        if (required == null) { // first: BeanNames' walk over such a type is long too
+            refuseEndless(type, Json.mapper().getTypeFactory().constructType(type));
+        }
+        refuseUnnamed(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + String.join("; ", problems));
@@ -650,10 +669,13 @@ public final class OutputSchema implements ModelOption {
             return readAnswer(answer, raw);
         }
         JavaType javaType = refuseOptional(type);
-        refuseUnnamed(type);
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
         OutputSchema required = TYPE_SCHEMAS.get(type, javaType);
+        if (required == null) { // first: BeanNames' walk over such a type is long too
+            refuseEndless(type, Json.mapper().getTypeFactory().constructType(type));
+        }
+        refuseUnnamed(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
             throw new ReinException("the answer is not a valid " + name + ": " + String.join("; ", problems));

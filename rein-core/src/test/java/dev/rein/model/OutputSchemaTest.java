@@ -207,4 +207,18 @@ class OutputSchemaTest {
         java.lang.reflect.Type nested = new TypeRef<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Wrap<Invoice>>>>>>>>>>() {}.type();
         assertThat(OutputSchema.of("Nested", nested).schema().toString()).contains("invoiceId");
     }
+
+    /**
+     * The same type given straight to readAnswer (no schema made first) is refused alike (core44's note). Failed first: a
+     * StackOverflowError from Jackson's read.
+     */
+    @Test
+    void aTypeWhoseSchemaNeverEndsIsRefusedClearlyWhenRead() {
+        java.lang.reflect.Type fork = new TypeRef<Fork<String>>() {}.type();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), () ->
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.readAnswer("{\"a\":null}", fork))
+                        .isInstanceOf(dev.rein.ReinException.class)
+                        .hasMessageStartingWith("the output type Fork<String> has no JSON Schema that ends: Fork, through"
+                                + " its property 'a', holds itself at a larger type"));
+    }
 }
