@@ -614,6 +614,7 @@ class TypedOutputShapesTest {
     @Test
     void aValueClassWhoseDelegateHoldsItselfIsDescribedOnceAndReferred() {
         var schema = dev.rein.model.OutputSchema.of(HasTree.class);
+        assertThat(schema.schema().at("/$defs/Tree/items/$ref").asText()).as(schema.schema().toString()).isEqualTo("#/$defs/Tree");
         assertThat(schema.problems("{\"tree\":[[],[[]]]}")).isEmpty();
         assertThat(schema.problems("{\"tree\":[[],[{}]]}")).isNotEmpty();
         RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"tree\":[[],[[]]]}"))).build().run("木は?", HasTree.class);
