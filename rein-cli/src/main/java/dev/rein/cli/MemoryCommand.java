@@ -130,8 +130,8 @@ final class MemoryCommand implements Callable<Integer> {
             for (MemoryEntry e : entries) {
                 env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
                         + Text.visible(e.source().describe()) + (e.expiresAt() == null ? ""
-                        : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; 'rein memory forget "
-                        + e.id() + "' deletes it)" : "  expires " + e.expiresAt()));
+                        : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; "
+                        + SuggestedCommand.quoted("rein memory forget " + Errors.shellWord(e.id())) + " deletes it)" : "  expires " + e.expiresAt()));
                 env.out().println("    " + Text.visible(e.text()));
             }
             return 0;

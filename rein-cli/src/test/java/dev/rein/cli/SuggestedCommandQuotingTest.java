@@ -8,6 +8,9 @@ import dev.rein.run.RunStatus;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.testkit.MessagingTools;
 import dev.rein.testkit.ScriptedModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -125,5 +128,36 @@ class SuggestedCommandQuotingTest {
             assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
             store.save(LegacyRunIdCliTest.renamed(store.load(paused.runId()).orElseThrow(), id));
         }
+    }
+
+    /**
+     * No command a message suggests for a run is built by hand: a literal opening {@code 'rein ...} with the run's id
+     * added after it nests the id's own quotes in the command's ({@code 'rein approve 'run_1\x1b[2Jold''}), and the
+     * integration test above reaches only the hints an application's run gets, not resume's pending decision, nextTurn,
+     * RunReport, JsonStream or WatchedStore. So every such command goes through SuggestedCommand, and a shell-quoted id
+     * elsewhere stands only bare after a colon ("continue it with: rein reply ID"). Before (rev106): the old
+     * {@code "decide with 'rein approve " + CliHome.shellId(runId) + "'"} in ResumeCommand passed every test.
+     */
+    @Test
+    void everySuggestedCommandForARunIsBuiltThroughSuggestedCommand() throws IOException {
+        Pattern byHand = Pattern.compile("'rein [^'\"]*\"\\s*\\+\\s*[^+;]*(shellId|[rR]unId\\b|\\bid\\b)");
+        List<String> found = new ArrayList<>();
+        try (var sources = Files.walk(Path.of("src/main/java"))) {
+            for (Path file : sources.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String name = file.getFileName().toString();
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i);
+                    String joined = i + 1 < lines.size() ? line + " " + lines.get(i + 1).strip() : line;
+                    if (byHand.matcher(line).find() || byHand.matcher(joined).find() && line.matches(".*'rein [^'\"]*\"\\s*\\+?\\s*$")) {
+                        found.add(name + ":" + (i + 1) + ": " + line.strip());
+                    } else if (line.contains("shellId(") && !line.strip().startsWith("*") && !name.equals("SuggestedCommand.java")
+                            && !name.equals("CliHome.java") && !line.matches(".*: rein [a-z]+ \".*")) {
+                        found.add(name + ":" + (i + 1) + ": " + line.strip());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("suggested commands for a run built by hand, not through SuggestedCommand").isEmpty();
     }
 }
