@@ -300,12 +300,12 @@ final class CliHome {
     /**
      * {@code runId} as a command a message suggests carries it, to be pasted into a shell: the form 'rein runs' shows
      * (control and invisible characters as escapes, {@code run_1\x1b[2Jold}, which names the run again: {@link
-     * #storedRunId}), quoted where a POSIX shell needs it ({@link Errors#shellWord}: an escape's backslash in single
+     * #storedRunId}), quoted where a POSIX shell needs it ({@link ShellWords#word}: an escape's backslash in single
      * quotes, since a shell strips it unquoted and the command would name another run; a space in double quotes); after
      * {@code --} when it starts with '-' ({@link #asRun}).
      */
     static String shellId(String runId) {
-        return asRun(runId, Errors.shellWord(Text.visible(runId)));
+        return asRun(runId, ShellWords.word(Text.visible(runId)));
     }
 
     /**
@@ -331,7 +331,7 @@ final class CliHome {
 
     private static String quotedAsItIs(String id) {
         if (id.codePoints().noneMatch(Controls::isControl)) {
-            return Errors.singleQuoted(id);
+            return ShellWords.singleQuoted(id);
         }
         StringBuilder sb = new StringBuilder("$'");
         id.codePoints().forEach(c -> {

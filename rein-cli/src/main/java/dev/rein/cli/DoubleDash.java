@@ -7,8 +7,8 @@ import static dev.rein.cli.CommandWords.optionShaped;
 import static dev.rein.cli.CommandWords.places;
 import static dev.rein.cli.CommandWords.textPlace;
 import static dev.rein.cli.CommandWords.walk;
-import static dev.rein.cli.Errors.shellWord;
 
+import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
 /**
@@ -154,17 +154,17 @@ final class DoubleDash {
     private static String withTheOptionBefore(CommandLine.Model.CommandSpec spec, java.util.List<String> given,
             java.util.List<String> after, String word) {
         StringBuilder command = new StringBuilder(spec.qualifiedName());
-        given.forEach(w -> command.append(' ').append(shellWord(w)));
-        command.append(' ').append(shellWord(word));
+        given.forEach(w -> command.append(' ').append(ShellWords.word(w)));
+        command.append(' ').append(ShellWords.word(word));
         java.util.List<String> rest = new java.util.ArrayList<>(after);
         int at = rest.indexOf(word);
         rest.remove(at);
         if (option0(spec, word).arity().max() > 0 && !word.contains("=")) {
-            command.append(' ').append(shellWord(rest.remove(at)));
+            command.append(' ').append(ShellWords.word(rest.remove(at)));
         }
         if (!rest.isEmpty()) {
             command.append(" --");
-            rest.forEach(w -> command.append(' ').append(shellWord(w)));
+            rest.forEach(w -> command.append(' ').append(ShellWords.word(w)));
         }
         return command.toString();
     }
@@ -201,7 +201,7 @@ final class DoubleDash {
                 sb.append(" --");
                 inserted = true;
             }
-            sb.append(' ').append(shellWord(args[i]));
+            sb.append(' ').append(ShellWords.word(args[i]));
         }
         return sb.toString();
     }

@@ -18,7 +18,6 @@ import static dev.rein.cli.TextInQuotes.textInQuotes;
 import static dev.rein.cli.UnknownNames.unknownCommand;
 
 import dev.rein.ReinException;
-import dev.rein.internal.text.ShellWords;
 import dev.rein.state.StoreConflictException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -263,20 +262,6 @@ final class Errors {
         rest.remove(dashed);
         String said = missing(spec, missing, rest.toArray(String[]::new));
         return said == null ? unknown : unknown + and + " " + said;
-    }
-
-    /**
-     * {@code word} as a shell gives it back: as it is, in double quotes, or, when it holds what a shell still reads in
-     * double quotes ({@code " $ ` \ !}), in single quotes ({@link #singleQuoted}). A word starting with '=' is quoted:
-     * zsh reads {@code =ls} as the path of the command ls.
-     */
-    static String shellWord(String word) {
-        return ShellWords.word(word);
-    }
-
-    /** {@code word} in single quotes, which every POSIX shell reads as it is: {@code '} itself as {@code '\''}. */
-    static String singleQuoted(String word) {
-        return ShellWords.singleQuoted(word);
     }
 
     /** Errors while a command runs. */

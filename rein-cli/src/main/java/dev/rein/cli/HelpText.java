@@ -1,7 +1,6 @@
 package dev.rein.cli;
 
-import static dev.rein.cli.Errors.shellWord;
-
+import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
 /**
@@ -17,7 +16,7 @@ final class HelpText {
      */
     static String example(CommandLine.Model.ArgSpec arg) {
         if (arg.isPositional() && arg.completionCandidates() != null && arg.completionCandidates().iterator().hasNext()) {
-            return shellWord(arg.completionCandidates().iterator().next());
+            return ShellWords.word(arg.completionCandidates().iterator().next());
         }
         return arg.userObject() instanceof java.lang.reflect.Field field && field.isAnnotationPresent(ExampleValue.class)
                 ? field.getAnnotation(ExampleValue.class).value() : null;

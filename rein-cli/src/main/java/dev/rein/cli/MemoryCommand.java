@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.ShellWords;
 import dev.rein.json.Json;
 import dev.rein.memory.MemoryEntry;
 import dev.rein.memory.MemoryScope;
@@ -41,8 +42,8 @@ final class MemoryCommand implements Callable<Integer> {
 
         /** The options that name this scope on a command line, none for the default one (so the listing shows the same entries). */
         String options() {
-            return ("default".equals(tenant) ? "" : " --tenant " + Errors.shellWord(tenant))
-                    + ("anonymous".equals(user) ? "" : " --user " + Errors.shellWord(user));
+            return ("default".equals(tenant) ? "" : " --tenant " + ShellWords.word(tenant))
+                    + ("anonymous".equals(user) ? "" : " --user " + ShellWords.word(user));
         }
 
         /**
@@ -131,7 +132,7 @@ final class MemoryCommand implements Callable<Integer> {
                 env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
                         + Text.visible(e.source().describe()) + (e.expiresAt() == null ? ""
                         : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; "
-                        + SuggestedCommand.quoted("rein memory forget " + Errors.shellWord(e.id())) + " deletes it)" : "  expires " + e.expiresAt()));
+                        + SuggestedCommand.quoted("rein memory forget " + ShellWords.word(e.id())) + " deletes it)" : "  expires " + e.expiresAt()));
                 env.out().println("    " + Text.visible(e.text()));
             }
             return 0;

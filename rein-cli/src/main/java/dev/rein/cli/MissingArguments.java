@@ -1,10 +1,10 @@
 package dev.rein.cli;
 
-import static dev.rein.cli.Errors.shellWord;
 import static dev.rein.cli.HelpText.described;
 import static dev.rein.cli.HelpText.example;
 import static dev.rein.cli.HelpText.firstClause;
 
+import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
 /**
@@ -34,7 +34,7 @@ final class MissingArguments {
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         // the words typed after the command, then an example of each missing one: the command line to complete
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-            command.append(' ').append(shellWord(args[i]));
+            command.append(' ').append(ShellWords.word(args[i]));
         }
         // picocli names only the first missing positional ('RUN' of 'rein reply'); those after it are missing too
         java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();

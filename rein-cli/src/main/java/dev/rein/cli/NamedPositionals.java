@@ -8,10 +8,10 @@ import static dev.rein.cli.CommandWords.places;
 import static dev.rein.cli.CommandWords.valueOf;
 import static dev.rein.cli.CommandWords.walk;
 import static dev.rein.cli.CommandWords.withoutDashes;
-import static dev.rein.cli.Errors.shellWord;
 import static dev.rein.cli.HelpText.example;
 
 import dev.rein.cli.CommandWords.Words;
+import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
 /**
@@ -281,9 +281,9 @@ final class NamedPositionals {
                 valueAt.put(by, value);
                 i = Math.max(i, value);
             } else if (option0(spec, w) != null) {
-                options.add(shellWord(w));
+                options.add(ShellWords.word(w));
                 if (option0(spec, w).arity().max() > 0 && !w.contains("=") && i + 1 < args.length) {
-                    options.add(shellWord(args[++i]));
+                    options.add(ShellWords.word(args[++i]));
                 }
             } else {
                 known = false; // an unknown option: the command offered would fail on it
@@ -335,7 +335,7 @@ final class NamedPositionals {
         if (words.stream().anyMatch(w -> w.startsWith("-"))) {
             command.append(" --"); // a value like '-5' would be taken for an option
         }
-        words.forEach(w -> command.append(' ').append(shellWord(w)));
+        words.forEach(w -> command.append(' ').append(ShellWords.word(w)));
         return given + ": " + command;
     }
 
@@ -375,7 +375,7 @@ final class NamedPositionals {
         }
         StringBuilder sb = new StringBuilder();
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
-            sb.append(' ').append(shellWord(args[i]));
+            sb.append(' ').append(ShellWords.word(args[i]));
         }
         return sb.toString();
     }
@@ -396,24 +396,24 @@ final class NamedPositionals {
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
             if (afterAll != null) {
                 if (ended) {
-                    afterAll.append(' ').append(shellWord(args[i])); // after the user's own '--': text as typed
+                    afterAll.append(' ').append(ShellWords.word(args[i])); // after the user's own '--': text as typed
                 } else if (args[i].equals("--")) {
                     ended = true;
                 } else if (optionShaped(args[i])) {
-                    sb.append(' ').append(shellWord(args[i]));
+                    sb.append(' ').append(ShellWords.word(args[i]));
                     CommandLine.Model.OptionSpec option = option0(spec, args[i]);
                     if (option != null && option.arity().max() > 0 && !args[i].contains("=") && i + 1 < args.length) {
-                        sb.append(' ').append(shellWord(args[++i]));
+                        sb.append(' ').append(ShellWords.word(args[++i]));
                     }
                 } else {
-                    afterAll.append(' ').append(shellWord(args[i]));
+                    afterAll.append(' ').append(ShellWords.word(args[i]));
                 }
                 continue;
             }
             String value = null;
             if (!args[i].equals(arg)) {
                 ended |= args[i].equals("--");
-                sb.append(' ').append(shellWord(args[i]));
+                sb.append(' ').append(ShellWords.word(args[i]));
             } else if (arg.endsWith("=") && arg.indexOf('=') == arg.length() - 1) {
                 sb.append(' ').append(EMPTY); // the caller puts an example in its place
             } else if (!arg.contains("=") && i + 1 < args.length && args[i + 1].isEmpty()) {
@@ -428,9 +428,9 @@ final class NamedPositionals {
             }
             if (value != null) {
                 if (value.startsWith("-") && !ended) {
-                    afterAll = new StringBuilder(shellWord(value));
+                    afterAll = new StringBuilder(ShellWords.word(value));
                 } else {
-                    sb.append(' ').append(shellWord(value));
+                    sb.append(' ').append(ShellWords.word(value));
                 }
             }
         }

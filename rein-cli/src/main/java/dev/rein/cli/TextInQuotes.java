@@ -4,8 +4,8 @@ import static dev.rein.cli.CommandWords.dashes0;
 import static dev.rein.cli.CommandWords.option0;
 import static dev.rein.cli.CommandWords.optionName;
 import static dev.rein.cli.CommandWords.walk;
-import static dev.rein.cli.Errors.shellWord;
 
+import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
 /**
@@ -38,11 +38,11 @@ final class TextInQuotes {
             }
             StringBuilder command = new StringBuilder(spec.qualifiedName());
             for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < textAt; i++) {
-                command.append(' ').append(shellWord(args[i]));
+                command.append(' ').append(ShellWords.word(args[i]));
             }
             java.util.List<String> text = java.util.Arrays.asList(args).subList(textAt, args.length);
             return "the " + spec.name() + " TEXT is one argument, but " + text.size() + " words were given; put it in quotes: "
-                    + command + " " + shellWord(String.join(" ", text));
+                    + command + " " + ShellWords.word(String.join(" ", text));
         }
         java.util.List<String> options = new java.util.ArrayList<>();
         java.util.List<String> words = new java.util.ArrayList<>();
@@ -53,9 +53,9 @@ final class TextInQuotes {
                 words.add(args[i]);
                 continue;
             }
-            options.add(shellWord(args[i]));
+            options.add(ShellWords.word(args[i]));
             if (!args[i].contains("=") && option.arity().max() > 0 && i + 1 < args.length) {
-                options.add(shellWord(args[++i]));
+                options.add(ShellWords.word(args[++i]));
             }
         }
         int before = positionals.size() - 1; // RUN
@@ -64,10 +64,10 @@ final class TextInQuotes {
         }
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         options.forEach(option -> command.append(' ').append(option));
-        words.subList(0, before).forEach(word -> command.append(' ').append(shellWord(word)));
+        words.subList(0, before).forEach(word -> command.append(' ').append(ShellWords.word(word)));
         String text = String.join(" ", words.subList(before, words.size()));
         return "the " + spec.name() + " TEXT is one argument, but " + (words.size() - before) + " words were given; put it in quotes: "
-                + command + " " + shellWord(text);
+                + command + " " + ShellWords.word(text);
     }
 
     /**
@@ -119,10 +119,10 @@ final class TextInQuotes {
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         for (int i = start; i < args.length; i++) {
             if (i == textOption) {
-                command.append(' ').append(option).append(' ').append(shellWord(String.join(" ", text)));
+                command.append(' ').append(option).append(' ').append(ShellWords.word(String.join(" ", text)));
                 i = value + extra;
             } else {
-                command.append(' ').append(shellWord(args[i]));
+                command.append(' ').append(ShellWords.word(args[i]));
             }
         }
         return "the " + option + " " + spec.findOption(option).paramLabel() + " is one argument, but " + text.size()

@@ -2,10 +2,11 @@ package dev.rein.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.internal.text.ShellWords;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A word a suggested command carries ({@link Errors#shellWord}, {@link CliHome#shellIdAsItIs}) as a shell reads it back. */
+/** A word a suggested command carries ({@link ShellWords#word}, {@link CliHome#shellIdAsItIs}) as a shell reads it back. */
 class ShellWordTest {
 
     /**
@@ -14,16 +15,16 @@ class ShellWordTest {
      */
     @Test
     void aWordStartingWithEqualsIsQuoted() throws Exception {
-        assertThat(Errors.shellWord("=ls")).isEqualTo("\"=ls\"");
-        assertThat(Errors.shellWord("a=b")).as("'=' inside a word stays bare: zsh expands it only first").isEqualTo("a=b");
-        assertThat(ParsedBack.sh(Errors.shellWord("=ls"))).containsExactly("=ls");
+        assertThat(ShellWords.word("=ls")).isEqualTo("\"=ls\"");
+        assertThat(ShellWords.word("a=b")).as("'=' inside a word stays bare: zsh expands it only first").isEqualTo("a=b");
+        assertThat(ParsedBack.sh(ShellWords.word("=ls"))).containsExactly("=ls");
     }
 
     /** shellIdAsItIs's single quotes and its $'...' escapes give back the id itself, as shellWord does. */
     @Test
     void eachFormIsReadBackAsTheWordItself() throws Exception {
         for (String word : List.of("my run", "it's", "say \"hi\"", "$HOME", "a!b", "x\\y", "=ls", "#c", "~x", "{a,b}", "a;b")) {
-            assertThat(ParsedBack.sh(Errors.shellWord(word))).as(word).containsExactly(word);
+            assertThat(ParsedBack.sh(ShellWords.word(word))).as(word).containsExactly(word);
             assertThat(ParsedBack.sh(CliHome.shellIdAsItIs(word))).as(word).containsExactly(word);
         }
         assertThat(CliHome.shellIdAsItIs("it's")).isEqualTo("'it'\\''s'");
