@@ -96,8 +96,11 @@ final class DoubleDash {
             return "to give the option, put it before --, and drop the rest";
         }
         // the places the words before '--' leave: rein run's GOAL takes any number
-        long open = Math.max(0, places(spec) - walk(spec, args, null, false).positional().size());
-        if (after.size() - 1 - valueWords > open) {
+        long givenBefore = walk(spec, args, null, false).positional().size();
+        long open = Math.max(0, places(spec) - givenBefore);
+        // 'rein approve r1 hi -- --as=bob': 'hi' has no place before '--' either, so 'rein approve r1 hi --as=bob',
+        // which picocli refuses, is no command to offer
+        if (givenBefore > places(spec) || after.size() - 1 - valueWords > open) {
             // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
             return "to give the option, put it before --, and drop the words " + spec.qualifiedName() + " has no place for";
         }

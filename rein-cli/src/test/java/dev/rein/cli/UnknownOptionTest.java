@@ -460,6 +460,26 @@ class UnknownOptionTest {
                 .contains("give one: rein reply r1 hi or rein reply r1 -- -x (see");
     }
 
+    /**
+     * Positional words already too many before '--' have no place with the option moved either: before (rev106),
+     * 'rein approve r1 hi -- --as=bob' was told to type 'rein approve r1 hi --as=bob', which picocli refuses ('hi' is one
+     * argument too many); the same for --action and --reject. Now it is told to drop them, with no command.
+     */
+    @Test
+    void wordsTooManyBeforeDoubleDashAreToBeDroppedNotOfferedInACommand() {
+        for (String[] args : List.of(new String[] {"approve", "r1", "hi", "--", "--as=bob"},
+                new String[] {"approve", "r1", "hi", "--", "--action", "-x"},
+                new String[] {"approve", "r1", "hi", "--", "--reject", "--bogus"})) {
+            String line = cli.run(args).stderrLines().getFirst();
+            assertThat(line).as(String.join(" ", args))
+                    .contains("to give the option, put it before --, and drop the words rein approve has no place for")
+                    .doesNotContain("put it before --: rein");
+            // and what it once offered is indeed refused, so offering no command is right
+            String[] offered = java.util.Arrays.stream(args).filter(w -> !w.equals("--")).toArray(String[]::new);
+            assertThat(hinted.run(offered).exitCode()).as(String.join(" ", offered)).isEqualTo(ExitCodes.USAGE);
+        }
+    }
+
     @Test
     void anOptionAfterDoubleDashGetsNoCommandWhereNoneWouldWork() {
         // before: only --as moved ('rein approve r1 --as bob -- --action h1'), --as given twice, 'rein runs --json -- extra'
