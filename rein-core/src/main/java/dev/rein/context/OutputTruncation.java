@@ -1,5 +1,6 @@
 package dev.rein.context;
 
+import dev.rein.internal.text.Fence;
 import dev.rein.tool.ToolOutcome;
 
 import dev.rein.tool.ToolInterceptor;
@@ -65,7 +66,8 @@ public final class OutputTruncation implements ToolInterceptor {
             return outcome;
         }
         return ToolOutcome.of(withParts(result, content == null ? result.content()
-                        : content.shown() + notice(limit, content.total(), content.hash(), content.stored()),
+                        : (result.reinMessage() ? closingOpenFence(content.shown(), result.content()) : content.shown())
+                                + notice(limit, content.total(), content.hash(), content.stored()),
                 user == null ? result.userContent() : user.shown() + userNotice(limit, user.total(), user.hash(), user.stored())));
     }
 
@@ -77,6 +79,30 @@ public final class OutputTruncation implements ToolInterceptor {
     private static ToolResult withParts(ToolResult result, String content, String userContent) {
         return new ToolResult(result.callId(), result.toolName(), content, result.isError(), result.errorClass(), result.source(),
                 result.observedAt(), result.duration(), result.retryAfter(), result.reinMessage(), userContent);
+    }
+
+    /**
+     * {@code shown}, the start of Rein's own message {@code text}, with a fence it cuts into closed: Rein's message may quote
+     * outside text fenced as data ({@code Fence.quoted}), and a cut inside the fence would leave Rein's notice after it
+     * inside the open fence, read as data. A cut inside the fence's opening tag leaves the partial tag out. Inside a fence
+     * no tag of its name can stand (its text is escaped), so the last opening before the cut is the one that matters.
+     */
+    static String closingOpenFence(String shown, String text) {
+        String opening = "<" + Fence.TAG;
+        String closing = "</" + Fence.TAG + ">";
+        int open = text.lastIndexOf(opening, shown.length() - 1);
+        if (open < 0) {
+            return shown;
+        }
+        int closed = text.indexOf(closing, open);
+        if (closed >= 0 && closed + closing.length() <= shown.length()) {
+            return shown; // the last fence before the cut ends before it too
+        }
+        int tagEnd = text.indexOf('>', open);
+        if (tagEnd < 0 || tagEnd >= shown.length()) {
+            return shown.substring(0, open); // cut inside the opening tag: no fence was opened
+        }
+        return shown + "\n" + closing;
     }
 
     /** The {@code part} of an {@code output_truncated} event for the result's part for the person. */

@@ -154,4 +154,46 @@ class TypedOutputJacksonAnnotationsTest {
         // a null item is still allowed, and an object where null alone fits is still reported
         assertThat(OutputSchema.readAnswer("[null]", type.type())).isEqualTo(List.of(Optional.empty()));
     }
+
+    /** A one-value class with public fields: its schema is a string and names no property, so none is unnamed (rev108). */
+    public static final class PublicMoney {
+        public final java.math.BigDecimal amount;
+        public final String currency;
+
+        private PublicMoney(java.math.BigDecimal amount, String currency) {
+            this.amount = amount;
+            this.currency = currency;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static PublicMoney parse(String text) {
+            String[] parts = text.split(" ");
+            return new PublicMoney(new java.math.BigDecimal(parts[0]), parts[1]);
+        }
+    }
+
+    public record Priced(PublicMoney total) {}
+
+    public record Hidden(String a, @com.fasterxml.jackson.annotation.JsonIgnore String b) {}
+
+    public static final class WithConvenienceSetter {
+        public String createdAt;
+
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public void setCreatedAtMillis(long millis) { this.createdAt = java.time.Instant.ofEpochMilli(millis).toString(); }
+    }
+
+    /**
+     * rev108: BeanNames refused types whose every answer Jackson reads as the schema says — a one-value class with public
+     * fields (whose schema is a string), a record with an @JsonIgnore component (left out of the schema, kept by Jackson
+     * as a creator parameter), a setter marked @JsonIgnore.
+     */
+    @Test
+    void typesWhoseSchemaJacksonReadsAsItSaysAreNotRefused() {
+        assertThat(OutputSchema.readAnswer("{\"total\":\"12.50 EUR\"}", Priced.class).total().currency).isEqualTo("EUR");
+        assertThat(OutputSchema.of(Priced.class).schema().path("properties").path("total").path("type").asText()).isEqualTo("string");
+        assertThat(OutputSchema.readAnswer("{\"a\":\"x\"}", Hidden.class)).isEqualTo(new Hidden("x", null));
+        assertThat(OutputSchema.of(Hidden.class).schema().path("properties").has("b")).isFalse();
+        assertThat(OutputSchema.readAnswer("{\"createdAt\":\"t\"}", WithConvenienceSetter.class).createdAt).isEqualTo("t");
+    }
 }

@@ -142,4 +142,41 @@ class OutputTruncationTest {
         assertThat(result.reinMessage()).isTrue();
         assertThat(tracer.events(TraceEvent.OutputTruncated.class)).hasSize(2);
     }
+
+    public static final class Booking {
+        @dev.rein.tool.ToolMethod(description = "Books a day.")
+        public String book(@dev.rein.tool.ToolParam(name = "day", value = "the day") java.time.LocalDate day) {
+            return "booked " + day;
+        }
+    }
+
+    /**
+     * Rein's refusal quoting the model's value fenced as data, cut inside the fence: the cut closes the fence before
+     * Rein's notice, which would otherwise stand inside the open fence, read as data (rev109: the 500-character cap of a
+     * quote does not keep a shorter limit from cutting inside it).
+     */
+    @Test
+    void reinsMessageCutInsideAFenceHasTheFenceClosedBeforeTheNotice() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(dev.rein.tool.AnnotatedTools.from(new Booking())))
+                .outputStage(new OutputTruncation(300, new InMemoryOutputStore(), tracer)).build();
+        ToolResult result = executor.execute(new ToolCall("call_1", "book", Json.object().put("day", "2026-02-30 " + "x".repeat(400)), 0),
+                ToolContext.standalone("call_1"));
+
+        String content = result.content();
+        assertThat(result.reinMessage()).isTrue();
+        assertThat(content).contains("<untrusted_data source=\"argument reader\"").contains("[rein] Output truncated");
+        String beforeNotice = content.substring(0, content.indexOf("[rein] Output truncated"));
+        assertThat(beforeNotice.lastIndexOf("</untrusted_data>")).isGreaterThan(beforeNotice.lastIndexOf("<untrusted_data "));
+    }
+
+    /** A cut inside the fence's opening tag leaves the partial tag out rather than closing a fence never opened. */
+    @Test
+    void aCutInsideTheOpeningTagLeavesThePartialTagOut() {
+        String text = "Rein says: <untrusted_data source=\"x\" note=\"n\">\nquoted\n</untrusted_data>\nadvice";
+        assertThat(OutputTruncation.closingOpenFence("Rein says: <untrusted_da", text)).isEqualTo("Rein says: ");
+        assertThat(OutputTruncation.closingOpenFence("Rein says: <untrusted_data source=\"x\" note=\"n\">\nquo", text))
+                .isEqualTo("Rein says: <untrusted_data source=\"x\" note=\"n\">\nquo\n</untrusted_data>");
+        assertThat(OutputTruncation.closingOpenFence(text.substring(0, text.length() - 3), text)).isEqualTo(text.substring(0, text.length() - 3));
+        assertThat(OutputTruncation.closingOpenFence("plain", "plain text")).isEqualTo("plain");
+    }
 }

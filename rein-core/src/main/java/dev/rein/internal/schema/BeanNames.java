@@ -99,8 +99,10 @@ public final class BeanNames {
         Set<String> named = schemaNames.get(raw);
         List<BeanPropertyDefinition> unnamed = new ArrayList<>();
         for (BeanPropertyDefinition property : properties) {
-            // an @JsonUnwrapped property's own properties are its owner's (the schema lists them there)
-            if (property.couldDeserialize() && !unwrapped(property) && !named.contains(property.getName())) {
+            // an @JsonUnwrapped property's own properties are its owner's (the schema lists them there); one Jackson keeps
+            // though it is ignored (a record's @JsonIgnore component, as a creator parameter) reads nothing the model gives
+            if (named != null && property.couldDeserialize() && !unwrapped(property) && !ignored(property, ignoredNames(type))
+                    && !named.contains(property.getName())) {
                 unnamed.add(property);
             }
         }
@@ -115,6 +117,44 @@ public final class BeanNames {
             }
         }
         return null;
+    }
+
+    /** The names Jackson found ignored in {@code type} (a record's {@code @JsonIgnore} component among them). */
+    private static Set<String> ignoredNames(JavaType type) {
+        try {
+            return dev.rein.json.Json.mapper().getDeserializationConfig().introspect(type).getIgnoredPropertyNames();
+        } catch (RuntimeException e) {
+            return Set.of();
+        }
+    }
+
+    /** Whether {@code property} is one Jackson ignores: named so by {@code type}, or a member marked {@code @JsonIgnore}. */
+    private static boolean ignored(BeanPropertyDefinition property, Set<String> ignoredNames) {
+        if (ignoredNames.contains(property.getName()) || ignoredNames.contains(property.getInternalName())) {
+            return true;
+        }
+        // a record's @JsonIgnore component: the annotation reaches its field and accessor, not the canonical constructor's
+        // parameter, which Jackson keeps as a creator property
+        var parameter = property.getConstructorParameter();
+        Class<?> owner = parameter == null ? null : parameter.getDeclaringClass();
+        if (owner != null && owner.isRecord()) {
+            for (var component : owner.getRecordComponents()) {
+                if (component.getName().equals(property.getInternalName())) {
+                    var onAccessor = component.getAccessor().getAnnotation(com.fasterxml.jackson.annotation.JsonIgnore.class);
+                    if (onAccessor != null && onAccessor.value()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        var introspector = dev.rein.json.Json.mapper().getDeserializationConfig().getAnnotationIntrospector();
+        for (var member : new com.fasterxml.jackson.databind.introspect.AnnotatedMember[] {property.getField(), property.getSetter(),
+                property.getGetter(), property.getConstructorParameter()}) {
+            if (member != null && introspector.hasIgnoreMarker(member)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean unwrapped(BeanPropertyDefinition property) {
@@ -137,20 +177,46 @@ public final class BeanNames {
                 + " (" + how + (unnamed.size() == 1 ? "" : ", ...") + "), which the schema generated from its fields does not name"
                 + (named.isEmpty() ? "" : " (it names " + String.join(", ", named.stream().map(n -> "\"" + n + "\"").toList()) + ")")
                 + ", so an answer as the schema says would be read as nulls and zeros. Name each field as its property (a field "
-                + first.getName() + " for \"" + first.getName() + "\"), or make " + raw.getSimpleName() + " a record";
+                + first.getName() + " for \"" + first.getName() + "\", or @JsonProperty(\"" + first.getName() + "\") on the field)"
+                + (first.hasSetter() ? ", mark a setter that sets no property of its own @JsonIgnore" : "")
+                + (raw.isRecord() ? "" : ", or make " + raw.getSimpleName() + " a record");
     }
 
-    /** The property names of a class's generated schema: its own, those of allOf parts, and of the definitions they refer to. */
+    /**
+     * The property names of a class's generated schema: its own, those of allOf parts, and of the definitions they refer
+     * to; null when the schema describes no object (a class Jackson reads from one value, described as that value, whose
+     * public fields are no answer's properties) or cannot be generated: then nothing is compared.
+     */
     private Set<String> namesOf(Class<?> type) {
         ObjectNode schema;
         try {
             schema = schemaOf.apply(type);
-        } catch (RuntimeException e) {
-            return Set.of(); // no schema: nothing is named
+        } catch (RuntimeException | StackOverflowError e) {
+            return null;
+        }
+        if (!describesAnObject(schema)) {
+            return null;
         }
         Set<String> names = new TreeSet<>();
         collect(schema, schema, names, new HashSet<>());
         return Collections.unmodifiableSet(names);
+    }
+
+    /** Whether {@code schema} is an object's: its type is or includes "object", or it has none and lists properties. */
+    private static boolean describesAnObject(JsonNode schema) {
+        JsonNode type = schema.path("type");
+        if (type.isTextual()) {
+            return type.asText().equals("object");
+        }
+        if (type.isArray()) {
+            for (JsonNode t : type) {
+                if (t.asText().equals("object")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return schema.has("properties") || schema.has("allOf") || schema.has("$ref");
     }
 
     private static void collect(JsonNode root, JsonNode node, Set<String> names, Set<String> refs) {
