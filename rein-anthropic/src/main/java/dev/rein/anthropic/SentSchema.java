@@ -207,7 +207,7 @@ final class SentSchema {
         }
         boolean condition = role == SchemaRole.CONDITION;
         refuseRefUnderAllOf(object, pointer, name);
-        refuseRefThroughOneOf(object, pointer, name);
+        refuseRefToWhatIsLeftOut(object, pointer, name, given);
         if (role == SchemaRole.VALUE && KIND_KEYWORDS.stream().noneMatch(object::has)) {
             throw saysNoKind(name, pointer, object);
         }
@@ -305,28 +305,109 @@ final class SentSchema {
     }
 
     /**
-     * Refuses a {@code $ref} whose JSON Pointer passes through a {@code oneOf}: the copy sends every oneOf as anyOf (or
-     * as an allOf entry), so there the reference would name nothing.
+     * Refuses a reference ({@link #REFS}) whose local JSON Pointer passes through a keyword the copy leaves out or
+     * renames ({@link #leftOut}): once sent, it would name nothing. The pointer is walked step by step against the
+     * schema as given ({@code given}), a keyword, then (under a keyword that holds a map or an array of schemas) a name
+     * or an index, then a keyword again, so that a property named "properties" or "oneOf" is read as a name. It is
+     * resolved from the schema that holds the nearest {@code $id} above the reference (its base), or the top. A step
+     * outside the keywords that hold schemas ends the walk: the copy keeps what it does not know.
      */
-    private static void refuseRefThroughOneOf(ObjectNode object, String pointer, String name) {
-        JsonNode ref = object.get("$ref");
-        if (ref == null || !ref.isTextual() || !ref.textValue().startsWith("#/")) {
-            return;
-        }
-        String decoded = fragmentPointer(ref.textValue());
-        String[] steps = (decoded == null ? ref.textValue().substring(1) : decoded).split("/", -1);
-        StringBuilder at = new StringBuilder();
-        for (int i = 1; i < steps.length; i++) {
-            at.append('/').append(steps[i]);
-            // "oneOf" as a name in a map of schemas ("#/$defs/oneOf") is not the keyword
-            if (steps[i].equals("oneOf") && !(i > 1 && MAP_KEYWORDS.contains(steps[i - 1]))) {
-                throw new ReinException("the output schema " + name + " has a $ref at " + pointer + "/$ref whose"
-                        + " pointer " + ref.textValue() + " passes through the oneOf at " + at + ", which the API's"
-                        + " structured outputs do not take, so the copy sends it as anyOf (or an allOf entry) and the"
-                        + " reference would name nothing: move the schema it names into \"$defs\" and name it with a"
-                        + " \"$ref\" from both the oneOf and here" + LEAVE_IT_OFF);
+    private static void refuseRefToWhatIsLeftOut(ObjectNode object, String pointer, String name, JsonNode given) {
+        for (String keyword : REFS) {
+            JsonNode ref = object.get(keyword);
+            String decoded = ref != null && ref.isTextual() && ref.textValue().startsWith("#/")
+                    ? fragmentPointer(ref.textValue()) : null;
+            if (decoded == null) {
+                continue;
+            }
+            String base = base(given, pointer);
+            JsonNode node = given.at(base);
+            String[] steps = decoded.substring(1).split("/", -1);
+            StringBuilder at = new StringBuilder(base);
+            for (int i = 0; i < steps.length && node instanceof ObjectNode schema; i++) {
+                String step = steps[i].replace("~1", "/").replace("~0", "~");
+                at.append('/').append(steps[i]);
+                String why = leftOut(schema, step);
+                if (why != null) {
+                    throw new ReinException("the output schema " + name + " has a " + keyword + " at " + pointer + "/"
+                            + keyword + " whose pointer " + ref.textValue() + " passes through the " + step + " at " + at
+                            + ", which " + why + ", so once sent the reference would name nothing: move the schema it"
+                            + " names into \"$defs\" and name it with a \"$ref\" from both the " + step + " and here"
+                            + LEAVE_IT_OFF);
+                }
+                Applicator applicator = APPLICATORS.stream().filter(a -> a.keyword().equals(step)).findFirst()
+                        .orElse(null);
+                JsonNode value = schema.get(step);
+                if (applicator == null || value == null) {
+                    break; // not a keyword that holds schemas (nor one the copy changes): the copy keeps it as it is
+                }
+                if ((applicator.holds() == Holds.MAP || value.isArray()) && ++i < steps.length) {
+                    at.append('/').append(steps[i]); // a name or an index, not a keyword
+                    String entry = steps[i].replace("~1", "/").replace("~0", "~");
+                    value = value.isArray() ? (entry.matches("\\d+") ? value.get(Integer.parseInt(entry)) : null)
+                            : value.get(entry);
+                }
+                node = value;
             }
         }
+    }
+
+    /**
+     * Why the copy leaves out or renames the keyword {@code keyword} of {@code schema} (a schema as given), or null where
+     * it keeps it: what {@link #close} and the steps before it do, said for a refusal.
+     */
+    private static String leftOut(ObjectNode schema, String keyword) {
+        JsonNode value = schema.get(keyword);
+        if (value == null) {
+            return null;
+        }
+        if (keyword.equals("oneOf")) {
+            return "the API's structured outputs do not take, so the copy sends it as anyOf (or an allOf entry)";
+        }
+        if (UNSUPPORTED_CONSTRAINTS.contains(keyword)) {
+            return "the API's structured outputs do not support, so the copy leaves it out (Rein still applies it)";
+        }
+        if (List.of("then", "else").contains(keyword) && !schema.has("if")) {
+            return "has no if beside it (JSON Schema ignores it), so the copy leaves it out";
+        }
+        if (keyword.equals("not") && losesSomething(value)) {
+            return "would lose something beneath it, so the copy leaves that condition out whole (Rein still applies it)";
+        }
+        if (IF_THEN_ELSE.contains(keyword) && IF_THEN_ELSE.stream().anyMatch(k -> losesSomething(schema.get(k)))) {
+            return "the copy leaves out with its if, then and else, as one of them would lose something beneath it"
+                    + " (Rein still applies them)";
+        }
+        if (EMPTY_MEANS_NOTHING.contains(keyword) && (value.isObject() && value.isEmpty()
+                || value.isBoolean() && value.booleanValue())) {
+            return "says nothing (its default), so the copy leaves it out";
+        }
+        if (List.of("unevaluatedItems", "unevaluatedProperties").contains(keyword) && value.isBoolean()
+                && !value.booleanValue() && dropsAnEvaluator(schema)) {
+            return "the copy leaves out with what would have evaluated (Rein still applies it)";
+        }
+        return null;
+    }
+
+    /**
+     * The JSON Pointer of the schema a "#..." reference at {@code pointer} (in {@code given}) is resolved from: the
+     * nearest schema at or above it with an {@code $id}, or the top ("").
+     */
+    private static String base(JsonNode given, String pointer) {
+        String base = "";
+        JsonNode node = given;
+        StringBuilder at = new StringBuilder();
+        String[] steps = pointer.isEmpty() ? new String[0] : pointer.substring(1).split("/", -1);
+        for (int i = 0; i <= steps.length && node != null; i++) {
+            if (node instanceof ObjectNode o && o.has("$id") && i > 0) {
+                base = at.toString();
+            }
+            if (i < steps.length) {
+                String step = steps[i].replace("~1", "/").replace("~0", "~");
+                at.append('/').append(steps[i]);
+                node = node.isArray() ? node.get(Integer.parseInt(step)) : node.get(step);
+            }
+        }
+        return base;
     }
 
     /** The keywords that hold a map of names to schemas. */
@@ -792,7 +873,9 @@ final class SentSchema {
                 || minItemsAboveOne(object)) {
             return true;
         }
-        return subschemas(object, "").stream().anyMatch(sub -> losesSomething(sub.schema()));
+        // a then or else with no if beside it is left out of the copy, not sent: it loses nothing there
+        return subschemas(object, "").stream().anyMatch(sub -> losesSomething(sub.schema())
+                && (object.has("if") || !List.of("then", "else").contains(sub.keyword())));
     }
 
     private static boolean unsupportedFormat(ObjectNode object) {

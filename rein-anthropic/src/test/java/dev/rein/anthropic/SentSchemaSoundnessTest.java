@@ -245,6 +245,39 @@ class SentSchemaSoundnessTest {
     }
 
     /**
+     * A $ref whose pointer passes through a keyword the copy leaves out or renames (a contains, a lossy not or if, a
+     * then with no if, a oneOf) would name nothing once sent: refused naming the keyword. The pointer's steps alternate
+     * keyword and name: a property named "properties" is a name, and a oneOf after it a keyword.
+     */
+    @Test
+    void aReferenceThroughAKeywordTheCopyLeavesOutIsRefused() throws Exception {
+        String a = "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}";
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/properties/oneOf/0\"},\"properties\":"
+                + "{\"oneOf\":[" + a + ",{\"type\":\"string\"}]}}}", "{\"y\":{\"a\":\"s\"}}",
+                "passes through the oneOf at /properties/properties/oneOf");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/l/contains\"},\"l\":{\"type\":"
+                + "\"array\",\"items\":{\"type\":\"object\"},\"contains\":" + a + "}}}", "{\"y\":{\"a\":\"s\"}}",
+                "passes through the contains at /properties/l/contains");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/n/not/anyOf/0\"},\"n\":{\"type\":"
+                + "\"string\",\"not\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":2},{\"type\":\"string\"}]}}}}",
+                "{\"y\":\"s\"}", "passes through the not at /properties/n/not");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/n/then\"},\"n\":{\"type\":\"string\","
+                + "\"if\":{\"maxLength\":2},\"then\":{\"type\":\"string\"}}}}", "{\"y\":\"s\"}",
+                "passes through the then at /properties/n/then");
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/$defs/T/then\"}},\"$defs\":{\"T\":{\"then\":"
+                + "{\"type\":\"string\"}}}}", "{\"y\":\"s\"}", "passes through the then at /$defs/T/then");
+        // names that read as keywords are names: sent
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/oneOf\"},\"oneOf\":{\"type\":"
+                + "\"string\"}}}", "{\"y\":\"s\",\"oneOf\":\"t\"}", null);
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/$defs/contains/properties/not\"}},\"$defs\":"
+                + "{\"contains\":{\"type\":\"object\",\"properties\":{\"not\":{\"type\":\"string\"}}}}}", "{\"y\":\"s\"}",
+                null);
+        // a not or if that loses nothing is sent, and so is what a pointer through it names
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/properties/n/not\"},\"n\":{\"type\":\"string\","
+                + "\"not\":{\"type\":\"string\"}}}}", "{\"y\":\"s\"}", null);
+    }
+
+    /**
      * rev102 P3/P7: a "$ref" in a URI fragment may be percent-encoded ("#/$defs/My%20Y"): followed decoded; the advice
      * for a referenced schema that lists no properties names it once, without a second "which".
      */
