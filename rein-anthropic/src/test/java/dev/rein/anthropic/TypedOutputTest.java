@@ -87,6 +87,61 @@ class TypedOutputTest extends FakeApi {
         assertThat(lastBody().at("/output_config/format/schema/required").toString()).contains("decision");
     }
 
+    /** A sealed interface Jackson reads by its type id: the whole answer is one of its records (an anyOf at the top). */
+    @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "kind")
+    @com.fasterxml.jackson.annotation.JsonSubTypes({@com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = Circle.class, name = "circle"),
+            @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = Square.class, name = "square")})
+    public sealed interface Shape permits Circle, Square {}
+
+    public record Circle(double radius) implements Shape {}
+
+    public record Square(double side) implements Shape {}
+
+    /** A one-value class: the whole answer is a string. */
+    public static final class Money {
+        private final String amount;
+
+        private Money(String amount) {
+            this.amount = amount;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Money of(String amount) {
+            return new Money(amount);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String amount() {
+            return amount;
+        }
+    }
+
+    /**
+     * The structured outputs docs list every basic type and anyOf as supported and ask nothing of the schema's top (the
+     * tool input_schema, which must be an object, is another thing): a typed answer whose schema is not an object at its
+     * top, a sealed interface's anyOf or a one-value class's string, is sent as it is.
+     */
+    @Test
+    void aTopThatIsNotAnObjectIsSentAsItIs() {
+        server.enqueue(FakeReply.text("{\"kind\":\"circle\",\"radius\":2.0}"), FakeReply.text("\"12.50 EUR\""));
+
+        RunResult shape = Agent.builder().model(model).outputType(Shape.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Shape?");
+
+        assertThat(shape.status()).as(shape.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(shape.output(Shape.class)).isEqualTo(new Circle(2.0));
+        var sent = lastBody().at("/output_config/format/schema");
+        assertThat(sent.has("anyOf")).as(sent.toString()).isTrue();
+        assertThat(sent.at("/anyOf/0/additionalProperties").asBoolean(true)).as(sent.toString()).isFalse();
+
+        RunResult money = Agent.builder().model(model).outputType(Money.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Price?");
+
+        assertThat(money.status()).as(money.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(money.output(Money.class).amount()).isEqualTo("12.50 EUR");
+        assertThat(lastBody().at("/output_config/format/schema/type").asText()).isEqualTo("string");
+    }
+
     /** A typed answer with an object nested in a list. */
     public record Case(String id, List<Verdict> verdicts) {}
 

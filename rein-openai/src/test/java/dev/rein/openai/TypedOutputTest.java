@@ -91,6 +91,67 @@ class TypedOutputTest extends FakeChat {
         assertThat(typed.schema()).isPresent();
     }
 
+    /** A sealed interface Jackson reads by its type id: the whole answer is one of its records (an anyOf at the top). */
+    @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.NAME, property = "kind")
+    @com.fasterxml.jackson.annotation.JsonSubTypes({@com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = Circle.class, name = "circle"),
+            @com.fasterxml.jackson.annotation.JsonSubTypes.Type(value = Square.class, name = "square")})
+    public sealed interface Shape permits Circle, Square {}
+
+    public record Circle(double radius) implements Shape {}
+
+    public record Square(double side) implements Shape {}
+
+    /** A one-value class: the whole answer is a string. */
+    public static final class Money {
+        private final String amount;
+
+        private Money(String amount) {
+            this.amount = amount;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public static Money of(String amount) {
+            return new Money(amount);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String amount() {
+            return amount;
+        }
+    }
+
+    /**
+     * OpenAI's structured outputs take only an object at the schema's top, not an anyOf (the API answers 400 "schema
+     * must be a JSON Schema of 'type: \"object\"'"): a typed answer whose schema is not one, a sealed interface's anyOf
+     * or a one-value class's string, is refused when the agent is built, naming the type and what to do; for a type
+     * given per run, before anything is sent.
+     */
+    @Test
+    void aTopThatIsNotAnObjectIsRefusedWhenTheAgentIsBuilt() {
+        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Shape.class)
+                .modelOption(OpenAiStructuredOutput.ENABLED).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("Shape").hasMessageContaining("anyOf")
+                .hasMessageContaining("record").hasMessageContaining("OpenAiStructuredOutput");
+        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Money.class)
+                .modelOption(OpenAiStructuredOutput.ENABLED).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("Money").hasMessageContaining("\"string\"")
+                .hasMessageContaining("record");
+
+        Agent perRun = Agent.builder().model(model).modelOption(OpenAiStructuredOutput.ENABLED).build();
+        assertThatThrownBy(() -> perRun.run("Price?", Money.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("Money").hasMessageContaining("record MoneyAnswer(Money value)");
+        assertThat(server.requestCount()).as("nothing was sent").isZero();
+        // a request built by hand (or changed by an interceptor) is refused by the mapper before it is sent
+        assertThatThrownBy(() -> RequestMapper.responseFormat(OutputSchema.of(Shape.class)))
+                .isInstanceOf(ReinException.class).hasMessageContaining("an anyOf");
+
+        // without the opt-in, the answer is asked for in the system prompt and validated as before
+        server.enqueue(ChatReply.text("\"12.50 EUR\""));
+        RunResult plain = Agent.builder().model(model).build().run("Price?", Money.class);
+        assertThat(plain.output(Money.class).amount()).isEqualTo("12.50 EUR");
+        assertThat(lastBody().has("response_format")).isFalse();
+    }
+
     @Test
     void aSchemaNameIsMadeFitForTheApi() {
         server.enqueue(ChatReply.text("{\"ok\":true}"));
