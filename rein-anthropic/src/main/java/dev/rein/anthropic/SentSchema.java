@@ -436,7 +436,8 @@ final class SentSchema {
         List<Part> parts = parts(object, null, pointer, null);
         for (Located target : chain.subList(1, chain.size())) {
             for (Located closed : closedObjects(target.schema(), target.at())) {
-                refuseUnlisted(closed.schema(), closed.at(), parts, name, given);
+                refuseUnlisted(closed.schema(), closed.at(), parts, name, given, "the \"properties\" of the object at "
+                        + closed.at() + " (the $ref at " + pointer + "/$ref names it)");
             }
         }
     }
@@ -608,6 +609,12 @@ final class SentSchema {
      * Once closed, no answer could hold such a property where the part applies. {@code at}: the target's JSON Pointer.
      */
     private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name, JsonNode given) {
+        refuseUnlisted(target, at, parts, name, given, "the object's own \"properties\"");
+    }
+
+    /** {@code where}: the properties to list a missing name in, as the advice says it. */
+    private static void refuseUnlisted(ObjectNode target, String at, List<Part> parts, String name, JsonNode given,
+            String where) {
         JsonNode listed = target.path("properties");
         JsonNode patterns = target.get("patternProperties");
         for (Part part : parts) {
@@ -615,7 +622,7 @@ final class SentSchema {
                 for (String property : named.names()) {
                     if (!listed.has(property) && !matchesAPattern(patterns, property)) {
                         throw unlisted(name, named.keyword(), named.pointer(), "the property \"" + property + "\"", at,
-                                "list \"" + property + "\" in the object's own \"properties\" too");
+                                "list \"" + property + "\" in " + where + " too");
                     }
                 }
             }
@@ -719,6 +726,14 @@ final class SentSchema {
                 listing = true;
             }
         }
+        List<Located> variants = listing ? null : variantObjects(schemas.getLast().schema(), schemas.getLast().at(), given);
+        if (variants != null && !variants.isEmpty()) {
+            // a value of one of them: each object variant is closed alone, so each must list what the part names
+            for (Located variant : variants) {
+                refuseUnlisted(variant.schema(), variant.at(), childParts, name, given);
+            }
+            listing = true;
+        }
         if (!listing) {
             String childAt = schemas.getFirst().at();
             String where = schemas.size() > 1 ? "the schema at " + place(schemas.getLast().at())
@@ -731,6 +746,45 @@ final class SentSchema {
 
     /** A schema and its JSON Pointer. */
     private record Located(ObjectNode schema, String at) {}
+
+    /**
+     * The objects that list properties among {@code schema}'s anyOf, oneOf and allOf entries, through their local
+     * references ({@link #referenced}) and their own entries, at any depth; an entry of another kind ({"type": "null"},
+     * a string) is passed over: properties and required say nothing of it. Null where an entry cannot be told: a
+     * reference that cannot be followed, an object that lists no properties, a boolean schema true.
+     */
+    private static List<Located> variantObjects(ObjectNode schema, String at, JsonNode given) {
+        List<Located> found = new java.util.ArrayList<>();
+        for (Subschema sub : subschemas(schema, at)) {
+            if (!List.of("anyOf", "oneOf", "allOf").contains(sub.keyword())) {
+                continue;
+            }
+            if (!(sub.schema() instanceof ObjectNode entry)) {
+                if (sub.schema().booleanValue()) {
+                    return null; // true: any value, an object with any properties among them
+                }
+                continue;
+            }
+            List<Located> chain = referenced(entry, sub.pointer(), given);
+            if (chain == null) {
+                return null;
+            }
+            Located last = chain.getLast();
+            if (last.schema().has("properties")) {
+                found.add(last);
+                continue;
+            }
+            if (isObject(last.schema())) {
+                return null;
+            }
+            List<Located> deeper = variantObjects(last.schema(), last.at(), given);
+            if (deeper == null) {
+                return null;
+            }
+            found.addAll(deeper);
+        }
+        return found;
+    }
 
     /**
      * {@code schema} (at {@code at}) and the schemas its {@code $ref} names in turn, while each names another: only a

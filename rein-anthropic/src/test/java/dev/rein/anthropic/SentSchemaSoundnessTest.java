@@ -224,6 +224,11 @@ class SentSchemaSoundnessTest {
         check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
                 + "\"#/$defs/Y\"}},\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
                 "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}", "names the property \"b\", which the object at /$defs/Y does not list");
+        // the advice names the referenced object, not "the object's own" (the node beside the $ref lists b)
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
+                + "\"#/$defs/Y\"}},\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}}}",
+                "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}", "list \"b\" in the \"properties\" of the object at /$defs/Y (the $ref"
+                + " at /properties/y/$ref names it) too");
         check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
                 + "\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":"
                 + "\"string\"}}}]}}}", "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}",
@@ -288,9 +293,19 @@ class SentSchemaSoundnessTest {
         check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/My%20Y\"}},"
                 + "\"required\":[\"k\"],\"$defs\":{\"My Y\":{\"type\":\"object\",\"properties\":{" + AB + "}}}," + then,
                 yb, null);
-        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U\"}},"
-                + "\"required\":[\"k\"],\"$defs\":{\"U\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{" + AB + "}},"
-                + "{\"type\":\"null\"}]}}," + then, yb, "into the schema at /$defs/U (the reference at /properties/y"
+        String anyOf = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":"
+                + "\"#/$defs/U\"}},\"required\":[\"k\"],\"$defs\":{\"U\":{\"anyOf\":[";
+        // every variant that is an object lists b (null has no properties to list): sent
+        check(anyOf + "{\"type\":\"object\",\"properties\":{" + AB + "}},{\"type\":\"null\"}]}}," + then, yb, null);
+        check(anyOf + "{\"$ref\":\"#/$defs/W\"},{\"type\":\"null\"}]},\"W\":{\"type\":\"object\",\"properties\":{"
+                + AB + "}}}," + then, yb, null);
+        // a variant that does not list b is refused, naming it
+        check(anyOf + "{\"type\":\"object\",\"properties\":{" + AB + "}},{\"type\":\"object\",\"properties\":"
+                + "{\"a\":{\"type\":\"string\"}}}]}}," + then, yb,
+                "names the property \"b\", which the object at /$defs/U/anyOf/1 does not list");
+        // a variant Rein cannot follow: refused, saying where to write it
+        check(anyOf + "{\"$ref\":\"#W\"},{\"type\":\"null\"}]},\"W\":{\"$anchor\":\"W\",\"type\":\"object\","
+                + "\"properties\":{" + AB + "}}}," + then, yb, "into the schema at /$defs/U (the reference at /properties/y"
                 + " names it), which must list its \"properties\"");
     }
 
