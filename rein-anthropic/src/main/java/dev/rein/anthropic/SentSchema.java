@@ -344,7 +344,7 @@ final class SentSchema {
                 if ((applicator.holds() == Holds.MAP || value.isArray()) && ++i < steps.length) {
                     at.append('/').append(steps[i]); // a name or an index, not a keyword
                     String entry = steps[i].replace("~1", "/").replace("~0", "~");
-                    value = value.isArray() ? (entry.matches("\\d+") ? value.get(Integer.parseInt(entry)) : null)
+                    value = value.isArray() ? (entry.matches("\\d{1,9}") ? value.get(Integer.parseInt(entry)) : null)
                             : value.get(entry);
                 }
                 node = value;
@@ -620,7 +620,7 @@ final class SentSchema {
         for (Part part : parts) {
             for (Named named : names(part)) {
                 for (String property : named.names()) {
-                    if (!listed.has(property) && !matchesAPattern(patterns, property)) {
+                    if (!listed.has(property) && !matchesAPattern(patterns, property, name)) {
                         throw unlisted(name, named.keyword(), named.pointer(), "the property \"" + property + "\"", at,
                                 "list \"" + property + "\" in " + where + " too");
                     }
@@ -670,7 +670,7 @@ final class SentSchema {
             List<Part> childParts = parts(child, part.keyword(), pointer, null);
             // The target's schemas of the property: its own, and those of the patterns it matches; none (the target is
             // given closed and cannot hold it): nothing to check, the property can never be there.
-            for (Located own : ownSchemas(target, at, entry.getKey())) {
+            for (Located own : ownSchemas(target, at, entry.getKey(), name)) {
                 List<Located> schemas = referenced(own.schema(), own.at(), given);
                 if (schemas == null) {
                     throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
@@ -688,7 +688,7 @@ final class SentSchema {
      * The target's schemas of {@code property}: its own (at /properties/...) and each of its patternProperties whose
      * pattern matches the name (at /patternProperties/...), each a value's own schema that the copy closes.
      */
-    private static List<Located> ownSchemas(ObjectNode target, String at, String property) {
+    private static List<Located> ownSchemas(ObjectNode target, String at, String property, String name) {
         List<Located> found = new java.util.ArrayList<>();
         if (target.path("properties").get(property) instanceof ObjectNode own) {
             found.add(new Located(own, at + "/properties/" + pointerStep(property)));
@@ -696,7 +696,7 @@ final class SentSchema {
         if (target.get("patternProperties") instanceof ObjectNode patterns) {
             for (var entry : patterns.properties()) {
                 if (entry.getValue() instanceof ObjectNode schema
-                        && matches(entry.getKey(), property)) {
+                        && matches(entry.getKey(), property, name)) {
                     found.add(new Located(schema, at + "/patternProperties/" + pointerStep(entry.getKey())));
                 }
             }
@@ -704,12 +704,19 @@ final class SentSchema {
         return found;
     }
 
-    /** Whether one pattern matches {@code property} (a pattern Java cannot read: no). */
-    private static boolean matches(String pattern, String property) {
+    /**
+     * Whether a patternProperties pattern matches {@code property}, as JSON Schema reads it (found anywhere in the name).
+     * A pattern Java cannot compile is refused, the one fallback for every use: neither "no" (a pattern's schema left
+     * unchecked) nor "yes" (a property taken as allowed) is safe for all of them. OutputSchema refuses such a pattern
+     * first (its validator compiles each with Java), so this is a guard, not a path a schema Rein takes reaches.
+     */
+    private static boolean matches(String pattern, String property, String name) {
         try {
             return java.util.regex.Pattern.compile(pattern).matcher(property).find();
         } catch (java.util.regex.PatternSyntaxException e) {
-            return false;
+            throw new ReinException("the output schema " + name + " has the patternProperties pattern \"" + pattern
+                    + "\", which Java cannot read (" + e.getDescription() + "), so Rein cannot tell whether it matches \""
+                    + property + "\": write the pattern in a form Java reads" + LEAVE_IT_OFF);
         }
     }
 
@@ -881,19 +888,14 @@ final class SentSchema {
         return word(keyword) + " at " + place(pointer);
     }
 
-    /** Whether {@code property} matches one of the patternProperties' patterns (a pattern Java cannot read: no). */
-    private static boolean matchesAPattern(JsonNode patterns, String property) {
+    /** Whether {@code property} matches one of the patternProperties' patterns ({@link #matches}). */
+    private static boolean matchesAPattern(JsonNode patterns, String property, String name) {
         if (!(patterns instanceof ObjectNode map)) {
             return false;
         }
         for (var entry : map.properties()) {
-            String pattern = entry.getKey();
-            try {
-                if (java.util.regex.Pattern.compile(pattern).matcher(property).find()) {
-                    return true;
-                }
-            } catch (java.util.regex.PatternSyntaxException e) {
-                // not a pattern Java reads: not counted as a match, so the condition is refused rather than sent wrong
+            if (matches(entry.getKey(), property, name)) {
+                return true;
             }
         }
         return false;
