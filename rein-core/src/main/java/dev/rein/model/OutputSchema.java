@@ -16,7 +16,6 @@ import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
-import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.ValidationMessage;
@@ -166,29 +165,10 @@ public final class OutputSchema implements ModelOption {
         // described as above (victools' NULLABLE_ARRAY_ITEMS_ALLOWED would also make an Optional<List<String>>'s items null)
         config.forFields().withTargetTypeOverridesResolver(field -> field.isFakeContainerItemScope()
                 && field.getType().getErasedType() == java.util.Optional.class ? List.of(field.getType()) : null);
-        // Jackson's own annotations, as Jackson reads the answer: a property's name from @JsonNaming, an @JsonUnwrapped
-        // property's properties flat in its owner's, an @JsonTypeInfo type as anyOf its @JsonSubTypes each with its type id,
-        // a @JsonPropertyDescription. Without them the schema named the Java fields, a subtype was a bare object, and an
-        // answer as the schema said was read as zeros and nulls (rev101). Enums and value types stay JacksonShapes'
-        // (FLATTENED_ENUMS_FROM_* off), and a type without these annotations is generated as before: the module would also
-        // leave out every field Jackson does not see (a private one with no accessor), which changed the schema of a type
-        // read by its own creator; a bean whose fields are not what Jackson reads is refused instead (BeanNames).
-        config.with(new JacksonModule() {
-            @Override
-            protected boolean shouldIgnoreField(com.github.victools.jsonschema.generator.FieldScope field) {
-                return ignoredByAnnotation(field);
-            }
-        });
+        // Jackson's own annotations (@JsonNaming, @JsonUnwrapped, @JsonTypeInfo subtypes) and value types, as Jackson
+        // reads the answer: the configuration annotated tools' input schemas share (JacksonShapes)
         JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
-    }
-
-    /** A field Jackson's annotations leave out of the JSON: @JsonUnwrapped (its properties are its owner's), @JsonIgnore. */
-    private static boolean ignoredByAnnotation(com.github.victools.jsonschema.generator.FieldScope field) {
-        var unwrapped = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonUnwrapped.class);
-        var ignored = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonIgnore.class);
-        return unwrapped != null && unwrapped.enabled() || ignored != null && ignored.value()
-                || field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonBackReference.class) != null;
     }
 
     /** The schema of the JSON a JsonNode class holds: its kind where the class says it, else any value ({}). */

@@ -10,6 +10,7 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
+import dev.rein.internal.schema.BeanNames;
 import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.json.Json;
 import java.lang.reflect.InvocationTargetException;
@@ -31,9 +32,16 @@ import java.util.Optional;
  * ({@code javac -parameters}).
  */
 public final class AnnotatedTools {
-    /** Arguments are read with Jackson, so their schema describes values as Jackson reads them (as typed output's does). */
+    /**
+     * Arguments are read with Jackson, so their schema describes values as Jackson reads them, with typed output's
+     * configuration of it (JacksonShapes: Jackson's annotations, value types). Only that part is shared: typed output's
+     * own choices (a record's components required, a map's values as additionalProperties) would change the schema, and
+     * so the request, of every tool taking a record or a map.
+     */
     private static final SchemaGenerator GENERATOR = new SchemaGenerator(JacksonShapes.apply(
             new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON)).build());
+    /** Refuses a parameter type with a class whose schema leaves out a property Jackson reads, as typed output does. */
+    private static final BeanNames UNNAMED = new BeanNames(GENERATOR::generateSchema, "the tool's arguments");
 
     private AnnotatedTools() {}
 
@@ -125,6 +133,12 @@ public final class AnnotatedTools {
                 // one property for both: the schema would list it once and both parameters would get its value
                 throw new ReinException("tool '" + toolName + "': two parameters are named '" + paramName + "'; give each its own"
                         + " property name with @ToolParam(name = \"...\")");
+            }
+            String unnamed = UNNAMED.unnamed(schemaType);
+            if (unnamed != null) {
+                // the model, told the fields, would give them, and the method would get nulls and zeros
+                throw new ReinException("tool '" + toolName + "': parameter '" + paramName + "' cannot be given as its schema"
+                        + " says: " + unnamed);
             }
             params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, schemaType, false));
         }

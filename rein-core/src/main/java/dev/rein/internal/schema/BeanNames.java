@@ -51,9 +51,21 @@ public final class BeanNames {
         }
     });
 
+    /** What the model gives as the schema says, in a refusal: "an answer", "the tool's arguments". */
+    private final String given;
+
     /** @param schemaOf the schema generated from a class, as the output schema's generator makes it */
     public BeanNames(Function<Class<?>, ObjectNode> schemaOf) {
+        this(schemaOf, "an answer");
+    }
+
+    /**
+     * @param schemaOf the schema generated from a class, as the generator whose schemas are checked makes it
+     * @param given    what the model gives as the schema says, as a refusal names it ("the tool's arguments")
+     */
+    public BeanNames(Function<Class<?>, ObjectNode> schemaOf, String given) {
         this.schemaOf = schemaOf;
+        this.given = given;
     }
 
     /**
@@ -168,7 +180,7 @@ public final class BeanNames {
         return false;
     }
 
-    private static String refusal(Class<?> raw, List<BeanPropertyDefinition> unnamed, Set<String> named) {
+    private String refusal(Class<?> raw, List<BeanPropertyDefinition> unnamed, Set<String> named) {
         BeanPropertyDefinition first = unnamed.get(0);
         String how = first.hasConstructorParameter() ? "a @JsonCreator parameter" : first.hasSetter() ? "the setter "
                 + first.getSetter().getName() : "a field";
@@ -176,7 +188,7 @@ public final class BeanNames {
         return raw.getSimpleName() + " is read by Jackson under the propert" + (unnamed.size() == 1 ? "y " : "ies ") + names
                 + " (" + how + (unnamed.size() == 1 ? "" : ", ...") + "), which the schema generated from its fields does not name"
                 + (named.isEmpty() ? "" : " (it names " + String.join(", ", named.stream().map(n -> "\"" + n + "\"").toList()) + ")")
-                + ", so an answer as the schema says would be read as nulls and zeros. Name each field as its property (a field "
+                + ", so " + given + " as the schema says would be read as nulls and zeros. Name each field as its property (a field "
                 + first.getName() + " for \"" + first.getName() + "\", or @JsonProperty(\"" + first.getName() + "\") on the field)"
                 + (first.hasSetter() ? ", mark a setter that sets no property of its own @JsonIgnore" : "")
                 + (raw.isRecord() ? "" : ", or make " + raw.getSimpleName() + " a record");

@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.CustomDefinitionProviderV2;
+import com.github.victools.jsonschema.generator.FieldScope;
 import com.github.victools.jsonschema.generator.SchemaGenerationContext;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.json.Json;
 import java.lang.reflect.Modifier;
@@ -56,9 +58,25 @@ public final class JacksonShapes {
     /**
      * Names properties as Jackson reads them ({@code @JsonProperty("order_id")}: a value that validates under
      * the Java name would be read as null) and describes value types and renamed enums by their JSON, and a class
-     * Jackson reads from one value, not from an object, as that value ({@link #oneValue}).
+     * Jackson reads from one value, not from an object, as that value ({@link #oneValue}). Follows Jackson's own
+     * annotations as well (victools' Jackson module): a property's name from {@code @JsonNaming}, an {@code @JsonUnwrapped}
+     * property's properties flat in its owner's, an {@code @JsonTypeInfo} type as anyOf its {@code @JsonSubTypes}, each
+     * with its type id, a {@code @JsonPropertyDescription}, and no {@code @JsonIgnore}d field. The one configuration of
+     * both the typed output's schema and annotated tools' input schemas: both are read back with Jackson.
      */
     public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config) {
+        // Without the module the schema named the Java fields, a subtype was a bare object, and an answer (or a tool's
+        // arguments) as the schema said was read as zeros and nulls or not at all (rev101). Enums and value types stay
+        // this class's (FLATTENED_ENUMS_FROM_* off), and a type without these annotations is generated as before: the
+        // module would also leave out every field Jackson does not see (a private one with no accessor), which changed
+        // the schema of a type read by its own creator; a bean whose fields are not what Jackson reads is refused
+        // instead (BeanNames).
+        config.with(new JacksonModule() {
+            @Override
+            protected boolean shouldIgnoreField(FieldScope field) {
+                return ignoredByAnnotation(field);
+            }
+        });
         config.forFields().withPropertyNameOverrideResolver(field -> {
             JsonProperty renamed = field.getAnnotationConsideringFieldAndGetter(JsonProperty.class);
             return renamed == null || renamed.value().isEmpty() ? null : renamed.value();
@@ -71,6 +89,14 @@ public final class JacksonShapes {
         });
         config.forTypesInGeneral().withCustomDefinitionProvider(new OneValue());
         return config;
+    }
+
+    /** A field Jackson's annotations leave out of the JSON: @JsonUnwrapped (its properties are its owner's), @JsonIgnore. */
+    private static boolean ignoredByAnnotation(FieldScope field) {
+        var unwrapped = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonUnwrapped.class);
+        var ignored = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonIgnore.class);
+        return unwrapped != null && unwrapped.enabled() || ignored != null && ignored.value()
+                || field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonBackReference.class) != null;
     }
 
     /**
