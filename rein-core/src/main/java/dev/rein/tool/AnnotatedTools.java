@@ -49,7 +49,8 @@ public final class AnnotatedTools {
      * The tools declared by the public {@link ToolMethod} methods of {@code target}.
      *
      * @throws ReinException when {@code target} is null or declares no tool, or a declaration cannot be used as
-     *                       written (two parameters under one name, a negative timeout, an unknown parameter name), saying which
+     *                       written (two parameters under one name, a negative timeout, an unknown parameter name, a parameter
+     *                       type with a class Jackson reads under properties its schema does not name), saying which
      */
     public static List<Tool> from(Object target) {
         if (target == null) {

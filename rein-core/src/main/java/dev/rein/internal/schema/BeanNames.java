@@ -24,7 +24,8 @@ import java.util.function.Function;
  * parameters are named otherwise than its fields. The schema is generated from fields, Jackson reads properties; the
  * model, told the fields, answers them, and the property is read as null or zero, in a run that succeeds. The JSON Schema
  * generator's Jackson module names what annotations say (@JsonProperty, @JsonNaming) but not these, so such a type is
- * refused, when the agent is built and when an answer is read.
+ * refused, when the agent is built and when an answer is read; so is an annotated tool's parameter type, when the tool is
+ * made (its arguments are read with Jackson as well).
  */
 public final class BeanNames {
     /** How many classes deep the walk looks, so that it ends whatever the type (as OutputSchema's bean walk). */
