@@ -166,9 +166,29 @@ public final class OutputSchema implements ModelOption {
         config.forFields().withTargetTypeOverridesResolver(field -> field.isFakeContainerItemScope()
                 && field.getType().getErasedType() == java.util.Optional.class ? List.of(field.getType()) : null);
         // Jackson's own annotations (@JsonNaming, @JsonUnwrapped, @JsonTypeInfo subtypes) and value types, as Jackson
-        // reads the answer: the configuration annotated tools' input schemas share (JacksonShapes)
-        JacksonShapes.apply(config);
+        // reads the answer: the configuration annotated tools' input schemas share (JacksonShapes); an answer's schema also
+        // leaves out a bean's field Jackson reads from nothing
+        JacksonShapes.apply(config, OutputSchema::unreadByJackson);
         return new SchemaGenerator(config.build());
+    }
+
+    /**
+     * A bean's field Jackson reads from no property (private, with no getter, setter or creator parameter), as Jackson's
+     * own introspection of the class finds it: it was listed, the model filled it in and its value was dropped unseen. A
+     * record's components, a static field and a class Jackson cannot introspect are left as the generator makes them.
+     */
+    private static boolean unreadByJackson(com.github.victools.jsonschema.generator.FieldScope field) {
+        Class<?> owner = field.getRawMember().getDeclaringClass();
+        if (owner.isRecord() || owner.isEnum() || field.isStatic()) {
+            return false;
+        }
+        try {
+            String name = field.getRawMember().getName();
+            return JavaNames.readProperties(JavaNames.type(owner)).stream().noneMatch(p -> p.getField() != null && name.equals(p.getField().getName())
+                    || p.couldDeserialize() && name.equals(p.getInternalName())); // a field with a getter only is set as a field
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** The schema of the JSON a JsonNode class holds: its kind where the class says it, else any value ({}). */

@@ -65,6 +65,12 @@ public final class JacksonShapes {
      * both the typed output's schema and annotated tools' input schemas: both are read back with Jackson.
      */
     public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config) {
+        return apply(config, field -> false);
+    }
+
+    /** As {@link #apply(SchemaGeneratorConfigBuilder)}, also leaving out the fields {@code alsoIgnored} names. */
+    public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config,
+            java.util.function.Predicate<FieldScope> alsoIgnored) {
         // Without the module the schema named the Java fields, a subtype was a bare object, and an answer (or a tool's
         // arguments) as the schema said was read as zeros and nulls or not at all (rev101). Enums and value types stay
         // this class's (FLATTENED_ENUMS_FROM_* off), and a type without these annotations is generated as before: the
@@ -74,7 +80,7 @@ public final class JacksonShapes {
         config.with(new JacksonModule() {
             @Override
             protected boolean shouldIgnoreField(FieldScope field) {
-                return ignoredByAnnotation(field);
+                return ignoredByAnnotation(field) || alsoIgnored.test(field);
             }
         });
         config.forFields().withPropertyNameOverrideResolver(field -> {
