@@ -130,6 +130,17 @@ public final class OutputSchema implements ModelOption {
                         CustomDefinition.AttributeInclusion.NO);
             }
         });
+        // a Map.Entry is read by Jackson as an object of one key ({"first": {...}}) whose value is the entry's value: it was
+        // a bare object, so an entry's value went unchecked and was read as a record of nulls and zeros
+        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
+            if (javaType.getErasedType() != java.util.Map.Entry.class) {
+                return null;
+            }
+            List<ResolvedType> kv = javaType.getTypeParameters();
+            ObjectNode entry = Json.object().put("type", "object").put("minProperties", 1).put("maxProperties", 1);
+            entry.set("additionalProperties", kv.size() == 2 ? context.createDefinitionReference(kv.get(1)) : Json.object());
+            return new CustomDefinition(entry, CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO);
+        });
         // victools writes an Object as {} already, a JsonNode as an object, which refused "hot" or 5 Jackson binds to it,
         // and a JsonNode subclass as Jackson's internals (an ObjectNode's _children and _nodeFactory)
         config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> JsonNode.class.isAssignableFrom(
@@ -366,8 +377,8 @@ public final class OutputSchema implements ModelOption {
      * times, each time at a type longer than before. Walks at most {@link #MAX_BEANS} types.
      */
     private static String growing(JavaType type, List<JavaType> path, java.util.Set<JavaType> seen) {
-        if (type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType()) {
-            return type.getContentType() == null ? null : growing(type.getContentType(), path, seen);
+        if (JacksonShapes.isContainer(type)) {
+            return JacksonShapes.contentOf(type) == null ? null : growing(JacksonShapes.contentOf(type), path, seen);
         }
         Class<?> raw = type.getRawClass();
         if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
@@ -481,9 +492,8 @@ public final class OutputSchema implements ModelOption {
         if (raw.isRecord()) {
             return true;
         }
-        boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
-        if (container) {
-            return type.getContentType() != null && checked(type.getContentType(), visited, beans);
+        if (JacksonShapes.isContainer(type)) {
+            return JacksonShapes.contentOf(type) != null && checked(JacksonShapes.contentOf(type), visited, beans);
         }
         // an interface or abstract class Jackson reads as one of its @JsonSubTypes: checked when a subtype is (a Shape of
         // records); it was read unchecked, {"kind":"circle"} as Circle[radius=0.0] (rev101)

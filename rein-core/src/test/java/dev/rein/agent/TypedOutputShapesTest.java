@@ -689,4 +689,36 @@ class TypedOutputShapesTest {
         assertThat(listed.either().values).containsExactly("b");
         assertThat(listed.amount().value()).isEqualByComparingTo("1.5");
     }
+
+    public record Ranked(List<Map.Entry<String, Line>> ranking, Map.Entry<String, Customer> best) {}
+
+    /**
+     * A Map.Entry is described as Jackson reads it, an object of one key whose value has the entry's value schema, and
+     * checked so: it was a bare object, so {"first":{"sku":"A"}} validated and was read as a Line with no quantity or
+     * price, in a run that succeeded. Failed first: the run succeeded on the first answer.
+     */
+    @Test
+    void aMapEntryIsAnObjectOfOneKeyAndItsValueIsChecked() {
+        String incomplete = "{\"ranking\":[{\"first\":{\"sku\":\"A\"}}],\"best\":{\"vip\":{\"name\":\"山田\"}}}";
+        String valid = "{\"ranking\":[{\"first\":{\"sku\":\"A\",\"quantity\":1,\"price\":2}}],\"best\":{\"vip\":{\"name\":\"山田\"}}}";
+        ScriptedModel model = ScriptedModel.of(text(incomplete), text(valid));
+        RunResult r = Agent.builder().model(model).build().run("順位", Ranked.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("quantity");
+        Ranked ranked = r.output(Ranked.class);
+        assertThat(ranked.ranking().get(0).getKey()).isEqualTo("first");
+        assertThat(ranked.ranking().get(0).getValue().quantity()).isEqualTo(1);
+        assertThat(ranked.best().getValue().name()).isEqualTo("山田");
+        var entry = dev.rein.model.OutputSchema.of(Ranked.class).schema().path("properties").path("best");
+        assertThat(entry.path("minProperties").asInt()).as(entry.toString()).isEqualTo(1);
+        assertThat(entry.path("maxProperties").asInt()).as(entry.toString()).isEqualTo(1);
+        // a list of entries read on its own is checked too, and an entry of two keys (which Jackson refuses) is refused
+        java.lang.reflect.Type entries = new dev.rein.model.TypeRef<List<Map.Entry<String, Line>>>() {}.type();
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.readAnswer("[{\"a\":{\"sku\":\"A\"}}]", entries))
+                .isInstanceOf(ReinException.class).hasMessageContaining("quantity");
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.readAnswer("[{\"a\":{\"sku\":\"A\",\"quantity\":1,\"price\":2},"
+                + "\"b\":{\"sku\":\"B\",\"quantity\":1,\"price\":2}}]", entries)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("$[0]");
+    }
 }

@@ -82,8 +82,8 @@ public final class BeanNames {
         if (depth >= MAX_DEPTH || visited.size() >= MAX_TYPES || !visited.add(type)) {
             return null;
         }
-        if (type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType()) {
-            return type.getContentType() == null ? null : walk(type.getContentType(), visited, depth + 1);
+        if (JacksonShapes.isContainer(type)) {
+            return JacksonShapes.contentOf(type) == null ? null : walk(JacksonShapes.contentOf(type), visited, depth + 1);
         }
         if (raw.isPrimitive() || raw.isEnum() || raw == Object.class || raw.getName().startsWith("java.")
                 || JsonNode.class.isAssignableFrom(raw)) {

@@ -56,6 +56,25 @@ public final class JacksonShapes {
     private JacksonShapes() {}
 
     /**
+     * What Jackson reads inside {@code type} when it is a container: an array's, collection's or Optional's element, a
+     * map's value, and a {@code Map.Entry}'s value (Jackson reads an entry as an object of one key, and its type is no
+     * container to Jackson); null for any other type.
+     */
+    public static JavaType contentOf(JavaType type) {
+        if (type.getRawClass() == Map.Entry.class) {
+            return type.containedTypeCount() == 2 ? type.containedType(1) : null;
+        }
+        boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
+        return container ? type.getContentType() : null;
+    }
+
+    /** Whether {@code type} is a container as {@link #contentOf} reads it. */
+    public static boolean isContainer(JavaType type) {
+        return type.getRawClass() == Map.Entry.class || type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType()
+                || type.isReferenceType();
+    }
+
+    /**
      * Names properties as Jackson reads them ({@code @JsonProperty("order_id")}: a value that validates under
      * the Java name would be read as null) and describes value types and renamed enums by their JSON, and a class
      * Jackson reads from one value, not from an object, as that value ({@link #oneValue}). Follows Jackson's own
