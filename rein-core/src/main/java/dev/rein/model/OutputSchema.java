@@ -23,6 +23,8 @@ import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.internal.schema.BeanNames;
 import dev.rein.internal.schema.JacksonShapes;
+import dev.rein.internal.schema.TypeMemo;
+import dev.rein.internal.schema.TypeWalk;
 import dev.rein.json.Json;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
@@ -44,45 +46,18 @@ public final class OutputSchema implements ModelOption {
     private static final BeanNames UNNAMED = new BeanNames(type -> GENERATOR.generateSchema(type));
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
-     * The schema generated from each class whose answers {@link #readAnswer} checks (a record, an array of records, ...): an
-     * answer must have the components it requires, or it would be read as a record full of nulls and zeros. Null for a
-     * class that is not checked or no schema can be generated from (it is read as Jackson reads it). Whether a class is
-     * checked is worked out here, once: the walk over a bean's properties ran on every answer read.
+     * The schema generated from each type whose answers {@link #readAnswer} checks (a record, a list of records, a bean
+     * holding one, ...): an answer must have the components it requires, or it would be read as a record full of nulls and
+     * zeros. Null for a type that is not checked or no schema can be generated from (it is read as Jackson reads it).
+     * Worked out once per type: the walk over a bean's properties ran on every answer read.
      */
-    private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
-        @Override
-        protected OutputSchema computeValue(Class<?> type) {
-            return checked(Json.mapper().getTypeFactory().constructType(type)) ? schemaOrNull(type.getSimpleName(), type) : null;
-        }
-    };
+    private static final TypeMemo<OutputSchema> CHECKED_SCHEMAS = new TypeMemo<>(256,
+            type -> checked(JavaNames.type(type)) ? schemaOrNull(TypeRef.nameOf(type), type) : null);
     /**
-     * The schema generated from each generic type read with {@link #readAnswer(String, Type)}, as {@link #RECORD_SCHEMAS}
-     * for classes; bounded, since a type built at run time (not a class) is not tied to a class that could be unloaded.
+     * Why each type's schema never ends ({@link #growing}), null for one that ends; once per type, as {@link
+     * #CHECKED_SCHEMAS}: an unchecked type's answer was walked for it on every read.
      */
-    private static final TypeSchemas TYPE_SCHEMAS = new TypeSchemas(256);
-
-    /** At most {@code size} generated schemas by type, the least recently used dropped; empty for a type with none. */
-    private static final class TypeSchemas {
-        private final java.util.Map<Type, java.util.Optional<OutputSchema>> byType;
-
-        TypeSchemas(int capacity) {
-            this.byType = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<Type, java.util.Optional<OutputSchema>> eldest) {
-                    return size() > capacity;
-                }
-            });
-        }
-
-        /**
-         * The schema generated from {@code type} ({@code javaType} as Jackson sees it), or null when it is not checked or
-         * none can be (it is then read as Jackson reads it).
-         */
-        OutputSchema get(Type type, JavaType javaType) {
-            return byType.computeIfAbsent(type, t -> java.util.Optional.ofNullable(checked(javaType) ? schemaOrNull(TypeRef.nameOf(t), t)
-                    : null)).orElse(null);
-        }
-    }
+    private static final TypeMemo<String> ENDLESS = new TypeMemo<>(256, type -> growing(JavaNames.type(type)));
 
     /** Jackson's message for a key given twice in one object, with strict duplicate detection. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
@@ -338,8 +313,7 @@ public final class OutputSchema implements ModelOption {
      * an overflow it misses is told alike: a mistake in the type, not an error with a stack trace.
      */
     private static ObjectNode generate(Type type) {
-        JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
-        String grows = growing(javaType, new java.util.ArrayList<>(), new java.util.HashSet<>());
+        String grows = ENDLESS.get(type);
         try {
             if (grows == null) {
                 return GENERATOR.generateSchema(type);
@@ -361,8 +335,8 @@ public final class OutputSchema implements ModelOption {
      * first (one made would have refused it): Jackson's read recursed over it until the stack overflowed, after more than
      * ten seconds (core44's note).
      */
-    private static void refuseEndless(Type type, JavaType javaType) {
-        String grows = growing(javaType, new java.util.ArrayList<>(), new java.util.HashSet<>());
+    private static void refuseEndless(Type type) {
+        String grows = ENDLESS.get(type);
         if (grows != null) {
             throw neverEnds(type, grows);
         }
@@ -374,36 +348,23 @@ public final class OutputSchema implements ModelOption {
     /**
      * The class and property ("Fork, through its property 'a'") by which {@code type} holds a class at ever larger types,
      * or null: a path of Jackson properties (containers followed to their elements) that meets one class {@link #MAX_GROWTH}
-     * times, each time at a type longer than before. Walks at most {@link #MAX_BEANS} types.
+     * times, each time at a type longer than before. Walks as {@link TypeWalk} does, within its bounds.
      */
-    private static String growing(JavaType type, List<JavaType> path, java.util.Set<JavaType> seen) {
-        if (JacksonShapes.isContainer(type)) {
-            return JacksonShapes.contentOf(type) == null ? null : growing(JacksonShapes.contentOf(type), path, seen);
-        }
-        Class<?> raw = type.getRawClass();
-        if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
-                || seen.size() >= MAX_BEANS || !seen.add(type)) {
-            return null;
-        }
-        int length = type.toCanonical().length();
-        if (path.stream().filter(t -> t.getRawClass() == raw && t.toCanonical().length() < length).count() >= MAX_GROWTH) {
-            return raw.getSimpleName();
-        }
-        path.add(type);
-        try {
-            for (var property : Json.mapper().getDeserializationConfig().introspect(type).findProperties()) {
-                String grows = property.getPrimaryType() == null ? null : growing(property.getPrimaryType(), path, seen);
-                if (grows != null) {
-                    return !grows.contains(",") ? grows + ", through its property '" + property.getName() + "',"
-                            : grows;
-                }
+    private static String growing(JavaType type) {
+        return TypeWalk.walk(type, new TypeWalk.Visitor<String>() {
+            @Override
+            public String enter(JavaType t, List<JavaType> path) {
+                int length = t.toCanonical().length();
+                return path.stream().filter(p -> p.getRawClass() == t.getRawClass() && p.toCanonical().length() < length)
+                        .count() >= MAX_GROWTH ? t.getRawClass().getSimpleName() : null;
             }
-        } catch (RuntimeException e) {
-            return null; // a type Jackson cannot introspect: the generator says what it makes of it
-        } finally {
-            path.remove(path.size() - 1);
-        }
-        return null;
+
+            @Override
+            public String through(JavaType owner, com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition property,
+                    String grows) {
+                return grows.contains(",") ? grows : grows + ", through its property '" + property.getName() + "',";
+            }
+        });
     }
 
     /**
@@ -462,67 +423,12 @@ public final class OutputSchema implements ModelOption {
      * the check is for, cannot arise in it.
      */
     static boolean checked(JavaType type) { // package-private for tests
-        WALKS.increment();
-        return checked(type, new java.util.HashSet<>(), 0);
-    }
-
-    /** How many times {@link #checked(JavaType)} has walked a type, for tests: once per type, then the answer is cached. */
-    private static final java.util.concurrent.atomic.LongAdder WALKS = new java.util.concurrent.atomic.LongAdder();
-
-    /** How many types {@link #checked(JavaType)} has walked (for tests). */
-    static long checkedWalks() {
-        return WALKS.sum();
-    }
-
-    /**
-     * How many beans deep {@link #checked} looks, so that the walk ends whatever the type: a generic bean whose property
-     * is itself at a larger type ({@code Tree<T>} holding a {@code Tree<List<T>>}) never meets a type it has seen (Jackson
-     * cannot read such a type either).
-     */
-    private static final int MAX_BEAN_DEPTH = 32;
-    /**
-     * How many beans {@link #checked} introspects in all, as well: within the depth bound a bean with two such properties
-     * ({@code Fork<T>} holding a {@code Fork<List<T>>} and a {@code Fork<Set<T>>}) has 2^32 different beans. A type past
-     * either bound is read as Jackson reads it, unchecked.
-     */
-    private static final int MAX_BEANS = 256;
-
-    private static boolean checked(JavaType type, java.util.Set<JavaType> visited, int beans) {
-        Class<?> raw = type.getRawClass();
-        if (raw.isRecord()) {
-            return true;
-        }
-        if (JacksonShapes.isContainer(type)) {
-            return JacksonShapes.contentOf(type) != null && checked(JacksonShapes.contentOf(type), visited, beans);
-        }
-        // an interface or abstract class Jackson reads as one of its @JsonSubTypes: checked when a subtype is (a Shape of
-        // records); it was read unchecked, {"kind":"circle"} as Circle[radius=0.0] (rev101)
-        var subtypes = raw.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
-        if (subtypes != null && (raw.isInterface() || Modifier.isAbstract(raw.getModifiers()))) {
-            if (beans >= MAX_BEAN_DEPTH || visited.size() >= MAX_BEANS || !visited.add(type)) {
-                return false;
+        return TypeWalk.walk(type, new TypeWalk.Visitor<Boolean>() {
+            @Override
+            public Boolean enter(JavaType t, List<JavaType> path) {
+                return t.getRawClass().isRecord() ? Boolean.TRUE : null;
             }
-            return java.util.Arrays.stream(subtypes.value()).map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::value)
-                    .filter(subtype -> subtype != raw)
-                    .anyMatch(subtype -> checked(Json.mapper().getTypeFactory().constructType(subtype), visited, beans + 1));
-        }
-        // a bean: its properties as Jackson reads them (a type variable resolved, Box<Verdict>'s item is a Verdict); the
-        // visited set ends a bean that holds itself. JDK types, enums and primitives are read as Jackson reads them.
-        if (raw.isPrimitive() || raw.isEnum() || raw.isInterface() || raw == Object.class || raw.getName().startsWith("java.")
-                || beans >= MAX_BEAN_DEPTH || visited.size() >= MAX_BEANS || !visited.add(type)) {
-            return false;
-        }
-        try {
-            for (var property : Json.mapper().getDeserializationConfig().introspect(type).findProperties()) {
-                JavaType propertyType = property.getPrimaryType();
-                if (propertyType != null && checked(propertyType, visited, beans + 1)) {
-                    return true;
-                }
-            }
-        } catch (RuntimeException e) {
-            return false; // a type Jackson cannot introspect: it is read (and refused) as Jackson reads it
-        }
-        return false;
+        }) != null;
     }
 
     /**
@@ -644,9 +550,9 @@ public final class OutputSchema implements ModelOption {
         }
         refuseOptional(type);
         JsonNode value = parseAnswer(answer);
-        OutputSchema required = RECORD_SCHEMAS.get(type);
+        OutputSchema required = CHECKED_SCHEMAS.get(type);
         if (required == null) { // first: BeanNames' walk over such a type is long too
-            refuseEndless(type, Json.mapper().getTypeFactory().constructType(type));
+            refuseEndless(type);
         }
         refuseUnnamed(type);
         List<String> problems = required == null ? List.of() : required.problems(value);
@@ -681,9 +587,9 @@ public final class OutputSchema implements ModelOption {
         JavaType javaType = refuseOptional(type);
         JsonNode value = parseAnswer(answer);
         String name = TypeRef.nameOf(type);
-        OutputSchema required = TYPE_SCHEMAS.get(type, javaType);
+        OutputSchema required = CHECKED_SCHEMAS.get(type);
         if (required == null) { // first: BeanNames' walk over such a type is long too
-            refuseEndless(type, Json.mapper().getTypeFactory().constructType(type));
+            refuseEndless(type);
         }
         refuseUnnamed(type);
         List<String> problems = required == null ? List.of() : required.problems(value);

@@ -1,6 +1,5 @@
 package dev.rein.internal.schema;
 
-import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
@@ -10,10 +9,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -28,14 +24,6 @@ import java.util.function.Function;
  * made (its arguments are read with Jackson as well).
  */
 public final class BeanNames {
-    /** How many classes deep the walk looks, so that it ends whatever the type (as OutputSchema's bean walk). */
-    private static final int MAX_DEPTH = 32;
-    /**
-     * How many types the walk visits in all, as well: a generic class with two properties holding itself at larger
-     * types ({@code Fork<T>} with a {@code Fork<List<T>>} and a {@code Fork<Set<T>>}) has 2^32 types within the depth.
-     */
-    private static final int MAX_TYPES = 256;
-
     private final Function<Class<?>, ObjectNode> schemaOf;
     /** The names each class's generated schema gives its properties. */
     private final ClassValue<Set<String>> schemaNames = new ClassValue<>() {
@@ -44,13 +32,14 @@ public final class BeanNames {
             return namesOf(type);
         }
     };
-    /** The refusal for each type walked (empty: nothing unnamed); bounded, as a type built at run time is no class. */
-    private final Map<Type, Optional<String>> byType = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Type, Optional<String>> eldest) {
-            return size() > 256;
-        }
-    });
+    /** The refusal for each type walked (null: nothing unnamed). */
+    private final TypeMemo<String> byType = new TypeMemo<>(256, type -> TypeWalk.walk(JavaNames.type(type),
+            new TypeWalk.Visitor<String>() {
+                @Override
+                public String properties(JavaType t, List<BeanPropertyDefinition> properties) {
+                    return unnamed(t, properties);
+                }
+            }));
 
     /** What the model gives as the schema says, in a refusal: "an answer", "the tool's arguments". */
     private final String given;
@@ -71,44 +60,16 @@ public final class BeanNames {
 
     /**
      * Why an answer to {@code type} cannot be read as its schema says (a class in it whose schema leaves out a property
-     * Jackson reads), with what to do; null when every class in it names what Jackson reads.
+     * Jackson reads), with what to do; null when every class in it names what Jackson reads. Walked as {@link TypeWalk}
+     * walks, once per type.
      */
     public String unnamed(Type type) {
-        return byType.computeIfAbsent(type, t -> Optional.ofNullable(walk(JavaNames.type(t), new HashSet<>(), 0))).orElse(null);
+        return byType.get(type);
     }
 
-    private String walk(JavaType type, Set<JavaType> visited, int depth) {
+    /** The refusal for one class whose {@code properties} (as Jackson reads them) its schema does not all name, or null. */
+    private String unnamed(JavaType type, List<BeanPropertyDefinition> properties) {
         Class<?> raw = type.getRawClass();
-        if (depth >= MAX_DEPTH || visited.size() >= MAX_TYPES || !visited.add(type)) {
-            return null;
-        }
-        if (JacksonShapes.isContainer(type)) {
-            return JacksonShapes.contentOf(type) == null ? null : walk(JacksonShapes.contentOf(type), visited, depth + 1);
-        }
-        if (raw.isPrimitive() || raw.isEnum() || raw == Object.class || raw.getName().startsWith("java.")
-                || JsonNode.class.isAssignableFrom(raw)) {
-            return null;
-        }
-        JsonSubTypes subtypes = raw.getAnnotation(JsonSubTypes.class);
-        if (subtypes != null) { // an interface or abstract class read as one of its subtypes: each subtype is read
-            for (JsonSubTypes.Type subtype : subtypes.value()) {
-                if (subtype.value() != raw) {
-                    String found = walk(JavaNames.type(subtype.value()), visited, depth + 1);
-                    if (found != null) {
-                        return found;
-                    }
-                }
-            }
-        }
-        if (raw.isInterface() || java.lang.reflect.Modifier.isAbstract(raw.getModifiers())) {
-            return null;
-        }
-        List<BeanPropertyDefinition> properties;
-        try {
-            properties = JavaNames.readProperties(type);
-        } catch (RuntimeException e) {
-            return null; // a type Jackson cannot introspect: it is refused as Jackson reads it
-        }
         Set<String> named = schemaNames.get(raw);
         List<BeanPropertyDefinition> unnamed = new ArrayList<>();
         for (BeanPropertyDefinition property : properties) {
@@ -119,17 +80,7 @@ public final class BeanNames {
                 unnamed.add(property);
             }
         }
-        if (!unnamed.isEmpty()) {
-            return refusal(raw, unnamed, named);
-        }
-        for (BeanPropertyDefinition property : properties) {
-            JavaType next = property.getPrimaryType();
-            String found = next == null ? null : walk(next, visited, depth + 1);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        return unnamed.isEmpty() ? null : refusal(raw, unnamed, named);
     }
 
     /** The names Jackson found ignored in {@code type} (a record's {@code @JsonIgnore} component among them). */
