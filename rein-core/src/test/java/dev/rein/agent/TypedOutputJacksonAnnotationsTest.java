@@ -224,4 +224,22 @@ class TypedOutputJacksonAnnotationsTest {
         assertThat(model.requests().get(0).toString()).doesNotContain("internalNote");
         assertThat(r.output(Ticket.class).getStatus()).isEqualTo("open");
     }
+
+    @com.fasterxml.jackson.annotation.JsonClassDescription("a support ticket's summary")
+    public static final class Described {
+        public String title;
+        @JsonProperty(access = JsonProperty.Access.READ_ONLY)
+        public String id;
+    }
+
+    /** What the Jackson module reads besides those above, as docs/replay.md lists it: a class's description, a property's access. */
+    @Test
+    void aClassDescriptionAndAReadOnlyPropertyAreAsTheModuleReadsThem() {
+        var schema = OutputSchema.of(Described.class).schema();
+        assertThat(schema.path("description").asText()).isEqualTo("a support ticket's summary");
+        // Jackson writes a READ_ONLY property but never reads it: the model is not asked for it
+        assertThat(schema.path("properties").has("id")).as(schema.toString()).isFalse();
+        assertThat(schema.path("properties").has("title")).isTrue();
+        assertThat(OutputSchema.readAnswer("{\"title\":\"t\",\"id\":\"x\"}", Described.class).id).isNull();
+    }
 }
