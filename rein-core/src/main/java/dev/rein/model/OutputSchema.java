@@ -169,9 +169,7 @@ public final class OutputSchema implements ModelOption {
             return false;
         }
         try {
-            String name = field.getRawMember().getName();
-            return JavaNames.readProperties(JavaNames.type(owner)).stream().noneMatch(p -> p.getField() != null && name.equals(p.getField().getName())
-                    || p.couldDeserialize() && name.equals(p.getInternalName())); // a field with a getter only is set as a field
+            return !BeanNames.readByJackson(field.getRawMember(), JavaNames.readProperties(JavaNames.type(owner)));
         } catch (RuntimeException e) {
             return false;
         }

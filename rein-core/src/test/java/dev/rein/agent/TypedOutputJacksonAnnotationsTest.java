@@ -242,4 +242,29 @@ class TypedOutputJacksonAnnotationsTest {
         assertThat(schema.path("properties").has("title")).isTrue();
         assertThat(OutputSchema.readAnswer("{\"title\":\"t\",\"id\":\"x\"}", Described.class).id).isNull();
     }
+
+    /** A convenience setter that is no property of its own, not marked @JsonIgnore, beside the field it sets. */
+    public static final class Stamped {
+        public String createdAt;
+        public Invoice invoice;
+
+        public void setCreatedAtMillis(long millis) { this.createdAt = java.time.Instant.ofEpochMilli(millis).toString(); }
+    }
+
+    /**
+     * A setter Jackson reads beside fields that are all in the schema is harmless (the model is not asked for it, and every
+     * field the schema names is read): it is no longer refused unless marked @JsonIgnore. A setter named otherwise than the
+     * field it sets (SetterOnly: the field is read by no property) and a creator named otherwise are still refused (above).
+     * Failed first: Stamped was refused for "createdAtMillis".
+     */
+    @Test
+    void aConvenienceSetterBesideFieldsThatAreAllReadIsNotRefused() {
+        ScriptedModel model = ScriptedModel.of(text("{\"createdAt\":\"t\",\"invoice\":{\"invoiceId\":\"I\",\"total\":1}}"));
+        RunResult r = Agent.builder().model(model).outputType(Stamped.class).build().run("s");
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Stamped.class).createdAt).isEqualTo("t");
+        assertThat(OutputSchema.of(Stamped.class).schema().path("properties").has("createdAtMillis")).isFalse();
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"invoice\":{\"invoiceId\":\"I\",\"total\":1}}", SetterOnly.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("\"invoice\"");
+    }
 }

@@ -72,7 +72,14 @@ public final class BeanNames {
         Class<?> raw = type.getRawClass();
         Set<String> named = schemaNames.get(raw);
         List<BeanPropertyDefinition> unnamed = new ArrayList<>();
+        boolean fieldUnread = hasFieldUnread(raw, properties);
         for (BeanPropertyDefinition property : properties) {
+            // a setter that is no property of its own (setCreatedAtMillis beside a createdAt the schema names) is harmless
+            // while every field is read: the model is not asked for it. With a field Jackson reads from no property (held,
+            // left out of the schema), the setter is taken for the one that sets it under another name (setInvoice).
+            if (!fieldUnread && property.hasSetter() && !property.hasField() && !property.hasConstructorParameter()) {
+                continue;
+            }
             // an @JsonUnwrapped property's own properties are its owner's (the schema lists them there); one Jackson keeps
             // though it is ignored (a record's @JsonIgnore component, as a creator parameter) reads nothing the model gives
             if (named != null && property.couldDeserialize() && !unwrapped(property) && !ignored(property, ignoredNames(type))
@@ -81,6 +88,31 @@ public final class BeanNames {
             }
         }
         return unnamed.isEmpty() ? null : refusal(raw, unnamed, named);
+    }
+
+    /**
+     * Whether Jackson reads {@code field} of {@code owner} through one of {@code properties} (its field, or a setter or
+     * creator parameter of its name): a private field with no getter, setter or creator parameter is read from nothing.
+     */
+    public static boolean readByJackson(java.lang.reflect.Field field, List<BeanPropertyDefinition> properties) {
+        String name = field.getName();
+        return properties.stream().anyMatch(p -> p.getField() != null && name.equals(p.getField().getName())
+                || p.couldDeserialize() && name.equals(p.getInternalName())); // a field with a getter only is set as a field
+    }
+
+    /** Whether {@code raw} (or a superclass) has an instance field of data (not transient or ignored) Jackson reads from nothing. */
+    private static boolean hasFieldUnread(Class<?> raw, List<BeanPropertyDefinition> properties) {
+        for (Class<?> c = raw; c != null && c != Object.class && !c.isRecord(); c = c.getSuperclass()) {
+            for (java.lang.reflect.Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (!java.lang.reflect.Modifier.isStatic(modifiers) && !java.lang.reflect.Modifier.isTransient(modifiers)
+                        && !field.isSynthetic() && !field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)
+                        && !readByJackson(field, properties)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The names Jackson found ignored in {@code type} (a record's {@code @JsonIgnore} component among them). */
