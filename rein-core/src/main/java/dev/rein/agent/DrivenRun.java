@@ -374,16 +374,17 @@ public final class DrivenRun {
 
     /**
      * Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. Refused (this
-     * agent has another output schema, or rebuilding the run threw another ConfigurationException), it traces nothing:
-     * the run then ends from its pause ({@link #end}), which tells the decisions, and the refusal says they were not
-     * applied.
+     * agent has another output schema, or rebuilding the run threw anything else: a listener factory's failure, an
+     * application's ConfigurationException), it traces nothing: the run then ends from its pause ({@link #end}), which
+     * tells the decisions, and the refusal says they were not applied, and which.
      */
     public RunSnapshot resumed(RunSnapshot snapshot) {
         Run run;
         try {
             run = resume(snapshot);
-        } catch (dev.rein.ConfigurationException refused) {
-            // any refusal, not only the schema's: on an engine it ends the run, so the decisions are dropped either way
+        } catch (RuntimeException refused) {
+            // any refusal, not only a ConfigurationException: on an engine a failed resume ends the run, so the
+            // decisions are dropped either way, and a person's decision must not be dropped unsaid
             throw Resumption.notApplied(refused, snapshot, "the run ends without them");
         }
         return effect(run, loop -> Resumption.announce(run, false));

@@ -59,19 +59,45 @@ final class Resumption {
     }
 
     /**
-     * {@code refused} saying that the decisions taken on the run's pause were not applied, and {@code then} what becomes
-     * of them; {@code refused} itself when none were taken. A refused resume must not drop a person's decision unsaid.
+     * {@code refused} saying that the decisions taken on the run's pause were not applied (and on which tools), and
+     * {@code then} what becomes of them; {@code refused} itself when none were taken. A refused resume must not drop a
+     * person's decision unsaid. The note keeps the refusal's kind, which decides the run's reason on an engine: a
+     * {@link ConfigurationException} stays one, another {@link ReinException} (the application's words) stays one, and
+     * anything else (a bug) becomes a ReinException saying "internal error" as a driver says it, its cause kept.
      */
-    static ConfigurationException notApplied(ConfigurationException refused, RunSnapshot snapshot, String then) {
+    static RuntimeException notApplied(RuntimeException refused, RunSnapshot snapshot, String then) {
         List<String> decided = DecisionEvents.of(snapshot.runId(), snapshot.steps(), snapshot.approvals(), null).stream()
                 .map(TraceEvent.ApprovalDecided::tool).toList();
         if (decided.isEmpty()) {
             return refused;
         }
-        ConfigurationException said = new ConfigurationException(refused.getMessage() + ". The decisions taken on its pause ("
-                + String.join(", ", decided) + ") were not applied: " + then);
+        String note = "The decisions taken on its pause (" + String.join(", ", decided) + ") were not applied: " + then;
+        RuntimeException said;
+        if (refused instanceof ConfigurationException) {
+            said = new ConfigurationException(sentences(refused.getMessage(), note));
+        } else if (refused instanceof ReinException) {
+            said = new ReinException(sentences(refused.getMessage(), note));
+        } else {
+            said = new ReinException(sentences("internal error: " + refused, note));
+        }
         said.initCause(refused);
         return said;
+    }
+
+    /**
+     * {@code first} and then {@code next}, as one sentence follows another: a full stop between them unless {@code first}
+     * ends a sentence itself ({@code .}, {@code !}, {@code ?}, {@code …}, also in their full-width forms), so that an
+     * application's message ending in "." does not read "..". A blank {@code first} (an exception without a message)
+     * leaves {@code next} alone.
+     */
+    static String sentences(String first, String next) {
+        String ended = first == null ? "" : first.stripTrailing();
+        if (ended.isEmpty()) {
+            return next;
+        }
+        char last = ended.charAt(ended.length() - 1);
+        boolean closed = ".!?\u2026\u3002\uFF01\uFF1F\uFF0E".indexOf(last) >= 0;
+        return ended + (closed ? " " : ". ") + next;
     }
 
     /**

@@ -138,7 +138,7 @@ final class Run {
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
         this.state = from == null ? AgentState.of(this.goal) : from.state();
-        this.recorder = new Recorder(runId, listeners(runId, config), redactor, secrets::known);
+        this.recorder = new Recorder(runId, listeners(runId, config, from != null), redactor, secrets::known);
         try {
             this.outputs = config.guards().context().storeForRun();
             Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
@@ -171,7 +171,7 @@ final class Run {
         }
     }
 
-    private static List<RunListener> listeners(String runId, AgentConfig config) {
+    private static List<RunListener> listeners(String runId, AgentConfig config, boolean stored) {
         List<RunListener> listeners = new ArrayList<>();
         for (RunListenerFactory factory : config.listeners()) {
             try {
@@ -189,7 +189,7 @@ final class Run {
                     }
                 }
                 throw e instanceof ReinException rein ? rein : new ReinException("the run listener factory "
-                        + factory.getClass().getName() + " failed: " + e + "; the run was not started", e);
+                        + factory.getClass().getName() + " failed: " + e + (stored ? "; the run did not go on" : "; the run was not started"), e);
             }
         }
         listeners.add(new StoreListener(config.safety().store(), runId));
