@@ -3,6 +3,7 @@ package dev.rein.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.internal.text.DeadlineRefusal;
+import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.security.UntrustedData;
@@ -208,21 +209,30 @@ final class ToolStage {
         String content = r.fromTool() && run.config.safety().wrapToolOutput() && !reinsOwn
                 ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
         JsonNode edited = edits.remove(r.callId());
+        String unmasked = content;
         if (edited != null) {
             // The note must not claim the edited call ran when Rein refused it (say, edited arguments that do not fit).
+            // The arguments are the person's text (perhaps pasted from a page): fenced as data, masked before the
+            // fence's cut at 500 characters could leave part of a secret that the masking below no longer knows.
             String arguments = Json.write(edited);
-            content = (ranNot(r) ? "[rein] A person edited the arguments of this call to " + arguments + "; with them it was not run.\n"
-                    : "[rein] A person edited the arguments of this call before it ran; it ran with " + arguments + ".\n") + content;
+            unmasked = arguments + "\n" + content;
+            String quoted = Fence.quoted(run.redactor.redact(arguments), "edited arguments");
+            content = (ranNot(r) ? "[rein] A person edited the arguments of this call to those quoted here; with them it was"
+                    + " not run:\n" : "[rein] A person edited the arguments of this call before it ran; it ran with the arguments"
+                    + " quoted here:\n") + quoted + "\n" + content;
         }
         // The executor's masking stage sees only what a handler returned; a person's edited arguments
         // in the note above, or the refusal of an interceptor above that stage, may hold a secret too.
         // This is the last text before the model reads it, so every known value is masked here.
         String masked = run.redactor.redact(content);
-        if (!masked.equals(content)) {
+        // (with an edit, the note's arguments were masked before they were fenced: whether they held a secret is asked of
+        // them as the person gave them)
+        boolean secretFound = edited == null ? !masked.equals(content) : !run.redactor.redact(unmasked).equals(unmasked);
+        if (secretFound) {
             // the masking stage audited (and masked) what a handler returned: a secret found here came from elsewhere,
             // and docs/safety.md promises an audit event for every masked result
             RunTools.audit(run, "secret_masked", r.toolName(), r.callId(), "the result of tool '" + r.toolName()
-                    + "' contained the secret(s) " + RunTools.secretsIn(run, content) + "; they were masked before the model or the trace saw them");
+                    + "' contained the secret(s) " + RunTools.secretsIn(run, unmasked) + "; they were masked before the model or the trace saw them");
         }
         return new ToolResultBlock(r.callId(), masked, r.isError());
     }

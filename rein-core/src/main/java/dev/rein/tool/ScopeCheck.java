@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Fence;
 import java.util.Optional;
 
 /** Refuses calls the run's principal is not allowed to make; nothing the model says changes that. */
@@ -26,7 +27,11 @@ final class ScopeCheck implements ToolInterceptor {
         if (denied.isEmpty()) {
             return chain.proceed(invocation);
         }
-        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
-                + ". The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
+        // the built-in policy's reason is Rein's own words; another policy's may quote the model's arguments (a recipient,
+        // a path), so it is fenced as data, as Rein's other messages fence what they quote
+        String why = policy == ScopePolicy.REQUIRED_SCOPES ? "Permission denied: " + denied.get() + ". "
+                : "Permission denied by the scope policy, which says:\n" + Fence.quoted(denied.get(), "scope policy") + "\n";
+        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, why
+                + "The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
     }
 }

@@ -7,6 +7,7 @@ import dev.rein.approval.ApprovalRequest;
 
 import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.text.DeadlineRefusal;
+import dev.rein.internal.text.Fence;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
@@ -78,8 +79,9 @@ public final class ApprovalGate implements ToolInterceptor {
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
-                    + reject.reason()));
+            // the person's words are outside text (they may have pasted a page, or the model's own arguments): fenced
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not"
+                    + " executed. Their reason, quoted:\n" + Fence.quoted(reject.reason(), "rejection reason")));
         }
         if (hash.equals(d.approvedHash())) {
             return chain.proceed(invocation);
