@@ -77,12 +77,6 @@ final class RecordedTools implements RecordedAnswers {
     }
 
     /**
-     * A live call's {@code outcome}, its result marked as the tool's when it is Rein's note (an empty result, one for the
-     * person only) that the recording has for this call with the same words as the tool's: a trace written before Rein
-     * marked those notes as its own (ab2451ea, ac56fe1c) sent them wrapped as the tool's data, and the same answer now is
-     * no divergence. A replay of such a trace answered from the recording keeps its flag the same way.
-     */
-    /**
      * The recorded results of call {@code id} at {@code step}; all of the id's when it has one, or none at that step
      * (an older trace without steps).
      */
@@ -95,6 +89,12 @@ final class RecordedTools implements RecordedAnswers {
         return atStep.isEmpty() ? all : atStep;
     }
 
+    /**
+     * A live call's {@code outcome}, its result marked as the tool's when it is Rein's note (an empty result, one for the
+     * person only) that the recording has for this call with the same words as the tool's: a trace written before Rein
+     * marked those notes as its own (ab2451ea, ac56fe1c) sent them wrapped as the tool's data, and the same answer now is
+     * no divergence. A replay of such a trace answered from the recording keeps its flag the same way.
+     */
     private ToolOutcome markedAsRecorded(ToolOutcome outcome, String callId, int step) {
         if (!(outcome instanceof ToolOutcome.Done done) || !done.result().reinMessage()) {
             return outcome;
