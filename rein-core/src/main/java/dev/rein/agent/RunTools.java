@@ -34,12 +34,17 @@ final class RunTools {
         }
     }
 
+    /** A replay's recorded answers among the agent's interceptors, or null (no replay). */
+    static RecordedAnswers recordedAnswers(AgentConfig config) {
+        return config.interceptors().stream().filter(i -> i instanceof RecordedAnswers)
+                .map(i -> (RecordedAnswers) i).findFirst().orElse(null);
+    }
+
     static ToolExecutor executor(Run run, ToolRegistry tools, Map<String, Integer> callCounts) {
         SafetyConfig safety = run.config.safety();
         ToolEvents events = events(run);
         // a replay's recorded answers: the executor runs them after Rein's checks, and the gate asks them first
-        RecordedAnswers recorded = run.config.interceptors().stream().filter(i -> i instanceof RecordedAnswers)
-                .map(i -> (RecordedAnswers) i).findFirst().orElse(null);
+        RecordedAnswers recorded = recordedAnswers(run.config);
         ToolExecutor.Builder builder = ToolExecutor.builder(tools)
                 .defaultTimeout(run.config.toolTimeout())
                 .interceptor(new TraceValidatedCalls(run))

@@ -2,6 +2,7 @@ package dev.rein.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
@@ -34,9 +35,12 @@ final class ToolStage {
     private final Run run;
     /** Arguments a person edited in the step being answered, by call id. */
     private final Map<String, JsonNode> edits = new HashMap<>();
+    /** A replay's recorded answers, which may word a refusal as the recording did; null outside a replay. */
+    private final RecordedAnswers recorded;
 
     ToolStage(Run run) {
         this.run = run;
+        this.recorded = RunTools.recordedAnswers(run.config);
     }
 
     /** What a batch of calls came to: a result for every call, or a pause for the deferred ones. */
@@ -57,7 +61,8 @@ final class ToolStage {
         // Results are traced as they arrive (each names its call); the state learns them in call order.
         List<ToolOutcome> fresh;
         try {
-            fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
+            fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), answered -> {
+                ToolOutcome o = asRecorded(step, answered);
                 if (o instanceof ToolOutcome.Done d) {
                     traceResult(step, d.result());
                     ended.set(positionOf(toRun, d.callId()), d.result());
@@ -67,7 +72,15 @@ final class ToolStage {
             keepEndedBeforeTheCancel(step, toRun, ended);
             throw e;
         }
+        if (recorded != null) {
+            fresh = fresh.stream().map(o -> asRecorded(step, o)).toList();
+        }
         return collect(calls, toRun, fresh);
+    }
+
+    /** {@code outcome} as a replay hands it on ({@link RecordedAnswers#answered}); as it is outside a replay. */
+    private ToolOutcome asRecorded(int step, ToolOutcome outcome) {
+        return recorded == null ? outcome : recorded.answered(step, outcome);
     }
 
     /**
@@ -120,7 +133,7 @@ final class ToolStage {
     /** One prepared call through the executor on its own (an engine runs each call as its own task); its result traced. */
     ToolOutcome runOne(ToolCall call) throws InterruptedException {
         int step = run.step();
-        ToolOutcome outcome = run.executor.run(call, context(step, call));
+        ToolOutcome outcome = asRecorded(step, run.executor.run(call, context(step, call)));
         if (outcome instanceof ToolOutcome.Done d) {
             traceResult(step, d.result());
         }

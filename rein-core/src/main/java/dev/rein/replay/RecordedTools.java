@@ -108,6 +108,31 @@ final class RecordedTools implements RecordedAnswers {
     }
 
     /**
+     * A refusal Rein makes before a replay answers from the recording (arguments not JSON or not fitting the tool's
+     * schema, a tool that is no tool's name, also a live READ tool's arguments its reader refused) is made anew, in
+     * today's words; where the recording refused the same call at the same step for the same class of error, its
+     * refusal is handed back in its own words (and marked Rein's or not as recorded): a trace written when Rein
+     * worded it otherwise (before the model's text in it was fenced) is then no divergence. Only the words are taken:
+     * a call the recording ran, or refused otherwise, keeps today's refusal, and the replay diverges there.
+     */
+    @Override
+    public ToolOutcome answered(int step, ToolOutcome outcome) {
+        if (!(outcome instanceof ToolOutcome.Done done) || !done.result().reinMessage()
+                || done.result().errorClass() != ErrorClass.INVALID_ARGUMENTS && done.result().errorClass() != ErrorClass.UNKNOWN_TOOL) {
+            return outcome;
+        }
+        ToolResult r = done.result();
+        return atStep(r.callId(), step).stream()
+                .filter(e -> e.path("is_error").asBoolean() && errorClass(e.path("error_class").asText()) == r.errorClass()
+                        && r.toolName().equals(e.path("tool").asText(r.toolName())))
+                .findFirst()
+                .<ToolOutcome>map(e -> ToolOutcome.of(new ToolResult(r.callId(), r.toolName(), e.path("content").asText(), true,
+                        r.errorClass(), r.source(), r.observedAt(), r.duration(), r.retryAfter(),
+                        e.path("rein_message").asBoolean(false), r.userContent())))
+                .orElse(outcome);
+    }
+
+    /**
      * A stand-in tool's call ({@link RecordedRun#standInTools()}) waits for a person exactly where the recording's call
      * of that step and id did, whatever the agent's policy: the trace records neither the real tool's risk nor the run's
      * policy. The agent's own tools follow its policy.

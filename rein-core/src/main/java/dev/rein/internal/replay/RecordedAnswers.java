@@ -18,4 +18,14 @@ public interface RecordedAnswers extends ToolInterceptor {
     default java.util.Optional<Boolean> holds(dev.rein.tool.ToolInvocation invocation) {
         return java.util.Optional.empty();
     }
+
+    /**
+     * {@code outcome}, the executor's answer to a call at {@code step}, as the replay hands it to the run: a refusal Rein
+     * made before this stage (arguments that are not JSON or do not fit the schema, an unknown tool) may be one the
+     * recording has in other words. The default hands {@code outcome} back. (Asked by the run of each outcome, not by
+     * the executor, which does not know this package.)
+     */
+    default dev.rein.tool.ToolOutcome answered(int step, dev.rein.tool.ToolOutcome outcome) {
+        return outcome;
+    }
 }
