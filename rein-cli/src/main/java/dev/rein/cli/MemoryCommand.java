@@ -42,8 +42,28 @@ final class MemoryCommand implements Callable<Integer> {
 
         /** The options that name this scope on a command line, none for the default one (so the listing shows the same entries). */
         String options() {
+            return options(tenant, user);
+        }
+
+        /** The options that name the scope of {@code tenant} and {@code user}, none for the default one. */
+        static String options(String tenant, String user) {
             return ("default".equals(tenant) ? "" : " --tenant " + ShellWords.word(tenant))
                     + ("anonymous".equals(user) ? "" : " --user " + ShellWords.word(user));
+        }
+
+        /**
+         * The command forgetting {@code entry}, in its own scope (a bare 'rein memory forget ID' looks in the default one),
+         * quoted, an id starting with '-' after {@code --}: none when its id or a name holds a control character, which
+         * the list shows as an escape a pasted command would keep as typed.
+         */
+        static String forgetting(MemoryEntry entry) {
+            String tenant = entry.scope().tenant();
+            String user = entry.scope().user();
+            if (!Text.visible(tenant).equals(tenant) || !Text.visible(user).equals(user) || !Text.visible(entry.id()).equals(entry.id())) {
+                return "'rein memory forget' given its id and the same --tenant and --user, in quotes,";
+            }
+            return SuggestedCommand.quoted("rein memory forget" + options(tenant, user) + " "
+                    + ShellWords.run(entry.id(), ShellWords.word(entry.id())));
         }
 
         /**
@@ -132,7 +152,7 @@ final class MemoryCommand implements Callable<Integer> {
                 env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
                         + Text.visible(e.source().describe()) + (e.expiresAt() == null ? ""
                         : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; "
-                        + SuggestedCommand.quoted("rein memory forget " + ShellWords.word(e.id())) + " deletes it)" : "  expires " + e.expiresAt()));
+                        + Scope.forgetting(e) + " deletes it)" : "  expires " + e.expiresAt()));
                 env.out().println("    " + Text.visible(e.text()));
             }
             return 0;

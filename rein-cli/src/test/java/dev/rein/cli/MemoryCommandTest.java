@@ -192,6 +192,45 @@ class MemoryCommandTest {
     }
 
     /**
+     * The hint an expired entry's line gives, pasted as printed, forgets that entry: it names the entry's tenant and user
+     * (a pasted 'rein memory forget ID' looked in the default scope and found nothing there), quoted for the shell, and an
+     * id starting with '-' after {@code --}. Before: {@code 'rein memory forget mem_old'} for an entry of acme / 佐藤.
+     */
+    @Test
+    void theExpiredEntrysHintRunAsPrintedForgetsTheEntryInItsOwnScope() throws Exception {
+        java.time.Instant now = java.time.Instant.now();
+        dev.rein.memory.MemorySource source = new dev.rein.memory.MemorySource("run_1", null, null);
+        String[][] cases = {{"acme", "佐藤", "mem_old"}, {"acme corp", "佐藤 花子", "mem old 1"}, {"it's $x", "`id` \"佐藤\"", "-mem_1"},
+                {"default", "anonymous", "mem_default"}, {"default", "鈴木", "-mem 2"}};
+        for (String[] c : cases) {
+            dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope(c[0], c[1]);
+            new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry(c[2], scope, "古い住所", source, c[1],
+                    now.minus(java.time.Duration.ofDays(10)), now.minus(java.time.Duration.ofDays(1))));
+            InProcessCli.Outcome list = cli.run("memory", "list", "--tenant", c[0], "--user", c[1]);
+            assertThat(list.exitCode()).as(list.stderr()).isZero();
+            String line = list.stdout().lines().filter(l -> l.startsWith(c[2] + "  ")).findFirst().orElseThrow();
+            java.util.regex.Matcher hint = java.util.regex.Pattern.compile("no longer recalled; (.*) deletes it\\)$").matcher(line);
+            assertThat(hint.find()).as(line).isTrue();
+            java.util.List<String> words = ParsedBack.sh(hint.group(1));
+            if (words.size() == 1) { // set off in quotes: the command is what they hold
+                words = ParsedBack.sh(words.getFirst());
+            }
+            assertThat(words.subList(0, 3)).as(line).containsExactly("rein", "memory", "forget");
+            InProcessCli.Outcome forget = cli.run(words.subList(1, words.size()).toArray(String[]::new));
+            assertThat(forget.exitCode()).as(line + "\n" + forget.stderr()).isZero();
+            assertThat(forget.stdout()).as(line).isEqualTo("forgot " + c[2] + System.lineSeparator());
+            assertThat(cli.run("memory", "list", "--tenant", c[0], "--user", c[1]).stdout()).as(line).contains("no memory entries");
+        }
+        // a name with a control character is shown escaped, which a pasted command would keep as typed: no command
+        dev.rein.memory.MemoryScope escaped = new dev.rein.memory.MemoryScope("acme", "佐\u001b藤");
+        new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry("mem_esc", escaped, "古い住所", source, "佐藤",
+                now.minus(java.time.Duration.ofDays(10)), now.minus(java.time.Duration.ofDays(1))));
+        assertThat(cli.run("memory", "list", "--tenant", "acme", "--user", "佐\u001b藤").stdout())
+                .contains("(no longer recalled; 'rein memory forget' given its id and the same --tenant and --user, in quotes, deletes it)")
+                .doesNotContain("\u001b");
+    }
+
+    /**
      * Before: one entry whose text was edited outside Rein (emptied with an SQL client) made 'rein memory list' fail
      * with IllegalArgumentException 'a memory entry needs text', so none of the user's entries could be listed, nor
      * the bad one found to forget it. Now it is left out with one line on stderr saying how to forget it (exit 0).
