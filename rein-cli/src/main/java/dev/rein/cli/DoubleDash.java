@@ -93,7 +93,8 @@ final class DoubleDash {
         }
         int valueWords = named.arity().max() > 0 && !word.contains("=") ? 1 : 0;
         if (spec.positionalParameters().isEmpty() && after.size() > 1 + valueWords) {
-            return "to give the option, put it before --, and drop the rest";
+            java.util.List<String> rest = unplaced(spec, args, after, word, valueWords);
+            return "to give the option, put it before --, and drop the rest" + (rest.isEmpty() ? "" : " (" + quotedWords(rest) + ")");
         }
         // the places the words before '--' leave: rein run's GOAL takes any number
         long givenBefore = walk(spec, args, null, false).positional().size();
@@ -102,7 +103,10 @@ final class DoubleDash {
         // which picocli refuses, is no command to offer
         if (givenBefore > places(spec) || after.size() - 1 - valueWords > open) {
             // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
-            return "to give the option, put it before --, and drop the words " + spec.qualifiedName() + " has no place for";
+            java.util.List<String> unplaced = unplaced(spec, args, after, word, valueWords);
+            return "to give the option, put it before --, and drop the " + (unplaced.isEmpty() ? "words"
+                    : (unplaced.size() == 1 ? "word " : "words ") + quotedWords(unplaced) + ", which") + " "
+                    + spec.qualifiedName() + " has no place for";
         }
         String value = valueRefused(named, after, word);
         if (value != null) {
@@ -128,6 +132,30 @@ final class DoubleDash {
             return "to give the option, put it before --, and give the " + named.paramLabel() + " in its place";
         }
         return null;
+    }
+
+    /**
+     * The positional words, before {@code --} and after it but for the option {@code word} and its value ({@code
+     * valueWords}), that come after every place of the command is filled: those a person is told to drop, to be named.
+     */
+    private static java.util.List<String> unplaced(CommandLine.Model.CommandSpec spec, String[] args, java.util.List<String> after,
+            String word, int valueWords) {
+        java.util.List<String> positional = new java.util.ArrayList<>();
+        walk(spec, args, null, false).positional().forEach(i -> positional.add(args[i]));
+        int at = after.indexOf(word);
+        for (int i = 0; i < after.size(); i++) {
+            if (i < at || i > at + valueWords) {
+                positional.add(after.get(i));
+            }
+        }
+        return positional.subList((int) Math.min(positional.size(), places(spec)), positional.size());
+    }
+
+    /** {@code words}, each in single quotes as the words of these messages are, joined with "and". */
+    private static String quotedWords(java.util.List<String> words) {
+        java.util.List<String> quoted = words.stream().map(w -> "'" + w + "'").toList();
+        return quoted.size() <= 2 ? String.join(" and ", quoted)
+                : String.join(", ", quoted.subList(0, quoted.size() - 1)) + " and " + quoted.getLast();
     }
 
     /**

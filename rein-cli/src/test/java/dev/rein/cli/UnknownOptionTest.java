@@ -472,12 +472,17 @@ class UnknownOptionTest {
                 new String[] {"approve", "r1", "hi", "--", "--reject", "--bogus"})) {
             String line = cli.run(args).stderrLines().getFirst();
             assertThat(line).as(String.join(" ", args))
-                    .contains("to give the option, put it before --, and drop the words rein approve has no place for")
+                    .contains("to give the option, put it before --, and drop the word 'hi', which rein approve has no place for")
                     .doesNotContain("put it before --: rein");
             // and what it once offered is indeed refused, so offering no command is right
             String[] offered = java.util.Arrays.stream(args).filter(w -> !w.equals("--")).toArray(String[]::new);
             assertThat(hinted.run(offered).exitCode()).as(String.join(" ", offered)).isEqualTo(ExitCodes.USAGE);
         }
+        // the words are named, each quoted: before, "drop the words rein approve has no place for" left them to be guessed
+        assertThat(cli.run("approve", "r1", "佐藤 さん", "hi", "--", "--as=bob").stderrLines().getFirst())
+                .contains("and drop the words '佐藤 さん' and 'hi', which rein approve has no place for");
+        assertThat(cli.run("approve", "r1", "hi", "--", "--as", "bob", "extra").stderrLines().getFirst())
+                .contains("and drop the words 'hi' and 'extra', which rein approve has no place for");
     }
 
     @Test
@@ -488,10 +493,10 @@ class UnknownOptionTest {
         assertThat(cli.run("approve", "r1", "--as", "bob", "--", "--as", "carl").stderrLines()).singleElement().asString()
                 .contains("--as is given before -- already: give it once").doesNotContain("--as bob --as");
         assertThat(cli.run("runs", "--", "--json", "extra").stderrLines()).singleElement().asString()
-                .contains("to give the option, put it before --, and drop the rest").doesNotContain("rein runs --json --");
+                .contains("to give the option, put it before --, and drop the rest ('extra')").doesNotContain("rein runs --json --");
         // RUN is given before '--', so 'extra' has no place: 'rein approve r1 --as bob -- extra' was hinted, and refused
         assertThat(cli.run("approve", "r1", "--", "--as", "bob", "extra").stderrLines()).singleElement().asString()
-                .contains("to give the option, put it before --, and drop the words rein approve has no place for")
+                .contains("to give the option, put it before --, and drop the word 'extra', which rein approve has no place for")
                 .doesNotContain("rein approve r1 --as bob --");
         // a place left: the command is still shown
         assertThat(cli.run("approve", "--", "r1", "--as", "bob").stderrLines()).singleElement().asString()
