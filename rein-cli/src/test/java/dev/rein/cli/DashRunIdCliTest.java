@@ -105,8 +105,8 @@ class DashRunIdCliTest {
      * An id a shell would read otherwise ('$' expanded, "'" opening a quote) reaches rein approve's and rein cancel's
      * hints quoted, after '--' for its leading '-': each such command, read back by sh, names the run. A test that fails
      * if the quoting is undone in any of them (ApproveCommand's see-'rein show' lines, its decided-already line,
-     * CancelCommand's, StoredRunOptions'); RunReport, JsonStream, WatchedStore and ResumeCommand.nextTurn speak only of
-     * runs 'rein run' started, whose ids are run_ and hex, so no other id reaches them.
+     * CancelCommand's, StoredRunOptions'); RunReport's and ResumeCommand.nextTurn's commands, run as printed, are
+     * {@link PrintedCommandsRunTest}'s.
      */
     @Test
     void everySuggestedCommandGivesBackAnIdTheShellWouldReadOtherwise() throws Exception {
