@@ -40,7 +40,7 @@ final class McpCommand implements Callable<Integer> {
      */
     static void describe(picocli.CommandLine rein) {
         List<String> taking = rein.getSubcommands().values().stream().map(picocli.CommandLine::getCommandSpec)
-                .filter(command -> command.findOption("--mcp") != null).map(command -> "'rein " + command.name() + "'")
+                .filter(command -> command.findOption("--mcp") != null).map(command -> SuggestedCommand.quoted("rein " + command.name()))
                 .distinct().toList();
         String commands = taking.size() < 2 ? String.join("", taking)
                 : String.join(", ", taking.subList(0, taking.size() - 1)) + " and " + taking.getLast();
