@@ -4,6 +4,7 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.examples.Example;
 import dev.rein.examples.Examples;
+import dev.rein.internal.text.ShellWords;
 import dev.rein.mcp.McpConfig;
 import java.nio.file.Path;
 import java.util.List;
@@ -210,7 +211,9 @@ final class ExampleCommand implements Callable<Integer> {
     /** An option of the evaluation given without --eval is a usage error that shows it with --eval. */
     private void requireEval(String option, Object value) {
         if (value != null && !eval) {
-            throw new UsageException(option + " goes with --eval: rein example " + name + " --eval " + option + " " + value);
+            // a path is given as typed: quoted, so that a shell gives it back so ('my report.html', '$1')
+            throw new UsageException(option + " goes with --eval: rein example " + name + " --eval " + option + " "
+                    + ShellWords.word(String.valueOf(value)));
         }
     }
 

@@ -114,6 +114,12 @@ class ExampleCommandsTest {
             assertThat(demo.stderrLines()).singleElement().asString()
                     .isEqualTo("rein example: " + option[0] + " goes with --eval: rein example date --eval " + option[0] + " " + option[1]);
         }
+        // the path in the command as typed, quoted for the shell: before, 'my report $1.html' stood bare, three words to a
+        // shell and the '$1' expanded
+        String line = cli.run("example", "date", "--report", "月次 report $1.html").stderrLines().getFirst();
+        assertThat(line).endsWith(": rein example date --eval --report '月次 report $1.html'");
+        assertThat(ParsedBack.sh(line.substring(line.indexOf(": rein example") + 2))).containsExactly("rein", "example", "date",
+                "--eval", "--report", "月次 report $1.html");
         // a report path that cannot be written, or a trace folder that is a file, is refused before any trial, as by rein eval
         for (String[] option : new String[][] {{"--report", dir.toString()}, {"--traces", report.toString()}}) {
             InProcessCli.Outcome bad = cli.run("example", "orders", "--eval", option[0], option[1]);
