@@ -469,6 +469,27 @@ class StdioProtocolTest {
     }
 
     @Test
+    void loneSurrogatesOfAJsonRpcErrorsMessageAreShownAsTheirEscapesNeverAsABadByteOrRaw() throws Exception {
+        // A JSON escape of a lone low surrogate (U+DCE9) was quoted as if the server had sent the byte 0xE9, which was not
+        // UTF-8 (backslash x e9), and a lone high one (U+D800) raw, which is no text and which JSON writers refuse.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("t"))));
+                case "tools/call" -> server.raw("{\"jsonrpc\":\"2.0\",\"id\":" + Json.write(message.get("id"))
+                        + ",\"error\":{\"code\":-32000,\"message\":\"caf\\udce9 \\ud800!\"}}");
+                default -> { }
+            }
+        })) {
+            ToolOutput output = handle(mcp.tools().getFirst(), ToolContext.standalone("k").withDeadline(
+                    java.time.Instant.now().plusSeconds(20)));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' refused the call of tool 't': JSON-RPC error -32000: caf"
+                    + "\\udce9 \\ud800!");
+        }
+    }
+
+    @Test
     void aMalformedErrorAnsweringInitializeOrToolsListFailsTheStartAtOnceSayingSo() {
         for (String method : List.of("initialize", "tools/list")) {
             java.time.Instant before = java.time.Instant.now();

@@ -60,10 +60,17 @@ final class MalformedAnswer {
      */
     static ObjectNode standIn(JsonNode node, String text) {
         String why = why(node);
-        return why == null ? null : standIn(node.get("id"), why, text);
+        // Its lone surrogates as their JSON escapes: read as JSON (and written again, a message of a batch), the text holds
+        // one where the server wrote the escape, which a quote of a line would show as a byte that was no UTF-8.
+        return why == null ? null : standIn(node.get("id"), why, Quoted.jsonEscapes(text));
     }
 
-    /** The well-formed error with {@code id} standing for a malformed answer ({@code text}, as it came or as read) and {@code why}. */
+    /**
+     * The well-formed error with {@code id} standing for a malformed answer ({@code text}, as it came or as read) and
+     * {@code why}. {@code text} is quoted as a line ({@link StdioTransport#abbreviateLine}): a lone surrogate in it stands
+     * for a byte that was no UTF-8 ({@link StdioTransport#decode}); one read from JSON must be its escape
+     * ({@link Quoted#jsonEscapes}).
+     */
     static ObjectNode standIn(JsonNode id, String why, String text) {
         ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
         error.putObject("error").put("code", -32603).put("message", "a message that is not valid JSON-RPC")
@@ -79,6 +86,6 @@ final class MalformedAnswer {
             return null;
         }
         // Masked before it is cut short, so no part of a secret is left.
-        return "'" + StdioTransport.abbreviate(mask.apply(text)) + "' (" + data.get(WHY) + ")";
+        return "'" + StdioTransport.abbreviateLine(mask.apply(text)) + "' (" + data.get(WHY) + ")";
     }
 }

@@ -22,7 +22,16 @@ public final class Quoted {
      * Mask secrets before: a secret cut in two would no longer be found.
      */
     public static String of(String said, int max) {
-        return of(said, max, 0);
+        return of(said, max, 0, false);
+    }
+
+    /**
+     * As {@link #of(String, int)}, for a line of a server's stdout as Rein read it ({@code StdioTransport.decode}), in
+     * which each lone surrogate U+DC80 to U+DCFF stands for a byte that was not UTF-8 ({@link #forByte}) and is shown
+     * {@code \xe9}; in any other text (a JSON value) such a surrogate came from a JSON escape and is shown as one.
+     */
+    static String ofLine(String said, int max) {
+        return of(said, max, 0, true);
     }
 
     /**
@@ -30,13 +39,17 @@ public final class Quoted {
      * kept (a stderr line past what its reader holds): they count in the length said.
      */
     static String of(String said, int max, long dropped) {
+        return of(said, max, dropped, false);
+    }
+
+    private static String of(String said, int max, long dropped, boolean line) {
         int kept = said.codePointCount(0, said.length());
         long length = kept + dropped;
         if (length <= max) {
-            return visible(said);
+            return visible(said, line);
         }
         int shown = Math.min(max, kept);
-        return cut(said.substring(0, said.offsetByCodePoints(0, shown)), shown, length);
+        return cut(said.substring(0, said.offsetByCodePoints(0, shown)), shown, length, line);
     }
 
     /**
@@ -45,35 +58,52 @@ public final class Quoted {
      * {@code first N (shown on one line) of LENGTH} when the part shown stands for more characters than it has, since
      * "first 300" beside 200 characters shown reads as a miscount.
      */
-    static String cut(String shown, long first, long length) {
+    static String cut(String shown, long first, long length, boolean line) {
         String folded = first > shown.codePointCount(0, shown.length()) ? " (shown on one line)" : "";
-        return visible(shown) + "… [Rein cut it to its first " + first + folded + " of " + length + " characters]";
+        return visible(shown, line) + "… [Rein cut it to its first " + first + folded + " of " + length + " characters]";
     }
 
     /**
      * The character standing for byte {@code b} (0x80 to 0xff: every byte below is UTF-8) of a line that is not UTF-8:
      * U+DC80 to U+DCFF, a lone low surrogate, which no decoded UTF-8 holds alone (Python's "surrogateescape"). One
-     * character for one byte, so a cut counts it as one; {@link #of} shows it {@code \xff}, as a control character.
+     * character for one byte, so a cut counts it as one; {@link #ofLine} shows it {@code \xff}, as a control character.
      */
     static char forByte(byte b) {
         return (char) (0xDC00 | (b & 0xFF));
     }
 
     /**
-     * {@code text} with its control characters escaped ({@link Controls#visible}), and each byte that was no UTF-8
-     * ({@link #forByte}) shown as {@code \xff}: escaped after the cut, so a cut never splits an escape.
+     * {@code text} with its control characters escaped ({@link Controls#visible}) and each lone surrogate, which is no
+     * text (JSON allows one as an escape, and JSON writers refuse it raw), shown as its JSON escape (<code>&#92;udce9</code>); in a
+     * {@code line} as read ({@link #ofLine}), one standing for a byte that was no UTF-8 ({@link #forByte}) as {@code \\xe9}.
+     * Escaped after the cut, so a cut never splits an escape.
      */
-    private static String visible(String text) {
-        String controls = Controls.visible(text, false);
-        StringBuilder sb = null; // only for a line that was not UTF-8
+    private static String visible(String text, boolean line) {
+        return loneSurrogatesEscaped(Controls.visible(text, false), line);
+    }
+
+    /**
+     * {@code text} with each lone surrogate written as its JSON escape (<code>&#92;udce9</code>): for a JSON text Rein wrote
+     * again from what it read (a message of a batch), which holds one where the server wrote that escape, before it is
+     * quoted as a line ({@link #ofLine}), where such a surrogate would stand for a byte that was no UTF-8.
+     */
+    static String jsonEscapes(String text) {
+        return loneSurrogatesEscaped(text, false);
+    }
+
+    private static String loneSurrogatesEscaped(String controls, boolean line) {
+        StringBuilder sb = null; // only for a text holding a lone surrogate
         for (int i = 0; i < controls.length(); i++) {
             char c = controls.charAt(i);
-            boolean stray = c >= 0xDC80 && c <= 0xDCFF && (i == 0 || !Character.isHighSurrogate(controls.charAt(i - 1)));
-            if (stray && sb == null) {
+            boolean lone = Character.isHighSurrogate(c)
+                    ? i + 1 == controls.length() || !Character.isLowSurrogate(controls.charAt(i + 1))
+                    : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(controls.charAt(i - 1)));
+            if (lone && sb == null) {
                 sb = new StringBuilder(controls.length() + 16).append(controls, 0, i);
             }
-            if (stray) {
-                sb.append("\\x").append(Integer.toHexString(c & 0xFF));
+            if (lone) {
+                sb.append(line && c >= 0xDC80 && c <= 0xDCFF ? String.format(java.util.Locale.ROOT, "\\x%02x", c & 0xFF)
+                        : String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
             } else if (sb != null) {
                 sb.append(c);
             }

@@ -692,7 +692,7 @@ final class ResumingHttpClient extends HttpClient {
             String malformed = scan.malformedWhy();
             if (malformed != null) {
                 // Before the SDK reads the body, which it cannot: the request ends with what the server sent.
-                messages.accept(Json.write(MalformedAnswer.standIn(scan.id(), malformed, scan.malformedQuote())));
+                messages.accept(Json.write(MalformedAnswer.standIn(scan.id(), malformed, Quoted.jsonEscapes(scan.malformedQuote()))));
             }
             downstream.onComplete();
         }

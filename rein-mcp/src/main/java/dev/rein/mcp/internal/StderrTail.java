@@ -75,7 +75,7 @@ public final class StderrTail {
         // As a stderr line is, not folded onto one line as StdioTransport.abbreviate folds a multi-line text: it is one line
         // already, and folded, a tab showed as a space where the stderr line beside it shows \x09, and a column's run of
         // spaces became one.
-        return Quoted.of(mask(line), STDOUT_LINE_CHARS);
+        return Quoted.ofLine(mask(line), STDOUT_LINE_CHARS);
     }
 
     /** {@code text} with the server's secrets masked; mask text before cutting it short. */

@@ -123,8 +123,8 @@ final class StdioTransport implements McpClientTransport {
                     if (!unterminated && notUtf8(lenient, decoded, invalid, where, line, handler)) {
                         continue; // a notification dropped, a request answered Parse error: one message, not the connection
                     }
-                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
-                            : "it sent a message that is " + invalid + " (" + where + "): '" + abbreviate(stderr.mask(line)) + "'";
+                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviateLine(stderr.mask(line)) + "'"
+                            : "it sent a message that is " + invalid + " (" + where + "): '" + abbreviateLine(stderr.mask(line)) + "'";
                     break;
                 }
                 List<McpSchema.JSONRPCMessage> messages;
@@ -140,10 +140,10 @@ final class StdioTransport implements McpClientTransport {
                     }
                     String idless = idlessError(line);
                     // Cut off by the end of the output, it is part of a message (a server killed while writing), not a log line.
-                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
+                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviateLine(stderr.mask(line)) + "'"
                             : idless != null ? "it sent " + abbreviate(stderr.mask(idless)) + " without a request id (its answer to a"
                             + " request it could not read)"
-                            : NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (neither a request, a notification nor an answer)";
+                            : NOT_JSON_RPC + abbreviateLine(stderr.mask(line)) + "' (neither a request, a notification nor an answer)";
                     break;
                 }
                 for (McpSchema.JSONRPCMessage message : messages) {
@@ -414,7 +414,7 @@ final class StdioTransport implements McpClientTransport {
                 return false;
             }
         }
-        String quoted = "'" + abbreviate(stderr.mask(line)) + "'";
+        String quoted = "'" + abbreviateLine(stderr.mask(line)) + "'";
         for (int i = 0; i < where.length; i++) {
             if (intact[i] != null) {
                 try {
@@ -689,8 +689,20 @@ final class StdioTransport implements McpClientTransport {
         return abbreviate(text, 200);
     }
 
+    /**
+     * As {@link #abbreviate(String)}, for a line of the server's stdout as {@link #decode} read it, each byte that was no
+     * UTF-8 shown {@code \xe9} ({@link Quoted#ofLine}).
+     */
+    static String abbreviateLine(String text) {
+        return abbreviate(text, 200, true);
+    }
+
     /** As {@link #abbreviate(String)}, cut to its first {@code max} characters. */
     static String abbreviate(String text, int max) {
+        return abbreviate(text, max, false);
+    }
+
+    private static String abbreviate(String text, int max, boolean line) {
         // Its control characters escaped (\x1b): what a server sent is quoted in error results and exceptions a caller prints
         // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
         // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), and
@@ -706,22 +718,22 @@ final class StdioTransport implements McpClientTransport {
         // One walk folds each run of whitespace into one space and keeps where it is in what the server sent, so a cut
         // counts the characters sent (723 characters of pretty JSON were said to be 483, and the 200 shown, which stand for
         // more of what it sent, to be its first 200). It stops at the cut: a 16 MB line is not folded whole for 200.
-        StringBuilder line = new StringBuilder(Math.min(end - start, 2 * max + 2));
+        StringBuilder folded = new StringBuilder(Math.min(end - start, 2 * max + 2));
         int i = start;
         for (int shown = 0; i < end && shown < max; shown++) {
             if (isSpace(text.charAt(i))) {
                 while (i < end && isSpace(text.charAt(i))) {
                     i++;
                 }
-                line.append(' ');
+                folded.append(' ');
             } else {
                 int c = text.codePointAt(i); // whole, never half of a pair
-                line.appendCodePoint(c);
+                folded.appendCodePoint(c);
                 i += Character.charCount(c);
             }
         }
-        return i == end ? Quoted.of(line.toString(), max)
-                : Quoted.cut(line.toString(), text.codePointCount(0, i), text.codePointCount(0, text.length()));
+        return i == end ? (line ? Quoted.ofLine(folded.toString(), max) : Quoted.of(folded.toString(), max))
+                : Quoted.cut(folded.toString(), text.codePointCount(0, i), text.codePointCount(0, text.length()), line);
     }
 
     /**

@@ -90,17 +90,40 @@ class StdioTransportTest {
         StderrTail tail = new StderrTail(Map.of());
         String seventy = StdioTransport.decode(bytes.toByteArray(), bytes.size()).text();
         assertThat(tail.visibleStdout(seventy)).isEqualTo("\\xff".repeat(60) + "x".repeat(10));
-        assertThat(StdioTransport.abbreviate(seventy)).isEqualTo("\\xff".repeat(60) + "x".repeat(10));
+        assertThat(StdioTransport.abbreviateLine(seventy)).isEqualTo("\\xff".repeat(60) + "x".repeat(10));
         byte[] cut = ("x".repeat(198) + "?" + "y".repeat(5)).getBytes(StandardCharsets.US_ASCII);
         cut[198] = (byte) 0xe9;
         String sent = StdioTransport.decode(cut, cut.length).text();
         assertThat(tail.visibleStdout(sent)).as("204 bytes sent: 204 characters, the escape whole")
                 .isEqualTo("x".repeat(198) + "\\xe9" + "y… [Rein cut it to its first 200 of 204 characters]");
-        assertThat(StdioTransport.abbreviate(sent))
+        assertThat(StdioTransport.abbreviateLine(sent))
                 .isEqualTo("x".repeat(198) + "\\xe9" + "y… [Rein cut it to its first 200 of 204 characters]");
         // U+10080 is a pair whose second half is in the range the stand-ins use: a character, shown as it is.
         byte[] pair = "a\uD800\uDC80b".getBytes(StandardCharsets.UTF_8);
         assertThat(tail.visibleStdout(StdioTransport.decode(pair, pair.length).text())).isEqualTo("a\uD800\uDC80b");
+    }
+
+    @Test
+    void aLoneSurrogateAServerSentAsAJsonEscapeIsShownAsThatEscapeNotAsAByteThatWasNoUtf8() throws Exception {
+        // A lone surrogate a JSON string held as an escape (U+DCE9) was shown as the stand-in of a byte that was not UTF-8
+        // (backslash x e9), and one outside U+DC80..U+DCFF (U+D800) raw, which is no text. A JSON value shows each as its
+        // escape (backslash u dce9); a byte read from a line stays backslash x e9.
+        assertThat(Quoted.of("caf\udce9 \ud800 \udc41 \uD83D\uDE00 x\ud83d", 100))
+                .isEqualTo("caf\\udce9 \\ud800 \\udc41 \uD83D\uDE00 x\\ud83d");
+        assertThat(StdioTransport.abbreviate("caf\udce9")).isEqualTo("caf\\udce9");
+        byte[] latin1 = {'c', 'a', 'f', (byte) 0xe9};
+        StderrTail tail = new StderrTail(Map.of());
+        assertThat(tail.visibleStdout(StdioTransport.decode(latin1, latin1.length).text())).isEqualTo("caf\\xe9");
+        // A malformed answer quoted in a call's error: as a line of a batch, read and written again, its JSON escape was
+        // a lone surrogate in the text quoted, and shown as a byte.
+        Read read = read("[{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":\"caf\\udce9\"}]\n", 1);
+        assertThat(read.messages().getFirst()).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response ->
+                assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()), text -> text))
+                        .startsWith("'{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":\"caf\\udce9\"}'"));
+        Read bytes = read(withInvalidByte("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":\"caf\u0000\"}\n"), 1);
+        assertThat(bytes.messages().getFirst()).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response ->
+                assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()), text -> text))
+                        .startsWith("'{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":\"caf\\xff\"}'"));
     }
 
     @Test
