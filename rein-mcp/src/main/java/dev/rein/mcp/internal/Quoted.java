@@ -1,6 +1,8 @@
 package dev.rein.mcp.internal;
 
 import dev.rein.internal.text.Controls;
+import java.text.BreakIterator;
+import java.util.Locale;
 
 /**
  * A server's tool and server names in the toolset's warnings, and its error messages in error results
@@ -17,7 +19,8 @@ public final class Quoted {
     }
 
     /**
-     * {@code said} cut to its first {@code max} characters (code points, never half a pair), followed by
+     * {@code said} cut to its first {@code max} characters (code points, never half a pair, nor part of a grapheme
+     * cluster: a flag or an emoji sequence is kept whole or left out, see {@link #clusterCut}), followed by
      * {@code … [Rein cut it to its first MAX of LENGTH characters]} when it was longer, control characters escaped.
      * Mask secrets before: a secret cut in two would no longer be found.
      */
@@ -48,8 +51,30 @@ public final class Quoted {
         if (length <= max) {
             return visible(said, line);
         }
-        int shown = Math.min(max, kept);
-        return cut(said.substring(0, said.offsetByCodePoints(0, shown)), shown, length, line);
+        int at = clusterCut(said, said.offsetByCodePoints(0, Math.min(max, kept)));
+        return cut(said.substring(0, at), said.codePointCount(0, at), length, line);
+    }
+
+    /**
+     * Where to cut {@code text} at or before {@code at} (between code points) so that no grapheme cluster is split: a flag
+     * (two regional indicators), an emoji sequence joined by U+200D or a letter and its combining marks cut in two shows
+     * something the server did not send. The last cluster boundary up to {@code at}; {@code at} itself when the first
+     * cluster reaches past it (a letter under hundreds of combining marks), so that something is shown.
+     */
+    static int clusterCut(String text, int at) {
+        if (at <= 0 || at >= text.length()) {
+            return at;
+        }
+        // Only what is kept and the character after it are segmented: whether a cluster ends at the cut depends on nothing
+        // further, and the JDK's iterator finds every boundary of its text at once (a 16 MB line would be segmented whole).
+        // JDK 20 and later follow Unicode's extended grapheme clusters (UAX #29) here.
+        BreakIterator clusters = BreakIterator.getCharacterInstance(Locale.ROOT);
+        clusters.setText(text.substring(0, text.offsetByCodePoints(at, 1)));
+        if (clusters.isBoundary(at)) {
+            return at;
+        }
+        int before = clusters.preceding(at);
+        return before > 0 ? before : at;
     }
 
     /**

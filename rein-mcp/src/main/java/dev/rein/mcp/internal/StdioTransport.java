@@ -705,7 +705,8 @@ final class StdioTransport implements McpClientTransport {
     private static String abbreviate(String text, int max, boolean line) {
         // Its control characters escaped (\x1b): what a server sent is quoted in error results and exceptions a caller prints
         // or logs as they are, where an escape sequence of its stdout (as of its stderr, in StderrTail) must not arrive raw.
-        // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), and
+        // Cut between whole characters (half of an emoji's surrogate pair is not text, and JSON writers refuse it), indeed
+        // between grapheme clusters (half a flag is another picture), and
         // saying so with how long it was: a bare "…" left a person unsure whether anything was missing.
         int start = 0; // whitespace at either end is left out, as strip() leaves it
         while (start < text.length() && Character.isWhitespace(text.codePointAt(start))) {
@@ -719,6 +720,26 @@ final class StdioTransport implements McpClientTransport {
         // counts the characters sent (723 characters of pretty JSON were said to be 483, and the 200 shown, which stand for
         // more of what it sent, to be its first 200). It stops at the cut: a 16 MB line is not folded whole for 200.
         StringBuilder folded = new StringBuilder(Math.min(end - start, 2 * max + 2));
+        int i = fold(text, start, end, max, folded);
+        if (i < end) {
+            // Cut between grapheme clusters (Quoted.clusterCut): the character after the cut tells whether one is split.
+            String next = isSpace(text.charAt(i)) ? " " : Character.toString(text.codePointAt(i));
+            int kept = Quoted.clusterCut(folded + next, folded.length());
+            if (kept < folded.length()) {
+                int shown = folded.codePointCount(0, kept);
+                folded.setLength(0);
+                i = fold(text, start, end, shown, folded);
+            }
+        }
+        return i == end ? (line ? Quoted.ofLine(folded.toString(), max) : Quoted.of(folded.toString(), max))
+                : Quoted.cut(folded.toString(), text.codePointCount(0, i), text.codePointCount(0, text.length()), line);
+    }
+
+    /**
+     * Appends to {@code folded} the first {@code max} characters of {@code text} from {@code start} to {@code end}, each
+     * run of whitespace one space; returns where in {@code text} they end.
+     */
+    private static int fold(String text, int start, int end, int max, StringBuilder folded) {
         int i = start;
         for (int shown = 0; i < end && shown < max; shown++) {
             if (isSpace(text.charAt(i))) {
@@ -732,8 +753,7 @@ final class StdioTransport implements McpClientTransport {
                 i += Character.charCount(c);
             }
         }
-        return i == end ? (line ? Quoted.ofLine(folded.toString(), max) : Quoted.of(folded.toString(), max))
-                : Quoted.cut(folded.toString(), text.codePointCount(0, i), text.codePointCount(0, text.length()), line);
+        return i;
     }
 
     /**

@@ -38,6 +38,31 @@ class StdioTransportTest {
     }
 
     @Test
+    void aCutIsMadeBetweenGraphemeClustersSoAFlagOrAnEmojiSequenceIsNeverSplit() {
+        // A cut between code points split a flag (two regional indicators: half of 🇯🇵 shows as a lone 🇯) and a ZWJ
+        // sequence (the family 👨‍👩‍👧 is five code points: a man, a joiner, ...), leaving a different picture than sent.
+        String flag = "\uD83C\uDDEF\uD83C\uDDF5"; // 🇯🇵
+        String family = "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67"; // 👨‍👩‍👧
+        assertThat(Quoted.of("x".repeat(199) + flag + " more", 200))
+                .isEqualTo("x".repeat(199) + "… [Rein cut it to its first 199 of 206 characters]");
+        assertThat(Quoted.of("x".repeat(198) + family + " more", 200))
+                .isEqualTo("x".repeat(198) + "… [Rein cut it to its first 198 of 208 characters]");
+        assertThat(Quoted.of("x".repeat(198) + flag + " more", 200)).as("a whole flag at the cut is kept")
+                .isEqualTo("x".repeat(198) + flag + "… [Rein cut it to its first 200 of 205 characters]");
+        assertThat(StdioTransport.abbreviate("x".repeat(199) + flag + " more"))
+                .isEqualTo("x".repeat(199) + "… [Rein cut it to its first 199 of 206 characters]");
+        assertThat(StdioTransport.abbreviate("{\n  " + "y".repeat(196) + family + "\n}"))
+                .as("counted in what the server sent, the run of whitespace folded")
+                .isEqualTo("{ " + "y".repeat(196) + "… [Rein cut it to its first 200 (shown on one line) of 207 characters]");
+        StderrTail tail = new StderrTail(Map.of());
+        tail.add("z".repeat(299) + flag);
+        assertThat(tail.describe()).endsWith("z".repeat(299) + "… [Rein cut it to its first 299 of 301 characters]");
+        // One cluster longer than the cut (a letter under 300 combining marks) is cut between code points: else nothing shows.
+        assertThat(Quoted.of("e" + "\u0301".repeat(300), 200))
+                .isEqualTo("e" + "\u0301".repeat(199) + "… [Rein cut it to its first 200 of 301 characters]");
+    }
+
+    @Test
     void aCutOfWhatAServerSentSaysHowMuchWasLeftOutAsEveryOtherQuoteOfItsWordsDoes() {
         // abbreviate (a line of its output, an HTTP refusal's body, an SDK's failure) and the stderr tail ended in a bare
         // "…", where Quoted says how much is missing: a person could not tell a cut line from one that ended so.
