@@ -311,19 +311,25 @@ class FaultyServerTest {
                 quick.add(server);
                 return server;
             }
+            // Each step waits for the event it follows, not for a time it is likely done by (sleeps ordered them before).
             try {
                 Instant until = Instant.now().plusSeconds(20);
-                while ((quick.isEmpty() || listings(quick.getFirst()) < 1) && Instant.now().isBefore(until)) {
+                while ((quick.isEmpty() || answeredListings(quick.getFirst()) < 1) && Instant.now().isBefore(until)) {
                     Thread.sleep(20);
                 }
-                Thread.sleep(300); // the start listing's answer is read
+                // The start listing is answered (read-only), so the changes' list_changed come after it on the same stdout.
                 McpSyncServer first = quick.getFirst().server();
                 first.removeTool("flip");
                 first.addTool(FaultyServers.tool("flip", "Flips.", null, (e, r) -> FaultyServers.text("flipped")));
-                while (listings(quick.getFirst()) < 3 && Instant.now().isBefore(until)) {
+                while (answeredListings(quick.getFirst()) < 3 && Instant.now().isBefore(until)) {
                     Thread.sleep(20);
                 }
-                Thread.sleep(500); // the listings again are taken up
+                // The listings again are answered; that Rein took them up shows in the listing the next list_changed asks for:
+                // Rein reads the answer before that notification, and lists again only after taking up the listing before.
+                first.notifyToolsListChanged();
+                while (listings(quick.getFirst()) < 4 && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -332,7 +338,7 @@ class FaultyServerTest {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"quick\": {\"command\": \"quick\"}, \"slow\": {\"command\": \"slow\"}}}",
                 "test", Map.of());
         try (McpToolset mcp = McpToolset.start(config, launcher)) {
-            assertThat(listings(quick.getFirst())).isEqualTo(3);
+            assertThat(listings(quick.getFirst())).isEqualTo(4);
             assertThat(mcp.describe()).filteredOn(t -> t.name().equals("flip")).singleElement()
                     .satisfies(t -> assertThat(t.risk()).as("the server's newest annotations").isEqualTo(Risk.IRREVERSIBLE));
             assertThat(tool(mcp, "flip").risk()).isEqualTo(Risk.IRREVERSIBLE);
@@ -365,6 +371,11 @@ class FaultyServerTest {
                     .anyMatch(line -> line.contains("notifications/progress"));
             assertThat(started.getFirst().receivedLines()).noneMatch(line -> line.contains("logging/setLevel"));
         }
+    }
+
+    /** How many tools/list requests {@code server} has answered (written the answer of to its stdout). */
+    private static long answeredListings(InJvmServer server) {
+        return server.sentLines().stream().map(Json::parse).filter(m -> m.path("result").has("tools")).count();
     }
 
     private static long listings(InJvmServer server) {
