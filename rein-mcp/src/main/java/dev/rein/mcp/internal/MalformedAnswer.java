@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
 import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
 
 /**
@@ -78,14 +79,44 @@ final class MalformedAnswer {
         return error;
     }
 
+    /**
+     * A stand-in's data as it reaches the SDK ({@link #hidden}): the malformed answer as it came ({@code text}) and what is
+     * wrong with it ({@code why}, Rein's words). Its {@code toString} shows none of the server's words: the SDK logs each
+     * answer it reads (DEBUG {@code Received response: {}}) and each error answering a request (INFO {@code Server returned
+     * a JSON-RPC error when calling method {}: {}}) as the records' {@code toString}, where the line would be unmasked,
+     * uncut and its control characters raw; Rein quotes it only masked, cut and escaped ({@link #described}).
+     */
+    record Said(String text, String why) {
+        @Override
+        public String toString() {
+            return "{a message that is not valid JSON-RPC, which Rein quotes in its own error (" + text.length() + " characters): "
+                    + why + "}";
+        }
+    }
+
+    /**
+     * {@code message} with the data of a stand-in for a malformed answer (a map, as JSON gives it) as a {@link Said}, so the
+     * server's words in it do not reach the SDK's log; any other message as it is.
+     */
+    static McpSchema.JSONRPCMessage hidden(McpSchema.JSONRPCMessage message) {
+        if (!(message instanceof McpSchema.JSONRPCResponse response) || response.error() == null
+                || !(response.error().data() instanceof Map<?, ?> data) || !(data.get(KEY) instanceof String text)
+                || !(data.get(WHY) instanceof String why)) {
+            return message;
+        }
+        McpSchema.JSONRPCResponse.JSONRPCError error = response.error();
+        return new McpSchema.JSONRPCResponse(response.jsonrpc(), response.id(), null,
+                new McpSchema.JSONRPCResponse.JSONRPCError(error.code(), error.message(), new Said(text, why)));
+    }
+
     /** "'TEXT' (WHY)" when {@code e} is the stand-in for a malformed answer, the text masked by {@code mask}; else null. */
     static String described(Throwable e, java.util.function.UnaryOperator<String> mask) {
         McpError error = McpError.findRootCause(e) instanceof McpError found ? found : null;
-        if (error == null || error.getJsonRpcError() == null || !(error.getJsonRpcError().data() instanceof Map<?, ?> data)
-                || !(data.get(KEY) instanceof String text)) {
-            return null;
-        }
+        Object data = error == null || error.getJsonRpcError() == null ? null : error.getJsonRpcError().data();
+        Said said = data instanceof Said held ? held
+                : data instanceof Map<?, ?> map && map.get(KEY) instanceof String text ? new Said(text, String.valueOf(map.get(WHY)))
+                : null;
         // Masked before it is cut short, so no part of a secret is left.
-        return "'" + StdioTransport.abbreviateLine(mask.apply(text)) + "' (" + data.get(WHY) + ")";
+        return said == null ? null : "'" + StdioTransport.abbreviateLine(mask.apply(said.text())) + "' (" + said.why() + ")";
     }
 }

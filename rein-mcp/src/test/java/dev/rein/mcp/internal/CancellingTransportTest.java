@@ -2,6 +2,7 @@ package dev.rein.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -19,6 +20,30 @@ import reactor.core.publisher.Mono;
 class CancellingTransportTest {
     private final BlockingQueue<McpSchema.JSONRPCMessage> sent = new LinkedBlockingQueue<>();
     private final CancellingTransport transport = new CancellingTransport(new Recording(), () -> {}, new NegotiatedVersion());
+
+    @Test
+    void aMalformedAnswersStandInReachesTheSdkWithoutTheServersWordsWhichItLogs() throws Exception {
+        // The SDK logs each answer it reads (DEBUG 'Received response: {}') and each error answering a request (INFO
+        // 'Server returned a JSON-RPC error ...: {}') with the records' toString: the stand-in for a malformed answer carried
+        // the line as the server sent it, unmasked, uncut and unescaped, into those logs. Its data now shows no word of it,
+        // and Rein still quotes it (masked, cut, escaped) in the call's error.
+        String line = "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":\"tok-secret-1 leaked\"}";
+        McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(McpJsonDefaults.getMapper(),
+                dev.rein.json.Json.write(MalformedAnswer.standIn(dev.rein.json.Json.parse(line), line)));
+        BlockingQueue<McpSchema.JSONRPCMessage> handed = new LinkedBlockingQueue<>();
+        transport.connect(message -> message.doOnNext(handed::add).then(Mono.empty())).block(Duration.ofSeconds(5));
+        transport.received(standIn);
+        McpSchema.JSONRPCMessage toSdk = handed.poll(5, TimeUnit.SECONDS);
+        assertThat(toSdk).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class, response -> {
+            assertThat(response.id()).isEqualTo(5);
+            assertThat(response.toString()).doesNotContain("tok-secret-1")
+                    .contains("\"error\" must be an object");
+            assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(response.error()),
+                    text -> text.replace("tok-secret-1", "[REDACTED:TOKEN]")))
+                    .isEqualTo("'{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":\"[REDACTED:TOKEN] leaked\"}' (\"error\" must be an object"
+                            + " with an integer \"code\" and a string \"message\")");
+        });
+    }
 
     @Test
     void aRequestTheSdkSendsAfterItsCallEndedIsCancelledOnTheServer() throws Exception {
