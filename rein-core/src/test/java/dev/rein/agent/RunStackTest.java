@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * the stages that do something and the JDK's wait.
  */
 class RunStackTest {
+    /** Frames from the model's {@code call} down to {@code Agent.run} while a run waits for its model (perf5: 23). */
+    private static final int DEPTH_MODEL_WAIT = 18;
 
     private static List<String> frames(StackTraceElement[] stack) {
         List<String> frames = new ArrayList<>();
@@ -30,6 +32,11 @@ class RunStackTest {
             frames.add(f.getClassName() + "." + f.getMethodName());
         }
         return frames;
+    }
+
+    /** The frames from the top of {@code frames} down to {@code Agent.run}: what the run's own code puts on its stack. */
+    private static int depthToAgentRun(List<String> frames) {
+        return frames.indexOf("dev.rein.agent.Agent.run") + 1;
     }
 
     /** The run's thread, read from the tool's own thread once the run's thread waits for it. */
@@ -125,5 +132,15 @@ class RunStackTest {
                 .containsOnlyOnce("dev.rein.agent.Agent.run");
         assertThat(frames).as("one frame for ModelCaller.call, not an overload's too: %s", frames)
                 .containsOnlyOnce("dev.rein.agent.ModelCaller.call");
+        // Rein's six stages (tracing, masking, pricing, retry, deadline, the model) one frame each, bound to the stage
+        // after them, entered once through the chain (docs/performance-log.md, 2026-12-07, perf6)
+        assertThat(frames.stream().filter(f -> f.startsWith("dev.rein.internal.model.")).toList())
+                .as("one frame per stage of Rein's own: %s", frames)
+                .containsExactly("dev.rein.internal.model.ModelChain$Innermost.proceed",
+                        "dev.rein.internal.model.DeadlineStage$Bound.proceed", "dev.rein.internal.model.RetryStage$Bound.proceed",
+                        "dev.rein.internal.model.PricingStage$Bound.proceed", "dev.rein.internal.model.MaskingStage$Bound.proceed",
+                        "dev.rein.internal.model.TracingStage$Bound.proceed", "dev.rein.internal.model.ModelChain$Link.proceed",
+                        "dev.rein.internal.model.ModelChain.call");
+        assertThat(depthToAgentRun(frames)).as("frames from the wait down to Agent.run: %s", frames).isEqualTo(DEPTH_MODEL_WAIT);
     }
 }

@@ -15,7 +15,7 @@ import java.util.List;
  * wrapper is then around a fallback model set by a stage further in too, on whatever thread the
  * deadline stage runs the model.
  */
-public final class AroundModelStage implements ModelInterceptor {
+public final class AroundModelStage implements BuiltInStage {
     private final List<ModelInterceptor> stages;
 
     /** @param stages the application's stages, outermost first */
@@ -24,13 +24,25 @@ public final class AroundModelStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        return chain.proceed(wrapped(call));
+    public Chain bind(Chain next) {
+        return new Bound(next);
     }
 
-    @Override
-    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        return chain.proceedCount(wrapped(call));
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
+        }
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            return next.proceed(wrapped(call));
+        }
+
+        @Override
+        public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
+            return next.proceedCount(wrapped(call));
+        }
     }
 
     /**
@@ -59,7 +71,15 @@ public final class AroundModelStage implements ModelInterceptor {
     private ModelCall wrapped(ModelCall call) {
         ModelCall wrapped = call;
         for (int i = stages.size() - 1; i >= 0; i--) {
-            Model model = stages.get(i).aroundModel(wrapped);
+            Model model;
+            try {
+                model = stages.get(i).aroundModel(wrapped);
+            } catch (ReinException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // named here: bound to the stages after it, this stage has no chain link of its own to name it
+                throw ModelChain.threw(this, e);
+            }
             if (model == null) {
                 throw new ReinException("model-call stage " + stages.get(i) + " returned null from aroundModel;"
                         + " return the call's model when the stage has nothing to put around it");

@@ -3,7 +3,6 @@ package dev.rein.internal.model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
@@ -19,7 +18,7 @@ import dev.rein.trace.Tracer;
  * time, as a run makes its calls one after another; its attempts may run on other threads, hence the locking, but
  * one after another: of attempts a stage runs at the same time (hedging), only the last failure is kept.
  */
-public final class AttemptStage implements ModelInterceptor {
+public final class AttemptStage implements BuiltInStage {
     private final Tracer tracer;
     /** The last attempt's failure, not yet traced; null when the last attempt answered or none was made. */
     private ModelException failed;
@@ -32,24 +31,36 @@ public final class AttemptStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        String model = call.request().model();
-        if (movedOn(model)) {
-            discardAttempt(call);
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
         }
-        synchronized (this) {
-            attempts++;
-        }
-        try {
-            return chain.proceed(call);
-        } catch (ModelDeadlineException e) {
-            throw e; // not a model's failure: the run's deadline
-        } catch (ModelException e) {
-            synchronized (this) {
-                failed = e;
-                failedModel = model;
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            String model = call.request().model();
+            if (movedOn(model)) {
+                discardAttempt(call);
             }
-            throw e;
+            synchronized (AttemptStage.this) {
+                attempts++;
+            }
+            try {
+                return next.proceed(call);
+            } catch (ModelDeadlineException e) {
+                throw e; // not a model's failure: the run's deadline
+            } catch (ModelException e) {
+                synchronized (AttemptStage.this) {
+                    failed = e;
+                    failedModel = model;
+                }
+                throw e;
+            }
         }
     }
 

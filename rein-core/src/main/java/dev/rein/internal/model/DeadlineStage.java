@@ -6,7 +6,6 @@ import dev.rein.internal.concurrent.Timed;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import java.time.Duration;
 
@@ -17,7 +16,7 @@ import java.time.Duration;
  * call); for any other model it runs on a virtual thread of its own that the run stops waiting for
  * at the deadline, so a model that ignores interrupts cannot hold the run past it.
  */
-public final class DeadlineStage implements ModelInterceptor {
+public final class DeadlineStage implements BuiltInStage {
     private final BudgetMeter meter;
     private final String threadName;
     private final Runnable endOfAttempt;
@@ -30,32 +29,44 @@ public final class DeadlineStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        if (!call.model().abortsOnInterrupt()) {
-            return within(call, () -> chain.proceed(call));
-        }
-        // On the run's own thread the rest of the chain is called from here, not through within's lambda and
-        // Timed.runHere: a run waiting for its model parks with this stack, and at thousands of runs in flight every
-        // frame of it is copied to the heap at each park (three frames fewer; docs/performance-log.md, 2026-12-07).
-        Duration remaining = remaining();
-        Timed.Outcome<ModelResponse> outcome;
-        try {
-            Timed.Here here = Timed.here(remaining); // this and the try below repeat Timed.runHere: change them together
-            try {
-                outcome = new Timed.Outcome.Done<>(chain.proceed(call));
-            } catch (Exception | Error e) {
-                outcome = new Timed.Outcome.Failed<>(e);
-            }
-            outcome = here.end(outcome);
-        } finally {
-            endOfAttempt.run();
-        }
-        return result(outcome);
+    public Chain bind(Chain next) {
+        return new Bound(next);
     }
 
-    @Override
-    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        return within(call, () -> chain.proceedCount(call));
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
+        }
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            if (!call.model().abortsOnInterrupt()) {
+                return within(call, () -> next.proceed(call));
+            }
+            // On the run's own thread the rest of the chain is called from here, not through within's lambda and
+            // Timed.runHere: a run waiting for its model parks with this stack, and at thousands of runs in flight every
+            // frame of it is copied to the heap at each park (three frames fewer; docs/performance-log.md, 2026-12-07).
+            Duration remaining = remaining();
+            Timed.Outcome<ModelResponse> outcome;
+            try {
+                Timed.Here here = Timed.here(remaining); // this and the try below repeat Timed.runHere: change them together
+                try {
+                    outcome = new Timed.Outcome.Done<>(next.proceed(call));
+                } catch (Exception | Error e) {
+                    outcome = new Timed.Outcome.Failed<>(e);
+                }
+                outcome = here.end(outcome);
+            } finally {
+                endOfAttempt.run();
+            }
+            return result(outcome);
+        }
+
+        @Override
+        public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
+            return within(call, () -> next.proceedCount(call));
+        }
     }
 
     private <T> T within(ModelCall call, java.util.concurrent.Callable<T> rest) throws ModelException, InterruptedException {

@@ -3,7 +3,6 @@ package dev.rein.internal.model;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
@@ -18,7 +17,7 @@ import java.util.function.UnaryOperator;
  * approval shows the arguments that will run. Thinking blocks stay as they are (their signature
  * covers the text); the store masks them. Each block masked is reported (to audit it).
  */
-public final class MaskingStage implements ModelInterceptor {
+public final class MaskingStage implements BuiltInStage {
     private final UnaryOperator<ContentBlock> mask;
     private final BiConsumer<ContentBlock, ContentBlock> masked;
 
@@ -33,23 +32,35 @@ public final class MaskingStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        ModelResponse response = chain.proceed(call);
-        List<ContentBlock> original = response.content();
-        List<ContentBlock> content = new ArrayList<>(original.size());
-        boolean same = true; // the mask hands back the same block when there is nothing to mask: no deep comparison then
-        for (ContentBlock block : original) {
-            ContentBlock maskedBlock = block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block;
-            if (maskedBlock != block && !maskedBlock.equals(block)) {
-                masked.accept(block, maskedBlock);
-            }
-            same &= maskedBlock == block;
-            content.add(maskedBlock);
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
         }
-        return same || content.equals(original) ? response
-                : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
-                        response.usage(), response.stopDetail(), response.providerStopReason(),
-                        response.serviceTier(), response.providerServiceTier());
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            ModelResponse response = next.proceed(call);
+            List<ContentBlock> original = response.content();
+            List<ContentBlock> content = new ArrayList<>(original.size());
+            boolean same = true; // the mask hands back the same block when there is nothing to mask: no deep comparison then
+            for (ContentBlock block : original) {
+                ContentBlock maskedBlock = block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block;
+                if (maskedBlock != block && !maskedBlock.equals(block)) {
+                    masked.accept(block, maskedBlock);
+                }
+                same &= maskedBlock == block;
+                content.add(maskedBlock);
+            }
+            return same || content.equals(original) ? response
+                    : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
+                            response.usage(), response.stopDetail(), response.providerStopReason(),
+                            response.serviceTier(), response.providerServiceTier());
+        }
     }
 
     @Override

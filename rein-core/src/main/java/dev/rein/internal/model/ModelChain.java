@@ -15,9 +15,24 @@ import java.util.List;
  */
 public final class ModelChain {
     /** The innermost stage: calls the model itself. */
-    public static final ModelInterceptor MODEL = new ModelInterceptor() {
+    public static final ModelInterceptor MODEL = new BuiltInStage() {
         @Override
-        public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        public Chain bind(Chain next) {
+            return Innermost.INSTANCE;
+        }
+
+        @Override
+        public String toString() {
+            return "model";
+        }
+    };
+
+    /** {@link #MODEL}'s work: the call to the model's client, whose failures it names. */
+    private static final class Innermost implements ModelInterceptor.Chain {
+        static final Innermost INSTANCE = new Innermost();
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
             ModelResponse response;
             try {
                 response = call.model().call(call.request(), call.context());
@@ -40,7 +55,7 @@ public final class ModelChain {
         }
 
         @Override
-        public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
             try {
                 return call.model().countTokens(call.request());
             } catch (ModelException e) {
@@ -76,20 +91,30 @@ public final class ModelChain {
             String name = type.isSynthetic() || type.isAnonymousClass() || type.isHidden() ? "" : " (" + type.getName() + ")";
             return "for model '" + call.request().model() + "'" + name;
         }
-
-        @Override
-        public String toString() {
-            return "model";
-        }
-    };
+    }
 
     private final List<ModelInterceptor> stages;
+    /** Each stage of Rein's own ({@link BuiltInStage}) bound to the rest of the chain; null for an application's stage. */
+    private final ModelInterceptor.Chain[] bound;
+    /** Where a call enters the chain. */
+    private final Link first;
 
     public ModelChain(List<ModelInterceptor> stages) {
         this.stages = List.copyOf(stages);
         if (this.stages.isEmpty() || this.stages.get(this.stages.size() - 1) != MODEL) {
             throw new IllegalArgumentException("the last stage of a model chain must be ModelChain.MODEL");
         }
+        // Bound once, from the model out: a stage of Rein's own passes a call straight to the next of Rein's own, so
+        // each is one frame on the stack a run parks with while it waits for its model (docs/performance-log.md,
+        // 2026-12-07, perf6), and to an application's stage through a link that names that stage's failures.
+        this.bound = new ModelInterceptor.Chain[this.stages.size()];
+        for (int i = bound.length - 1; i >= 0; i--) {
+            if (this.stages.get(i) instanceof BuiltInStage own) {
+                ModelInterceptor.Chain next = i + 1 == bound.length ? null : bound[i + 1] != null ? bound[i + 1] : new Link(i + 1, null);
+                bound[i] = own.bind(next);
+            }
+        }
+        this.first = new Link(0, null);
     }
 
     public List<ModelInterceptor> stages() {
@@ -97,16 +122,22 @@ public final class ModelChain {
     }
 
     public ModelResponse call(ModelCall call) throws ModelException, InterruptedException {
-        return new Link(0, call).proceed(call);
+        return first.proceed(call);
     }
 
     public long count(ModelCall call) throws ModelException, InterruptedException {
-        return new Link(0, call).proceedCount(call);
+        return first.proceedCount(call);
     }
 
-    /** The chain as seen by stage {@code index}: proceeding runs stage {@code index} with the next link. */
+    /**
+     * The chain as seen by the stage before {@code index}: proceeding runs stage {@code index}, an application's with the
+     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of the first of a run of
+     * Rein's own stages, bound one to the next: a cause's stack trace says which). A link given to an application's
+     * stage ({@code received} not null) polices that stage; the one into the chain or from a stage of Rein's is shared.
+     */
     private final class Link implements ModelInterceptor.Chain {
         private final int index;
+        /** The call the application's stage before {@code index} was given; null when no application's stage is before it. */
         private final ModelCall received;
         private int proceeded;
 
@@ -118,9 +149,10 @@ public final class ModelChain {
         @Override
         public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
             ModelInterceptor stage = enter(call);
+            ModelInterceptor.Chain own = bound[index];
             ModelResponse response;
             try {
-                response = stage.intercept(call, new Link(index + 1, call));
+                response = own != null ? own.proceed(call) : stage.intercept(call, new Link(index + 1, call));
             } catch (ModelException e) {
                 throw withoutMessage(e) ? named(stage, e) : e;
             } catch (ReinException e) {
@@ -137,8 +169,9 @@ public final class ModelChain {
         @Override
         public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
             ModelInterceptor stage = enter(call);
+            ModelInterceptor.Chain own = bound[index];
             try {
-                return stage.interceptCount(call, new Link(index + 1, call));
+                return own != null ? own.proceedCount(call) : stage.interceptCount(call, new Link(index + 1, call));
             } catch (ReinException e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -147,22 +180,23 @@ public final class ModelChain {
         }
 
         private ModelInterceptor enter(ModelCall call) {
+            if (received == null) {
+                // into the chain, or from a stage of Rein's own: nothing to police
+                if (call == null) {
+                    throw new NullPointerException("call");
+                }
+                return stages.get(index);
+            }
+            ModelInterceptor caller = stages.get(index - 1);
             if (call == null) {
                 // a stage passing on null broke the contract: name it, as for the other breaches
-                throw index > 0 ? breach(stages.get(index - 1), "proceeded with null instead of a call")
-                        : new NullPointerException("call");
+                throw breach(caller, "proceeded with null instead of a call");
             }
-            if (index >= stages.size()) {
-                throw breach(stages.get(stages.size() - 1), "proceeded past the model");
+            if (++proceeded > 1 && !caller.retries()) {
+                throw breach(caller, "proceeded more than once with one call");
             }
-            if (index > 0) {
-                ModelInterceptor caller = stages.get(index - 1);
-                if (++proceeded > 1 && !caller.retries()) {
-                    throw breach(caller, "proceeded more than once with one call");
-                }
-                if (!sameConversation(received.request(), call.request())) {
-                    throw breach(caller, "changed the conversation (system prompt, tools or messages) of the call");
-                }
+            if (!sameConversation(received.request(), call.request())) {
+                throw breach(caller, "changed the conversation (system prompt, tools or messages) of the call");
             }
             return stages.get(index);
         }
@@ -194,7 +228,7 @@ public final class ModelChain {
      * An application stage's unchecked exception, named: it is a bug in that stage, not a provider
      * failure, and "internal error: IllegalStateException" alone would not say whose.
      */
-    private static ReinException threw(ModelInterceptor stage, RuntimeException e) {
+    static ReinException threw(ModelInterceptor stage, RuntimeException e) {
         return new ReinException("model-call stage " + name(stage) + " threw " + e
                 + "; a stage reports a failed call as a ModelException, so the run ended here", e);
     }

@@ -6,7 +6,6 @@ import dev.rein.budget.PriceTable;
 import dev.rein.context.TokenEstimator;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
 
@@ -18,7 +17,7 @@ import dev.rein.model.Usage;
  * goes on with it: counting it as zero would let token and money limits never bind. A response served at a
  * service tier whose price is known ({@link ModelPrice#withTier}) is charged at that tier's rates.
  */
-public final class PricingStage implements ModelInterceptor {
+public final class PricingStage implements BuiltInStage {
     private final BudgetMeter meter;
     private final String agentModel;
     private final PriceTable prices;
@@ -30,21 +29,33 @@ public final class PricingStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        String model = call.request().model();
-        ModelPrice callPrice = model.equals(agentModel) ? null : prices.find(model).orElse(null);
-        if (!model.equals(agentModel) && callPrice == null) {
-            meter.requirePriced(model); // before the call: an unpriced model would make a money limit never trigger
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
         }
-        ModelResponse response = chain.proceed(call);
-        if (response.usage().notReported()) {
-            response = response.withUsage(Usage.estimate(TokenEstimator.estimate(call.request()),
-                    TokenEstimator.estimate(response.content())));
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            String model = call.request().model();
+            ModelPrice callPrice = model.equals(agentModel) ? null : prices.find(model).orElse(null);
+            if (!model.equals(agentModel) && callPrice == null) {
+                meter.requirePriced(model); // before the call: an unpriced model would make a money limit never trigger
+            }
+            ModelResponse response = next.proceed(call);
+            if (response.usage().notReported()) {
+                response = response.withUsage(Usage.estimate(TokenEstimator.estimate(call.request()),
+                        TokenEstimator.estimate(response.content())));
+            }
+            // at the rates of the service tier the provider served it at, when that tier has a price (else the base price,
+            // which the call's model_response then says: see TracingStage)
+            meter.record(response.usage(), model.equals(agentModel) ? meter.price() : callPrice, response.serviceTier(), model);
+            return response;
         }
-        // at the rates of the service tier the provider served it at, when that tier has a price (else the base price,
-        // which the call's model_response then says: see TracingStage)
-        meter.record(response.usage(), model.equals(agentModel) ? meter.price() : callPrice, response.serviceTier(), model);
-        return response;
     }
 
     @Override

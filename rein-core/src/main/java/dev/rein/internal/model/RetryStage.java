@@ -6,7 +6,6 @@ import dev.rein.internal.text.Counts;
 import dev.rein.internal.text.Durations;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.trace.TraceEvent;
@@ -25,7 +24,7 @@ import java.util.function.BooleanSupplier;
  * Anthropic provider's watchdog does when its header limit and the interrupt meet), so the
  * run's cancel flag is read before each wait and attempt. Token counts are not retried (the caller estimates instead).
  */
-public final class RetryStage implements ModelInterceptor {
+public final class RetryStage implements BuiltInStage {
     /** Why a call was not retried (or not any more), for the final failure's message. */
     public static final class GaveUp extends ModelException {
         private final String providerMessage;
@@ -118,39 +117,51 @@ public final class RetryStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        for (int attempt = Math.max(1, engineAttempt); ; attempt++) {
-            try {
-                return chain.proceed(call);
-            } catch (dev.rein.model.ModelDeadlineException e) {
-                throw e;
-            } catch (ModelException e) {
-                if (!e.retryable()) {
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
+        }
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            for (int attempt = Math.max(1, engineAttempt); ; attempt++) {
+                try {
+                    return next.proceed(call);
+                } catch (dev.rein.model.ModelDeadlineException e) {
                     throw e;
+                } catch (ModelException e) {
+                    if (!e.retryable()) {
+                        throw e;
+                    }
+                    stopIfCancelled();
+                    // the reasons no longer run would change are said first, as for tools: blaming the deadline
+                    // would suggest a longer run timeout helps
+                    if (attempt > policy.maxRetries()) {
+                        throw new GaveUp(e, "; gave up after " + Counts.of(attempt, "attempt"));
+                    }
+                    if (RetryPolicy.tooLong(e.retryAfter())) {
+                        throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
+                    }
+                    // the wait as it is made, traced and handed to an engine (whole milliseconds): checked unrounded, a wait
+                    // passing the deadline by less than a millisecond was made
+                    Duration delay = Durations.upToMillis(policy.delayBefore(attempt, e.retryAfter()));
+                    if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
+                        throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
+                    }
+                    tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
+                            e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId(), e.reportedUsage().orElse(null)));
+                    discardAttempt(call, attempt);
+                    if (engineAttempt > 0) {
+                        throw new RetryLater(e, attempt, delay);
+                    }
+                    sleeper.sleep(delay);
+                    stopIfCancelled();
                 }
-                stopIfCancelled();
-                // the reasons no longer run would change are said first, as for tools: blaming the deadline
-                // would suggest a longer run timeout helps
-                if (attempt > policy.maxRetries()) {
-                    throw new GaveUp(e, "; gave up after " + Counts.of(attempt, "attempt"));
-                }
-                if (RetryPolicy.tooLong(e.retryAfter())) {
-                    throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
-                }
-                // the wait as it is made, traced and handed to an engine (whole milliseconds): checked unrounded, a wait
-                // passing the deadline by less than a millisecond was made
-                Duration delay = Durations.upToMillis(policy.delayBefore(attempt, e.retryAfter()));
-                if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
-                    throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
-                }
-                tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId(), e.reportedUsage().orElse(null)));
-                discardAttempt(call, attempt);
-                if (engineAttempt > 0) {
-                    throw new RetryLater(e, attempt, delay);
-                }
-                sleeper.sleep(delay);
-                stopIfCancelled();
             }
         }
     }

@@ -6,7 +6,6 @@ import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
 import dev.rein.provider.ModelDefaults;
@@ -22,7 +21,7 @@ import java.time.Instant;
  * was charged while the call ran) or the final failure. A deadline is not a provider failure and
  * is reported by the run's end instead.
  */
-public final class TracingStage implements ModelInterceptor {
+public final class TracingStage implements BuiltInStage {
     /**
      * The {@code error_kind} of a call that a stage, not the provider, failed (it threw or broke the
      * chain's contract: the run ends internal_error; or it was refused a model without a price: the run
@@ -60,52 +59,84 @@ public final class TracingStage implements ModelInterceptor {
     }
 
     @Override
-    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        int step = tracer.step();
-        if (traceRequest) {
-            tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request(),
-                    providerName(call.model()), serverUri(call.model())));
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInStage). */
+    private final class Bound extends BuiltInStage.Bound {
+        Bound(Chain next) {
+            super(next);
         }
-        BigDecimal before = meter.costUsd();
-        boolean estimatedBefore = meter.usage().estimated();
-        Instant started = tracer.now();
-        if (attempts != null) {
-            attempts.begin();
-        }
-        try {
-            meter.takeUnpricedTiers(); // nothing a call before this one left
-            ModelResponse response = chain.proceed(call);
-            ended(null);
-            Instant now = tracer.now();
-            // every model call made for this one (an interceptor's second call too), as its cost counts them all; each
-            // named by the model whose price the pricing stage used: the request's as it reached that stage (a fallback
-            // stage's choice), not the response's (which may be a dated snapshot of it)
-            String pricing = pricing(meter.takeUnpricedTiers(), call.request().model());
-            tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
-                    meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
-            if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
-                tracer.emit(new TraceEvent.UsageEstimated(tracer.runId(), step, now, call.request().model(),
-                        response.usage(), estimatedMessage(call.request().model(), response.usage())));
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            int step = tracer.step();
+            if (traceRequest) {
+                tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request(),
+                        providerName(call.model()), serverUri(call.model())));
             }
-            return response;
-        } catch (ModelDeadlineException | RetryStage.RetryLater e) {
-            ended(e);
-            throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
-        } catch (ModelException e) {
-            ended(e);
-            String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
-            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
-                    e.requestId(), e.reportedUsage().orElse(null)));
-            throw e;
-        } catch (InterruptedException e) {
-            ended(e);
-            throw e;
-        } catch (ReinException e) {
-            ended(e);
-            // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
-            // too, and its model_request gets its model_failed, as every logical call's does
-            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
-            throw e;
+            BigDecimal before = meter.costUsd();
+            boolean estimatedBefore = meter.usage().estimated();
+            Instant started = tracer.now();
+            if (attempts != null) {
+                attempts.begin();
+            }
+            try {
+                meter.takeUnpricedTiers(); // nothing a call before this one left
+                ModelResponse response = next.proceed(call);
+                ended(null);
+                Instant now = tracer.now();
+                // every model call made for this one (an interceptor's second call too), as its cost counts them all; each
+                // named by the model whose price the pricing stage used: the request's as it reached that stage (a fallback
+                // stage's choice), not the response's (which may be a dated snapshot of it)
+                String pricing = pricing(meter.takeUnpricedTiers(), call.request().model());
+                tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
+                        meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
+                if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
+                    tracer.emit(new TraceEvent.UsageEstimated(tracer.runId(), step, now, call.request().model(),
+                            response.usage(), estimatedMessage(call.request().model(), response.usage())));
+                }
+                return response;
+            } catch (ModelDeadlineException | RetryStage.RetryLater e) {
+                ended(e);
+                throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
+            } catch (ModelException e) {
+                ended(e);
+                String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
+                tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
+                        e.requestId(), e.reportedUsage().orElse(null)));
+                throw e;
+            } catch (InterruptedException e) {
+                ended(e);
+                throw e;
+            } catch (ReinException e) {
+                ended(e);
+                // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
+                // too, and its model_request gets its model_failed, as every logical call's does
+                tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
+                throw e;
+            }
+        }
+
+        @Override
+        public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
+            Instant started = tracer.now();
+            long tokens;
+            try {
+                tokens = next.proceedCount(call);
+            } catch (ModelException e) {
+                // A failed count is traced as unknown (-1) with why, as the run goes on with its estimate: a replay answers the
+                // counts in order, and without it would answer this one with the next count the run made
+                Instant now = tracer.now();
+                tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
+                        -1, Duration.between(started, now).toMillis(), failure(e)));
+                throw e;
+            }
+            Instant now = tracer.now();
+            tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
+                    tokens, Duration.between(started, now).toMillis()));
+            return tokens;
         }
     }
 
@@ -209,26 +240,6 @@ public final class TracingStage implements ModelInterceptor {
                 + " (" + usage.totalInputTokens() + " input tokens from the request, " + usage.outputTokens()
                 + " output tokens from the response) against the token and cost limits, and does so for every call"
                 + " without a report: the run's usage and cost are estimates, marked \"estimated\"";
-    }
-
-    @Override
-    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        Instant started = tracer.now();
-        long tokens;
-        try {
-            tokens = chain.proceedCount(call);
-        } catch (ModelException e) {
-            // A failed count is traced as unknown (-1) with why, as the run goes on with its estimate: a replay answers the
-            // counts in order, and without it would answer this one with the next count the run made
-            Instant now = tracer.now();
-            tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
-                    -1, Duration.between(started, now).toMillis(), failure(e)));
-            throw e;
-        }
-        Instant now = tracer.now();
-        tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
-                tokens, Duration.between(started, now).toMillis()));
-        return tokens;
     }
 
     /** Why a count failed, for a trace reader: its kind, HTTP status (when any) and message. */

@@ -148,10 +148,10 @@ class ModelChainTest {
                 .call(new ModelCall(model, request("main"), "step", ModelCallContext.until(Instant.now().plusSeconds(60))));
 
         List<String> frames = stack.stream().map(f -> f.getClassName() + "." + f.getMethodName()).toList();
-        int deadline = frames.indexOf(DeadlineStage.class.getName() + ".intercept");
+        int deadline = frames.indexOf(DeadlineStage.class.getName() + "$Bound.proceed"); // bound to the model stage
         assertThat(deadline).as("the deadline stage is on the stack: %s", frames).isPositive();
         assertThat(frames.get(deadline - 1)).as("the frame above the deadline stage's, in %s", frames)
-                .isEqualTo(ModelChain.class.getName() + "$Link.proceed");
+                .isEqualTo(ModelChain.class.getName() + "$Innermost.proceed");
         assertThat(log).contains("end of attempt");
     }
 
