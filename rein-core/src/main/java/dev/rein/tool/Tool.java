@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * and the limits the executor enforces for it. Immutable; build with {@link #builder(String)}.
  */
 public final class Tool {
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+    /** The form of a tool's name; the executor quotes a call's name unfenced only when it has this form. */
+    static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
     private final ToolDefinition definition;
     private final ToolHandler handler;

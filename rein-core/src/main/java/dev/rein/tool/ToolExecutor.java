@@ -155,13 +155,10 @@ public final class ToolExecutor {
         };
     }
 
-    /** The form of a tool's name ({@code Tool.builder} refuses any other). */
-    private static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile("[a-zA-Z0-9_-]{1,64}");
-
     private ToolOutcome unknownTool(ToolCall call) {
         // The name is the model's, quoted in Rein's own message (unwrapped): one of a tool name's form cannot close a
         // fence or hold a sentence and reads as it is; any other is fenced as data, its first 100 characters.
-        String named = TOOL_NAME.matcher(call.name()).matches() ? "Unknown tool '" + call.name() + "'. "
+        String named = Tool.NAME.matcher(call.name()).matches() ? "Unknown tool '" + call.name() + "'. "
                 : "Unknown tool, named as quoted here:\n" + Fence.quoted(Excerpts.first(call.name(), 100), "tool call name") + "\n";
         return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, named + "Available tools: "
                 + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
