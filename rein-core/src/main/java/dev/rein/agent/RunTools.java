@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.internal.approval.ApprovalGate;
+import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
@@ -25,12 +26,31 @@ final class RunTools {
      * reference to the run: a lambda's frame would sit under every tool call's wait too (hidden from stack traces, but
      * copied to the heap with the rest of the stack at each park; docs/performance-log.md, 2026-12-07, perf5).
      */
-    private record TraceValidatedCalls(Run run) implements ToolInterceptor {
+    private record TraceValidatedCalls(Run run) implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
         @Override
         public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-            ToolCall call = invocation.call();
-            run.emit(new TraceEvent.ToolCalled(run.runId, run.step(), run.now(), call.id(), call.name(), call.arguments()));
-            return chain.proceed(invocation);
+            return bind(chain).proceed(invocation);
+        }
+
+        @Override
+        public Chain bind(Chain next) {
+            return new Bound(next);
+        }
+
+        /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+        private final class Bound implements Chain {
+            private final Chain next;
+
+            Bound(Chain next) {
+                this.next = next;
+            }
+
+            @Override
+            public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+                ToolCall call = invocation.call();
+                run.emit(new TraceEvent.ToolCalled(run.runId, run.step(), run.now(), call.id(), call.name(), call.arguments()));
+                return next.proceed(invocation);
+            }
         }
     }
 

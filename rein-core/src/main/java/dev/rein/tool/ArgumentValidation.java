@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Excerpts;
 import dev.rein.internal.text.Fence;
@@ -12,7 +13,7 @@ import java.util.Map;
  * Refuses arguments that are too large or do not fit the tool's input schema, before anything
  * else looks at them.
  */
-final class ArgumentValidation implements ToolInterceptor {
+final class ArgumentValidation implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final int maxArgumentBytes;
 
     ArgumentValidation(int maxArgumentBytes) {
@@ -21,43 +22,62 @@ final class ArgumentValidation implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        JsonNode arguments = invocation.call().arguments();
-        Walk walk = new Walk();
-        walk.visit(arguments, 1);
-        if (walk.tooDeep) {
-            int depth = Json.depth(arguments); // the exact depth, for the message
-            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
-                    + invocation.tool().name() + "' are nested " + depth + " levels deep, over the limit of "
-                    + ToolExecutor.MAX_ARGUMENT_DEPTH + " levels. The tool was not called. Call it again with flat arguments"
-                    + " matching its JSON schema."));
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
         }
-        // Arguments whose size cannot exceed the limit (the usual case) are not written out to be counted.
-        long size = walk.bounded && walk.bound <= maxArgumentBytes ? walk.bound : Utf8Length.ofJson(arguments);
-        if (size > maxArgumentBytes) {
-            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
-                    + invocation.tool().name() + "' are " + size + " bytes, over the limit of " + maxArgumentBytes
-                    + " bytes. The tool was not called. Pass a reference (a file name, an id) instead of the data itself."));
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            JsonNode arguments = invocation.call().arguments();
+            Walk walk = new Walk();
+            walk.visit(arguments, 1);
+            if (walk.tooDeep) {
+                int depth = Json.depth(arguments); // the exact depth, for the message
+                return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
+                        + invocation.tool().name() + "' are nested " + depth + " levels deep, over the limit of "
+                        + ToolExecutor.MAX_ARGUMENT_DEPTH + " levels. The tool was not called. Call it again with flat arguments"
+                        + " matching its JSON schema."));
+            }
+            // Arguments whose size cannot exceed the limit (the usual case) are not written out to be counted.
+            long size = walk.bounded && walk.bound <= maxArgumentBytes ? walk.bound : Utf8Length.ofJson(arguments);
+            if (size > maxArgumentBytes) {
+                return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
+                        + invocation.tool().name() + "' are " + size + " bytes, over the limit of " + maxArgumentBytes
+                        + " bytes. The tool was not called. Pass a reference (a file name, an id) instead of the data itself."));
+            }
+            List<String> problems = invocation.tool().validationProblems(arguments);
+            if (problems.isEmpty()) {
+                return next.proceed(invocation);
+            }
+            String said;
+            if (arguments.isTextual()) {
+                // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
+                // to fix): "string found, object expected" would not tell the model its text did not parse. The text is the
+                // model's, which may carry a page's instructions: fenced as data in Rein's own refusal, which goes unwrapped.
+                said = "the arguments are not a JSON object but this text:\n"
+                        + Fence.quoted(Excerpts.first(arguments.asText(), 200), "tool call arguments");
+            } else {
+                // the validator's problems name the model's property names and values, which may carry a page's
+                // instructions: fenced as data too
+                said = "the JSON schema's validator says:\n" + Fence.quoted(String.join("; ", problems), "schema validator");
+            }
+            String message = "Invalid arguments for tool '" + invocation.tool().name() + "': " + said
+                    + "\nThe tool was not called. Call it again with arguments matching this JSON schema: "
+                    + Json.write(invocation.tool().definition().inputSchema());
+            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, message));
         }
-        List<String> problems = invocation.tool().validationProblems(arguments);
-        if (problems.isEmpty()) {
-            return chain.proceed(invocation);
-        }
-        String said;
-        if (arguments.isTextual()) {
-            // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
-            // to fix): "string found, object expected" would not tell the model its text did not parse. The text is the
-            // model's, which may carry a page's instructions: fenced as data in Rein's own refusal, which goes unwrapped.
-            said = "the arguments are not a JSON object but this text:\n"
-                    + Fence.quoted(Excerpts.first(arguments.asText(), 200), "tool call arguments");
-        } else {
-            // the validator's problems name the model's property names and values, which may carry a page's
-            // instructions: fenced as data too
-            said = "the JSON schema's validator says:\n" + Fence.quoted(String.join("; ", problems), "schema validator");
-        }
-        String message = "Invalid arguments for tool '" + invocation.tool().name() + "': " + said
-                + "\nThe tool was not called. Call it again with arguments matching this JSON schema: "
-                + Json.write(invocation.tool().definition().inputSchema());
-        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, message));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -10,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
  * made them, so the trace and what a person watches follow the model's order and the calls over a
  * cap are always the last ones. Everything below (the timeout, retries, the handler) runs concurrently.
  */
-final class CallOrder implements ToolInterceptor {
+final class CallOrder implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private static final ThreadLocal<CountDownLatch> TURN = new ThreadLocal<>();
 
     /** Runs {@code task} on this thread, counting {@code admitted} down when the call passes this stage. */
@@ -26,10 +27,29 @@ final class CallOrder implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        CountDownLatch admitted = TURN.get();
-        if (admitted != null) {
-            admitted.countDown();
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
         }
-        return chain.proceed(invocation);
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            CountDownLatch admitted = TURN.get();
+            if (admitted != null) {
+                admitted.countDown();
+            }
+            return next.proceed(invocation);
+        }
     }
 }

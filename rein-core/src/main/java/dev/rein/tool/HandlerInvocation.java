@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
@@ -12,7 +13,7 @@ import java.util.concurrent.TimeoutException;
  * The last stage: calls the handler on the current thread (the timeout stage owns the thread and
  * the clock) and turns whatever happens into a normalised {@link ToolResult}.
  */
-final class HandlerInvocation implements ToolInterceptor {
+final class HandlerInvocation implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     /** What the model gets for a result whose only content is for the person (README, Tools); Rein's own. */
     static final String USER_ONLY_RESULT = "(the tool returned content for the user only, which is not shown to you)";
     /** What the model gets for an error whose only message is for the person (README, Tools); Rein's own, as the next. */
@@ -30,25 +31,44 @@ final class HandlerInvocation implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        ToolCall call = invocation.call();
-        try {
-            // the risk of the tool this call runs, also when a stage above gave the invocation a context of its own
-            ToolContext context = invocation.context().withRisk(invocation.tool().risk());
-            return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), context)));
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (AnnotatedTools.UnreadableArgument e) {
-            // the reader's message quotes the model's value, which may carry a page's instructions: fenced as data in
-            // Rein's own refusal, which the model gets unwrapped
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
-                    + "': a value does not fit its parameter's type, as the reader of the arguments says, quoting them:\n"
-                    + Fence.quoted(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
-                    + " arguments matching this JSON schema: " + Json.write(invocation.tool().definition().inputSchema())));
-        } catch (Exception | Error e) {
-            // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure
-            // too: caught here, its message passes secret masking and provenance on the way up like any
-            // other; caught by the timeout stage above them, the model read a secret in it unmasked
-            return ToolOutcome.of(failure(call, e));
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
+        }
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            ToolCall call = invocation.call();
+            try {
+                // the risk of the tool this call runs, also when a stage above gave the invocation a context of its own
+                ToolContext context = invocation.context().withRisk(invocation.tool().risk());
+                return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), context)));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (AnnotatedTools.UnreadableArgument e) {
+                // the reader's message quotes the model's value, which may carry a page's instructions: fenced as data in
+                // Rein's own refusal, which the model gets unwrapped
+                return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
+                        + "': a value does not fit its parameter's type, as the reader of the arguments says, quoting them:\n"
+                        + Fence.quoted(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
+                        + " arguments matching this JSON schema: " + Json.write(invocation.tool().definition().inputSchema())));
+            } catch (Exception | Error e) {
+                // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure
+                // too: caught here, its message passes secret masking and provenance on the way up like any
+                // other; caught by the timeout stage above them, the model read a secret in it unmasked
+                return ToolOutcome.of(failure(call, e));
+            }
         }
     }
 

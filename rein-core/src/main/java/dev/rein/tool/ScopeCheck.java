@@ -1,10 +1,11 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.text.Fence;
 import java.util.Optional;
 
 /** Refuses calls the run's principal is not allowed to make; nothing the model says changes that. */
-final class ScopeCheck implements ToolInterceptor {
+final class ScopeCheck implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final ScopePolicy policy;
 
     ScopeCheck(ScopePolicy policy) {
@@ -13,25 +14,44 @@ final class ScopeCheck implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        Optional<String> denied;
-        try {
-            denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
-        } catch (RuntimeException e) { // named as the policy, not as this stage
-            throw ToolChainException.threw("the scope policy " + policy.getClass().getName(), invocation, e, false);
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
         }
-        if (denied == null) { // the application's policy broke its contract: a programmer error, never shown to the model
-            throw new ToolChainException("the scope policy " + policy.getClass().getName() + " returned null for call "
-                    + invocation.call().id() + " of tool '" + invocation.tool().name() + "', which was not run; ScopePolicy.deny"
-                    + " must return Optional.empty() to allow the call or Optional.of(reason) to deny it");
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            Optional<String> denied;
+            try {
+                denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
+            } catch (RuntimeException e) { // named as the policy, not as this stage
+                throw ToolChainException.threw("the scope policy " + policy.getClass().getName(), invocation, e, false);
+            }
+            if (denied == null) { // the application's policy broke its contract: a programmer error, never shown to the model
+                throw new ToolChainException("the scope policy " + policy.getClass().getName() + " returned null for call "
+                        + invocation.call().id() + " of tool '" + invocation.tool().name() + "', which was not run; ScopePolicy.deny"
+                        + " must return Optional.empty() to allow the call or Optional.of(reason) to deny it");
+            }
+            if (denied.isEmpty()) {
+                return next.proceed(invocation);
+            }
+            // the built-in policy's reason is Rein's own words; another policy's may quote the model's arguments (a
+            // recipient, a path), so it is fenced as data, as Rein's other messages fence what they quote
+            String why = policy == ScopePolicy.REQUIRED_SCOPES ? "Permission denied: " + denied.get() + ". "
+                    : "Permission denied by the scope policy, which says:\n" + Fence.quoted(denied.get(), "scope policy") + "\n";
+            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, why
+                    + "The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
         }
-        if (denied.isEmpty()) {
-            return chain.proceed(invocation);
-        }
-        // the built-in policy's reason is Rein's own words; another policy's may quote the model's arguments (a recipient,
-        // a path), so it is fenced as data, as Rein's other messages fence what they quote
-        String why = policy == ScopePolicy.REQUIRED_SCOPES ? "Permission denied: " + denied.get() + ". "
-                : "Permission denied by the scope policy, which says:\n" + Fence.quoted(denied.get(), "scope policy") + "\n";
-        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, why
-                + "The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
     }
 }

@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Durations;
@@ -13,7 +14,7 @@ import java.time.Instant;
  * on interrupt} it runs on the caller's thread, which an alarm interrupts instead. The narrowed
  * deadline is passed on in the context so retries and handlers can respect it.
  */
-final class TimeoutStage implements ToolInterceptor {
+final class TimeoutStage implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final Duration defaultTimeout;
 
     TimeoutStage(Duration defaultTimeout) {
@@ -22,52 +23,71 @@ final class TimeoutStage implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        ToolCall call = invocation.call();
-        Duration timeout = invocation.tool().timeout() != null ? invocation.tool().timeout() : defaultTimeout;
-        Instant now = invocation.context().clock().instant();
-        Instant runDeadline = invocation.context().deadline();
-        boolean deadlineBinds = Duration.between(now, runDeadline).compareTo(timeout) < 0;
-        Instant callDeadline = deadlineBinds ? runDeadline : now.plus(timeout);
-        Duration wait = Duration.between(now, callDeadline);
-        if (wait.isNegative() || wait.isZero()) {
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, DeadlineRefusal.notCalled(call.name())));
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
         }
-        ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
-        Timed.Outcome<ToolOutcome> outcome;
-        if (invocation.tool().abortsOnInterrupt()) {
-            // Timed.runHere written out (Timed.here, the same try/catch, Here.end): the rest is called from here, not
-            // through runHere and a lambda, since a handler that blocks on this thread parks the run with this stack,
-            // and at thousands of runs in flight every frame of it is copied to the heap at each park (as the model
-            // chain's DeadlineStage; docs/performance-log.md, 2026-12-07, perf5).
-            Timed.Here here = Timed.here(wait); // this and the try below repeat Timed.runHere: change them together
-            try {
-                outcome = new Timed.Outcome.Done<>(chain.proceed(bounded));
-            } catch (Exception | Error e) {
-                outcome = new Timed.Outcome.Failed<>(e);
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            ToolCall call = invocation.call();
+            Duration timeout = invocation.tool().timeout() != null ? invocation.tool().timeout() : defaultTimeout;
+            Instant now = invocation.context().clock().instant();
+            Instant runDeadline = invocation.context().deadline();
+            boolean deadlineBinds = Duration.between(now, runDeadline).compareTo(timeout) < 0;
+            Instant callDeadline = deadlineBinds ? runDeadline : now.plus(timeout);
+            Duration wait = Duration.between(now, callDeadline);
+            if (wait.isNegative() || wait.isZero()) {
+                return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, DeadlineRefusal.notCalled(call.name())));
             }
-            outcome = here.end(outcome);
-        } else {
-            outcome = Timed.run("rein-tool-" + call.name(), wait, () -> chain.proceed(bounded));
-        }
-        if (!(outcome instanceof Timed.Outcome.TimedOut<ToolOutcome>)
-                && !(outcome instanceof Timed.Outcome.Failed<ToolOutcome> f && f.cause() instanceof Error) && Thread.interrupted()) {
-            // A handler on this thread that ended on an interrupt by returning sets it again (Tool.abortsOnInterrupt
-            // asks so), or its channel was closed by it: the call ended as if it had thrown, and the interrupt is taken
-            // here, so that nothing after the call (its record, the step's checkpoint: a store's socket, which the
-            // interrupt closes on a virtual thread) runs under it.
-            throw new InterruptedException("the tool call '" + call.name() + "' ended on an interrupt");
-        }
-        return switch (outcome) {
-            case Timed.Outcome.Done<ToolOutcome> done -> done.value();
-            case Timed.Outcome.TimedOut<ToolOutcome> ignored -> {
-                String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + Durations.human(timeout);
-                String effect = invocation.tool().risk() == Risk.READ ? ""
-                        : " It may or may not have taken effect; check before calling it again.";
-                yield ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, "Tool '" + call.name() + "' was stopped because "
-                        + why + "." + effect + " Try a smaller request or another approach."));
+            ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
+            Timed.Outcome<ToolOutcome> outcome;
+            if (invocation.tool().abortsOnInterrupt()) {
+                // Timed.runHere written out (Timed.here, the same try/catch, Here.end): the rest is called from here, not
+                // through runHere and a lambda, since a handler that blocks on this thread parks the run with this stack,
+                // and at thousands of runs in flight every frame of it is copied to the heap at each park (as the model
+                // chain's DeadlineStage; docs/performance-log.md, 2026-12-07, perf5).
+                Timed.Here here = Timed.here(wait); // this and the try below repeat Timed.runHere: change them together
+                try {
+                    outcome = new Timed.Outcome.Done<>(next.proceed(bounded));
+                } catch (Exception | Error e) {
+                    outcome = new Timed.Outcome.Failed<>(e);
+                }
+                outcome = here.end(outcome);
+            } else {
+                outcome = Timed.run("rein-tool-" + call.name(), wait, () -> next.proceed(bounded));
             }
-            case Timed.Outcome.Failed<ToolOutcome> failed -> failure(call, failed.cause());
-        };
+            if (!(outcome instanceof Timed.Outcome.TimedOut<ToolOutcome>)
+                    && !(outcome instanceof Timed.Outcome.Failed<ToolOutcome> f && f.cause() instanceof Error) && Thread.interrupted()) {
+                // A handler on this thread that ended on an interrupt by returning sets it again (Tool.abortsOnInterrupt
+                // asks so), or its channel was closed by it: the call ended as if it had thrown, and the interrupt is taken
+                // here, so that nothing after the call (its record, the step's checkpoint: a store's socket, which the
+                // interrupt closes on a virtual thread) runs under it.
+                throw new InterruptedException("the tool call '" + call.name() + "' ended on an interrupt");
+            }
+            return switch (outcome) {
+                case Timed.Outcome.Done<ToolOutcome> done -> done.value();
+                case Timed.Outcome.TimedOut<ToolOutcome> ignored -> {
+                    String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + Durations.human(timeout);
+                    String effect = invocation.tool().risk() == Risk.READ ? ""
+                            : " It may or may not have taken effect; check before calling it again.";
+                    yield ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, "Tool '" + call.name() + "' was stopped because "
+                            + why + "." + effect + " Try a smaller request or another approach."));
+                }
+                case Timed.Outcome.Failed<ToolOutcome> failed -> failure(call, failed.cause());
+            };
+        }
     }
 
     private static ToolOutcome failure(ToolCall call, Throwable cause) {

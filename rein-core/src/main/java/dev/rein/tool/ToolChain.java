@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import java.util.List;
 
 /**
@@ -7,60 +8,104 @@ import java.util.List;
  * was given (same call id, same tool under the same name; the arguments may change, e.g. an approved edit), returns a
  * result for that call and never null nor throws, and the last stage answers. A breach is a
  * {@link ToolChainException} naming the stage.
+ *
+ * <p>Made once per executor. Each stage of Rein's own ({@link Bindable}) is bound once to the stage after it, so it is
+ * one frame on the stack the run's thread waits with while its tool call runs, not its {@code intercept} and a
+ * {@link Link#proceed}: at thousands of runs in flight every frame of that stack is copied to the heap at each park
+ * (docs/performance-log.md, 2026-12-07, perf6). A link stays around each application's stage (the link it is given
+ * polices it, the link into it names its failures) and where a run of Rein's own stages is entered.
  */
-final class ToolChain implements ToolInterceptor.Chain {
+final class ToolChain {
     private final List<ToolInterceptor> stages;
-    private final int index;
-    private final ToolInvocation received;
-    /** Whether the stage given this chain passed the call on (the timeout stage does so on another thread). */
-    private volatile boolean proceeded;
+    /** Each stage of Rein's own bound to the rest of the chain; null for an application's stage. */
+    private final ToolInterceptor.Chain[] bound;
+    private final Link first;
 
-    private ToolChain(List<ToolInterceptor> stages, int index, ToolInvocation received) {
-        this.stages = stages;
-        this.index = index;
-        this.received = received;
-    }
-
-    @Override
-    public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
-        proceeded = true;
-        if (invocation == null) {
-            throw breach(stages.get(index - 1), "proceeded with null");
+    @SuppressWarnings("unchecked")
+    ToolChain(List<ToolInterceptor> stages) {
+        this.stages = List.copyOf(stages);
+        this.bound = new ToolInterceptor.Chain[this.stages.size()];
+        for (int i = bound.length - 1; i >= 0; i--) {
+            if (this.stages.get(i) instanceof Bindable<?> own) {
+                ToolInterceptor.Chain next = i + 1 == bound.length ? null : bound[i + 1] != null ? bound[i + 1] : new Link(i + 1, null);
+                bound[i] = ((Bindable<ToolInterceptor.Chain>) own).bind(next);
+            }
         }
-        if (index >= stages.size()) {
-            throw breach(stages.get(stages.size() - 1), "proceeded past the last stage, which must answer the call");
-        }
-        if (index > 0 && (!invocation.call().id().equals(received.call().id()) || invocation.tool() != received.tool()
-                || !invocation.call().name().equals(received.call().name()))) {
-            throw breach(stages.get(index - 1), "changed the call id or the tool (from " + describe(received)
-                    + " to " + describe(invocation) + ")");
-        }
-        ToolInterceptor stage = stages.get(index);
-        ToolChain rest = new ToolChain(stages, index + 1, invocation);
-        ToolOutcome outcome;
-        try {
-            outcome = stage.intercept(invocation, rest);
-        } catch (ToolChainException breach) {
-            throw breach;
-        } catch (RuntimeException e) {
-            // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's
-            throw ToolChainException.threw("tool-chain stage " + stage.getClass().getName(), invocation, e, rest.proceeded);
-        }
-        if (outcome == null) {
-            throw breach(stage, "returned null instead of an outcome");
-        }
-        if (!outcome.callId().equals(invocation.call().id())) {
-            throw breach(stage, "returned the outcome of call " + outcome.callId() + " for call " + invocation.call().id());
-        }
-        return outcome;
+        this.first = new Link(0, null);
     }
 
     /**
-     * A fresh pass through {@code stages}: {@code start(stages, invocation).proceed(invocation)}. The caller proceeds
-     * itself, so no frame of this class's sits under the first stage's while the call runs.
+     * Where a call enters: {@code start().proceed(invocation)}. The caller proceeds itself, so no frame of this class's
+     * sits under the first stage's while the call runs.
      */
-    static ToolChain start(List<ToolInterceptor> stages, ToolInvocation invocation) {
-        return new ToolChain(stages, 0, invocation);
+    ToolInterceptor.Chain start() {
+        return first;
+    }
+
+    /**
+     * The chain as seen by the stage before {@code index}: proceeding runs stage {@code index}, an application's with the
+     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of the first of a run of
+     * Rein's own stages, bound one to the next: a cause's stack trace says which). A link given to an application's
+     * stage ({@code received} not null) polices that stage; the one into the chain or from a stage of Rein's is shared.
+     */
+    private final class Link implements ToolInterceptor.Chain {
+        private final int index;
+        /** The call the application's stage before {@code index} was given; null when no application's stage is before it. */
+        private final ToolInvocation received;
+        /** Whether the stage given this link passed the call on (the timeout stage does so on another thread). */
+        private volatile boolean proceeded;
+
+        Link(int index, ToolInvocation received) {
+            this.index = index;
+            this.received = received;
+        }
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            if (received != null) {
+                proceeded = true;
+                police(invocation);
+            } else if (invocation == null) {
+                throw new NullPointerException("invocation");
+            }
+            ToolInterceptor stage = stages.get(index);
+            ToolInterceptor.Chain own = bound[index];
+            Link rest = own == null ? new Link(index + 1, invocation) : null;
+            ToolOutcome outcome;
+            try {
+                outcome = own != null ? own.proceed(invocation) : stage.intercept(invocation, rest);
+            } catch (ToolChainException breach) {
+                throw breach;
+            } catch (RuntimeException e) {
+                // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's;
+                // whether one of Rein's own had passed the call on is not known here: said as possibly run
+                throw ToolChainException.threw("tool-chain stage " + stage.getClass().getName(), invocation, e,
+                        rest == null || rest.proceeded);
+            }
+            if (outcome == null) {
+                throw breach(stage, "returned null instead of an outcome");
+            }
+            if (!outcome.callId().equals(invocation.call().id())) {
+                throw breach(stage, "returned the outcome of call " + outcome.callId() + " for call " + invocation.call().id());
+            }
+            return outcome;
+        }
+
+        /** The application's stage before this link passed on the call it was given. */
+        private void police(ToolInvocation invocation) {
+            ToolInterceptor caller = stages.get(index - 1);
+            if (invocation == null) {
+                throw breach(caller, "proceeded with null");
+            }
+            if (index >= stages.size()) {
+                throw breach(caller, "proceeded past the last stage, which must answer the call");
+            }
+            if (!invocation.call().id().equals(received.call().id()) || invocation.tool() != received.tool()
+                    || !invocation.call().name().equals(received.call().name())) {
+                throw breach(caller, "changed the call id or the tool (from " + describe(received)
+                        + " to " + describe(invocation) + ")");
+            }
+        }
     }
 
     private static String describe(ToolInvocation invocation) {

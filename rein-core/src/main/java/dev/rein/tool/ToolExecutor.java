@@ -47,12 +47,12 @@ public final class ToolExecutor {
 
     private final ToolRegistry registry;
     private final CallLimits callLimits;
-    private final List<ToolInterceptor> stages;
+    private final ToolChain chain;
 
     private ToolExecutor(Builder b) {
         this.registry = b.registry;
         this.callLimits = new CallLimits(b.callLimits, b.callCounts);
-        this.stages = stages(b, callLimits);
+        this.chain = new ToolChain(stages(b, callLimits)); // bound once: each of Rein's stages one frame (see ToolChain)
     }
 
     /** @throws ReinException when {@code registry} is null */
@@ -130,7 +130,7 @@ public final class ToolExecutor {
         // sees it); the handler's own failures are results, made by the last stage. The chain is entered here, not
         // through a helper: the run's thread waits for its tool call with this stack (see stages).
         ToolInvocation invocation = tool != null ? new ToolInvocation(call, tool, context.withRisk(tool.risk())) : null;
-        ToolOutcome outcome = tool != null ? ToolChain.start(stages, invocation).proceed(invocation) : unknownTool(call);
+        ToolOutcome outcome = tool != null ? chain.start().proceed(invocation) : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
         Duration took = Duration.between(start, end);

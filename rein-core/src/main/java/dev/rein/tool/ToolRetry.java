@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.Counts;
@@ -16,7 +17,7 @@ import java.time.Duration;
  * whose caller stopped waiting ({@link Timed#abandoned()}: the run was cancelled, or its time is up) is not
  * tried again, also when the handler swallowed the interrupt and failed as retryable.
  */
-final class ToolRetry implements ToolInterceptor {
+final class ToolRetry implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final RetryPolicy policy;
     private final ToolEvents events;
     private final Sleeper sleeper;
@@ -29,34 +30,53 @@ final class ToolRetry implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            ToolOutcome outcome = chain.proceed(invocation);
-            if (!(outcome instanceof ToolOutcome.Failed failed) || !failed.errorClass().retryable()) {
-                return outcome;
-            }
-            ToolResult result = failed.result();
-            // the caller stopped waiting (the run was cancelled, or the call's time is up) though a handler may have
-            // swallowed the interrupt that said so: no other attempt, whose effect nobody would wait for
-            if (Timed.abandoned()) {
-                return outcome;
-            }
-            if (attempt > policy.maxRetries()) {
-                return attempt == 1 ? outcome
-                        : ToolOutcome.of(result.withOwnContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
-            }
-            // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer timeout helps
-            if (RetryPolicy.tooLong(result.retryAfter())) {
-                return ToolOutcome.of(result.withOwnContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
-            }
-            Duration delay = policy.delayBefore(attempt, result.retryAfter());
-            if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
-                return ToolOutcome.of(result.withOwnContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
-                        + " would pass the call's deadline)"));
-            }
-            events.retrying(invocation, attempt, result, delay);
-            sleeper.sleep(delay);
-            if (Timed.abandoned()) {
-                return outcome;
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
+        }
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            for (int attempt = 1; ; attempt++) {
+                ToolOutcome outcome = next.proceed(invocation);
+                if (!(outcome instanceof ToolOutcome.Failed failed) || !failed.errorClass().retryable()) {
+                    return outcome;
+                }
+                ToolResult result = failed.result();
+                // the caller stopped waiting (the run was cancelled, or the call's time is up) though a handler may have
+                // swallowed the interrupt that said so: no other attempt, whose effect nobody would wait for
+                if (Timed.abandoned()) {
+                    return outcome;
+                }
+                if (attempt > policy.maxRetries()) {
+                    return attempt == 1 ? outcome
+                            : ToolOutcome.of(result.withOwnContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
+                }
+                // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer timeout helps
+                if (RetryPolicy.tooLong(result.retryAfter())) {
+                    return ToolOutcome.of(result.withOwnContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
+                }
+                Duration delay = policy.delayBefore(attempt, result.retryAfter());
+                if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
+                    return ToolOutcome.of(result.withOwnContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
+                            + " would pass the call's deadline)"));
+                }
+                events.retrying(invocation, attempt, result, delay);
+                sleeper.sleep(delay);
+                if (Timed.abandoned()) {
+                    return outcome;
+                }
             }
         }
     }

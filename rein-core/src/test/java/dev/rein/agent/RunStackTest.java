@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class RunStackTest {
     /** Frames from the model's {@code call} down to {@code Agent.run} while a run waits for its model (perf5: 23). */
     private static final int DEPTH_MODEL_WAIT = 18;
+    /** Frames from the run's wait for its tool's thread down to {@code Agent.run} (perf5: 35). */
+    private static final int DEPTH_TOOL_WAIT = 30;
 
     private static List<String> frames(StackTraceElement[] stack) {
         List<String> frames = new ArrayList<>();
@@ -65,7 +67,7 @@ class RunStackTest {
         assertThat(result.get().status()).isEqualTo(RunStatus.SUCCEEDED);
         List<String> frames = seen.get();
         assertThat(frames).as("the run's thread waits in the timeout stage: %s", frames)
-                .contains("dev.rein.tool.TimeoutStage.intercept");
+                .contains("dev.rein.tool.TimeoutStage$Bound.proceed");
         assertThat(frames).as("one frame for Agent.run, not an overload's too: %s", frames)
                 .containsOnlyOnce("dev.rein.agent.Agent.run");
         assertThat(frames).as("the loop runs the tool step from its driver: %s", frames)
@@ -77,8 +79,14 @@ class RunStackTest {
         // the trace stage is a class of its own: as a method reference (Run.traceValidatedCall) it also had a lambda
         // frame, hidden from stack traces but parked with the rest; its visible frame names which one runs
         assertThat(frames).as("the trace stage is its own class, not a method reference to the run: %s", frames)
-                .contains("dev.rein.agent.RunTools$TraceValidatedCalls.intercept")
+                .contains("dev.rein.agent.RunTools$TraceValidatedCalls$Bound.proceed")
                 .doesNotContain("dev.rein.agent.Run.traceValidatedCall");
+        // one frame per stage of Rein's own, bound to the stage after it: the chain's links only where the call enters,
+        // and into and out of the approval gate, which is bound to none (docs/performance-log.md, 2026-12-07, perf6)
+        assertThat(frames.stream().filter(f -> f.startsWith("dev.rein.tool.ToolChain")).toList())
+                .as("the chain's links only where a run of Rein's stages is entered and around the others: %s", frames)
+                .hasSize(3);
+        assertThat(depthToAgentRun(frames)).as("frames from the wait down to Agent.run: %s", frames).isEqualTo(DEPTH_TOOL_WAIT);
     }
 
     /**
@@ -98,10 +106,16 @@ class RunStackTest {
 
         assertThat(agent.run("go").status()).isEqualTo(RunStatus.SUCCEEDED);
         List<String> frames = seen.get();
-        assertThat(frames).as("the handler runs under the timeout stage: %s", frames).contains("dev.rein.tool.TimeoutStage.intercept");
+        assertThat(frames).as("the handler runs under the timeout stage: %s", frames).contains("dev.rein.tool.TimeoutStage$Bound.proceed");
         assertThat(frames).as("the timeout stage calls the rest itself, the handler is called as it is: %s", frames)
                 .doesNotContain("dev.rein.internal.concurrent.Timed.runHere")
-                .noneMatch(f -> f.startsWith("dev.rein.tool.TimeoutStage.lambda$") || f.startsWith("dev.rein.tool.HandlerInvocation.lambda$"));
+                .noneMatch(f -> f.startsWith("dev.rein.tool.TimeoutStage") && f.contains(".lambda$") || f.startsWith("dev.rein.tool.HandlerInvocation.lambda$"));
+        // the thirteen stages one frame each, with links only into and out of the two not bound (the approval gate and the
+        // output truncation) and where the call enters (docs/performance-log.md, 2026-12-07, perf6; before: 29, 13 links)
+        assertThat(frames.stream().filter(f -> f.startsWith("dev.rein.tool.ToolChain")).toList())
+                .as("the chain's links: %s", frames).hasSize(5);
+        assertThat(frames.indexOf("dev.rein.tool.ToolExecutor.run") + 1).as("frames from the handler down to the executor: %s", frames)
+                .isEqualTo(21);
     }
 
     /** A model that aborts on interrupt is called on the run's own thread: its stack is the one the run parks with. */

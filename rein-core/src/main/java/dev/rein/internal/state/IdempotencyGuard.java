@@ -1,5 +1,6 @@
 package dev.rein.internal.state;
 
+import dev.rein.internal.chain.Bindable;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
@@ -25,7 +26,7 @@ import java.util.Optional;
  * key has only an intent was in flight when its process stopped, and is delivered again with the
  * same key, so an external system that deduplicates by key applies it once.
  */
-public final class IdempotencyGuard implements ToolInterceptor {
+public final class IdempotencyGuard implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final RunStore store;
     private final ToolEvents events;
     private final Clock clock;
@@ -38,53 +39,72 @@ public final class IdempotencyGuard implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        if (invocation.tool().risk() == Risk.READ) {
-            return chain.proceed(invocation);
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
         }
-        ToolCall call = invocation.call();
-        String key = invocation.context().idempotencyKey();
-        String hash = ActionHash.of(call.name(), call.arguments());
-        IdempotencyRecord intent;
-        try {
-            Optional<IdempotencyRecord> existing = store.idempotency(key);
-            if (existing.isPresent() && !existing.get().actionHash().equals(hash)) {
-                events.audit(invocation, "idempotency_conflict", "key " + key + " was recorded for another action");
-                return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its"
-                        + " idempotency key " + key + " is already recorded for a different action."));
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            if (invocation.tool().risk() == Risk.READ) {
+                return next.proceed(invocation);
             }
-            if (existing.isPresent() && existing.get().status() == IdempotencyRecord.Status.COMPLETED) {
-                events.audit(invocation, "idempotent_replay", "key " + key + " is recorded as completed; the recorded result"
-                        + " is used and the tool is not called again");
-                return ToolOutcome.of(replay(call, existing.get().result()));
+            ToolCall call = invocation.call();
+            String key = invocation.context().idempotencyKey();
+            String hash = ActionHash.of(call.name(), call.arguments());
+            IdempotencyRecord intent;
+            try {
+                Optional<IdempotencyRecord> existing = store.idempotency(key);
+                if (existing.isPresent() && !existing.get().actionHash().equals(hash)) {
+                    events.audit(invocation, "idempotency_conflict", "key " + key + " was recorded for another action");
+                    return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its"
+                            + " idempotency key " + key + " is already recorded for a different action."));
+                }
+                if (existing.isPresent() && existing.get().status() == IdempotencyRecord.Status.COMPLETED) {
+                    events.audit(invocation, "idempotent_replay", "key " + key + " is recorded as completed; the recorded result"
+                            + " is used and the tool is not called again");
+                    return ToolOutcome.of(replay(call, existing.get().result()));
+                }
+                int deliveries = existing.map(IdempotencyRecord::deliveries).orElse(0) + 1;
+                if (existing.isPresent()) {
+                    events.audit(invocation, "redelivery", "key " + key + " was in flight when the run stopped; delivering it again"
+                            + " with the same key (delivery " + deliveries + ")");
+                }
+                Instant now = clock.instant();
+                intent = new IdempotencyRecord(key, invocation.context().runId(), invocation.context().step(), call.id(), call.name(),
+                        hash, call.arguments(), IdempotencyRecord.Status.INTENT, null, deliveries,
+                        existing.map(IdempotencyRecord::createdAt).orElse(now), now);
+                store.putIdempotency(intent);
+            } catch (StoreException e) {
+                // the store's message is outside text (a database's words, which may quote the call's values): fenced as data
+                // in Rein's own refusal, which the model gets unwrapped
+                return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
+                        + " intent could not be recorded; the store said:\n" + Fence.quoted(e.getMessage(), "run store")
+                        + "\nWithout the record a resume could repeat it."));
             }
-            int deliveries = existing.map(IdempotencyRecord::deliveries).orElse(0) + 1;
-            if (existing.isPresent()) {
-                events.audit(invocation, "redelivery", "key " + key + " was in flight when the run stopped; delivering it again"
-                        + " with the same key (delivery " + deliveries + ")");
+            ToolOutcome outcome = next.proceed(invocation);
+            if (!(outcome instanceof ToolOutcome.Done done)) {
+                return outcome;
             }
-            Instant now = clock.instant();
-            intent = new IdempotencyRecord(key, invocation.context().runId(), invocation.context().step(), call.id(), call.name(),
-                    hash, call.arguments(), IdempotencyRecord.Status.INTENT, null, deliveries,
-                    existing.map(IdempotencyRecord::createdAt).orElse(now), now);
-            store.putIdempotency(intent);
-        } catch (StoreException e) {
-            // the store's message is outside text (a database's words, which may quote the call's values): fenced as data
-            // in Rein's own refusal, which the model gets unwrapped
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
-                    + " intent could not be recorded; the store said:\n" + Fence.quoted(e.getMessage(), "run store")
-                    + "\nWithout the record a resume could repeat it."));
-        }
-        ToolOutcome outcome = chain.proceed(invocation);
-        if (!(outcome instanceof ToolOutcome.Done done)) {
+            try {
+                store.putIdempotency(intent.completed(done.result(), clock.instant()));
+            } catch (StoreException e) {
+                events.audit(invocation, "completion_not_recorded", "the call ran but its completion could not be recorded: "
+                        + e.getMessage() + "; a resume will deliver it again with the same key " + key);
+            }
             return outcome;
         }
-        try {
-            store.putIdempotency(intent.completed(done.result(), clock.instant()));
-        } catch (StoreException e) {
-            events.audit(invocation, "completion_not_recorded", "the call ran but its completion could not be recorded: "
-                    + e.getMessage() + "; a resume will deliver it again with the same key " + key);
-        }
-        return outcome;
     }
 
     private static ToolResult replay(ToolCall call, ToolResult recorded) {
