@@ -1,8 +1,6 @@
 package dev.rein.openai;
 
 import dev.rein.model.ModelOption;
-import dev.rein.model.ModelRequest;
-import dev.rein.model.OutputSchema;
 
 /**
  * Opt-in: send the agent's {@link dev.rein.model.OutputSchema} as Chat Completions structured
@@ -11,9 +9,9 @@ import dev.rein.model.OutputSchema;
  * server supports it, and those that do accept only part of JSON Schema; Rein validates the final
  * answer against the schema either way.
  *
- * <p>The API takes only an object at the schema's top: an agent whose output schema is not one there (a sealed
- * interface's {@code anyOf}, a one-value class's string, a list) is refused when it is built, and a type given per run
- * before anything is sent; ask for a record that holds the value instead.
+ * <p>OpenAI's API takes only an object at the schema's top: on the public API and Azure OpenAI a request whose output
+ * schema is not one there (a sealed interface's {@code anyOf}, a one-value class's string, a list) is refused before it
+ * is sent; ask for a record that holds the value instead. Other servers (Ollama, vLLM) are sent any top.
  *
  * <pre>{@code
  * Agent.builder().model(model).outputType(Verdict.class).modelOption(OpenAiStructuredOutput.ENABLED)
@@ -24,12 +22,4 @@ import dev.rein.model.OutputSchema;
 public record OpenAiStructuredOutput(boolean enabled) implements ModelOption {
     /** Sends the output schema as {@code response_format}. */
     public static final OpenAiStructuredOutput ENABLED = new OpenAiStructuredOutput(true);
-
-    /** Refuses, when enabled, an output schema whose top is not an object, which the API refuses (400). */
-    @Override
-    public void check(ModelRequest request) {
-        if (enabled) {
-            request.option(OutputSchema.class).ifPresent(RequestMapper::requireObjectTop);
-        }
-    }
 }

@@ -1,7 +1,9 @@
 package dev.rein.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.OutputSchema;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,7 +14,8 @@ import java.util.regex.Pattern;
  * on a tool's description, which {@link #description} fits a description to. The public API
  * and Azure OpenAI refuse a request beyond them with HTTP 400 ("Invalid 'tools': array too long.
  * Expected an array with maximum length 128, ...", code {@code array_above_max_length}), at every
- * step of the run; Rein says so before sending, with what to do. Other servers set limits of their
+ * step of the run; Rein says so before sending, with what to do. So too for an output schema sent as structured output
+ * whose top is not an object ({@link #objectTop}). Other servers set limits of their
  * own (vLLM and Ollama none), so there their own answer decides, with the same advice added when it
  * is OpenAI's error (a proxy in front of OpenAI, GitHub Copilot's). MiniMax's API documents a
  * temperature and a top_p in (0, 1] ({@link #miniMax}): 0, which a user sets for repeatable answers,
@@ -45,6 +48,8 @@ final class RequestLimits {
             what = temperature(request.temperature(), "[0, 2]", server);
         } else if (request.topP() != null && (request.topP() < 0 || request.topP() > 1)) {
             what = topP(request.topP(), "[0, 1]", server);
+        } else if (request.option(OpenAiStructuredOutput.class).map(OpenAiStructuredOutput::enabled).orElse(false)) {
+            what = request.option(OutputSchema.class).map(schema -> objectTop(schema, server)).orElse(null);
         }
         return refused(what);
     }
@@ -68,6 +73,36 @@ final class RequestLimits {
     private static ModelException refused(String what) {
         return what == null ? null
                 : new ModelException(ModelException.Kind.INVALID_REQUEST, 0, what + " (not sent)", false, null, null, null);
+    }
+
+    /**
+     * Why an output schema whose top is not an object ({@code "type": "object"}) cannot be sent as {@code
+     * response_format}, or null when it is one. The Structured Outputs docs ask for an object there, and the API answers
+     * another top with a 400 ({@code schema must be a JSON Schema of 'type: "object"', got 'type: "array"'}), strict or
+     * not. A sealed interface read by its type id generates an anyOf, a one-value class a string, a list an array: Rein
+     * has no place to wrap and unwrap the answer, so the refusal says to ask for an object holding it. Servers that
+     * decode to any schema (Ollama, vLLM, llama.cpp) are sent it as it is.
+     */
+    static String objectTop(OutputSchema schema, String server) {
+        JsonNode top = schema.schema();
+        if ("object".equals(top.path("type").textValue())) {
+            return null;
+        }
+        String what = top.has("anyOf") ? "an anyOf (one of several alternatives)"
+                : top.has("oneOf") ? "a oneOf (one of several alternatives)"
+                : top.has("type") ? "\"type\": " + top.get("type")
+                : top.has("$ref") ? "a $ref (\"$ref\": " + top.get("$ref") + ") and no \"type\": \"object\""
+                : "no \"type\": \"object\"";
+        String name = schema.name();
+        // the record form is for an answer read into a Java type; a schema given as JSON may name none
+        String record = javax.lang.model.SourceVersion.isIdentifier(name) ? "; for an answer read into the Java type " + name
+                + ", record " + name + "Answer(" + name + " value), read as its value()" : "";
+        return "the output schema " + name + " has " + what + " at its top, and the structured outputs of " + server
+                + " (response_format json_schema, OpenAiStructuredOutput) take only an object there (the API answers 400"
+                + " \"schema must be a JSON Schema of 'type: \"object\"'\"): ask for an object that holds the value as its"
+                + " one property instead ({\"type\":\"object\",\"properties\":{\"value\": this schema},\"required\":[\"value\"]}"
+                + record + "), or leave OpenAiStructuredOutput off (Rein shows the schema in the system prompt and validates"
+                + " the answer either way)";
     }
 
     private static String temperature(double value, String range, String server) {

@@ -352,10 +352,11 @@ final class RequestMapper {
     /**
      * {@code response_format} for the output schema. Not strict: strict mode refuses schemas with
      * optional properties or keywords outside its subset, and Rein validates the answer anyway. An
-     * array without {@code items} gets {@code "items": {}}, as in a tool's parameters.
+     * array without {@code items} gets {@code "items": {}}, as in a tool's parameters. A top that is not an object is sent
+     * as it is: servers such as Ollama and vLLM take it; the public API and Azure OpenAI, which do not, are not sent it
+     * ({@link RequestLimits#exceeded}).
      */
     static ObjectNode responseFormat(OutputSchema schema) {
-        requireObjectTop(schema); // for a type given per run, which the agent's build did not see
         ObjectNode format = Json.object().put("type", "json_schema");
         ObjectNode jsonSchema = format.putObject("json_schema");
         jsonSchema.put("name", wireName(schema.name()));
@@ -364,31 +365,6 @@ final class RequestMapper {
         jsonSchema.set("schema", wire);
         jsonSchema.put("strict", false);
         return format;
-    }
-
-    /**
-     * Refuses an output schema whose top is not an object ({@code "type": "object"}): the Structured Outputs docs ask
-     * for an object there, not an anyOf, and the API answers another top with a 400 ({@code schema must be a JSON Schema
-     * of 'type: "object"', got 'type: "array"'}), strict or not. A sealed interface read by its type id generates an
-     * anyOf, a one-value class a string, a list an array: Rein has no place to wrap and unwrap the answer, so the
-     * refusal says to ask for a record holding it.
-     */
-    static void requireObjectTop(OutputSchema schema) {
-        JsonNode top = schema.schema();
-        if ("object".equals(top.path("type").textValue())) {
-            return;
-        }
-        String what = top.has("anyOf") ? "an anyOf (one of several alternatives)" : top.has("oneOf")
-                ? "a oneOf (one of several alternatives)" : top.has("type") ? "\"type\": " + top.get("type")
-                : "no \"type\": \"object\"";
-        String name = schema.name();
-        throw new ReinException("the output schema " + name + " has " + what + " at its top, and OpenAI's structured"
-                + " outputs (response_format json_schema) take only an object there, not an anyOf (the API answers 400"
-                + " \"schema must be a JSON Schema of 'type: \"object\"'\"): ask for a record that holds the value instead"
-                + (javax.lang.model.SourceVersion.isIdentifier(name) ? " (record " + name + "Answer(" + name
-                        + " value), read as its value())" : " (an object with the value as its one property)")
-                + ", or leave OpenAiStructuredOutput"
-                + " off (Rein shows the schema in the system prompt and validates the answer either way)");
     }
 
     /** The API allows only a-z, A-Z, 0-9, '_' and '-' in the name, at most 64 characters. */

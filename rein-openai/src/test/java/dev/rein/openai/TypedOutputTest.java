@@ -122,34 +122,54 @@ class TypedOutputTest extends FakeChat {
 
     /**
      * OpenAI's structured outputs take only an object at the schema's top, not an anyOf (the API answers 400 "schema
-     * must be a JSON Schema of 'type: \"object\"'"): a typed answer whose schema is not one, a sealed interface's anyOf
-     * or a one-value class's string, is refused when the agent is built, naming the type and what to do; for a type
-     * given per run, before anything is sent.
+     * must be a JSON Schema of 'type: \"object\"'"): on the public API and Azure OpenAI a typed answer whose schema is
+     * not one, a sealed interface's anyOf or a one-value class's string, is refused before anything is sent, naming the
+     * schema and what to do.
      */
     @Test
-    void aTopThatIsNotAnObjectIsRefusedWhenTheAgentIsBuilt() {
-        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Shape.class)
-                .modelOption(OpenAiStructuredOutput.ENABLED).build())
-                .isInstanceOf(ReinException.class).hasMessageContaining("Shape").hasMessageContaining("anyOf")
-                .hasMessageContaining("record").hasMessageContaining("OpenAiStructuredOutput");
-        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Money.class)
-                .modelOption(OpenAiStructuredOutput.ENABLED).build())
-                .isInstanceOf(ReinException.class).hasMessageContaining("Money").hasMessageContaining("\"string\"")
-                .hasMessageContaining("record");
+    void aTopThatIsNotAnObjectIsRefusedBeforeSendingToOpenAiAndAzure() throws Exception {
+        for (String base : new String[] {"https://api.openai.com/v1", "https://contoso.openai.azure.com/openai/v1"}) {
+            try (OpenAiModel openAi = OpenAiModel.builder().baseUrl(base).apiKey("sk-test").environment(name -> null).build()) {
+                dev.rein.model.ModelException shape = org.junit.jupiter.api.Assertions.assertThrows(
+                        dev.rein.model.ModelException.class, () -> openAi.call(structured(OutputSchema.of(Shape.class)),
+                                new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream)));
+                assertThat(shape.kind()).isEqualTo(dev.rein.model.ModelException.Kind.INVALID_REQUEST);
+                assertThat(shape.retryable()).isFalse();
+                assertThat(shape.getMessage()).contains("Shape", "an anyOf", "OpenAiStructuredOutput", "not sent",
+                        "record ShapeAnswer(Shape value)");
+                dev.rein.model.ModelException money = org.junit.jupiter.api.Assertions.assertThrows(
+                        dev.rein.model.ModelException.class, () -> openAi.call(structured(OutputSchema.of(Money.class)),
+                                new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream)));
+                assertThat(money.getMessage()).contains("Money", "\"type\": \"string\"", "record MoneyAnswer(Money value)")
+                        .doesNotContain("anyOf");
+            }
+        }
+    }
 
-        Agent perRun = Agent.builder().model(model).modelOption(OpenAiStructuredOutput.ENABLED).build();
-        assertThatThrownBy(() -> perRun.run("Price?", Money.class)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("Money").hasMessageContaining("record MoneyAnswer(Money value)");
-        assertThat(server.requestCount()).as("nothing was sent").isZero();
-        // a request built by hand (or changed by an interceptor) is refused by the mapper before it is sent
-        assertThatThrownBy(() -> RequestMapper.responseFormat(OutputSchema.of(Shape.class)))
-                .isInstanceOf(ReinException.class).hasMessageContaining("an anyOf");
+    private static dev.rein.model.ModelRequest structured(OutputSchema schema) {
+        return request("Which shape?").option(schema).option(OpenAiStructuredOutput.ENABLED).build();
+    }
 
-        // without the opt-in, the answer is asked for in the system prompt and validated as before
+    /**
+     * Ollama, vLLM, LM Studio and llama.cpp decode to any JSON Schema, whatever its top: there a sealed interface's anyOf
+     * or a one-value class's string is sent as it is, and the agent is built (OpenAI's rule is the public API's).
+     */
+    @Test
+    void aTopThatIsNotAnObjectIsSentAsItIsToAnotherServer() {
+        server.validateRequests(false); // a local server, not the OpenAI API the fake stands for
+        server.enqueue(ChatReply.text("{\"kind\":\"circle\",\"radius\":2.0}"));
+        Agent agent = Agent.builder().model(model).outputType(Shape.class).modelOption(OpenAiStructuredOutput.ENABLED).build();
+
+        RunResult result = agent.run("Which shape?", Shape.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Shape.class)).isEqualTo(new Circle(2.0));
+        assertThat(lastBody().at("/response_format/json_schema/schema").has("anyOf")).isTrue();
+
         server.enqueue(ChatReply.text("\"12.50 EUR\""));
-        RunResult plain = Agent.builder().model(model).build().run("Price?", Money.class);
-        assertThat(plain.output(Money.class).amount()).isEqualTo("12.50 EUR");
-        assertThat(lastBody().has("response_format")).isFalse();
+        RunResult money = Agent.builder().model(model).modelOption(OpenAiStructuredOutput.ENABLED).build().run("Price?", Money.class);
+        assertThat(money.output(Money.class).amount()).isEqualTo("12.50 EUR");
+        assertThat(lastBody().at("/response_format/json_schema/schema/type").asText()).isEqualTo("string");
     }
 
     @Test
