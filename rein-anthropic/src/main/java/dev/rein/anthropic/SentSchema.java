@@ -325,7 +325,7 @@ final class SentSchema {
             String[] steps = decoded.substring(1).split("/", -1);
             StringBuilder at = new StringBuilder(base);
             for (int i = 0; i < steps.length && node instanceof ObjectNode schema; i++) {
-                String step = steps[i].replace("~1", "/").replace("~0", "~");
+                String step = fromPointerStep(steps[i]);
                 at.append('/').append(steps[i]);
                 String why = leftOut(schema, step);
                 if (why != null) {
@@ -343,7 +343,7 @@ final class SentSchema {
                 }
                 if ((applicator.holds() == Holds.MAP || value.isArray()) && ++i < steps.length) {
                     at.append('/').append(steps[i]); // a name or an index, not a keyword
-                    String entry = steps[i].replace("~1", "/").replace("~0", "~");
+                    String entry = fromPointerStep(steps[i]);
                     value = value.isArray() ? (entry.matches("\\d{1,9}") ? value.get(Integer.parseInt(entry)) : null)
                             : value.get(entry);
                 }
@@ -390,21 +390,36 @@ final class SentSchema {
 
     /**
      * The JSON Pointer of the schema a "#..." reference at {@code pointer} (in {@code given}) is resolved from: the
-     * nearest schema at or above it with an {@code $id}, or the top ("").
+     * nearest schema at or above it with an {@code $id} (a text), or the top (""). Only a schema's own {@code $id}
+     * counts: the walk knows which steps are keywords and which are names or indexes under one ({@link #APPLICATORS}),
+     * so a property named "$id" (a key of a properties map) is not taken for one.
      */
     private static String base(JsonNode given, String pointer) {
         String base = "";
         JsonNode node = given;
         StringBuilder at = new StringBuilder();
         String[] steps = pointer.isEmpty() ? new String[0] : pointer.substring(1).split("/", -1);
+        boolean schema = true; // whether node is a schema (else a map or array of them, or what no keyword holds)
+        boolean entries = false; // whether node is a map or an array of schemas, its next step a name or an index
         for (int i = 0; i <= steps.length && node != null; i++) {
-            if (node instanceof ObjectNode o && o.has("$id") && i > 0) {
+            if (schema && i > 0 && node.path("$id").isTextual()) {
                 base = at.toString();
             }
             if (i < steps.length) {
-                String step = steps[i].replace("~1", "/").replace("~0", "~");
+                String step = fromPointerStep(steps[i]);
                 at.append('/').append(steps[i]);
-                node = node.isArray() ? node.get(Integer.parseInt(step)) : node.get(step);
+                JsonNode next = node.isArray() ? (step.matches("\\d{1,9}") ? node.get(Integer.parseInt(step)) : null)
+                        : node.get(step);
+                if (schema) {
+                    Applicator applicator = APPLICATORS.stream().filter(a -> a.keyword().equals(step)).findFirst()
+                            .orElse(null);
+                    entries = applicator != null && (applicator.holds() == Holds.MAP || next != null && next.isArray());
+                    schema = applicator != null && !entries;
+                } else {
+                    schema = entries;
+                    entries = false;
+                }
+                node = next;
             }
         }
         return base;
@@ -733,7 +748,8 @@ final class SentSchema {
                 listing = true;
             }
         }
-        List<Located> variants = listing ? null : variantObjects(schemas.getLast().schema(), schemas.getLast().at(), given);
+        List<Located> variants = listing ? null : variantObjects(schemas.getLast().schema(), schemas.getLast().at(), given,
+                new java.util.HashSet<>());
         if (variants != null && !variants.isEmpty()) {
             // a value of one of them: each object variant is closed alone, so each must list what the part names
             for (Located variant : variants) {
@@ -758,9 +774,20 @@ final class SentSchema {
      * The objects that list properties among {@code schema}'s anyOf, oneOf and allOf entries, through their local
      * references ({@link #referenced}) and their own entries, at any depth; an entry of another kind ({"type": "null"},
      * a string) is passed over: properties and required say nothing of it. Null where an entry cannot be told: a
-     * reference that cannot be followed, an object that lists no properties, a boolean schema true.
+     * reference that cannot be followed, an object that lists no properties, a boolean schema true, or entries whose
+     * references lead back to a schema whose entries are being read ({@code open}, their pointers: they name each other
+     * round, U = anyOf[$ref V, null] and V = anyOf[$ref U, string], and say no object).
      */
-    private static List<Located> variantObjects(ObjectNode schema, String at, JsonNode given) {
+    private static List<Located> variantObjects(ObjectNode schema, String at, JsonNode given, java.util.Set<String> open) {
+        if (!open.add(at)) {
+            return null;
+        }
+        List<Located> found = variantObjectsOf(schema, at, given, open);
+        open.remove(at); // only a way back is a loop: a schema reached again by another way is read again
+        return found;
+    }
+
+    private static List<Located> variantObjectsOf(ObjectNode schema, String at, JsonNode given, java.util.Set<String> open) {
         List<Located> found = new java.util.ArrayList<>();
         for (Subschema sub : subschemas(schema, at)) {
             if (!List.of("anyOf", "oneOf", "allOf").contains(sub.keyword())) {
@@ -784,7 +811,7 @@ final class SentSchema {
             if (isObject(last.schema())) {
                 return null;
             }
-            List<Located> deeper = variantObjects(last.schema(), last.at(), given);
+            List<Located> deeper = variantObjects(last.schema(), last.at(), given, open);
             if (deeper == null) {
                 return null;
             }
@@ -1073,6 +1100,11 @@ final class SentSchema {
             }
         }
         return null;
+    }
+
+    /** One step of a JSON Pointer (RFC 6901) as the name it stands for: ~1 is '/' and ~0 '~' (in that order). */
+    private static String fromPointerStep(String step) {
+        return step.replace("~1", "/").replace("~0", "~");
     }
 
     /** A name as one step of a JSON Pointer (RFC 6901): '~' is written ~0 and '/' ~1. */

@@ -199,6 +199,30 @@ class SentSchemaSoundnessTest {
     }
 
     /**
+     * rev114 P2: a property named "$id" is a name in a properties map, not a schema's $id: the $ref beside it is still
+     * resolved from the top, and one through a oneOf is refused as without it.
+     */
+    @Test
+    void aPropertyNamedIdDoesNotMoveTheBaseOfAReference() throws Exception {
+        String u = "\"$defs\":{\"U\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},"
+                + "\"required\":[\"a\"]},{\"type\":\"null\"}]}}}";
+        check("{\"type\":\"object\",\"properties\":{\"$id\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U/oneOf/0\"}},"
+                + u, "{\"y\":{\"a\":\"s\"}}", "passes through the oneOf at /$defs/U/oneOf");
+    }
+
+    /**
+     * rev114 P3: anyOf variants whose references name each other round (U = anyOf[$ref V, null], V = anyOf[$ref U,
+     * string]) name no object: the check stops there and refuses as for a reference it cannot follow, no stack overflow.
+     */
+    @Test
+    void variantsThatReferToEachOtherRoundAreRefusedNotFollowedForever() throws Exception {
+        check("{\"type\":\"object\",\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":"
+                + "[{\"$ref\":\"#/$defs/V\"},{\"type\":\"null\"}]},\"V\":{\"anyOf\":[{\"$ref\":\"#/$defs/U\"},{\"type\":\"string\"}]}},"
+                + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", "{\"k\":\"b\"}",
+                "names properties of the value of \"y\"");
+    }
+
+    /**
      * rev102: an object given closed that neither lists a property nor matches it by a pattern never holds it, so what a
      * condition says of that property's properties is not checked (P2); one matched by a pattern is checked against the
      * pattern's schema (P12).
