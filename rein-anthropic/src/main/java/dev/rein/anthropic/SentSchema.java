@@ -757,6 +757,9 @@ final class SentSchema {
             }
             listing = true;
         }
+        if (!listing && schemas.stream().anyMatch(s -> neverAnObject(s.schema(), s.at(), given, new java.util.HashSet<>()))) {
+            return; // properties and required say nothing of a string or a null, and the copy keeps the part as it is
+        }
         if (!listing) {
             String childAt = schemas.getFirst().at();
             String where = schemas.size() > 1 ? "the schema at " + place(schemas.getLast().at())
@@ -765,6 +768,41 @@ final class SentSchema {
                     + "\"", childAt, "write what the " + says + " says of \"" + property + "\" into " + where
                     + " which must list its \"properties\"");
         }
+    }
+
+    /**
+     * Whether {@code schema} (at {@code at}) takes no object: its "type" names none, or each entry of its anyOf or oneOf
+     * (or a schema the entry's local references name) takes none. False where that cannot be told: a reference that
+     * cannot be followed, or one leading back to a schema being read ({@code open}, as in {@link #variantObjects}).
+     */
+    private static boolean neverAnObject(ObjectNode schema, String at, JsonNode given, java.util.Set<String> open) {
+        if (schema.has("properties") || !open.add(at)) {
+            return false;
+        }
+        try {
+            JsonNode type = schema.get("type");
+            if (type != null && (type.isTextual() || type.isArray() && !type.isEmpty()) && !isObject(schema)) {
+                return true;
+            }
+            for (String keyword : List.of("anyOf", "oneOf")) {
+                if (schema.get(keyword) instanceof com.fasterxml.jackson.databind.node.ArrayNode entries && !entries.isEmpty()
+                        && java.util.stream.IntStream.range(0, entries.size()).allMatch(i -> neverAnObjectEntry(
+                                entries.get(i), at + "/" + keyword + "/" + i, given, open))) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            open.remove(at);
+        }
+    }
+
+    private static boolean neverAnObjectEntry(JsonNode entry, String at, JsonNode given, java.util.Set<String> open) {
+        if (!(entry instanceof ObjectNode object)) {
+            return entry.isBoolean() && !entry.booleanValue(); // false takes nothing; true anything
+        }
+        List<Located> chain = referenced(object, at, given);
+        return chain != null && chain.stream().anyMatch(s -> neverAnObject(s.schema(), s.at(), given, open));
     }
 
     /** A schema and its JSON Pointer. */

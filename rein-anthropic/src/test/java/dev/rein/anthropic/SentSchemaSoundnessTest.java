@@ -223,6 +223,23 @@ class SentSchemaSoundnessTest {
     }
 
     /**
+     * rev114 P14: what a condition says of the properties of a value that is never an object (a string or null, as
+     * itself or as every variant of an anyOf, through a $ref) never applies, and the copy keeps the condition as it is:
+     * the schema is sent, not refused with advice to list properties in a string's schema.
+     */
+    @Test
+    void aConditionOnPropertiesOfAValueThatIsNeverAnObjectIsSent() throws Exception {
+        String then = IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+        String head = "{\"type\":\"object\",\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\"},\"y\":";
+        check(head + "{\"$ref\":\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}},"
+                + then, "{\"k\":\"a\",\"y\":\"s\"}", null);
+        check(head + "{\"type\":[\"string\",\"null\"]}}," + then, "{\"k\":\"a\",\"y\":null}", null);
+        // one variant may be an object that lists no properties: still refused
+        check(head + "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"object\"}]}}," + then, "{\"k\":\"a\",\"y\":\"s\"}",
+                "\"y\"");
+    }
+
+    /**
      * rev102: an object given closed that neither lists a property nor matches it by a pattern never holds it, so what a
      * condition says of that property's properties is not checked (P2); one matched by a pattern is checked against the
      * pattern's schema (P12).
