@@ -346,7 +346,7 @@ final class ErrorMapper {
             JsonNode error = relayed(errorObject(body));
             String words = error == errorObject(body) ? message : java.util.Objects.requireNonNullElse(message(error), message);
             message += outputLimitAdvice(words, error) + modelMaximumAdvice(words, request) + RequestLimits.advice(words)
-                    + samplingAdvice(error, request)
+                    + RequestLimits.objectTopAdvice(words, request) + samplingAdvice(error, request)
                     + toolsWithReasoningAdvice(error, words, request);
         }
         if (noQuota) {

@@ -105,6 +105,19 @@ final class RequestLimits {
                 + " the answer either way)";
     }
 
+    /**
+     * What to do about a server's refusal of the output schema's top in OpenAI's words ("schema must be a JSON Schema
+     * of 'type: "object"'", relayed by a proxy in front of OpenAI), {@link #objectTop} in brackets; empty for any other
+     * message, or a request whose schema's top is an object.
+     */
+    static String objectTopAdvice(String message, ModelRequest request) {
+        if (request == null || !message.contains("must be a JSON Schema of 'type: \"object\"'")) {
+            return "";
+        }
+        String why = request.option(OutputSchema.class).map(schema -> objectTop(schema, "the server")).orElse(null);
+        return why == null ? "" : " (" + why + ")";
+    }
+
     private static String temperature(double value, String range, String server) {
         return "the request's temperature " + value + " is outside " + range + ", the range " + server + " takes: set the"
                 + " agent's temperature within it (Agent.Builder.temperature), or leave it unset (null) for the model's default";

@@ -146,6 +146,22 @@ class TypedOutputTest extends FakeChat {
         }
     }
 
+    /**
+     * A proxy in front of OpenAI (LiteLLM, a company gateway) relays the API's refusal of a top that is not an object:
+     * the same advice is added to its words.
+     */
+    @Test
+    void aProxysRefusalOfATopThatIsNotAnObjectGetsTheSameAdvice() {
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "invalid_json_schema", "Invalid schema for"
+                + " response_format 'Shape': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"None\"'.",
+                java.util.Map.of(), null));
+        dev.rein.model.ModelException e = org.junit.jupiter.api.Assertions.assertThrows(dev.rein.model.ModelException.class,
+                () -> model.call(structured(OutputSchema.of(Shape.class)),
+                        new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream)));
+        assertThat(e.getMessage()).contains("schema must be a JSON Schema of", "the output schema Shape has an anyOf",
+                "ask for an object that holds the value", "record ShapeAnswer(Shape value)");
+    }
+
     private static dev.rein.model.ModelRequest structured(OutputSchema schema) {
         return request("Which shape?").option(schema).option(OpenAiStructuredOutput.ENABLED).build();
     }
