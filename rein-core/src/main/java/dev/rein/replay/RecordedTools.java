@@ -2,6 +2,7 @@ package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.text.Fence;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
 import dev.rein.tool.ToolCall;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 /**
  * Answers each tool call with its recorded result (by call id), so no side effect runs again. It runs
@@ -112,8 +114,10 @@ final class RecordedTools implements RecordedAnswers {
      * schema, a tool that is no tool's name, also a live READ tool's arguments its reader refused) is made anew, in
      * today's words; where the recording refused the same call at the same step for the same class of error, its
      * refusal is handed back in its own words (and marked Rein's or not as recorded): a trace written when Rein
-     * worded it otherwise (before the model's text in it was fenced) is then no divergence. Only the words are taken:
-     * a call the recording ran, or refused otherwise, keeps today's refusal, and the replay diverges there.
+     * worded it otherwise (before the model's text in it was fenced) is then no divergence. Only the words are taken,
+     * and only of the same refusal ({@link #sameRefusal}): a call the recording ran, or refused for another reason
+     * (today's argument size or depth limit, a changed schema: INVALID_ARGUMENTS too), keeps today's refusal, and the
+     * replay diverges there.
      */
     @Override
     public ToolOutcome answered(int step, ToolOutcome outcome) {
@@ -124,12 +128,43 @@ final class RecordedTools implements RecordedAnswers {
         ToolResult r = done.result();
         return atStep(r.callId(), step).stream()
                 .filter(e -> e.path("is_error").asBoolean() && errorClass(e.path("error_class").asText()) == r.errorClass()
-                        && r.toolName().equals(e.path("tool").asText(r.toolName())))
+                        && r.toolName().equals(e.path("tool").asText(r.toolName()))
+                        && sameRefusal(r.content(), e.path("content").asText()))
                 .findFirst()
                 .<ToolOutcome>map(e -> ToolOutcome.of(new ToolResult(r.callId(), r.toolName(), e.path("content").asText(), true,
                         r.errorClass(), r.source(), r.observedAt(), r.duration(), r.retryAfter(),
                         e.path("rein_message").asBoolean(false), r.userContent())))
                 .orElse(outcome);
+    }
+
+    /** Fence's cut note at the end of a quote ({@code Fence.quoted}), which a Rein that did not cut never wrote. */
+    private static final Pattern CUT_NOTE = Pattern.compile("\\.\\.\\. \\(\\d+ more characters cut\\)$");
+
+    /**
+     * Whether {@code recorded} is the refusal {@code today} is, in an older Rein's words: today's quotes outside text in
+     * a fence (the only words that changed), and the recorded one starts with the same first words ("Invalid arguments
+     * for tool", "Unknown tool"), holds the quoted text (as quoted, or with the fence's escapes undone) and ends with
+     * the same words after the fence (the schema to call it with, the tools to choose from). A refusal today quotes
+     * nothing in (the argument size and depth limits, a plain unknown name) is worded as it always was: not handed back.
+     */
+    static boolean sameRefusal(String today, String recorded) {
+        String closing = "\n</" + Fence.TAG + ">";
+        int open = today.indexOf("<" + Fence.TAG + " ");
+        int body = open < 0 ? -1 : today.indexOf(">\n", open);
+        int close = body < 0 ? -1 : today.indexOf(closing, body);
+        if (close < 0) {
+            return false;
+        }
+        String head = today.substring(0, open);
+        int words = 0;
+        while (words < head.length() && (Character.isLetter(head.charAt(words)) || head.charAt(words) == ' ')) {
+            words++;
+        }
+        String firstWords = head.substring(0, words).strip();
+        String quoted = CUT_NOTE.matcher(today.substring(body + 2, close)).replaceFirst("");
+        String after = today.substring(close + closing.length()).strip();
+        return !firstWords.isEmpty() && recorded.startsWith(firstWords) && recorded.endsWith(after)
+                && (recorded.contains(quoted) || recorded.contains(quoted.replace("&lt;", "<")));
     }
 
     /**

@@ -71,4 +71,33 @@ class ReplayOlderRefusalWordingTest {
         assertThat(report.firstDivergence()).isPresent()
                 .hasValueSatisfying(d -> assertThat(d.step()).isGreaterThanOrEqualTo(3));
     }
+    /**
+     * rev113: INVALID_ARGUMENTS also names refusals from settings outside the request. A schema refusal recorded, the
+     * replay under a 5-byte argument limit refuses the call for its size: handing back the recorded schema refusal
+     * said reproduced where a live run would send the size refusal. So does a schema that refuses the call otherwise.
+     */
+    @Test
+    void aRefusalOfTheSameClassButAnotherKindIsNotHandedBack(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("t.jsonl");
+        String a = "{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\"}},\"required\":[\"order\"]}";
+        String b = "{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"integer\"},\"tenant\":{\"type\":\"string\"}},"
+                + "\"required\":[\"order\",\"tenant\"]}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"order\":42}")), text("done"));
+        Agent.builder().model(model).tools(withSchema(a)).listener(JsonlTraceListener.to(trace)).build().run("look up 42");
+
+        ReplayReport same = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(withSchema(a)).build());
+        ReplayReport limited = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(withSchema(a))
+                .safety(SafetyConfig.builder().maxArgumentBytes(5).build()).build());
+        ReplayReport changed = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).tools(withSchema(b)).build());
+
+        assertThat(same.reproduced()).isTrue();
+        assertThat(limited.reproduced()).isFalse();
+        assertThat(limited.firstDivergence()).isPresent();
+        assertThat(changed.reproduced()).isFalse();
+    }
+
+    private static Tool withSchema(String schema) {
+        return Tool.builder("lookup").description("Looks up an order.").risk(Risk.READ).inputSchema(schema)
+                .handler((args, ctx) -> "order " + args).build();
+    }
 }
