@@ -56,7 +56,8 @@ final class ToolStage {
     Batch execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
         List<ToolCall> toRun = prepare(calls);
-        // Kept by call position, only for a cancel in the middle (an array: no map per step for the rare case).
+        // Kept by call position, for a cancel in the middle and, in a replay, as the recording worded them (an array: no
+        // map per step for the rare case).
         AtomicReferenceArray<ToolResult> ended = new AtomicReferenceArray<>(toRun.size());
         // Results are traced as they arrive (each names its call); the state learns them in call order.
         List<ToolOutcome> fresh;
@@ -73,7 +74,13 @@ final class ToolStage {
             throw e;
         }
         if (recorded != null) {
-            fresh = fresh.stream().map(o -> asRecorded(step, o)).toList();
+            // each result as the callback traced it (the replay asked once, there), not asked again
+            List<ToolOutcome> handed = new ArrayList<>(fresh.size());
+            for (int i = 0; i < fresh.size(); i++) {
+                ToolResult traced = ended.get(i);
+                handed.add(fresh.get(i) instanceof ToolOutcome.Done && traced != null ? ToolOutcome.of(traced) : fresh.get(i));
+            }
+            fresh = handed;
         }
         return collect(calls, toRun, fresh);
     }
