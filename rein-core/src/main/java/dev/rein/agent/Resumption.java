@@ -86,19 +86,25 @@ final class Resumption {
 
     /**
      * {@code first} and then {@code next}, as one sentence follows another: a full stop between them unless {@code first}
-     * ends a sentence itself ({@code .}, {@code !}, {@code ?}, {@code …}, also in their full-width forms), so that an
-     * application's message ending in "." does not read "..". A blank {@code first} (an exception without a message)
-     * leaves {@code next} alone.
+     * ends a sentence itself ({@code .}, {@code !}, {@code ?}, {@code …}, also in their full-width forms), also inside
+     * closing quotes or brackets ({@code "stop."}, {@code (see docs.)}, {@code 「…。」}), so that an application's message
+     * ending in "." does not read "..". A blank {@code first} (an exception without a message) leaves {@code next} alone.
      */
     static String sentences(String first, String next) {
         String ended = first == null ? "" : first.stripTrailing();
         if (ended.isEmpty()) {
             return next;
         }
-        char last = ended.charAt(ended.length() - 1);
-        boolean closed = ".!?\u2026\u3002\uFF01\uFF1F\uFF0E".indexOf(last) >= 0;
+        int end = ended.length();
+        while (end > 0 && CLOSERS.indexOf(ended.charAt(end - 1)) >= 0) {
+            end--; // the sentence may end inside the quote or bracket that closes the message
+        }
+        boolean closed = end > 0 && ".!?\u2026\u3002\uFF01\uFF1F\uFF0E".indexOf(ended.charAt(end - 1)) >= 0;
         return ended + (closed ? " " : ". ") + next;
     }
+
+    /** Closing quotes and brackets, which may follow a sentence's end: ASCII, typographic and CJK forms. */
+    private static final String CLOSERS = "\"')]}\u2019\u201D\u00BB\u203A\u300D\u300F\u3011\u3009\u300B\uFF09\uFF3D\uFF5D";
 
     /**
      * The refusal of an agent whose output schema is not the run's ({@link #typedAs}): the one refusal of a resume that
