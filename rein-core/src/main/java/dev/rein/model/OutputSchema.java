@@ -318,6 +318,13 @@ public final class OutputSchema implements ModelOption {
             }
         } catch (StackOverflowError e) {
             grows = "a class in it";
+        } catch (IllegalStateException e) {
+            String what = JacksonShapes.subtypeOfItsOwnHierarchy(e, "the output type " + TypeRef.nameOf(type),
+                    JavaNames.type(type).getRawClass());
+            if (what == null) {
+                throw e;
+            }
+            throw new ReinException(what, e);
         }
         throw neverEnds(type, grows);
     }

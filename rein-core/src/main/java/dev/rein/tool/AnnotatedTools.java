@@ -77,7 +77,7 @@ public final class AnnotatedTools {
         List<Param> params = params(name, method);
         Tool.Builder builder = Tool.builder(name)
                 .description(annotation.description())
-                .inputSchema(schema(params))
+                .inputSchema(schema(name, params))
                 .risk(annotation.risk())
                 .polling(annotation.polling())
                 .abortsOnInterrupt(annotation.abortsOnInterrupt())
@@ -146,7 +146,7 @@ public final class AnnotatedTools {
         return params;
     }
 
-    private static ObjectNode schema(List<Param> params) {
+    private static ObjectNode schema(String toolName, List<Param> params) {
         ObjectNode schema = Json.object().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
         ObjectNode defs = Json.object();
@@ -155,7 +155,17 @@ public final class AnnotatedTools {
             if (p.context()) {
                 continue;
             }
-            ObjectNode property = GENERATOR.generateSchema(p.schemaType());
+            ObjectNode property;
+            try {
+                property = GENERATOR.generateSchema(p.schemaType());
+            } catch (IllegalStateException e) {
+                String what = JacksonShapes.subtypeOfItsOwnHierarchy(e, "tool '" + toolName + "': parameter '" + p.name() + "'",
+                        dev.rein.internal.json.JavaNames.type(p.schemaType()).getRawClass());
+                if (what == null) {
+                    throw e;
+                }
+                throw new ReinException(what, e);
+            }
             property.remove("$schema");
             // a type holding itself (a Tree read from a List<Tree>) refers to its root, "#": here, to its property
             String root = "#/properties/" + p.name().replace("~", "~0").replace("/", "~1");

@@ -70,6 +70,11 @@ public final class BeanNames {
     /** The refusal for one class whose {@code properties} (as Jackson reads them) its schema does not all name, or null. */
     private String unnamed(JavaType type, List<BeanPropertyDefinition> properties) {
         Class<?> raw = type.getRawClass();
+        if (wrapperIncluded(raw)) {
+            // its type id wraps its properties ({"circle":{"radius":2}}, ["circle",{"radius":2}]): the schema generated
+            // from the class names the wrapper, the properties are inside it, where victools' module describes them as read
+            return null;
+        }
         Set<String> named = schemaNames.get(raw);
         List<BeanPropertyDefinition> unnamed = new ArrayList<>();
         boolean fieldUnread = hasFieldUnread(raw, properties);
@@ -88,6 +93,27 @@ public final class BeanNames {
             }
         }
         return unnamed.isEmpty() ? null : refusal(raw, unnamed, named);
+    }
+
+    /** Whether {@code raw} is read inside a wrapper of its type id: a WRAPPER_OBJECT or WRAPPER_ARRAY @JsonTypeInfo on it or a supertype. */
+    private static boolean wrapperIncluded(Class<?> raw) {
+        if (raw == null || raw == Object.class) {
+            return false;
+        }
+        var info = raw.getAnnotation(com.fasterxml.jackson.annotation.JsonTypeInfo.class);
+        if (info != null) {
+            return info.include() == com.fasterxml.jackson.annotation.JsonTypeInfo.As.WRAPPER_OBJECT
+                    || info.include() == com.fasterxml.jackson.annotation.JsonTypeInfo.As.WRAPPER_ARRAY;
+        }
+        if (wrapperIncluded(raw.getSuperclass())) {
+            return true;
+        }
+        for (Class<?> i : raw.getInterfaces()) {
+            if (wrapperIncluded(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -118,7 +144,15 @@ public final class BeanNames {
     /** The names Jackson found ignored in {@code type} (a record's {@code @JsonIgnore} component among them). */
     private static Set<String> ignoredNames(JavaType type) {
         try {
-            return dev.rein.json.Json.mapper().getDeserializationConfig().introspect(type).getIgnoredPropertyNames();
+            var config = dev.rein.json.Json.mapper().getDeserializationConfig();
+            var description = config.introspect(type);
+            Set<String> names = new HashSet<>(description.getIgnoredPropertyNames());
+            // a class-level @JsonIgnoreProperties({"drop"}): Jackson drops the value, the schema leaves it out (JacksonShapes)
+            var byClass = config.getAnnotationIntrospector().findPropertyIgnoralByName(config, description.getClassInfo());
+            if (byClass != null) {
+                names.addAll(byClass.findIgnoredForDeserialization());
+            }
+            return names;
         } catch (RuntimeException e) {
             return Set.of();
         }

@@ -116,12 +116,57 @@ public final class JacksonShapes {
         return config;
     }
 
+    /**
+     * What to do when the generator failed on {@code e} because a class in the type is a subtype of an
+     * {@code @JsonTypeInfo} hierarchy that holds its base type ({@code Add(Expr left, Expr right)} declared as an
+     * {@code Add}): victools' Jackson module makes two definitions of the subtype under one name and stops with "produced
+     * duplicate keys". Null for any other failure. {@code what} names the type as the message does ("parameter 'b'").
+     */
+    public static String subtypeOfItsOwnHierarchy(IllegalStateException e, String what, Class<?> declared) {
+        String message = String.valueOf(e.getMessage());
+        int at = message.indexOf("duplicate keys: ");
+        if (at < 0) {
+            return null;
+        }
+        String name = message.substring(at + "duplicate keys: ".length()).trim();
+        Class<?> base = typeInfoBase(declared);
+        String declareAs = base == null || base == declared ? "its @JsonTypeInfo base type (the interface or class with"
+                + " @JsonSubTypes)" : base.getSimpleName() + ", its @JsonTypeInfo base type";
+        return what + " holds " + name + ", a subtype of a @JsonTypeInfo type that holds the type again, and no JSON Schema"
+                + " can be generated for " + name + " declared as itself (two definitions of " + name + " under one name). Declare"
+                + " it as " + declareAs + ", or hold it in a record of its own";
+    }
+
+    /** The nearest supertype of {@code type} (or itself) annotated @JsonTypeInfo, or null. */
+    private static Class<?> typeInfoBase(Class<?> type) {
+        if (type == null || type == Object.class) {
+            return null;
+        }
+        if (type.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonTypeInfo.class)) {
+            return type;
+        }
+        Class<?> base = typeInfoBase(type.getSuperclass());
+        for (int i = 0; base == null && i < type.getInterfaces().length; i++) {
+            base = typeInfoBase(type.getInterfaces()[i]);
+        }
+        return base;
+    }
+
     /** A field Jackson's annotations leave out of the JSON: @JsonUnwrapped (its properties are its owner's), @JsonIgnore. */
     private static boolean ignoredByAnnotation(FieldScope field) {
         var unwrapped = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonUnwrapped.class);
         var ignored = field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonIgnore.class);
-        return unwrapped != null && unwrapped.enabled() || ignored != null && ignored.value()
+        return unwrapped != null && unwrapped.enabled() || ignored != null && ignored.value() || ignoredByItsClass(field)
                 || field.getAnnotationConsideringFieldAndGetterIfSupported(com.fasterxml.jackson.annotation.JsonBackReference.class) != null;
+    }
+
+    /**
+     * Whether the field's class names it in a class-level {@code @JsonIgnoreProperties({"drop"})}: Jackson drops the value,
+     * so the schema must not ask for it (victools' module leaves that annotation to the field's own ignore rule).
+     */
+    private static boolean ignoredByItsClass(FieldScope field) {
+        var ignore = field.getDeclaringType().getErasedType().getAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class);
+        return ignore != null && !ignore.allowSetters() && java.util.Arrays.asList(ignore.value()).contains(field.getDeclaredName());
     }
 
     /**
