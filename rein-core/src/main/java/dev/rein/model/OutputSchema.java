@@ -162,10 +162,14 @@ public final class OutputSchema implements ModelOption {
      * A bean's field Jackson reads from no property (private, with no getter, setter or creator parameter), as Jackson's
      * own introspection of the class finds it: it was listed, the model filled it in and its value was dropped unseen. A
      * record's components, a static field and a class Jackson cannot introspect are left as the generator makes them.
+     * Asked of the class described, not the field's declaring class: a base's private field is read when the subclass's
+     * creator sets it through super(id) (rev111). A class read through its builder (@JsonDeserialize(builder = ...), as
+     * Lombok's @Jacksonized makes it) keeps its fields: Jackson's introspection of the class does not see the builder.
      */
     private static boolean unreadByJackson(com.github.victools.jsonschema.generator.FieldScope field) {
-        Class<?> owner = field.getRawMember().getDeclaringClass();
-        if (owner.isRecord() || owner.isEnum() || field.isStatic()) {
+        Class<?> owner = field.getDeclarationDetails().getSchemaTargetType().getErasedType();
+        var deserialize = owner.getAnnotation(com.fasterxml.jackson.databind.annotation.JsonDeserialize.class);
+        if (owner.isRecord() || owner.isEnum() || field.isStatic() || deserialize != null && deserialize.builder() != Void.class) {
             return false;
         }
         try {
