@@ -7,11 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * What a function gives for each type, worked out once per type: a class's in a {@link ClassValue} (tied to the class, so
- * it is dropped with it), any other type's (a {@code List<Verdict>} built at run time) in a map of at most {@code
- * capacity} types, one of them dropped to make room. Each type is computed under its own key only, never under one lock
- * for all: a schema generated for one type no longer held up every other reader. The function must not ask this memo
- * again (a recursive update of the map).
+ * What a function gives for each type, remembered per type: a class's in a {@link ClassValue} (tied to the class, so
+ * it is dropped with it; threads asking for a class first at the same moment may each compute it, and one value is
+ * kept, so the function must give the same for the same type), any other type's (a {@code List<Verdict>} built at run
+ * time) in a map of at most {@code capacity} types, computed once per key while it is held, one of them dropped to make
+ * room. Each type is computed under its own key only, never under one lock for all: a schema generated for one type no
+ * longer held up every other reader. The function must not ask this memo again (a recursive update of the map).
  */
 public final class TypeMemo<V> {
     private final Function<Type, V> compute;
@@ -30,7 +31,7 @@ public final class TypeMemo<V> {
         this.compute = compute;
     }
 
-    /** The function's value for {@code type}, computed the first time it is asked for. */
+    /** The function's value for {@code type}, computed when it is first asked for (see above for a race on a class). */
     public V get(Type type) {
         if (type instanceof Class<?> raw) {
             return byClass.get(raw).orElse(null);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What OutputSchema and BeanNames work out per type (whether an answer is checked, whether its schema never ends, what
- * its schema leaves unnamed) is worked out once per type, by many readers at once, with no lock over all types. This
+ * its schema leaves unnamed) is remembered per type, asked by many readers at once, with no lock over all types. This
  * replaces OutputSchema.checkedWalks, a counter for tests in production code.
  */
 class TypeMemoTest {
