@@ -345,4 +345,47 @@ class TypedOutputJacksonAnnotationsTest {
         assertThat(b.output(Built.class).name()).isEqualTo("n");
         assertThat(b.output(Built.class).invoice().total()).isEqualTo(1);
     }
+
+    /** A convenience setter beside a private field that is a mere cache, read by Jackson from nothing. */
+    public static final class Cached {
+        public String createdAt;
+        public Invoice invoice;
+        private int hash;
+
+        public void setCreatedAtMillis(long millis) { this.createdAt = String.valueOf(millis); }
+    }
+
+    public static final class CachedTransient {
+        public String createdAt;
+        public Invoice invoice;
+        private transient int hash;
+
+        public void setCreatedAtMillis(long millis) { this.createdAt = String.valueOf(millis); }
+    }
+
+    public static final class CachedIgnored {
+        public String createdAt;
+        public Invoice invoice;
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        private int hash;
+
+        public void setCreatedAtMillis(long millis) { this.createdAt = String.valueOf(millis); }
+    }
+
+    /**
+     * A setter beside a field Jackson reads from nothing is refused (it may be that field's setter under another name);
+     * when the field is a mere cache, marking it transient or @JsonIgnore is enough, and the refusal says so, naming it
+     * (rev111). Failed first: the refusal named only the setter's remedies.
+     */
+    @Test
+    void aSetterBesideAnUnreadFieldIsRefusedSayingTheFieldMayBeMarkedTransient() {
+        String answer = "{\"createdAt\":\"t\",\"invoice\":{\"invoiceId\":\"I\",\"total\":1}}";
+        assertThatThrownBy(() -> OutputSchema.readAnswer(answer, Cached.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("\"createdAtMillis\"")
+                .hasMessageContaining("mark the field hash transient or @JsonIgnore");
+        assertThat(OutputSchema.readAnswer(answer, CachedTransient.class).createdAt).isEqualTo("t");
+        assertThat(OutputSchema.readAnswer(answer, CachedIgnored.class).createdAt).isEqualTo("t");
+        assertThat(OutputSchema.of(CachedTransient.class).schema().path("properties").has("hash")).isFalse();
+        assertThat(OutputSchema.of(CachedIgnored.class).schema().path("properties").has("hash")).isFalse();
+    }
 }

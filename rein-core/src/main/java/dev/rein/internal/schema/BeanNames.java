@@ -77,7 +77,8 @@ public final class BeanNames {
         }
         Set<String> named = schemaNames.get(raw);
         List<BeanPropertyDefinition> unnamed = new ArrayList<>();
-        boolean fieldUnread = hasFieldUnread(raw, properties);
+        java.lang.reflect.Field unread = fieldUnread(raw, properties);
+        boolean fieldUnread = unread != null;
         for (BeanPropertyDefinition property : properties) {
             // a setter that is no property of its own (setCreatedAtMillis beside a createdAt the schema names) is harmless
             // while every field is read: the model is not asked for it. With a field Jackson reads from no property (held,
@@ -92,7 +93,7 @@ public final class BeanNames {
                 unnamed.add(property);
             }
         }
-        return unnamed.isEmpty() ? null : refusal(raw, unnamed, named);
+        return unnamed.isEmpty() ? null : refusal(raw, unnamed, named, unread);
     }
 
     /** Whether {@code raw} is read inside a wrapper of its type id: a WRAPPER_OBJECT or WRAPPER_ARRAY @JsonTypeInfo on it or a supertype. */
@@ -126,19 +127,19 @@ public final class BeanNames {
                 || p.couldDeserialize() && name.equals(p.getInternalName())); // a field with a getter only is set as a field
     }
 
-    /** Whether {@code raw} (or a superclass) has an instance field of data (not transient or ignored) Jackson reads from nothing. */
-    private static boolean hasFieldUnread(Class<?> raw, List<BeanPropertyDefinition> properties) {
+    /** An instance field of data (not transient or ignored) of {@code raw} (or a superclass) Jackson reads from nothing, or null. */
+    private static java.lang.reflect.Field fieldUnread(Class<?> raw, List<BeanPropertyDefinition> properties) {
         for (Class<?> c = raw; c != null && c != Object.class && !c.isRecord(); c = c.getSuperclass()) {
             for (java.lang.reflect.Field field : c.getDeclaredFields()) {
                 int modifiers = field.getModifiers();
                 if (!java.lang.reflect.Modifier.isStatic(modifiers) && !java.lang.reflect.Modifier.isTransient(modifiers)
                         && !field.isSynthetic() && !field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)
                         && !readByJackson(field, properties)) {
-                    return true;
+                    return field;
                 }
             }
         }
-        return false;
+        return null;
     }
 
     /** The names Jackson found ignored in {@code type} (a record's {@code @JsonIgnore} component among them). */
@@ -198,7 +199,11 @@ public final class BeanNames {
         return false;
     }
 
-    private String refusal(Class<?> raw, List<BeanPropertyDefinition> unnamed, Set<String> named) {
+    private String refusal(Class<?> raw, List<BeanPropertyDefinition> unnamed, Set<String> named,
+            java.lang.reflect.Field unread) {
+        // a setter of no property of its own is refused only beside a field read from nothing, which may be a mere cache
+        boolean setterOnly = unread != null && unnamed.stream()
+                .allMatch(p -> p.hasSetter() && !p.hasField() && !p.hasConstructorParameter());
         BeanPropertyDefinition first = unnamed.get(0);
         String how = first.hasConstructorParameter() ? "a @JsonCreator parameter" : first.hasSetter() ? "the setter "
                 + first.getSetter().getName() : "a field";
@@ -209,6 +214,8 @@ public final class BeanNames {
                 + ", so " + given + " as the schema says would be read as nulls and zeros. Name each field as its property (a field "
                 + first.getName() + " for \"" + first.getName() + "\", or @JsonProperty(\"" + first.getName() + "\") on the field)"
                 + (first.hasSetter() ? ", mark a setter that sets no property of its own @JsonIgnore" : "")
+                + (setterOnly ? ", mark the field " + unread.getName() + " transient or @JsonIgnore if it holds no data of the"
+                        + " answer (Jackson reads it from nothing, so the setter is taken for its own)" : "")
                 + (raw.isRecord() ? "" : ", or make " + raw.getSimpleName() + " a record");
     }
 
