@@ -94,6 +94,13 @@ final class TimeoutStage implements ToolInterceptor, Bindable<ToolInterceptor.Ch
         if (cause instanceof ToolChainException breach) {
             throw breach; // a programmer error below this stage: never shown to the model
         }
+        if (cause instanceof RuntimeException bug) {
+            // A stage of Rein's own below this one threw (a bug of Rein's, or of a listener it calls, as ToolRetry's
+            // ToolEvents): the handler's failures are results already (HandlerInvocation), an application's stage's are a
+            // ToolChainException (its link). Passed on as it is, for the chain's link above to name the stage that threw
+            // from its stack trace: the run ends internal_error, the model never sees it.
+            throw bug;
+        }
         return ToolOutcome.of(ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "Tool '" + call.name() + "' could not be run: "
                 + cause.getClass().getSimpleName() + ": " + cause.getMessage()));
     }

@@ -44,8 +44,8 @@ final class ToolChain {
 
     /**
      * The chain as seen by the stage before {@code index}: proceeding runs stage {@code index}, an application's with the
-     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of the first of a run of
-     * Rein's own stages, bound one to the next: a cause's stack trace says which). A link given to an application's
+     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of a run of Rein's own
+     * stages, bound one to the next, the one its stack trace shows threw: see thrower). A link given to an application's
      * stage ({@code received} not null) polices that stage; the one into the chain or from a stage of Rein's is shared.
      */
     private final class Link implements ToolInterceptor.Chain {
@@ -77,10 +77,13 @@ final class ToolChain {
             } catch (ToolChainException breach) {
                 throw breach;
             } catch (RuntimeException e) {
-                // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's;
-                // whether one of Rein's own had passed the call on is not known here: said as possibly run
-                throw ToolChainException.threw("tool-chain stage " + stage.getClass().getName(), invocation, e,
-                        rest == null || rest.proceeded);
+                // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's
+                if (own == null) {
+                    throw ToolChainException.threw("tool-chain stage " + stage.getClass().getName(), invocation, e, rest.proceeded);
+                }
+                // one of a run of Rein's own stages, bound one to the next, threw: whether it had passed the call on is not
+                // known here
+                throw ToolChainException.threwUnsure("tool-chain stage " + thrower(index, e).getClass().getName(), invocation, e);
             }
             if (outcome == null) {
                 throw breach(stage, "returned null instead of an outcome");
@@ -106,6 +109,24 @@ final class ToolChain {
                         + " to " + describe(invocation) + ")");
             }
         }
+    }
+
+    /**
+     * Which of the run of Rein's own stages from {@code index} (bound one to the next, up to an application's stage) threw
+     * {@code e}: the one of the first frame of its stack trace that is such a stage's (its bound form's, or a method of
+     * the stage's own); the first of the run when none is. Looked for only once something has thrown, so the bound chain
+     * costs nothing for it.
+     */
+    private ToolInterceptor thrower(int index, RuntimeException e) {
+        for (StackTraceElement frame : e.getStackTrace()) {
+            String type = frame.getClassName();
+            for (int i = index; i < bound.length && bound[i] != null; i++) {
+                if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
+                    return stages.get(i);
+                }
+            }
+        }
+        return stages.get(index);
     }
 
     private static String describe(ToolInvocation invocation) {

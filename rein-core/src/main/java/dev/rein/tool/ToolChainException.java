@@ -23,8 +23,19 @@ public final class ToolChainException extends ReinException {
      * Public for the approval gate, which names the application's policy rather than itself.
      */
     public static ToolChainException threw(String who, ToolInvocation invocation, RuntimeException thrown, boolean ran) {
-        String what = ran ? "after the rest of the chain had answered the call (the tool may have run)"
-                : "before passing the call on: it was not run";
+        return threw(who, invocation, thrown, ran ? "after the rest of the chain had answered the call (the tool may have run)"
+                : "before passing the call on: it was not run");
+    }
+
+    /**
+     * As {@link #threw(String, ToolInvocation, RuntimeException, boolean)}, for a stage of Rein's own bound to the next:
+     * whether it had passed the call on is not known where its failure is caught, so the tool may or may not have run.
+     */
+    static ToolChainException threwUnsure(String who, ToolInvocation invocation, RuntimeException thrown) {
+        return threw(who, invocation, thrown, "the tool may or may not have run");
+    }
+
+    private static ToolChainException threw(String who, ToolInvocation invocation, RuntimeException thrown, String what) {
         return new ToolChainException(who + " threw " + thrown.getClass().getSimpleName() + ": " + thrown.getMessage()
                 + " for call " + invocation.call().id() + " of tool '" + invocation.tool().name() + "', " + what
                 + "; it must not throw: a stage refuses a call with ToolOutcome.of(ToolResult.error(...)), a policy"
