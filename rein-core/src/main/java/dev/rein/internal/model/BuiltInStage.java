@@ -30,6 +30,8 @@ public interface BuiltInStage extends ModelInterceptor {
     /** A stage bound to the rest of the chain: its {@code proceed} is the stage's work; a token count passes on by default. */
     abstract class Bound implements Chain {
         protected final Chain next;
+        /** The chain this is bound in, set by it (null when bound outside one, through intercept): names a failure below. */
+        ModelChain chain;
 
         protected Bound(Chain next) {
             this.next = next;

@@ -112,6 +112,9 @@ public final class ModelChain {
             if (this.stages.get(i) instanceof BuiltInStage own) {
                 ModelInterceptor.Chain next = i + 1 == bound.length ? null : bound[i + 1] != null ? bound[i + 1] : new Link(i + 1, null);
                 bound[i] = own.bind(next);
+                if (bound[i] instanceof BuiltInStage.Bound b) {
+                    b.chain = this;
+                }
             }
         }
         this.first = new Link(0, null);
@@ -131,8 +134,8 @@ public final class ModelChain {
 
     /**
      * The chain as seen by the stage before {@code index}: proceeding runs stage {@code index}, an application's with the
-     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of the first of a run of
-     * Rein's own stages, bound one to the next: a cause's stack trace says which). A link given to an application's
+     * next link, one of Rein's bound to the rest, and names a failure of the stage it runs (of a run of Rein's own
+     * stages, bound one to the next, the one its stack trace shows threw: see thrower). A link given to an application's
      * stage ({@code received} not null) polices that stage; the one into the chain or from a stage of Rein's is shared.
      */
     private final class Link implements ModelInterceptor.Chain {
@@ -158,7 +161,7 @@ public final class ModelChain {
             } catch (ReinException e) {
                 throw e; // a breach, or a stage further in that threw: already named
             } catch (RuntimeException e) {
-                throw threw(stage, e);
+                throw threw(own == null ? stage : thrower(index, e), e);
             }
             if (response == null) {
                 throw breach(stage, "returned null instead of a response");
@@ -175,7 +178,7 @@ public final class ModelChain {
             } catch (ReinException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw threw(stage, e);
+                throw threw(own == null ? stage : thrower(index, e), e);
             }
         }
 
@@ -200,6 +203,36 @@ public final class ModelChain {
             }
             return stages.get(index);
         }
+    }
+
+    /**
+     * {@code e}, which a built-in stage below {@code above} (bound in this chain) threw, named as the stage that threw it.
+     */
+    ReinException threwBelow(BuiltInStage.Bound above, RuntimeException e) {
+        for (int i = 0; i < bound.length; i++) {
+            if (bound[i] == above) {
+                return threw(thrower(i + 1, e), e); // not the last stage: the model's is built-in and proceeds nowhere
+            }
+        }
+        return threw(stages.get(0), e);
+    }
+
+    /**
+     * Which of the run of built-in stages from {@code index} (bound one to the next, up to an application's stage) threw
+     * {@code e}: the one of the first frame of its stack trace that is such a stage's (its bound form's, or a method of
+     * the stage's own); the first of the run when none is. Looked for only once something has thrown, so the bound chain
+     * costs nothing for it.
+     */
+    private ModelInterceptor thrower(int index, RuntimeException e) {
+        for (StackTraceElement frame : e.getStackTrace()) {
+            String type = frame.getClassName();
+            for (int i = index; i < bound.length && bound[i] != null; i++) {
+                if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
+                    return stages.get(i);
+                }
+            }
+        }
+        return stages.get(index);
     }
 
     /** A plain ModelException a stage threw with no message: the run's message would end in "failed: null". */

@@ -116,6 +116,13 @@ public final class TracingStage implements BuiltInStage {
                 // too, and its model_request gets its model_failed, as every logical call's does
                 tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
                 throw e;
+            } catch (RuntimeException e) {
+                // A built-in stage further in threw (bound to this one, with no chain link between to name it): named here,
+                // so that the call's model_request gets its model_failed and the attempts their end, as above
+                ReinException named = chain != null ? chain.threwBelow(this, e) : ModelChain.threw(TracingStage.this, e);
+                ended(named);
+                tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, named.getMessage(), null));
+                throw named;
             }
         }
 
