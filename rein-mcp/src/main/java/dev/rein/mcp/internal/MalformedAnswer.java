@@ -17,12 +17,48 @@ import java.util.Map;
  * Something without a usable id ({@code {}}, a log line) is not an answer and stays passed over.
  */
 final class MalformedAnswer {
-    /** The key in the stand-in error's {@code data} holding the server's message as it came. */
-    static final String KEY = "dev.rein/malformed-answer";
+    /**
+     * The key in the stand-in error's {@code data} holding a key to the server's message as it came, which Rein holds
+     * ({@link #HELD}): the SDK's HTTP transport reads the stand-in from text and logs that text whole (DEBUG
+     * {@code Received JSON message: {}}), so the text carries none of the server's words.
+     */
+    static final String KEY = "dev.rein/malformed-answer-key";
     /** The key in the stand-in error's {@code data} holding what JSON-RPC requires that the message lacks. */
     static final String WHY = "dev.rein/malformed-why";
 
+    /** How many stand-ins' words are held at most until {@link #hidden} takes them, the oldest given up first. */
+    static final int HELD_AT_MOST = 256;
+
+    /**
+     * The words of stand-ins handed to the SDK as text and not yet taken back ({@link #hidden}), by key. Each is taken as the
+     * stand-in passes {@link CancellingTransport}, right after the SDK reads it; one the SDK drops (no session to take it)
+     * stays until {@link #HELD_AT_MOST} newer ones push it out.
+     */
+    private static final Map<String, String> HELD = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > HELD_AT_MOST;
+        }
+    };
+    private static final java.util.concurrent.atomic.AtomicLong KEYS = new java.util.concurrent.atomic.AtomicLong();
+
     private MalformedAnswer() {}
+
+    private static String hold(String text) {
+        String key = "m-" + KEYS.incrementAndGet();
+        synchronized (HELD) {
+            HELD.put(key, text);
+        }
+        return key;
+    }
+
+    private static String taken(String key, boolean remove) {
+        synchronized (HELD) {
+            String text = remove ? HELD.remove(key) : HELD.get(key);
+            return text != null ? text : "(Rein no longer holds this message: more than " + HELD_AT_MOST
+                    + " malformed answers came before it was read)";
+        }
+    }
 
     /** What is wrong with {@code node} as an answer, when it is a malformed answer carrying an id; else null. */
     static String why(JsonNode node) {
@@ -56,8 +92,8 @@ final class MalformedAnswer {
     }
 
     /**
-     * The well-formed error standing for {@code node} with its id, carrying the message as it came
-     * ({@code text}) and what is wrong with it; null when {@code node} is no malformed answer.
+     * The well-formed error standing for {@code node} with its id, carrying a key ({@link #KEY}) to the message as it came
+     * ({@code text}, which Rein holds) and what is wrong with it; null when {@code node} is no malformed answer.
      */
     static ObjectNode standIn(JsonNode node, String text) {
         String why = why(node);
@@ -75,8 +111,26 @@ final class MalformedAnswer {
     static ObjectNode standIn(JsonNode id, String why, String text) {
         ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
         error.putObject("error").put("code", -32603).put("message", "a message that is not valid JSON-RPC")
-                .putObject("data").put(KEY, text).put(WHY, why);
+                .putObject("data").put(KEY, hold(text)).put(WHY, why);
         return error;
+    }
+
+    /**
+     * The stand-in for {@code node} ({@link #standIn(JsonNode, String)}) built as the SDK's record, its data a {@link Said}:
+     * handed over as text, the SDK would log that text whole (DEBUG {@code Received JSON message: {}}) as it reads it;
+     * null when {@code node} is no malformed answer.
+     */
+    static McpSchema.JSONRPCResponse response(JsonNode node, String text) {
+        String why = why(node);
+        return why == null ? null : response(node.get("id"), why, Quoted.jsonEscapes(text));
+    }
+
+    /** The stand-in with {@code id} for a malformed answer ({@code text}) and {@code why} ({@link #standIn(JsonNode, String, String)}) as the SDK's record. */
+    static McpSchema.JSONRPCResponse response(JsonNode id, String why, String text) {
+        // The id as the SDK reads one (a string, or an Integer, Long or BigInteger), so its request is found by it.
+        Object sdkId = Json.mapper().convertValue(id, Object.class);
+        return new McpSchema.JSONRPCResponse("2.0", sdkId, null, new McpSchema.JSONRPCResponse.JSONRPCError(-32603,
+                "a message that is not valid JSON-RPC", new Said(text, why)));
     }
 
     /**
@@ -87,9 +141,11 @@ final class MalformedAnswer {
      * uncut and its control characters raw; Rein quotes it only masked, cut and escaped ({@link #described}).
      */
     record Said(String text, String why) {
+        /** Its length counted in characters (code points), as Rein's other quotes count. */
         @Override
         public String toString() {
-            return "{a message that is not valid JSON-RPC, which Rein quotes in its own error (" + text.length() + " characters): "
+            return "{a message that is not valid JSON-RPC, which Rein quotes in its own error (" + text.codePointCount(0, text.length())
+                    + " characters): "
                     + why + "}";
         }
     }
@@ -100,13 +156,13 @@ final class MalformedAnswer {
      */
     static McpSchema.JSONRPCMessage hidden(McpSchema.JSONRPCMessage message) {
         if (!(message instanceof McpSchema.JSONRPCResponse response) || response.error() == null
-                || !(response.error().data() instanceof Map<?, ?> data) || !(data.get(KEY) instanceof String text)
+                || !(response.error().data() instanceof Map<?, ?> data) || !(data.get(KEY) instanceof String key)
                 || !(data.get(WHY) instanceof String why)) {
             return message;
         }
         McpSchema.JSONRPCResponse.JSONRPCError error = response.error();
         return new McpSchema.JSONRPCResponse(response.jsonrpc(), response.id(), null,
-                new McpSchema.JSONRPCResponse.JSONRPCError(error.code(), error.message(), new Said(text, why)));
+                new McpSchema.JSONRPCResponse.JSONRPCError(error.code(), error.message(), new Said(taken(key, true), why)));
     }
 
     /** "'TEXT' (WHY)" when {@code e} is the stand-in for a malformed answer, the text masked by {@code mask}; else null. */
@@ -114,7 +170,8 @@ final class MalformedAnswer {
         McpError error = McpError.findRootCause(e) instanceof McpError found ? found : null;
         Object data = error == null || error.getJsonRpcError() == null ? null : error.getJsonRpcError().data();
         Said said = data instanceof Said held ? held
-                : data instanceof Map<?, ?> map && map.get(KEY) instanceof String text ? new Said(text, String.valueOf(map.get(WHY)))
+                : data instanceof Map<?, ?> map && map.get(KEY) instanceof String key
+                        ? new Said(taken(key, false), String.valueOf(map.get(WHY)))
                 : null;
         // Masked before it is cut short, so no part of a secret is left.
         return said == null ? null : "'" + StdioTransport.abbreviateLine(mask.apply(said.text())) + "' (" + said.why() + ")";

@@ -187,14 +187,15 @@ final class StdioTransport implements McpClientTransport {
     private McpSchema.JSONRPCMessage message(String text) throws IOException {
         // Only what may be one is read twice: a request names its method, a well-formed answer its result.
         if (text.contains("\"error\"") || !text.contains("\"result\"") && !text.contains("\"method\"")) {
-            com.fasterxml.jackson.databind.JsonNode standIn;
+            McpSchema.JSONRPCMessage standIn;
             try {
-                standIn = MalformedAnswer.standIn(dev.rein.json.Json.mapper().readTree(text), text);
+                // Built, not read by the SDK from text, which it would log whole at DEBUG (MalformedAnswer.response).
+                standIn = MalformedAnswer.response(dev.rein.json.Json.mapper().readTree(text), text);
             } catch (IOException | RuntimeException e) {
                 standIn = null; // not JSON: the SDK's refusal below says so
             }
             if (standIn != null) {
-                return McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(standIn));
+                return standIn;
             }
         }
         return McpSchema.deserializeJsonRpcMessage(mapper, text);
@@ -350,7 +351,7 @@ final class StdioTransport implements McpClientTransport {
                     || !readableId(node.path("id"))) {
                 return null;
             }
-            return McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(MalformedAnswer.standIn(node.get("id"), why, quoted)));
+            return MalformedAnswer.response(node.get("id"), why, quoted); // built: the SDK logs a text it reads whole
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -432,8 +433,7 @@ final class StdioTransport implements McpClientTransport {
             String method = element.path("method").isTextual() ? stderr.mask(element.path("method").asText()) : null;
             try {
                 if (method == null && readableId && (element.has("result") || element.has("error"))) {
-                    McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(mapper, dev.rein.json.Json.write(
-                            MalformedAnswer.standIn(id, "it is " + invalid + ": " + spot, line)));
+                    McpSchema.JSONRPCMessage standIn = MalformedAnswer.response(id, "it is " + invalid + ": " + spot, line);
                     handler.apply(Mono.just(standIn)).subscribe(ignored -> {}, error -> {});
                 } else if (method != null && element.has("id")) {
                     // JSON-RPC 2.0 (5. Response object): the id of an answer to a request whose id could not be detected
@@ -459,7 +459,7 @@ final class StdioTransport implements McpClientTransport {
                     onDropped.accept("message", "sent a message that is " + invalid + " (" + spot + "), and is neither a request,"
                             + " a notification nor an answer Rein can read, so Rein dropped it: " + quoted);
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (RuntimeException e) {
                 onDropped.accept("message", "sent a message that is " + invalid + " (" + spot + "), which Rein could not read"
                         + " either way, so Rein dropped it: " + quoted);
             }

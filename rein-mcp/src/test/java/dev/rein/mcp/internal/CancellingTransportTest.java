@@ -46,6 +46,23 @@ class CancellingTransportTest {
     }
 
     @Test
+    void aMalformedAnswersStandInHandedToTheSdkAsTextCarriesNoneOfTheServersWords() throws Exception {
+        // Over HTTP the SDK's transport reads the stand-in from text, and logs that text whole (McpSchema, DEBUG 'Received
+        // JSON message: {}'): it carries only a key to the words Rein holds, which CancellingTransport puts back as a Said.
+        String line = "{\"jsonrpc\":\"2.0\",\"id\":\"c-9\",\"error\":\"tok-secret-1 in the text\"}";
+        String text = dev.rein.json.Json.write(MalformedAnswer.standIn(dev.rein.json.Json.parse(line), line));
+        assertThat(text).doesNotContain("tok-secret-1").contains("\"id\":\"c-9\"");
+        BlockingQueue<McpSchema.JSONRPCMessage> handed = new LinkedBlockingQueue<>();
+        transport.connect(message -> message.doOnNext(handed::add).then(Mono.empty())).block(Duration.ofSeconds(5));
+        transport.received(McpSchema.deserializeJsonRpcMessage(McpJsonDefaults.getMapper(), text));
+        McpSchema.JSONRPCResponse toSdk = (McpSchema.JSONRPCResponse) handed.poll(5, TimeUnit.SECONDS);
+        assertThat(toSdk.id()).isEqualTo("c-9");
+        assertThat(new MalformedAnswer.Said("\uD83C\uDDEF\uD83C\uDDF5", "why").toString()).contains("(2 characters)");
+        assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(toSdk.error()), t -> t))
+                .isEqualTo("'" + line + "' (\"error\" must be an object with an integer \"code\" and a string \"message\")");
+    }
+
+    @Test
     void aRequestTheSdkSendsAfterItsCallEndedIsCancelledOnTheServer() throws Exception {
         // The SDK sends a call's request when the session is initialized; a call whose caller gave up before that (its
         // timeout) has ended, and its cancel found nothing to cancel then: the server is told now that it has the request.

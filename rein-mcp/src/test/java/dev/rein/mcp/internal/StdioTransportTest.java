@@ -38,6 +38,34 @@ class StdioTransportTest {
     }
 
     @Test
+    void aMalformedAnswersWordsNeverReachTheSdksDebugLineOfEachMessageItReads() throws Exception {
+        // The SDK logs each text it reads as a message, whole (McpSchema, DEBUG "Received JSON message: {}"); the test log
+        // (simplelogger.properties) keeps that line. A stand-in for a malformed answer is handed over built, not as text.
+        byte[] badUtf8 = "{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{\"text\":\"log-secret-b \u00ff\"}}\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] badBatch = "[{\"jsonrpc\":\"2.0\",\"id\":\"c-3\",\"result\":{\"text\":\"log-secret-c \u00ff\"}}]\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        stdout.writeBytes("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":\"log-secret-a\"}\n".getBytes(StandardCharsets.UTF_8));
+        stdout.writeBytes(badUtf8);
+        stdout.writeBytes(badBatch);
+        stdout.writeBytes("{\"jsonrpc\":\"2.0\",\"id\":\"c-4\",\"result\":{\"text\":\"log-well-formed\"}}\n"
+                .getBytes(StandardCharsets.UTF_8));
+        Read read = read(stdout.toByteArray(), 4);
+        assertThat(read.messages()).hasSize(4);
+        for (int i = 0; i < 3; i++) {
+            McpSchema.JSONRPCResponse standIn = (McpSchema.JSONRPCResponse) read.messages().get(i);
+            assertThat(standIn.id()).isEqualTo("c-" + (i + 1));
+            assertThat(standIn.error().data()).isInstanceOf(MalformedAnswer.Said.class);
+            assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(standIn.error()), t -> t))
+                    .contains("log-secret-" + (char) ('a' + i));
+        }
+        String log = java.nio.file.Files.readString(java.nio.file.Path.of("target/test-log.txt"), StandardCharsets.UTF_8);
+        assertThat(log).contains("Received JSON message: {\"jsonrpc\":\"2.0\",\"id\":\"c-4\"") // the log is kept
+                .doesNotContain("log-secret-a").doesNotContain("log-secret-b").doesNotContain("log-secret-c");
+    }
+
+    @Test
     void aCutIsMadeBetweenGraphemeClustersSoAFlagOrAnEmojiSequenceIsNeverSplit() {
         // A cut between code points split a flag (two regional indicators: half of 🇯🇵 shows as a lone 🇯) and a ZWJ
         // sequence (the family 👨‍👩‍👧 is five code points: a man, a joiner, ...), leaving a different picture than sent.
