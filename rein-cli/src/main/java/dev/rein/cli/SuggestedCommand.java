@@ -21,13 +21,7 @@ final class SuggestedCommand {
 
     /** {@code command} set off by the rule above. */
     static String quoted(String command) {
-        if (command.indexOf('\'') < 0) {
-            return "'" + command + "'";
-        }
-        if (command.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '!')) {
-            return "\"" + command + "\"";
-        }
-        return command;
+        return dev.rein.internal.text.ShellWords.setOff(command); // one rule with rein-store-jdbc's hint
     }
 
     /** {@code command} ("rein show") for the run {@code runId}, its id as 'rein runs' shows it, set off by the rule above. */

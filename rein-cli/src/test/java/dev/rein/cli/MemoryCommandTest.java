@@ -261,4 +261,40 @@ class MemoryCommandTest {
         assertThat(cli.run("memory", "forget", "mem_bad").stdout()).contains("forgot mem_bad");
         assertThat(cli.run("memory", "list").stderr()).isEmpty();
     }
+
+    /**
+     * The hint rein-store-jdbc gives for an entry it cannot read, pasted as printed, forgets that entry. Before, it was
+     * built by hand: the id bare and not after {@code --}, names single-quoted inside the command's own single quotes:
+     * {@code 'rein memory forget -bad 1 --tenant 'it'\''s' ...'} gave no command, {@code mem 2} exited 2.
+     */
+    @Test
+    void theUnreadableEntrysHintRunAsPrintedForgetsTheEntry() throws Exception {
+        java.time.Instant now = java.time.Instant.now();
+        dev.rein.memory.MemorySource source = new dev.rein.memory.MemorySource("run_1", null, null);
+        String[][] cases = {{"it's", "佐藤 花子", "-bad 1"}, {"acme", "bob", "mem 2"}, {"it's $x", "`id` \"佐藤\"", "-mem_1"},
+                {"default", "anonymous", "mem_bad"}, {"acme corp", "bob", "mem's"}};
+        for (String[] c : cases) {
+            dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope(c[0], c[1]);
+            new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry(c[2], scope, "old", source, "x", now, null));
+            try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + cli.home().resolve("rein.db"));
+                 java.sql.PreparedStatement st = db.prepareStatement("UPDATE rein_memory SET text = '' WHERE id = ?")) {
+                st.setString(1, c[2]);
+                assertThat(st.executeUpdate()).isEqualTo(1);
+            }
+            InProcessCli.Outcome list = cli.run("memory", "list", "--tenant", c[0], "--user", c[1]);
+            assertThat(list.exitCode()).as(list.stderr()).isZero();
+            String line = list.stderrLines().getFirst();
+            java.util.regex.Matcher hint = java.util.regex.Pattern.compile("forget it \\((.*), or MemoryStore\\.forget\\)").matcher(line);
+            assertThat(hint.find()).as(line).isTrue();
+            java.util.List<String> words = ParsedBack.sh(hint.group(1));
+            if (words.size() == 1) { // set off in quotes: the command is what they hold
+                words = ParsedBack.sh(words.getFirst());
+            }
+            assertThat(words.subList(0, 3)).as(line).containsExactly("rein", "memory", "forget");
+            InProcessCli.Outcome forget = cli.run(words.subList(1, words.size()).toArray(String[]::new));
+            assertThat(forget.exitCode()).as(line + "\n" + forget.stderr()).isZero();
+            assertThat(forget.stdout()).as(line).isEqualTo("forgot " + c[2] + System.lineSeparator());
+            assertThat(cli.run("memory", "list", "--tenant", c[0], "--user", c[1]).stderr()).as(line).isEmpty();
+        }
+    }
 }

@@ -137,7 +137,8 @@ class SuggestedCommandQuotingTest {
      * stands only bare after a colon ("continue it with: rein reply ID"). Before (rev106): the old
      * {@code "decide with 'rein approve " + CliHome.shellId(runId) + "'"} in ResumeCommand passed every test.
      *
-     * <p>What it reads: the string literals of the main code outside comments, those joined by {@code +} alone taken as
+     * <p>What it reads: the string literals of rein-cli's main code only (rein-store-jdbc's unreadable-entry hint and
+     * rein-core's messages are its tests' to check) outside comments, those joined by {@code +} alone taken as
      * one. (1) A command a literal opens in quotes ({@code 'rein } or {@code \"rein }) closes in that literal and holds no
      * format specifier: whatever is added to it, under any name, or put in by String.format, is built by hand.
      * (2) A literal ending in a bare command of rein's ({@code "... with: rein resume " + ...}) is followed by a word

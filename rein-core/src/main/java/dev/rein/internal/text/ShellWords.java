@@ -36,4 +36,20 @@ public final class ShellWords {
     public static String run(String id, String word) {
         return id.startsWith("-") ? "-- " + word : word;
     }
+
+    /**
+     * {@code command}, its words given by {@link #word}, set off in the middle of a sentence so that a person sees where
+     * it ends, by quotes it does not hold: in single quotes when it holds none; else in double quotes when it holds nothing
+     * a shell reads inside them ({@code " $ ` !}); else bare, as no quote could set it off without being its own. Pasted
+     * with the quotes around it, the command is one word a shell runs nothing of (rein-cli's SuggestedCommand).
+     */
+    public static String setOff(String command) {
+        if (command.indexOf('\'') < 0) {
+            return "'" + command + "'";
+        }
+        if (command.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '!')) {
+            return "\"" + command + "\"";
+        }
+        return command;
+    }
 }

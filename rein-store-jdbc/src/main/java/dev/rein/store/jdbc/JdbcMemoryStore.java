@@ -5,6 +5,8 @@ import dev.rein.memory.MemoryScope;
 import dev.rein.memory.MemorySource;
 import dev.rein.memory.MemoryStore;
 import dev.rein.memory.MemoryTerms;
+import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.ShellWords;
 import dev.rein.state.StoreException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -486,16 +488,24 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             why = e.getMessage() == null ? e.toString() : e.getMessage();
             how = "an earlier Rein stored it before such entries were refused, or it was edited outside Rein";
         }
-        String options = ("default".equals(tenant) ? "" : " --tenant " + shellWord(tenant))
-                + ("anonymous".equals(user) ? "" : " --user " + shellWord(user));
         return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + shown + " cannot be read (" + why
-                + "): " + how + "; forget it ('rein memory forget " + id + options
-                + "', or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
+                + "): " + how + "; forget it (" + forgetting(id, tenant, user)
+                + ", or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
     }
 
-    /** A word as a shell reads it back: quoted when it holds more than letters, digits and {@code -_.@:}. */
-    private static String shellWord(String word) {
-        return word.matches("[\\p{L}\\p{N}_.@:-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+    /**
+     * The command forgetting the entry {@code id} in its own scope, as rein-cli's 'memory list' gives it for an expired
+     * one: its words quoted for the shell, the id last and after {@code --} when it starts with '-', the command set off in
+     * quotes it does not hold. None when the id or a name holds a control character, which a message shows as an escape
+     * that a pasted command would keep as typed.
+     */
+    private static String forgetting(String id, String tenant, String user) {
+        if (java.util.stream.Stream.of(id, tenant, user).anyMatch(w -> w.codePoints().anyMatch(Controls::isControl))) {
+            return "'rein memory forget' given its id and the same --tenant and --user, in quotes";
+        }
+        String options = ("default".equals(tenant) ? "" : " --tenant " + ShellWords.word(tenant))
+                + ("anonymous".equals(user) ? "" : " --user " + ShellWords.word(user));
+        return ShellWords.setOff("rein memory forget" + options + " " + ShellWords.run(id, ShellWords.word(id)));
     }
 
     /** One piece of work on a connection. */

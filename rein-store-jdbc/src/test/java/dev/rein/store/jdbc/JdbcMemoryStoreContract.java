@@ -45,7 +45,7 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
                 .contains("memory entry " + tooLong + " ")
                 .contains("(its text has 4001 characters, more than an entry holds (4000))")
                 .contains("edited outside Rein")
-                .contains("rein memory forget " + emptied + " --tenant " + ACME.tenant());
+                .contains("rein memory forget --tenant " + ACME.tenant() + " --user alice " + emptied);
         assertThat(store().list(ACME)).as("the listing without a reader of its problems leaves the rows out as well")
                 .extracting(MemoryEntry::id).containsExactly(ok);
         assertThat(store().recall(ACME, "大阪", 5, NOW)).extracting(MemoryEntry::id).containsExactly(ok);

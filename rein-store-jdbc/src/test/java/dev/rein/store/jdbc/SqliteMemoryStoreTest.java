@@ -139,7 +139,7 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
                 .contains("memory entry " + longId + " ")
                 .contains("at most 64 characters")
                 .contains("an earlier Rein stored it before such entries were refused, or it was edited outside Rein")
-                .contains("rein memory forget " + longId);
+                .contains("rein memory forget --tenant " + ACME.tenant() + " --user alice " + longId);
     }
 
     @Test
