@@ -104,6 +104,14 @@ final class DoubleDash {
         if (givenBefore > places(spec) || after.size() - 1 - valueWords > open) {
             // 'rein approve r1 -- --as bob extra': RUN is given, so 'extra' has no place either way
             java.util.List<String> unplaced = unplaced(spec, args, after, word, valueWords);
+            java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+            if (!unplaced.isEmpty() && positionals.getLast().paramLabel().equals("TEXT")) {
+                // past the TEXT's place they are the text's own words ('rein reply r1 hi there -- --json': 'there' is
+                // the reply's), to be quoted as without '--', not dropped
+                java.util.List<String> text = positionalWords(spec, args, after, word, valueWords);
+                return "to give the option, put it before --, and put the TEXT in quotes, one argument: " + ShellWords.word(
+                        String.join(" ", text.subList(positionals.size() - 1, text.size())));
+            }
             return "to give the option, put it before --, and drop the " + (unplaced.isEmpty() ? "words"
                     : (unplaced.size() == 1 ? "word " : "words ") + quotedWords(unplaced) + ", which") + " "
                     + spec.qualifiedName() + " has no place for";
@@ -140,6 +148,13 @@ final class DoubleDash {
      */
     private static java.util.List<String> unplaced(CommandLine.Model.CommandSpec spec, String[] args, java.util.List<String> after,
             String word, int valueWords) {
+        java.util.List<String> positional = positionalWords(spec, args, after, word, valueWords);
+        return positional.subList((int) Math.min(positional.size(), places(spec)), positional.size());
+    }
+
+    /** The positional words, before {@code --} and after it but for the option {@code word} and its value, in order. */
+    private static java.util.List<String> positionalWords(CommandLine.Model.CommandSpec spec, String[] args,
+            java.util.List<String> after, String word, int valueWords) {
         java.util.List<String> positional = new java.util.ArrayList<>();
         walk(spec, args, null, false).positional().forEach(i -> positional.add(args[i]));
         int at = after.indexOf(word);
@@ -148,7 +163,7 @@ final class DoubleDash {
                 positional.add(after.get(i));
             }
         }
-        return positional.subList((int) Math.min(positional.size(), places(spec)), positional.size());
+        return positional;
     }
 
     /** {@code words}, each in single quotes as the words of these messages are, joined with "and". */

@@ -461,6 +461,24 @@ class UnknownOptionTest {
     }
 
     /**
+     * Words past a TEXT's place are the text's own words: before (rev116), 'rein reply r1 hi there -- --json' was told to
+     * drop the word 'there', the user's reply; without '--' the CLI says to quote the text. Now so here too.
+     */
+    @Test
+    void wordsPastTheTextsPlaceAreToBeQuotedNotDropped() {
+        for (String[] args : List.of(new String[] {"reply", "r1", "hi", "there", "--", "--json"},
+                new String[] {"reply", "r1", "会議室", "B", "it's", "--", "--json"})) {
+            String line = cli.run(args).stderrLines().getFirst();
+            assertThat(line).as(String.join(" ", args)).contains("put it before --, and put the TEXT in quotes, one argument: ")
+                    .doesNotContain("drop the");
+        }
+        assertThat(cli.run("reply", "r1", "hi", "there", "--", "--json").stderrLines().getFirst())
+                .contains("put the TEXT in quotes, one argument: \"hi there\" (see 'rein reply --help')");
+        assertThat(cli.run("reply", "r1", "会議室", "B", "it's", "--", "--json").stderrLines().getFirst())
+                .contains("put the TEXT in quotes, one argument: \"会議室 B it's\" (see 'rein reply --help')");
+    }
+
+    /**
      * Positional words already too many before '--' have no place with the option moved either: before (rev106),
      * 'rein approve r1 hi -- --as=bob' was told to type 'rein approve r1 hi --as=bob', which picocli refuses ('hi' is one
      * argument too many); the same for --action and --reject. Now it is told to drop them, with no command.
