@@ -149,7 +149,7 @@ final class MemoryCommand implements Callable<Integer> {
                 env.out().println("no memory entries for " + Text.visible(scope.user) + " in tenant " + Text.visible(scope.tenant));
             }
             for (MemoryEntry e : entries) {
-                env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
+                env.out().println(Text.visible(e.id()) + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
                         + Text.visible(e.source().describe()) + (e.expiresAt() == null ? ""
                         : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; "
                         + Scope.forgetting(e) + " deletes it)" : "  expires " + e.expiresAt()));
@@ -207,7 +207,7 @@ final class MemoryCommand implements Callable<Integer> {
                 throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant
                         + "; list them with " + scope.listing());
             }
-            env.out().println("forgot " + id);
+            env.out().println("forgot " + Text.visible(id));
             return 0;
         }
     }

@@ -297,4 +297,22 @@ class MemoryCommandTest {
             assertThat(cli.run("memory", "list", "--tenant", c[0], "--user", c[1]).stderr()).as(line).isEmpty();
         }
     }
+
+    /**
+     * An id with a control character is shown escaped, as docs/cli.md says: before (rev116), 'memory list', 'forgot ID' and
+     * 'there is no memory entry ID' printed it raw, so an escape sequence in it reached the terminal.
+     */
+    @Test
+    void anIdWithAControlCharacterIsShownEscaped() throws Exception {
+        String id = "mem_\u001b[2J";
+        new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry(id, CliMemory.DEFAULT_SCOPE, "住所は大阪",
+                new dev.rein.memory.MemorySource("run_1", null, null), "anonymous", java.time.Instant.now(), null));
+        InProcessCli.Outcome list = cli.run("memory", "list");
+        assertThat(list.stdout()).contains("mem_\\x1b[2J").doesNotContain("\u001b");
+        InProcessCli.Outcome none = cli.run("memory", "forget", "mem_\u001b[0m");
+        assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(none.stderr()).contains("there is no memory entry mem_\\x1b[0m").doesNotContain("\u001b");
+        InProcessCli.Outcome forgot = cli.run("memory", "forget", id);
+        assertThat(forgot.stdout()).isEqualTo("forgot mem_\\x1b[2J" + System.lineSeparator());
+    }
 }
