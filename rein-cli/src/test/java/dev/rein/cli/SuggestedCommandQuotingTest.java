@@ -140,7 +140,8 @@ class SuggestedCommandQuotingTest {
      * <p>What it reads: the string literals of rein-cli's main code only (rein-store-jdbc's unreadable-entry hint and
      * rein-core's messages are its tests' to check) outside comments, those joined by {@code +} alone taken as
      * one. (1) A command a literal opens in quotes ({@code 'rein } or {@code \"rein }) closes in that literal and holds no
-     * format specifier: whatever is added to it, under any name, or put in by String.format, is built by hand.
+     * format specifier: whatever is added to it, under any name, or put in by String.format, is built by hand; a bare
+     * command holds none either.
      * (2) A literal ending in a bare command of rein's ({@code "... with: rein resume " + ...}) is followed by a word
      * quoted for the shell ({@code CliHome.shellId}, {@code ShellWords}) or by a value named in {@link #SAFE_AFTER}.
      * (3) {@code shellId(} is called only by SuggestedCommand and CliHome, or bare after a colon.
@@ -156,6 +157,8 @@ class SuggestedCommandQuotingTest {
         java.util.Set<String> commands = Rein.commandLine(new CliEnvironment(System.out, System.err, java.util.Map.of(),
                 Terminal.NONE, (name, env) -> null, false, new java.io.ByteArrayInputStream(new byte[0]))).getSubcommands().keySet();
         Pattern bare = Pattern.compile("(?:^|[^'\"\\w])rein (?:" + String.join("|", commands) + ")(?: [a-z-]+)* $");
+        Pattern bareFormat = Pattern.compile("(?:^|[^'\"\\w])rein (?:" + String.join("|", commands)
+                + ")(?: [a-z-]+)* (?:-- )?%[-#+ 0,(]*\\d*[sdn]");
         List<String> found = new ArrayList<>();
         try (var sources = Files.walk(Path.of("src/main/java"))) {
             for (Path file : sources.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
@@ -169,6 +172,11 @@ class SuggestedCommandQuotingTest {
                         if (close < 0 || rest.substring(0, close).matches("(?s).*%[-#+ 0,(]*\\d*[sdn].*")) {
                             found.add(where + (close < 0 ? " " + literal.after() : "") + ": a quoted command built by hand");
                         }
+                    }
+                    // a bare command holding a format specifier ("continue with: rein resume %s"): a value String.format puts
+                    // in, unquoted, as the quoted ones above
+                    if (bareFormat.matcher(literal.text()).find()) {
+                        found.add(where + ": a bare command with a format specifier, its value not quoted for the shell");
                     }
                     // what is added to the literal: "..." + it, or .append("...").append(it)
                     String after = literal.after();
@@ -202,7 +210,7 @@ class SuggestedCommandQuotingTest {
     /** A string literal of the main code, those joined by {@code +} alone made one: its first line, text as written, and the code after it. */
     private record Literal(int line, String text, String after) {}
 
-    /** The string literals of {@code source} outside comments and char literals (no text blocks: the main code has none). */
+    /** The string literals of {@code source} outside comments and char literals (a text block fails the scan: the main code has none). */
     private static List<Literal> literals(String source) {
         List<Literal> literals = new ArrayList<>();
         int line = 1;
@@ -224,6 +232,10 @@ class SuggestedCommandQuotingTest {
             } else if (c == '\'') {
                 i = source.charAt(i + 1) == '\\' ? source.indexOf('\'', i + 3) + 1 : i + 3;
             } else if (c == '"') {
+                if (source.startsWith("\"\"\"", i)) { // a text block would be read as "" and then a literal from its text on
+                    throw new AssertionError("a text block at line " + line + ": the scan of suggested commands does not read"
+                            + " them; read it in literals() first");
+                }
                 int end = i + 1;
                 while (source.charAt(end) != '"') {
                     end += source.charAt(end) == '\\' ? 2 : 1;
