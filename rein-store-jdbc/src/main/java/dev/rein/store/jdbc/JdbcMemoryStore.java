@@ -479,6 +479,13 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         // an empty or overlong text never came from Rein; what else an entry refuses (a long id, a NUL character) an
         // earlier Rein took on SQLite
         String how = "it was edited outside Rein";
+        if (id == null) {
+            // SQLite takes NULL in a primary key that is not an INTEGER one; no forget can name such a row
+            return "a memory entry with no id of user " + user + " in tenant " + tenant + " in " + shown
+                    + " cannot be read (it has no id): " + how + "; delete it in the database (DELETE FROM rein_memory WHERE id"
+                    + " IS NULL), as neither 'rein memory forget' nor MemoryStore.forget can name it, and remember what it should"
+                    + " say again, or restore the store from a backup";
+        }
         if (text == null || text.isBlank()) {
             why = "its text is empty";
         } else if (text.codePointCount(0, text.length()) > MemoryEntry.MAX_TEXT_CHARS) {
@@ -497,10 +504,13 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      * The command forgetting the entry {@code id} in its own scope, as rein-cli's 'memory list' gives it for an expired
      * one: its words quoted for the shell, the id last and after {@code --} when it starts with '-', the command set off in
      * quotes it does not hold. None when the id or a name holds a control character, which a message shows as an escape
-     * that a pasted command would keep as typed.
+     * that a pasted command would keep as typed, or when
+     * one is null.
      */
     private static String forgetting(String id, String tenant, String user) {
-        if (java.util.stream.Stream.of(id, tenant, user).anyMatch(w -> w.codePoints().anyMatch(Controls::isControl))) {
+        // a null (a row edited outside Rein) is no word a command can hold
+        if (java.util.stream.Stream.of(id, tenant, user)
+                .anyMatch(w -> w == null || w.codePoints().anyMatch(Controls::isControl))) {
             return "'rein memory forget' given its id and the same --tenant and --user, in quotes";
         }
         String options = ("default".equals(tenant) ? "" : " --tenant " + ShellWords.word(tenant))
