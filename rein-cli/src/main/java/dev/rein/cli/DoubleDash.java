@@ -8,6 +8,7 @@ import static dev.rein.cli.CommandWords.places;
 import static dev.rein.cli.CommandWords.textPlace;
 import static dev.rein.cli.CommandWords.walk;
 
+import dev.rein.internal.text.Controls;
 import dev.rein.internal.text.ShellWords;
 import picocli.CommandLine;
 
@@ -108,9 +109,12 @@ final class DoubleDash {
             if (!unplaced.isEmpty() && positionals.getLast().paramLabel().equals("TEXT")) {
                 // past the TEXT's place they are the text's own words ('rein reply r1 hi there -- --json': 'there' is
                 // the reply's), to be quoted as without '--', not dropped
-                java.util.List<String> text = positionalWords(spec, args, after, word, valueWords);
-                return "to give the option, put it before --, and put the TEXT in quotes, one argument: " + ShellWords.word(
-                        String.join(" ", text.subList(positionals.size() - 1, text.size())));
+                java.util.List<String> words = positionalWords(spec, args, after, word, valueWords);
+                String text = String.join(" ", words.subList(positionals.size() - 1, words.size()));
+                // a control character would be shown escaped ('\x1b'), which pasted is other text: no quoted text then, as
+                // the memory hints give no command
+                return "to give the option, put it before --, and put the TEXT in quotes, one argument"
+                        + (text.codePoints().anyMatch(Controls::isControl) ? "" : ": " + ShellWords.word(text));
             }
             return "to give the option, put it before --, and drop the " + (unplaced.isEmpty() ? "words"
                     : (unplaced.size() == 1 ? "word " : "words ") + quotedWords(unplaced) + ", which") + " "

@@ -479,6 +479,18 @@ class UnknownOptionTest {
     }
 
     /**
+     * Before (rev118): a TEXT word holding a control character was shown escaped ('\x1b') inside the suggested quoted TEXT,
+     * which pasted is other text than the one typed. Such a TEXT is now told to be quoted with no quoted text given, as the
+     * memory hints give no command then.
+     */
+    @Test
+    void aTextWithAControlCharacterGetsNoQuotedText() {
+        String line = cli.run("reply", "r1", "hi", "the\u001bre", "--", "--json").stderrLines().getFirst();
+        assertThat(line).contains("put it before --, and put the TEXT in quotes, one argument")
+                .doesNotContain("\"hi").doesNotContain("\\x1b").doesNotContain("drop the");
+    }
+
+    /**
      * Positional words already too many before '--' have no place with the option moved either: before (rev106),
      * 'rein approve r1 hi -- --as=bob' was told to type 'rein approve r1 hi --as=bob', which picocli refuses ('hi' is one
      * argument too many); the same for --action and --reject. Now it is told to drop them, with no command.
