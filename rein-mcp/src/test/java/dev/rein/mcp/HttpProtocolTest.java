@@ -1988,6 +1988,22 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aMalformedErrorCarryingTheCallsIdOnAResumedResponseStreamEndsTheCallAtOnceQuotingIt() throws Exception {
+        // As aMalformedErrorCarryingTheCallsIdInItsResponseStreamEndsTheCallAtOnceSayingSo, with the answer on the GET that
+        // resumes the call's stream: its stand-in is handed on built, as on the first stream, and the call's error quotes it.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.polledAnswer.set("{\"jsonrpc\":\"2.0\",\"id\":\"{ID}\",\"error\":\"失敗 resumed boom\"}");
+            Instant called = Instant.now();
+            ToolOutput output = invoke(mcp, "polled", "k-polled-malformed", Duration.ofSeconds(10));
+            assertThat(Duration.between(called, Instant.now())).as(output.content()).isLessThan(Duration.ofSeconds(5));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'polled' with a message that is"
+                    + " not valid JSON-RPC: '").contains("失敗 resumed boom").contains("\"error\" must be an object");
+            assertThat(invoke(mcp, "echo", "k-after-malformed", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdOnTheResumedStreamForTheServersOwnMessagesAnswersNoRequestAndEndsNothing() throws Exception {
         // No request is answered on the server's own stream, so an error without an id there belongs to none: it is
         // passed over, as an answer to no request is, and the stream and session go on (the list_changed after it arrives).

@@ -103,7 +103,7 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<String> refusalBody = new java.util.concurrent.atomic.AtomicReference<>();
     /**
      * When set, the raw JSON the resumed stream of a call of {@code polled} ends with, instead of
-     * its answer (a JSON-RPC error without an id, say).
+     * its answer (a JSON-RPC error without an id, say); {@code "{ID}"} in it stands for the call's id.
      */
     final java.util.concurrent.atomic.AtomicReference<String> polledAnswer = new java.util.concurrent.atomic.AtomicReference<>();
     /** When set, the result the resumed stream of a call of {@code polled} answers with, instead of the text "polled". */
@@ -298,7 +298,7 @@ final class ScriptedHttpServer implements AutoCloseable {
                             sleep(polledWorksMillis.get());
                             pollAgain.add(event);
                             String instead = polledAnswer.get();
-                            parked.put(event + "-2", instead != null ? instead : Json.write(Json.mapper().valueToTree(Map.of("jsonrpc",
+                            parked.put(event + "-2", instead != null ? instead.replace("\"{ID}\"", Json.write(id)) : Json.write(Json.mapper().valueToTree(Map.of("jsonrpc",
                                     "2.0", "id", id, "result", polledResult.get() != null ? polledResult.get()
                                     : Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
                             events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");

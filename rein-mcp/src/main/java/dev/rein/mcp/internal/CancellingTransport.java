@@ -406,8 +406,7 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound = received -> received.map(
-                MalformedAnswer::hidden).flatMap(message -> { // a stand-in's quote kept out of the SDK's log
+        Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound = received -> received.flatMap(message -> {
             version.received(message);
             tasks.received(message);
             if (message instanceof McpSchema.JSONRPCResponse answer && !startDeadlines.isEmpty()) {

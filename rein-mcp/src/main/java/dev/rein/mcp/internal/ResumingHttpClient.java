@@ -59,6 +59,11 @@ final class ResumingHttpClient extends HttpClient {
     private final HttpClient delegate;
     private final Duration limit;
     private volatile Consumer<String> messages = message -> {};
+    /**
+     * Where the stand-ins for malformed answers go ({@link MalformedAnswer#response}), as the SDK's records: as text they
+     * would be read with {@code McpSchema.deserializeJsonRpcMessage}, which logs the text it reads whole (DEBUG).
+     */
+    private volatile Consumer<io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage> standIns = message -> {};
     /** Told, once, that the stream for the server's own messages brought a message larger than Rein reads. */
     private volatile Runnable onOversized = () -> {};
     private final java.util.concurrent.atomic.AtomicBoolean oversizedSaid = new java.util.concurrent.atomic.AtomicBoolean();
@@ -201,6 +206,11 @@ final class ResumingHttpClient extends HttpClient {
     /** Where the messages of resumed streams go, as JSON text. */
     void deliverTo(Consumer<String> messages) {
         this.messages = messages;
+    }
+
+    /** Where the stand-ins for malformed answers go, as the SDK's records, in order with the messages ({@link #deliverTo}). */
+    void deliverStandInsTo(Consumer<io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage> standIns) {
+        this.standIns = standIns;
     }
 
     /** Stops every resumption (the session ended). */
@@ -692,7 +702,7 @@ final class ResumingHttpClient extends HttpClient {
             String malformed = scan.malformedWhy();
             if (malformed != null) {
                 // Before the SDK reads the body, which it cannot: the request ends with what the server sent.
-                messages.accept(Json.write(MalformedAnswer.standIn(scan.id(), malformed, Quoted.jsonEscapes(scan.malformedQuote()))));
+                standIns.accept(MalformedAnswer.response(scan.id(), malformed, Quoted.jsonEscapes(scan.malformedQuote())));
             }
             downstream.onComplete();
         }
@@ -772,9 +782,9 @@ final class ResumingHttpClient extends HttpClient {
             if (data.contains("\"error\"")) { // a malformed answer has one; others are not read again
                 List<JsonNode> batch = BatchSplitter.messages(data);
                 for (JsonNode message : batch != null ? batch : parsed(data)) {
-                    ObjectNode standIn = MalformedAnswer.standIn(message, Json.write(message));
+                    var standIn = MalformedAnswer.response(message, Json.write(message));
                     if (standIn != null) {
-                        messages.accept(Json.write(standIn)); // answers the request when its id is the request's (above)
+                        standIns.accept(standIn); // answers the request when its id is the request's (above)
                     }
                 }
             }
@@ -1165,9 +1175,9 @@ final class ResumingHttpClient extends HttpClient {
         if (data.startsWith("{") || data.startsWith(" {")) {
             try {
                 JsonNode node = Json.mapper().readTree(data);
-                ObjectNode standIn = MalformedAnswer.standIn(node, data.strip());
+                var standIn = MalformedAnswer.response(node, data.strip());
                 if (standIn != null) {
-                    messages.accept(Json.write(standIn)); // a malformed answer carrying an id ends its request now
+                    standIns.accept(standIn); // a malformed answer carrying an id ends its request now
                     return;
                 }
                 if (node != null && StdioTransport.notJsonRpc(node)) {

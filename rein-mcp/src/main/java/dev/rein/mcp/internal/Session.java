@@ -114,6 +114,8 @@ final class Session {
                 // The session is in doubt no more: the server said it is gone. The next call starts a new one (as after a
                 // crash), rather than sending on the old id only to be refused; a call awaiting its answer ends now.
                 session.resuming.onSessionGone(session::breakWith);
+                // Built, not read from text: McpSchema.deserializeJsonRpcMessage logs the text it reads whole (DEBUG).
+                session.resuming.deliverStandInsTo(cancelling::received);
                 session.resuming.deliverTo(message -> {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));

@@ -28,8 +28,7 @@ class CancellingTransportTest {
         // the line as the server sent it, unmasked, uncut and unescaped, into those logs. Its data now shows no word of it,
         // and Rein still quotes it (masked, cut, escaped) in the call's error.
         String line = "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":\"tok-secret-1 leaked\"}";
-        McpSchema.JSONRPCMessage standIn = McpSchema.deserializeJsonRpcMessage(McpJsonDefaults.getMapper(),
-                dev.rein.json.Json.write(MalformedAnswer.standIn(dev.rein.json.Json.parse(line), line)));
+        McpSchema.JSONRPCMessage standIn = MalformedAnswer.response(dev.rein.json.Json.parse(line), line);
         BlockingQueue<McpSchema.JSONRPCMessage> handed = new LinkedBlockingQueue<>();
         transport.connect(message -> message.doOnNext(handed::add).then(Mono.empty())).block(Duration.ofSeconds(5));
         transport.received(standIn);
@@ -46,20 +45,30 @@ class CancellingTransportTest {
     }
 
     @Test
-    void aMalformedAnswersStandInHandedToTheSdkAsTextCarriesNoneOfTheServersWords() throws Exception {
-        // Over HTTP the SDK's transport reads the stand-in from text, and logs that text whole (McpSchema, DEBUG 'Received
-        // JSON message: {}'): it carries only a key to the words Rein holds, which CancellingTransport puts back as a Said.
-        String line = "{\"jsonrpc\":\"2.0\",\"id\":\"c-9\",\"error\":\"tok-secret-1 in the text\"}";
-        String text = dev.rein.json.Json.write(MalformedAnswer.standIn(dev.rein.json.Json.parse(line), line));
-        assertThat(text).doesNotContain("tok-secret-1").contains("\"id\":\"c-9\"");
-        BlockingQueue<McpSchema.JSONRPCMessage> handed = new LinkedBlockingQueue<>();
-        transport.connect(message -> message.doOnNext(handed::add).then(Mono.empty())).block(Duration.ofSeconds(5));
-        transport.received(McpSchema.deserializeJsonRpcMessage(McpJsonDefaults.getMapper(), text));
-        McpSchema.JSONRPCResponse toSdk = (McpSchema.JSONRPCResponse) handed.poll(5, TimeUnit.SECONDS);
-        assertThat(toSdk.id()).isEqualTo("c-9");
+    void aSaidCountsItsLengthInCodePoints() {
         assertThat(new MalformedAnswer.Said("\uD83C\uDDEF\uD83C\uDDF5", "why").toString()).contains("(2 characters)");
-        assertThat(MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(toSdk.error()), t -> t))
-                .isEqualTo("'" + line + "' (\"error\" must be an object with an integer \"code\" and a string \"message\")");
+    }
+
+    @Test
+    void aForgedStandInKeyFromAnotherServerGetsNoOtherServersText() throws Exception {
+        // Rein held the words of HTTP stand-ins in one table for the whole JVM, by sequential key ("m-N"), and took any
+        // error whose data named a key: server B sending that key in its own error had server A's held words, unmasked,
+        // quoted to the model as its own. A server's data is now only its data.
+        String line = "{\"jsonrpc\":\"2.0\",\"id\":5,\"error\":\"tok-secret-of-a\"}";
+        // Server A's stand-in, as its transport hands it on; then server B names in its own error's data the key A's words
+        // were held under (the first key, "m-1", and the data Rein's stand-in carried).
+        McpSchema.JSONRPCMessage heldForA = MalformedAnswer.response(dev.rein.json.Json.parse(line), line);
+        assertThat(heldForA).isNotNull();
+        String forged = "{\"jsonrpc\":\"2.0\",\"id\":8,\"error\":{\"code\":-32603,\"message\":\"x\",\"data\":{"
+                + "\"dev.rein/malformed-answer-key\":\"m-1\",\"dev.rein/malformed-why\":\"b's\"}}}";
+        CancellingTransport serverB = new CancellingTransport(new Recording(), () -> {}, new NegotiatedVersion());
+        BlockingQueue<McpSchema.JSONRPCMessage> handed = new LinkedBlockingQueue<>();
+        serverB.connect(message -> message.doOnNext(handed::add).then(Mono.empty())).block(Duration.ofSeconds(5));
+        serverB.received(McpSchema.deserializeJsonRpcMessage(McpJsonDefaults.getMapper(), forged));
+        McpSchema.JSONRPCResponse toSdk = (McpSchema.JSONRPCResponse) handed.poll(5, TimeUnit.SECONDS);
+        String described = MalformedAnswer.described(new io.modelcontextprotocol.spec.McpError(toSdk.error()), t -> t);
+        assertThat(described).isNull();
+        assertThat(toSdk.toString()).doesNotContain("tok-secret-of-a");
     }
 
     @Test
