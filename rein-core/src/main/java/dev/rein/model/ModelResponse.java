@@ -30,13 +30,18 @@ import java.util.Optional;
  *     "default"}, Anthropic's {@code "standard"}), else null (none sent, or a {@link Model} that does not give it; a
  *     trace written before it): {@link #serviceTier} is the tier for pricing, where the standard one is none, and this
  *     is the one telemetry reports. Kept in traces; nothing in the run decides by it
+ * @param systemFingerprint the provider's name for the backend configuration that served the call, as it sent it (Chat
+ *     Completions' {@code system_fingerprint}, such as {@code "fp_44709d6fcb"}: a change of it may change the answers
+ *     to a request with the same seed), else null (none sent, or a {@link Model} that does not give it; a trace written
+ *     before it). Telemetry reports it; kept in traces; nothing in the run decides by it
  */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                             String stopSequence, Usage usage,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String providerStopReason,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String serviceTier,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerServiceTier) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String providerServiceTier,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String systemFingerprint) {
     public ModelResponse {
         // Messages that name the field: a third-party Model builds this, and the run reports its
         // failure with the message (a bare "coll is null" would not say what was left out)
@@ -63,37 +68,57 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         if (providerServiceTier != null && providerServiceTier.isBlank()) {
             providerServiceTier = null;
         }
+        if (systemFingerprint != null && systemFingerprint.isBlank()) {
+            systemFingerprint = null;
+        }
+    }
+
+    /** A response without the provider's system fingerprint. */
+    public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                         String stopSequence, Usage usage, String stopDetail, String providerStopReason,
+                         String serviceTier, String providerServiceTier) {
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, serviceTier,
+                providerServiceTier, null);
     }
 
     /** A response without the service tier as the provider sent it (only the tier for pricing, or none). */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason,
                          String serviceTier) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, serviceTier, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, serviceTier, null, null);
     }
 
     /** A response served at the provider's standard tier (or one that reported none). */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null, null, null);
     }
 
     /** This response with {@code usage} in place of its own, all else kept. */
     public ModelResponse withUsage(Usage usage) {
         return new ModelResponse(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason,
-                serviceTier, providerServiceTier);
+                serviceTier, providerServiceTier, systemFingerprint);
+    }
+
+    /**
+     * This response with {@code content} in place of its own, all else kept: for a stage that changes the blocks (one
+     * that masks secrets), so that no field of the response is lost on the way, one added later too.
+     */
+    public ModelResponse withContent(List<ContentBlock> content) {
+        return new ModelResponse(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason,
+                serviceTier, providerServiceTier, systemFingerprint);
     }
 
     /** A response without a stop detail or the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage) {
-        this(id, model, content, stopReason, stopSequence, usage, null, null, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, null, null, null, null, null);
     }
 
     /** A response without the provider's own stop reason. */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail) {
-        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null, null);
+        this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null, null, null);
     }
 
     /**

@@ -65,4 +65,37 @@ class ModelResponseTest {
         assertThat(old.providerStopReason()).isNull();
         assertThat(old.stopReason()).isEqualTo(StopReason.END_TURN);
     }
+
+    /**
+     * The provider's system fingerprint (Chat Completions' system_fingerprint) is kept, written to traces and snapshots
+     * and read back; a response without it (the shorter constructors, a trace written before it existed) has none and
+     * writes no key for it, and a blank one is none.
+     */
+    @Test
+    void theSystemFingerprintIsKeptWrittenAndReadBackAndAnOlderTraceHasNone() throws Exception {
+        ModelResponse mapped = new ModelResponse("chatcmpl-1", "gpt-5", List.of(new TextBlock("ok")), StopReason.END_TURN,
+                null, Usage.of(1, 2, 0, 0), null, "stop", null, "default", "fp_44709d6fcb");
+        assertThat(mapped.systemFingerprint()).isEqualTo("fp_44709d6fcb");
+
+        String json = Json.storedMapper().writeValueAsString(mapped);
+        assertThat(json).contains("\"system_fingerprint\":\"fp_44709d6fcb\"");
+        assertThat(Json.storedMapper().readValue(json, ModelResponse.class)).isEqualTo(mapped);
+        assertThat(mapped.withUsage(Usage.ZERO).systemFingerprint()).isEqualTo("fp_44709d6fcb");
+        assertThat(mapped.withContent(List.of()).systemFingerprint()).isEqualTo("fp_44709d6fcb");
+
+        ModelResponse without = new ModelResponse("r", "m", List.of(), StopReason.END_TURN, null, Usage.ZERO, null, "stop",
+                null, "default");
+        assertThat(without.systemFingerprint()).isNull();
+        assertThat(without.providerServiceTier()).isEqualTo("default");
+        assertThat(Json.storedMapper().writeValueAsString(without)).doesNotContain("system_fingerprint");
+        assertThat(new ModelResponse("r", "m", List.of(), StopReason.END_TURN, null, Usage.ZERO, null, "stop", null, null, " ")
+                .systemFingerprint()).isNull();
+        // a trace or snapshot written before the field existed
+        ModelResponse old = Json.storedMapper().readValue("{\"id\":\"msg_1\",\"model\":\"m\",\"content\":[],"
+                + "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":1,\"output_tokens\":2,"
+                + "\"cache_read_input_tokens\":0,\"cache_creation_input_tokens\":0},\"provider_service_tier\":\"default\"}",
+                ModelResponse.class);
+        assertThat(old.systemFingerprint()).isNull();
+        assertThat(old.providerServiceTier()).isEqualTo("default");
+    }
 }

@@ -56,6 +56,11 @@ final class ChunkAssembler {
     /** The service tier the chunks say served the call, its standard one left out; null when none. */
     private String serviceTier;
     private String providerServiceTier; // as the server named it, the standard tier too: for telemetry
+    /**
+     * The first {@code system_fingerprint} a chunk named, for telemetry; null when none did. OpenAI's chunks each carry
+     * it, but Azure OpenAI's first chunk (the prompt's filter results) has none and many compatible servers send null.
+     */
+    private String systemFingerprint;
     /** Whether a chunk carried Groq's {@code x_groq} (its first and final chunks do, a whole response always): see serviceTier. */
     private boolean groq;
     private String finishReason;
@@ -166,6 +171,10 @@ final class ChunkAssembler {
         }
         if (model == null && chunk.path("model").isTextual() && !chunk.path("model").asText().isEmpty()) {
             model = chunk.path("model").asText();
+        }
+        if (systemFingerprint == null && chunk.path("system_fingerprint").isTextual()
+                && !chunk.path("system_fingerprint").asText().isBlank()) {
+            systemFingerprint = chunk.path("system_fingerprint").asText();
         }
         usageOf(chunk);
         serviceTier(chunk.path("service_tier"));
@@ -536,7 +545,7 @@ final class ChunkAssembler {
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
-                stopDetail(), finishReason, pricedServiceTier(), providerServiceTier);
+                stopDetail(), finishReason, pricedServiceTier(), providerServiceTier, systemFingerprint);
     }
 
     /**

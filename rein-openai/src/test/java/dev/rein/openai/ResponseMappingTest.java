@@ -14,6 +14,7 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.openai.ChatReply;
+import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -676,5 +677,43 @@ class ResponseMappingTest extends FakeChat {
                 + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}],"
                 + usage + ",\"x_groq\":{\"id\":\"req_03\"}}"));
         assertThat(call(request("x")).serviceTier()).isEqualTo("performance");
+    }
+
+    /**
+     * Chat Completions' system_fingerprint ("the backend configuration that the model runs with") is on the response as
+     * the server sent it, for telemetry: every chunk of OpenAI's streams carries it (the usage chunk too), but Azure
+     * OpenAI's first chunk (the prompt's filter results) has none and many compatible servers send null, so the first
+     * chunk that names one gives it. A whole chat.completion says it too; a server that sends none names none.
+     */
+    @Test
+    void theSystemFingerprintIsOnTheResponseAsTheServerSentIt() throws Exception {
+        server.enqueue(ChatReply.text("ok"));
+        assertThat(call(request("x")).systemFingerprint()).isEqualTo(FakeChatCompletionsServer.SYSTEM_FINGERPRINT);
+
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-4o\",";
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"\",\"object\":\"\",\"model\":\"\",\"choices\":[],\"prompt_filter_results\":[]}",
+                chunk + "\"system_fingerprint\":null,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                        + "\"content\":\"ok\"},\"finish_reason\":null}]}",
+                chunk + "\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":[{\"index\":0,\"delta\":{},"
+                        + "\"finish_reason\":\"stop\"}]}",
+                chunk + "\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":[],\"usage\":{\"prompt_tokens\":3,"
+                        + "\"completion_tokens\":1,\"total_tokens\":4}}",
+                "[DONE]")));
+        assertThat(call(request("x")).systemFingerprint()).isEqualTo("fp_44709d6fcb");
+
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"system_fingerprint\":null,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                        + "\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}",
+                "[DONE]")));
+        assertThat(call(request("x")).systemFingerprint()).isNull();
+
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m3\",\"object\":\"chat.completion\",\"system_fingerprint\":"
+                + "\"fp_whole\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},"
+                + "\"finish_reason\":\"stop\"}]}"));
+        assertThat(call(request("x")).systemFingerprint()).isEqualTo("fp_whole");
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"m4\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}"));
+        assertThat(call(request("x")).systemFingerprint()).isNull();
     }
 }

@@ -56,10 +56,8 @@ public final class MaskingStage implements BuiltInStage {
                 same &= maskedBlock == block;
                 content.add(maskedBlock);
             }
-            return same || content.equals(original) ? response
-                    : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
-                            response.usage(), response.stopDetail(), response.providerStopReason(),
-                            response.serviceTier(), response.providerServiceTier());
+            // withContent keeps every other field, one added later too: a constructor here dropped each field it did not name
+            return same || content.equals(original) ? response : response.withContent(content);
         }
     }
 

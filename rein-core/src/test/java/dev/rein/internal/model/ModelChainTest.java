@@ -157,12 +157,13 @@ class ModelChainTest {
 
     /**
      * The stages that build a response anew (the estimate for an unreported usage, the masking of a
-     * secret) keep the provider's own stop reason and stop detail: the traced response carries them.
+     * secret) keep the provider's own stop reason and stop detail, its service tiers and its system
+     * fingerprint: the traced response carries them.
      */
     @Test
     void theProvidersStopReasonSurvivesTheStagesThatRebuildTheResponse() throws Exception {
         Model model = (request, context) -> new ModelResponse("r", request.model(), List.of(new TextBlock("key sk-123")),
-                StopReason.UNKNOWN, null, null, "filtered", "eos");
+                StopReason.UNKNOWN, null, null, "filtered", "eos", "flex", "flex", "fp_44709d6fcb");
         MaskingStage masking = new MaskingStage(block -> block instanceof TextBlock t
                 ? new TextBlock(t.text().replace("sk-123", "[masked]")) : block, (before, after) -> { });
         ModelResponse response = chain(meter(Duration.ofMinutes(1)), List.of(masking))
@@ -172,8 +173,14 @@ class ModelChainTest {
         assertThat(response.usage().estimated()).isTrue();
         assertThat(response.providerStopReason()).isEqualTo("eos");
         assertThat(response.stopDetail()).isEqualTo("filtered");
+        assertThat(response.serviceTier()).isEqualTo("flex");
+        assertThat(response.providerServiceTier()).isEqualTo("flex");
+        assertThat(response.systemFingerprint()).isEqualTo("fp_44709d6fcb");
         assertThat(events).filteredOn(TraceEvent.ModelResponded.class::isInstance).map(e -> ((TraceEvent.ModelResponded) e).response())
-                .singleElement().satisfies(traced -> assertThat(traced.providerStopReason()).isEqualTo("eos"));
+                .singleElement().satisfies(traced -> {
+                    assertThat(traced.providerStopReason()).isEqualTo("eos");
+                    assertThat(traced.systemFingerprint()).isEqualTo("fp_44709d6fcb");
+                });
     }
 
     /**

@@ -12,7 +12,7 @@ final class ChatEncoder {
     static final ObjectMapper MAPPER = JsonMapper.builder().build();
     /** Fixed so recorded answers are reproducible. */
     static final long CREATED = 1_764_547_200L;
-    private static final String FINGERPRINT = "fp_fake";
+    private static final String FINGERPRINT = FakeChatCompletionsServer.SYSTEM_FINGERPRINT;
 
     private ChatEncoder() {}
 

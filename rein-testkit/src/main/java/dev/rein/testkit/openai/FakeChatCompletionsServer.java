@@ -81,6 +81,12 @@ import java.util.function.Consumer;
  * virtual threads.
  */
 public final class FakeChatCompletionsServer extends FakeApiServer<FakeChatCompletionsServer> {
+    /**
+     * The {@code system_fingerprint} of every completion and chunk the server writes (fixed, so recorded answers are
+     * reproducible), for tests of what a client does with it.
+     */
+    public static final String SYSTEM_FINGERPRINT = "fp_fake";
+
     private final Deque<ChatReply> replies = new ConcurrentLinkedDeque<>();
     private final AtomicInteger completionCounter = new AtomicInteger();
     private volatile String apiKey;
