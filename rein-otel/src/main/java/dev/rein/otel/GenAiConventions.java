@@ -77,6 +77,16 @@ public final class GenAiConventions {
      * response names a tier, the standard {@code default} too ({@code flex}, {@code priority}).
      */
     public static final AttributeKey<String> OPENAI_RESPONSE_SERVICE_TIER = stringKey("openai.response.service_tier");
+    /**
+     * The backend configuration OpenAI says served the call (the OpenAI attribute group of the conventions), as the
+     * response named it ({@link dev.rein.model.ModelResponse#systemFingerprint()}, such as {@code fp_44709d6fcb}): set
+     * on a call to provider {@code openai} whose response names one, and on its token and duration metric points.
+     */
+    public static final AttributeKey<String> OPENAI_RESPONSE_SYSTEM_FINGERPRINT = stringKey("openai.response.system_fingerprint");
+    /** The OpenAI API a call to provider {@code openai} was made to (the OpenAI attribute group of the conventions). */
+    public static final AttributeKey<String> OPENAI_API_TYPE = stringKey("openai.api.type");
+    /** The Chat Completions API, the one rein-openai's {@code OpenAiModel} calls. */
+    public static final String OPENAI_API_TYPE_CHAT_COMPLETIONS = "chat_completions";
 
     /** All input tokens, cached ones included (as the conventions ask). */
     public static final AttributeKey<Long> USAGE_INPUT_TOKENS = longKey("gen_ai.usage.input_tokens");

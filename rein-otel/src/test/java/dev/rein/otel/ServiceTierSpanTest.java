@@ -64,6 +64,7 @@ class ServiceTierSpanTest {
         assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isNull();
         assertThat(chat.get(AttributeKey.stringKey("rein.model.service_tier"))).isEqualTo("priority");
         assertThat(chat.get(AttributeKey.stringKey("rein.model.pricing"))).startsWith("served at service tier 'priority'");
+        assertThat(chat.get(GenAiConventions.OPENAI_API_TYPE)).isNull();
     }
 
     /**
@@ -115,5 +116,8 @@ class ServiceTierSpanTest {
     void aResponseWithOnlyItsPricingTierStillHasTheConventionsAttribute() {
         Attributes chat = chatSpan("openai", "flex", null, null);
         assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isEqualTo("flex");
+        // nor does such a trace have a system fingerprint: none is set, the API type still is
+        assertThat(chat.get(GenAiConventions.OPENAI_RESPONSE_SYSTEM_FINGERPRINT)).isNull();
+        assertThat(chat.get(GenAiConventions.OPENAI_API_TYPE)).isEqualTo("chat_completions");
     }
 }

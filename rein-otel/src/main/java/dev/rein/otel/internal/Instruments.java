@@ -77,13 +77,13 @@ final class Instruments {
      * A model call that answered. {@code usageReported} false: the provider reported no token
      * counts, and the conventions say an instrumentation that cannot obtain them "MUST NOT report
      * usage metric" (Rein's estimate is on the span, marked estimated), so only the duration is recorded.
-     * {@code openAiServiceTier} is the tier an OpenAI call was served at (null: not OpenAI's, or none named), which the
-     * conventions' OpenAI metrics add to both ({@code openai.response.service_tier}, recommended).
+     * {@code openAi} are the attributes the conventions' OpenAI metrics add to both, for an OpenAI call (empty for
+     * another provider's): {@code openai.response.service_tier} and {@code openai.response.system_fingerprint} when the
+     * response named them (both recommended).
      */
-    void modelCall(Context chat, String provider, Server server, String requestModel, String responseModel, String openAiServiceTier,
+    void modelCall(Context chat, String provider, Server server, String requestModel, String responseModel, Attributes openAi,
                    long inputTokens, long outputTokens, boolean usageReported, double seconds) {
-        AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
-        putIfSet(base, GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, openAiServiceTier);
+        AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel).putAll(openAi);
         if (usageReported) {
             tokens(chat, base, inputTokens, outputTokens);
         }

@@ -338,9 +338,17 @@ final class ModelSpans {
         // the conventions' attribute is OpenAI's own, "the service tier used for the response" as OpenAI named it, the
         // standard "default" too (which is no tier for pricing); a trace written before the provider's name has the tier
         String servedTier = r.providerServiceTier() != null ? r.providerServiceTier() : r.serviceTier();
-        String openAiTier = "openai".equals(openProvider) ? servedTier : null; // also on the call's metrics, as the conventions add it
-        if (openAiTier != null) {
-            open.setAttribute(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, openAiTier);
+        // the conventions' OpenAI metrics add the tier and the fingerprint to the call's token and duration points
+        AttributesBuilder openAiMetric = Attributes.builder();
+        if (openAi()) {
+            if (servedTier != null) {
+                openAiMetric.put(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER, servedTier);
+            }
+            if (r.systemFingerprint() != null) {
+                openAiMetric.put(GenAiConventions.OPENAI_RESPONSE_SYSTEM_FINGERPRINT, r.systemFingerprint());
+            }
+            open.setAllAttributes(openAiMetric.build());
+            open.setAttribute(GenAiConventions.OPENAI_API_TYPE, GenAiConventions.OPENAI_API_TYPE_CHAT_COMPLETIONS);
         }
         if (e.pricing() != null) {
             open.setAttribute(ReinConventions.MODEL_PRICING, e.pricing());
@@ -350,9 +358,18 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.instruments().modelCall(chatContext(), openProvider, openServer, openModel, r.model(), openAiTier, u.totalInputTokens(),
+        run.instruments().modelCall(chatContext(), openProvider, openServer, openModel, r.model(), openAiMetric.build(), u.totalInputTokens(),
                 u.outputTokens(), !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
+    }
+
+    /**
+     * Whether the open call goes to provider {@code openai}, whose attributes of the conventions (their OpenAI page) its
+     * span and metrics take: decided by the provider the span names, as a compatible server named otherwise ({@code groq})
+     * is not OpenAI. rein-openai's model calls the Chat Completions API only, so that is the API type such a call has.
+     */
+    private boolean openAi() {
+        return "openai".equals(openProvider);
     }
 
     /** The open call's span in the run's context: what the call's metric points are recorded with, for their exemplars. */
@@ -429,6 +446,9 @@ final class ModelSpans {
             return;
         }
         open.setAttribute(ERROR_TYPE, errorType);
+        if (openAi()) { // no response: no tier or fingerprint, but the call went to the API all the same
+            open.setAttribute(GenAiConventions.OPENAI_API_TYPE, GenAiConventions.OPENAI_API_TYPE_CHAT_COMPLETIONS);
+        }
         ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
