@@ -7,9 +7,11 @@ import java.util.Optional;
 /** Refuses calls the run's principal is not allowed to make; nothing the model says changes that. */
 final class ScopeCheck implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final ScopePolicy policy;
+    private final ToolEvents events;
 
-    ScopeCheck(ScopePolicy policy) {
+    ScopeCheck(ScopePolicy policy, ToolEvents events) {
         this.policy = policy;
+        this.events = events;
     }
 
     @Override
@@ -47,9 +49,11 @@ final class ScopeCheck implements ToolInterceptor, Bindable<ToolInterceptor.Chai
                 return next.proceed(invocation);
             }
             // the built-in policy's reason is Rein's own words; another policy's may quote the model's arguments (a
-            // recipient, a path), so it is fenced as data, as Rein's other messages fence what they quote
+            // recipient, a path), so it is fenced as data, as Rein's other messages fence what they quote; masked before
+            // the fence's cut, which could leave part of a secret that the masking of the whole result no longer knows
             String why = policy == ScopePolicy.REQUIRED_SCOPES ? "Permission denied: " + denied.get() + ". "
-                    : "Permission denied by the scope policy, which says:\n" + Fence.quoted(denied.get(), "scope policy") + "\n";
+                    : "Permission denied by the scope policy, which says:\n" + Fence.quoted(MaskedQuote.of(denied.get(),
+                    invocation, events, "the scope policy's deny reason"), "scope policy") + "\n";
             return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, why
                     + "The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
         }

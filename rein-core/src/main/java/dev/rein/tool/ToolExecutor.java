@@ -70,7 +70,7 @@ public final class ToolExecutor {
         stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
         // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
         stages.addAll(b.interceptors.stream().filter(stage -> stage != b.recordedAnswers).toList());
-        stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
+        stages.add(new ScopeCheck(b.scopePolicy, b.events));  // least privilege, before anyone is asked to approve
         addUnlessPass(stages, b.approvalGate);                  // a person decides risky calls (pauses the run)
         // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
         // (its count may have died with its process), and a call over its cap records no intent

@@ -212,4 +212,49 @@ class SecretsInToolResultsTest {
         // before: the handler got "731" and the model read "pin 731"
         assertThat(lastToolResult(model)).doesNotContain("731").contains("secret 'pin' is shorter than 4 characters");
     }
+
+    /**
+     * A secret across character 500 of a quoted reason: the fence quotes the first 500 characters, and the masking
+     * after it no longer knows the half it kept, which reached the model in clear. Masked before the cut now, and
+     * audited, as the note on edited arguments is.
+     */
+    @Test
+    void aSecretAcrossTheCutOfAPersonsRejectionReasonIsMaskedBeforeTheCut() {
+        Tool send = Tool.builder("send").description("sends").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "sent").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"to\":\"x\"}")), text("ok"));
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+        Agent agent = Agent.builder().model(model).tools(send).secrets(SECRETS).store(store).listener(trace).build();
+        RunResult paused = agent.run("go");
+        // decided where the secrets were not known (Runs.in(store)): stored in clear
+        dev.rein.state.Runs.in(store).reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                "x".repeat(495) + SECRET + " は渡さない", "bob");
+
+        agent.resume(paused.runId());
+
+        assertThat(lastToolResult(model)).startsWith("A person rejected this call").contains("<untrusted_data")
+                .doesNotContain(SECRET.substring(0, 5));
+        assertThat(model.requests().toString()).doesNotContain(SECRET.substring(0, 5));
+        assertThat(trace.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked"))
+                .singleElement().satisfies(a -> assertThat(a.detail()).contains("[key]").doesNotContain(SECRET));
+    }
+
+    @Test
+    void aSecretAcrossTheCutOfAScopePolicysDenyReasonIsMaskedBeforeTheCut() {
+        Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+        SafetyConfig safety = SafetyConfig.builder().scopePolicy((principal, tool, arguments) ->
+                java.util.Optional.of("y".repeat(495) + SECRET + " is not yours")).build();
+
+        Agent.builder().model(model).tools(lookup).secrets(SECRETS).safety(safety).listener(trace).build().run("go");
+
+        assertThat(lastToolResult(model)).startsWith("Permission denied by the scope policy").contains("<untrusted_data")
+                .doesNotContain(SECRET.substring(0, 5));
+        assertThat(model.requests().toString()).doesNotContain(SECRET.substring(0, 5));
+        assertThat(trace.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked"))
+                .singleElement().satisfies(a -> assertThat(a.detail()).contains("[key]").doesNotContain(SECRET));
+    }
 }

@@ -12,6 +12,7 @@ import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
 import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolChainException;
@@ -22,6 +23,7 @@ import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -79,9 +81,7 @@ public final class ApprovalGate implements ToolInterceptor {
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
-            // the person's words are outside text (they may have pasted a page, or the model's own arguments): fenced
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not"
-                    + " executed. Their reason, quoted:\n" + Fence.quoted(reject.reason(), "rejection reason")));
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, rejected(invocation, reject.reason())));
         }
         if (hash.equals(d.approvedHash())) {
             return chain.proceed(invocation);
@@ -90,6 +90,28 @@ public final class ApprovalGate implements ToolInterceptor {
                 + ActionHash.shortForm(d.actionHash()) + " but the call now is " + ActionHash.shortForm(hash)
                 + "; it was not executed and a new approval is requested");
         return ask(invocation, hash);
+    }
+
+    /**
+     * The refusal of a call a person rejected. Their words are outside text (they may have pasted a page, or the model's
+     * own arguments): fenced, and masked before the fence's cut at 500 characters, since a reason stored in clear (decided
+     * where the secrets were not known) could hold a secret across the cut, whose first part the masking of the whole
+     * result no longer knows; a secret found is audited here, as that masking would have.
+     */
+    private String rejected(ToolInvocation invocation, String reason) {
+        Map<String, String> known = invocation.context().secrets().known();
+        String masked = Secrets.mask(reason, known);
+        if (!masked.equals(reason)) {
+            java.util.SortedSet<String> names = new java.util.TreeSet<>();
+            known.forEach((name, value) -> {
+                if (Secrets.forms(value).stream().anyMatch(reason::contains)) {
+                    names.add(name);
+                }
+            });
+            events.audit(invocation, "secret_masked", "the rejection reason for tool '" + invocation.tool().name()
+                    + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
+        }
+        return "A person rejected this call, so it was not executed. Their reason, quoted:\n" + Fence.quoted(masked, "rejection reason");
     }
 
     /** The policy's answer; one that throws is a programmer error naming the policy, and the call is not run. */
