@@ -69,11 +69,14 @@ public sealed interface ApprovalDecision {
 
     /** Do not run it; {@code reason} is given to the model as the call's result. */
     record Reject(String actionHash, String reason, String decidedBy, Instant decidedAt) implements ApprovalDecision {
+        /** The reason of a rejection given none (null or blank): Rein's words, which the model reads unfenced. */
+        public static final String NO_REASON = "no reason given";
+
         /** @throws ReinException when {@code actionHash}, {@code decidedBy} or {@code decidedAt} is missing */
         public Reject {
             requireHash(actionHash, "Reject");
             requireWhoAndWhen(decidedBy, decidedAt, "Reject");
-            reason = reason == null || reason.isBlank() ? "no reason given" : reason;
+            reason = reason == null || reason.isBlank() ? NO_REASON : reason;
         }
 
         @JsonCreator

@@ -114,4 +114,17 @@ class OutsideTextInReinMessagesTest {
         fenced(note, "edited arguments");
         assertThat(seen.substring(note.length())).startsWith("\n<untrusted_data source=\"tool:send\"");
     }
+
+    /** A rejection without a reason reads Rein's own words, unfenced: there is no outside text to fence (it was fenced). */
+    @Test
+    void aRejectionWithNoReasonSaysSoInReinsWordsUnfenced() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"to\":\"bob\"}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(send()).store(new InMemoryRunStore()).build();
+        RunResult paused = agent.run("tell bob");
+        agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), " ", "alice");
+
+        agent.resume(paused.runId());
+
+        assertThat(lastToolResult(model)).isEqualTo("A person rejected this call, so it was not executed. They gave no reason.");
+    }
 }

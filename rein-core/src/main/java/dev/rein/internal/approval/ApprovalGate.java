@@ -99,6 +99,9 @@ public final class ApprovalGate implements ToolInterceptor {
      * result no longer knows; a secret found is audited here, as that masking would have.
      */
     private String rejected(ToolInvocation invocation, String reason) {
+        if (ApprovalDecision.Reject.NO_REASON.equals(reason)) {
+            return "A person rejected this call, so it was not executed. They gave no reason."; // Rein's words: nothing to fence
+        }
         Map<String, String> known = invocation.context().secrets().known();
         String masked = Secrets.mask(reason, known);
         if (!masked.equals(reason)) {
