@@ -140,12 +140,18 @@ final class RecordedTools implements RecordedAnswers {
     /** Fence's cut note at the end of a quote ({@code Fence.quoted}), which a Rein that did not cut never wrote. */
     private static final Pattern CUT_NOTE = Pattern.compile("\\.\\.\\. \\(\\d+ more characters cut\\)$");
 
+    /** What a fence's escape ({@code &lt;}) stood for: any bracket that opened a protected tag, or an "&lt;" of the text's own. */
+    private static final String ESCAPED = "(?:&lt;|[<\uFF1C\uFE64])";
+
     /**
      * Whether {@code recorded} is the refusal {@code today} is, in an older Rein's words: today's quotes outside text in
      * a fence (the only words that changed), and the recorded one starts with the same first words ("Invalid arguments
-     * for tool", "Unknown tool"), holds the quoted text (as quoted, or with the fence's escapes undone) and ends with
-     * the same words after the fence (the schema to call it with, the tools to choose from). A refusal today quotes
-     * nothing in (the argument size and depth limits, a plain unknown name) is worded as it always was: not handed back.
+     * for tool", "Unknown tool"), holds the quoted text and ends with the same words after the fence (the schema to call
+     * it with, the tools to choose from). The quoted text is held as fenced (today's words: the cut note too, so a quote
+     * cut at 500 characters is not taken for another sharing only them), or as text the fence would quote so: each escape
+     * undone to the bracket it stood for (also a full-width or small one) while an "&lt;" of the text's own stays, and,
+     * for a quote the fence cut, its 500 characters with more after them. A refusal today quotes nothing in (the
+     * argument size and depth limits, a plain unknown name) is worded as it always was: not handed back.
      */
     static boolean sameRefusal(String today, String recorded) {
         String closing = "\n</" + Fence.TAG + ">";
@@ -161,10 +167,42 @@ final class RecordedTools implements RecordedAnswers {
             words++;
         }
         String firstWords = head.substring(0, words).strip();
-        String quoted = CUT_NOTE.matcher(today.substring(body + 2, close)).replaceFirst("");
         String after = today.substring(close + closing.length()).strip();
-        return !firstWords.isEmpty() && recorded.startsWith(firstWords) && recorded.endsWith(after)
-                && (recorded.contains(quoted) || recorded.contains(quoted.replace("&lt;", "<")));
+        if (firstWords.isEmpty() || !recorded.startsWith(firstWords) || !recorded.endsWith(after)) {
+            return false;
+        }
+        String fenced = today.substring(body + 2, close);
+        java.util.regex.Matcher note = CUT_NOTE.matcher(fenced);
+        // the whole fenced text (the model's own text may end like a cut note), else the part before a cut note
+        return quotes(recorded, fenced, false) || note.find() && quotes(recorded, fenced.substring(0, note.start()), true);
+    }
+
+    /**
+     * Whether {@code recorded} holds text that the fence quotes as {@code escaped}: as it is, or with the escapes undone;
+     * {@code cut}: the first 500 characters of a longer text, not followed by a cut note of their own (a recording in
+     * today's words whose quote was cut otherwise, and so was another text).
+     */
+    private static boolean quotes(String recorded, String escaped, boolean cut) {
+        StringBuilder regex = new StringBuilder();
+        int from = 0;
+        for (int at = escaped.indexOf("&lt;"); at >= 0; at = escaped.indexOf("&lt;", from)) {
+            regex.append(Pattern.quote(escaped.substring(from, at))).append(ESCAPED);
+            from = at + "&lt;".length();
+        }
+        regex.append(Pattern.quote(escaped.substring(from)));
+        if (cut) {
+            regex.append("(?!\\.\\.\\. \\(\\d+ more characters cut\\))");
+        }
+        java.util.regex.Matcher m = Pattern.compile(regex.toString()).matcher(recorded);
+        for (int start = 0; start <= recorded.length() && m.find(start); start = m.start() + 1) {
+            String held = m.group();
+            // the fence escapes a bracket only where it opens a protected tag: the text held must be escaped as today's
+            if (Fence.escape(held).equals(escaped) && (!cut || held.codePointCount(0, held.length()) == Fence.MAX_QUOTED
+                    && m.end() < recorded.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
