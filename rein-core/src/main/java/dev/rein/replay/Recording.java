@@ -30,8 +30,9 @@ import java.util.Set;
  * One run as a JSONL trace recorded it: its goal and limits, every model call (the request as
  * JSON and the response), every tool result by call id (in trace order), its guard events by step, its ending,
  * and the replies that opened its later turns ({@code turn_started}, a conversation continued with reply).
- * {@code refusedAtResume} is the {@code run_finished} of a run that ended {@code configuration_error} from its pause (a
- * durable engine's resume refused, the worker's agent having another output schema), else null.
+ * {@code refusedAtResume} is the {@code run_finished} of a run that ended {@code configuration_error} or
+ * {@code internal_error} from its pause (a durable engine's resume refused, the worker's agent having another output
+ * schema, or failed, say its listener factory threw), else null.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
@@ -357,9 +358,14 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> {
                     finished = e;
-                    // a driven run's resume refused (the worker's agent had another output schema) ends it from its pause
+                    // a driven run's resume refused ends it from its pause: configuration_error (the worker's agent had another
+                    // output schema), or internal_error (anything else it threw, say the application's listener factory);
+                    // either way the decisions were not applied. Nothing else ends a run from its pause with those reasons
+                    // (a cancel ends it cancelled; locally a refused resume leaves the run paused, untraced).
+                    String reason = e.path("reason").asText();
                     refusedAtResume = "WAITING_APPROVAL".equals(lastFrom) && !"WAITING_APPROVAL".equals(e.path("status").asText())
-                            && dev.rein.run.Reasons.CONFIGURATION_ERROR.equals(e.path("reason").asText()) ? e : null;
+                            && (dev.rein.run.Reasons.CONFIGURATION_ERROR.equals(reason) || dev.rein.run.Reasons.INTERNAL_ERROR.equals(reason))
+                            ? e : null;
                 }
                 case "state_change" -> lastFrom = e.path("from").asText();
                 case "turn_started" -> {

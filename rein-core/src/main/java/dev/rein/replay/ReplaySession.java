@@ -193,7 +193,8 @@ public final class ReplaySession {
      * run recorded with its resumption did. Returns false, deciding nothing, when {@code result} did
      * not pause, or paused where the recording has no decision on every pending call (the recorded
      * run ended there, or the replay diverged), or the recorded run's resume from it was refused (a durable engine's
-     * worker with another output schema: it ended there, FAILED configuration_error, which the report says), or a
+     * worker with another output schema: it ended there, FAILED configuration_error; or a resume that failed otherwise,
+     * FAILED internal_error; the report says which), or a
      * recorded edit no longer fits today's tool: the replay ends at that pause.
      *
      * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it

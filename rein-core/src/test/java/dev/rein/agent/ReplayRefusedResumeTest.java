@@ -70,4 +70,41 @@ class ReplayRefusedResumeTest {
                 .contains("'Refund'").contains("'Invoice'")
                 .doesNotContain("the recording does not have");
     }
+
+    /**
+     * A resume that failed otherwise on the engine (the application's listener factory threw) ends the run FAILED
+     * internal_error from its pause, its decisions not applied, as a refused one does: the replay stops there too. Before,
+     * only configuration_error was recognised, and the replay resumed with the recorded decision.
+     */
+    @Test
+    void aRunWhoseResumeFailedWithAnInternalErrorReplaysToItsPauseAndTheReportSaysSo(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        RunStore store = new InMemoryRunStore();
+        Agent first = agent(ScriptedModel.of(toolCalls(call("refund", "{\"order_id\":\"A-104\"}"))), store)
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult paused = first.run("refund order A-104");
+        first.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "alice");
+        RunSnapshot snapshot = store.load(paused.runId()).orElseThrow();
+        AtomicReference<RuntimeException> armed = new AtomicReference<>(new IllegalStateException("the exporter lost its connection"));
+        Agent failing = agent(ScriptedModel.of(), store).listener(JsonlTraceListener.to(trace)).build().withListener(id -> {
+            RuntimeException thrown = armed.getAndSet(null);
+            if (thrown != null) {
+                throw thrown;
+            }
+            return null;
+        });
+        DrivenRun worker = new DrivenRun(failing, store);
+        AtomicReference<String> failure = new AtomicReference<>();
+        assertThatThrownBy(() -> worker.resumed(snapshot)).satisfies(e -> failure.set(e.getMessage()));
+        worker.end(snapshot, RunStatus.FAILED, "internal_error", failure.get(), null, null);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), new InMemoryRunStore()).build());
+
+        assertThat(report.modelCalls()).isEqualTo(1);
+        assertThat(report.result().status()).as("stopped at the pause, as the recorded run did").isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(report.recordedReason()).isEqualTo("internal_error");
+        assertThat(report.firstDivergence().orElseThrow().description())
+                .startsWith("step 1: the recorded run was refused at its resume from this pause and ended FAILED/internal_error")
+                .contains("the exporter lost its connection").doesNotContain("the recording does not have");
+    }
 }

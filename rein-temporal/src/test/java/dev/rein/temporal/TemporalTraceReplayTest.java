@@ -94,4 +94,48 @@ class TemporalTraceReplayTest {
         assertThat(ledger.charges).as("the refund is answered from the trace").hasSize(1);
         assertThat(ledger.keysSeen).hasSize(1);
     }
+
+    /**
+     * A resume that failed on the worker with something other than a ConfigurationException (the application's listener
+     * factory threw) ended the run FAILED internal_error from its pause, its decision not applied, as a refused resume
+     * ends it configuration_error. Its replay was not told it apart: it applied the recorded decision, resumed, and
+     * diverged at a step call the recording does not have. It now stops at the pause and says the recorded run was
+     * refused at its resume, as for a configuration_error.
+     */
+    @Test
+    void aRunWhoseResumeFailedOnTemporalReplaysToItsPauseAndTheReportSaysSo(@TempDir Path dir) {
+        Path trace = dir.resolve("resume-failed.jsonl");
+        Orders.Ledger ledger = new Orders.Ledger();
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> armed = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.rein.trace.RunListenerFactory failingOnce = id -> {
+            RuntimeException thrown = armed.getAndSet(null);
+            if (thrown != null) {
+                throw thrown;
+            }
+            return null;
+        };
+        Agent recording = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> { })).listener(JsonlTraceListener.to(trace))).withListener(failingOnce);
+        RunResult recorded;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(recording).start("A-1 を返金して", "run-resume-failed-traced");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            armed.set(new IllegalStateException("the exporter lost its connection"));
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            recorded = run.result();
+        }
+        assertThat(recorded.reason()).isEqualTo(dev.rein.run.Reasons.INTERNAL_ERROR);
+        assertThat(ledger.charges).isEmpty();
+
+        ReplayReport report = Replay.from(trace).replay(Orders.withApproval(Orders.agent(ScriptedModel.of(),
+                new RecordingListener(), Orders.refund(ledger, key -> { }))));
+
+        assertThat(report.modelCalls()).isEqualTo(1);
+        assertThat(report.result().status()).as("stopped at the pause, as the recorded run did").isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(report.recordedReason()).isEqualTo("internal_error");
+        assertThat(report.firstDivergence().orElseThrow().description())
+                .startsWith("step 1: the recorded run was refused at its resume from this pause and ended FAILED/internal_error")
+                .contains("the exporter lost its connection").doesNotContain("the recording does not have");
+        assertThat(ledger.charges).isEmpty();
+    }
 }
