@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Excerpts;
 import dev.rein.internal.text.Fence;
@@ -13,7 +12,7 @@ import java.util.Map;
  * Refuses arguments that are too large or do not fit the tool's input schema, before anything
  * else looks at them.
  */
-final class ArgumentValidation implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class ArgumentValidation extends BuiltInToolStage {
     private final int maxArgumentBytes;
 
     ArgumentValidation(int maxArgumentBytes) {
@@ -21,21 +20,14 @@ final class ArgumentValidation implements ToolInterceptor, Bindable<ToolIntercep
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

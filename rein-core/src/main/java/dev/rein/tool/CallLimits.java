@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.text.Counts;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Per-tool call caps for one run: from the tool's own {@code maxCalls} and the budget's per-tool
  * limits, the lower where both cap a tool. A call over its cap is not executed.
  */
-final class CallLimits implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class CallLimits extends BuiltInToolStage {
     private final Map<String, Integer> limits;
     private final Map<String, Integer> counts = new ConcurrentHashMap<>();
 
@@ -19,21 +18,14 @@ final class CallLimits implements ToolInterceptor, Bindable<ToolInterceptor.Chai
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -11,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
  * made them, so the trace and what a person watches follow the model's order and the calls over a
  * cap are always the last ones. Everything below (the timeout, retries, the handler) runs concurrently.
  */
-final class CallOrder implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class CallOrder extends BuiltInToolStage {
     private static final ThreadLocal<CountDownLatch> TURN = new ThreadLocal<>();
 
     /** Runs {@code task} on this thread, counting {@code admitted} down when the call passes this stage. */
@@ -26,21 +25,14 @@ final class CallOrder implements ToolInterceptor, Bindable<ToolInterceptor.Chain
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeoutException;
  * The last stage: calls the handler on the current thread (the timeout stage owns the thread and
  * the clock) and turns whatever happens into a normalised {@link ToolResult}.
  */
-final class HandlerInvocation implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class HandlerInvocation extends BuiltInToolStage {
     /** What the model gets for a result whose only content is for the person (README, Tools); Rein's own. */
     static final String USER_ONLY_RESULT = "(the tool returned content for the user only, which is not shown to you)";
     /** What the model gets for an error whose only message is for the person (README, Tools); Rein's own, as the next. */
@@ -30,21 +29,14 @@ final class HandlerInvocation implements ToolInterceptor, Bindable<ToolIntercept
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

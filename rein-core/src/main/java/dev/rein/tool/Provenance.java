@@ -1,12 +1,11 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 /**
  * Every observation carries where it came from. A handler that returns data without a source
  * gets {@code tool:<name>}; in strict mode such a result is rejected instead, so that nothing
  * unattributed is ever recorded as a fact.
  */
-final class Provenance implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class Provenance extends BuiltInToolStage {
     private final boolean strict;
 
     Provenance(boolean strict) {
@@ -14,21 +13,14 @@ final class Provenance implements ToolInterceptor, Bindable<ToolInterceptor.Chai
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

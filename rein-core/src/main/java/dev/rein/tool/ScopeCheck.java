@@ -1,11 +1,10 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.text.Fence;
 import java.util.Optional;
 
 /** Refuses calls the run's principal is not allowed to make; nothing the model says changes that. */
-final class ScopeCheck implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class ScopeCheck extends BuiltInToolStage {
     private final ScopePolicy policy;
     private final ToolEvents events;
 
@@ -15,21 +14,14 @@ final class ScopeCheck implements ToolInterceptor, Bindable<ToolInterceptor.Chai
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -8,7 +7,7 @@ import java.util.TreeSet;
  * Masks every known secret value in what a handler returned (its output or its error message)
  * before anything else (truncation, the model, the trace) sees it.
  */
-final class SecretMasking implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class SecretMasking extends BuiltInToolStage {
     private final ToolEvents events;
 
     SecretMasking(ToolEvents events) {
@@ -16,21 +15,14 @@ final class SecretMasking implements ToolInterceptor, Bindable<ToolInterceptor.C
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Durations;
@@ -14,7 +13,7 @@ import java.time.Instant;
  * on interrupt} it runs on the caller's thread, which an alarm interrupts instead. The narrowed
  * deadline is passed on in the context so retries and handlers can respect it.
  */
-final class TimeoutStage implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class TimeoutStage extends BuiltInToolStage {
     private final Duration defaultTimeout;
 
     TimeoutStage(Duration defaultTimeout) {
@@ -22,21 +21,14 @@ final class TimeoutStage implements ToolInterceptor, Bindable<ToolInterceptor.Ch
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.rein.tool;
 
-import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.Counts;
@@ -17,7 +16,7 @@ import java.time.Duration;
  * whose caller stopped waiting ({@link Timed#abandoned()}: the run was cancelled, or its time is up) is not
  * tried again, also when the handler swallowed the interrupt and failed as retryable.
  */
-final class ToolRetry implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
+final class ToolRetry extends BuiltInToolStage {
     private final RetryPolicy policy;
     private final ToolEvents events;
     private final Sleeper sleeper;
@@ -29,21 +28,14 @@ final class ToolRetry implements ToolInterceptor, Bindable<ToolInterceptor.Chain
     }
 
     @Override
-    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        return bind(chain).proceed(invocation);
-    }
-
-    @Override
     public Chain bind(Chain next) {
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
-    private final class Bound implements Chain {
-        private final Chain next;
-
+    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
+    private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {
-            this.next = next;
+            super(next);
         }
 
         @Override

@@ -47,7 +47,10 @@ public final class IdempotencyGuard implements ToolInterceptor, Bindable<ToolInt
         return new Bound(next);
     }
 
-    /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). */
+    /**
+     * This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). Spelled
+     * here, not inherited as dev.rein.tool's stages do (BuiltInToolStage): that base is not public API.
+     */
     private final class Bound implements Chain {
         private final Chain next;
 
