@@ -1,6 +1,8 @@
 package dev.rein.tool;
 
 import dev.rein.internal.chain.Bindable;
+import dev.rein.internal.chain.Suspects;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -83,7 +85,7 @@ final class ToolChain {
                 }
                 // one of a run of Rein's own stages, bound one to the next, threw: whether it had passed the call on is not
                 // known here
-                throw ToolChainException.threwUnsure("tool-chain stage " + thrower(index, e).getClass().getName(), invocation, e);
+                throw ToolChainException.threwUnsure(thrower(index, e), invocation, e);
             }
             if (outcome == null) {
                 throw breach(stage, "returned null instead of an outcome");
@@ -113,20 +115,29 @@ final class ToolChain {
 
     /**
      * Which of the run of Rein's own stages from {@code index} (bound one to the next, up to an application's stage) threw
-     * {@code e}: the one of the first frame of its stack trace that is such a stage's (its bound form's, or a method of
-     * the stage's own); the first of the run when none is. Looked for only once something has thrown, so the bound chain
-     * costs nothing for it.
+     * {@code e}, named for the message: the one of the first frame of its stack trace that is such a stage's (its bound
+     * form's, or a method of the stage's own). Where that tells no one stage (no such frame, as in an exception with no
+     * stack trace; a frame of a class two stages of the run share) it says the stages it may have been (see Suspects).
+     * Looked for only once something has thrown, so the bound chain costs nothing for it.
      */
-    private ToolInterceptor thrower(int index, RuntimeException e) {
+    private String thrower(int index, RuntimeException e) {
+        int end = index;
+        while (end < bound.length && bound[end] != null) {
+            end++;
+        }
         for (StackTraceElement frame : e.getStackTrace()) {
             String type = frame.getClassName();
-            for (int i = index; i < bound.length && bound[i] != null; i++) {
+            List<String> suspects = new ArrayList<>();
+            for (int i = index; i < end; i++) {
                 if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
-                    return stages.get(i);
+                    suspects.add(stages.get(i).getClass().getName());
                 }
             }
+            if (!suspects.isEmpty()) {
+                return Suspects.named("tool-chain", suspects);
+            }
         }
-        return stages.get(index);
+        return Suspects.named("tool-chain", stages.subList(index, end).stream().map(stage -> stage.getClass().getName()).toList());
     }
 
     private static String describe(ToolInvocation invocation) {

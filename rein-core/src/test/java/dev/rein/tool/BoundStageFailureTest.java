@@ -13,7 +13,9 @@ import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,5 +88,61 @@ class BoundStageFailureTest {
                     .hasMessageNotContaining("the tool may have run");
         }
         assertThat(calls).hasValue(0);
+    }
+
+    /** A tool that fails passingly on its first call and answers after. */
+    private static Tool flakyOnce() {
+        AtomicInteger calls = new AtomicInteger();
+        return Tool.builder("flaky").description("d").handler((a, c) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new RetryableToolException("overloaded");
+            }
+            return "ok";
+        }).build();
+    }
+
+    /** A listener throwing what {@code thrown} makes, there (its stack trace the listener's), when a retry is announced. */
+    private static ToolEvents throwingOnRetry(Supplier<RuntimeException> thrown) {
+        return new ToolEvents() {
+            @Override
+            public void retrying(ToolInvocation invocation, int attempt, ToolResult failed, Duration delay) {
+                throw thrown.get();
+            }
+        };
+    }
+
+    /**
+     * An exception with no stack trace (the JIT's fast-throw NullPointerException once
+     * -XX:-OmitStackTraceInFastThrow is off) shows no stage that threw it: the message says it was one of the run's,
+     * and does not name the first of them as if that were known.
+     */
+    @Test
+    void aStageThrowingWithoutAStackTraceIsOneOfTheRunNotItsFirst() {
+        IllegalStateException noTrace = new IllegalStateException("listener bug");
+        noTrace.setStackTrace(new StackTraceElement[0]);
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(flakyOnce())).events(throwingOnRetry(() -> noTrace))
+                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0)).build();
+        assertThatThrownBy(() -> executor.execute(new ToolCall("c1", "flaky", Json.parse("{}"), 0), context()))
+                .isInstanceOf(ToolChainException.class)
+                .hasMessageStartingWith("one of the tool-chain stages dev.rein.tool.ArgumentValidation, dev.rein.tool.ScopeCheck,"
+                        + " dev.rein.tool.CallLimits, dev.rein.tool.CallOrder, dev.rein.tool.TimeoutStage, dev.rein.tool.ToolRetry,"
+                        + " dev.rein.tool.Provenance, dev.rein.tool.SecretMasking, dev.rein.tool.HandlerInvocation threw"
+                        + " IllegalStateException: listener bug")
+                .hasMessageContaining("may or may not have run");
+    }
+
+    /** Two stages of one class in one run: their frames do not say which of them threw, so the message does not either. */
+    @Test
+    void aStageOfAClassTheRunHoldsTwiceIsNotNamedAsTheEarlier() throws Exception {
+        ToolChain chain = new ToolChain(List.of(new ToolRetry(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0),
+                        ToolEvents.NONE, d -> { }),
+                new ToolRetry(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0),
+                        throwingOnRetry(() -> new IllegalStateException("listener bug")), d -> { }),
+                new HandlerInvocation(List.of())));
+        Tool flaky = flakyOnce();
+        ToolCall call = new ToolCall("c1", "flaky", Json.parse("{}"), 0);
+        assertThatThrownBy(() -> chain.start().proceed(new ToolInvocation(call, flaky, context())))
+                .isInstanceOf(ToolChainException.class)
+                .hasMessageStartingWith("one of the 2 tool-chain stages dev.rein.tool.ToolRetry threw IllegalStateException: listener bug");
     }
 }

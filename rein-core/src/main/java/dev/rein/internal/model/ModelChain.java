@@ -1,11 +1,13 @@
 package dev.rein.internal.model;
 
 import dev.rein.ReinException;
+import dev.rein.internal.chain.Suspects;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -161,7 +163,7 @@ public final class ModelChain {
             } catch (ReinException e) {
                 throw e; // a breach, or a stage further in that threw: already named
             } catch (RuntimeException e) {
-                throw threw(own == null ? stage : thrower(index, e), e);
+                throw own == null ? threw(stage, e) : threw(thrower(index, e), e);
             }
             if (response == null) {
                 throw breach(stage, "returned null instead of a response");
@@ -178,7 +180,7 @@ public final class ModelChain {
             } catch (ReinException e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw threw(own == null ? stage : thrower(index, e), e);
+                throw own == null ? threw(stage, e) : threw(thrower(index, e), e);
             }
         }
 
@@ -206,7 +208,8 @@ public final class ModelChain {
     }
 
     /**
-     * {@code e}, which a built-in stage below {@code above} (bound in this chain) threw, named as the stage that threw it.
+     * {@code e}, which a built-in stage below {@code above} (bound in this chain) threw, named as the stage that threw it
+     * (or the stages it may have been, see thrower).
      */
     ReinException threwBelow(BuiltInStage.Bound above, RuntimeException e) {
         for (int i = 0; i < bound.length; i++) {
@@ -219,20 +222,31 @@ public final class ModelChain {
 
     /**
      * Which of the run of built-in stages from {@code index} (bound one to the next, up to an application's stage) threw
-     * {@code e}: the one of the first frame of its stack trace that is such a stage's (its bound form's, or a method of
-     * the stage's own); the first of the run when none is. Looked for only once something has thrown, so the bound chain
-     * costs nothing for it.
+     * {@code e}, named for the message: the one of the first frame of its stack trace that is such a stage's (its bound
+     * form's, or a method of the stage's own). Where that tells no one stage (no such frame, as in an exception with no
+     * stack trace; a frame of a class two stages of the run share) it says the stages it may have been (see Suspects);
+     * with no frame, the model's own is left out (it answers every failure of the model's client itself). Looked for
+     * only once something has thrown, so the bound chain costs nothing for it.
      */
-    private ModelInterceptor thrower(int index, RuntimeException e) {
+    private String thrower(int index, RuntimeException e) {
+        int end = index;
+        while (end < bound.length && bound[end] != null) {
+            end++;
+        }
         for (StackTraceElement frame : e.getStackTrace()) {
             String type = frame.getClassName();
-            for (int i = index; i < bound.length && bound[i] != null; i++) {
+            List<String> suspects = new ArrayList<>();
+            for (int i = index; i < end; i++) {
                 if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
-                    return stages.get(i);
+                    suspects.add(name(stages.get(i)));
                 }
             }
+            if (!suspects.isEmpty()) {
+                return Suspects.named("model-call", suspects);
+            }
         }
-        return stages.get(index);
+        List<String> run = stages.subList(index, end).stream().filter(stage -> stage != MODEL).map(ModelChain::name).toList();
+        return Suspects.named("model-call", run.isEmpty() ? List.of(name(MODEL)) : run);
     }
 
     /** A plain ModelException a stage threw with no message: the run's message would end in "failed: null". */
@@ -262,8 +276,12 @@ public final class ModelChain {
      * failure, and "internal error: IllegalStateException" alone would not say whose.
      */
     static ReinException threw(ModelInterceptor stage, RuntimeException e) {
-        return new ReinException("model-call stage " + name(stage) + " threw " + e
-                + "; a stage reports a failed call as a ModelException, so the run ended here", e);
+        return threw("model-call stage " + name(stage), e);
+    }
+
+    /** As {@link #threw(ModelInterceptor, RuntimeException)}, for {@code who} (see thrower). */
+    private static ReinException threw(String who, RuntimeException e) {
+        return new ReinException(who + " threw " + e + "; a stage reports a failed call as a ModelException, so the run ended here", e);
     }
 
     private static String name(ModelInterceptor stage) {

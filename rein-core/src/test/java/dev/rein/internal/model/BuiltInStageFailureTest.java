@@ -57,4 +57,47 @@ class BuiltInStageFailureTest {
         assertThat(failed.errorKind()).isEqualTo(TracingStage.STAGE_FAILED);
         assertThat(failed.message()).startsWith("model-call stage secret masking threw");
     }
+
+    private BudgetMeter meter() {
+        return new BudgetMeter(Budget.builder().maxDuration(Duration.ofMinutes(1)).build(),
+                PriceTable.empty().with("main", ModelPrice.of("1", "0", "0")), "main", Clock.systemUTC(), Instant.now());
+    }
+
+    private static ModelCall call() {
+        Model model = new Model() {
+            public ModelResponse call(ModelRequest r, dev.rein.model.ModelCallContext c) {
+                return new ModelResponse("r", r.model(), List.of(new TextBlock("ok")), StopReason.END_TURN, null, Usage.of(1, 0, 0, 0));
+            }
+            public long countTokens(ModelRequest r) { return 1; }
+        };
+        ModelRequest req = ModelRequest.builder("main").maxTokens(10).addMessage(Message.user("hi")).build();
+        return new ModelCall(model, req, "step", ModelCallContext.until(Instant.now().plusSeconds(60)));
+    }
+
+    /**
+     * An exception with no stack trace (the JIT's fast-throw NullPointerException once -XX:-OmitStackTraceInFastThrow is
+     * off) shows no stage that threw it: the message says it was one of the run's stages (the model's own, which answers
+     * every failure of its client, left out), not the first of them as if that were known.
+     */
+    @Test
+    void aBuiltInStageThrowingWithoutAStackTraceIsOneOfTheRunNotItsFirst() {
+        IllegalStateException noTrace = new IllegalStateException("mask bug");
+        noTrace.setStackTrace(new StackTraceElement[0]);
+        BudgetMeter meter = meter();
+        ModelChain chain = new ModelChain(List.of(new TracingStage(tracer, meter), new MaskingStage(b -> { throw noTrace; }),
+                new PricingStage(meter, "main", PriceTable.empty().with("main", ModelPrice.of("1", "0", "0"))), ModelChain.MODEL));
+        assertThatThrownBy(() -> chain.call(call()))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("one of the model-call stages secret masking, pricing threw java.lang.IllegalStateException: mask bug");
+    }
+
+    /** Two stages of one class in one run: their frames do not say which of them threw, so the message does not either. */
+    @Test
+    void aBuiltInStageOfAClassTheRunHoldsTwiceIsNotNamedAsTheEarlier() {
+        ModelChain chain = new ModelChain(List.of(new TracingStage(tracer, meter()), new MaskingStage(b -> b),
+                new MaskingStage(b -> { throw new IllegalStateException("mask bug"); }), ModelChain.MODEL));
+        assertThatThrownBy(() -> chain.call(call()))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("one of the 2 model-call stages secret masking threw java.lang.IllegalStateException: mask bug");
+    }
 }
