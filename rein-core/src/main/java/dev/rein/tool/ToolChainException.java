@@ -20,7 +20,8 @@ public final class ToolChainException extends ReinException {
     /**
      * {@code who} (a stage or a policy, named with its class) threw {@code thrown} for the call of
      * {@code invocation}; {@code ran} says whether the tool may have run (the rest of the chain had answered it).
-     * Public for the approval gate, which names the application's policy rather than itself.
+     * Public for the approval gate, which names the application's policy rather than itself, and names itself for a
+     * failure of its own work (bound to the stages after it, it has no link of the chain's to name it).
      */
     public static ToolChainException threw(String who, ToolInvocation invocation, RuntimeException thrown, boolean ran) {
         return threw(who, invocation, thrown, ran ? "after the rest of the chain had answered the call (the tool may have run)"

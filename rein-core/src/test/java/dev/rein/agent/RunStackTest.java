@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 class RunStackTest {
     /** Frames from the model's {@code call} down to {@code Agent.run} while a run waits for its model (perf5: 23). */
     private static final int DEPTH_MODEL_WAIT = 18;
-    /** Frames from the run's wait for its tool's thread down to {@code Agent.run} (perf5: 35). */
-    private static final int DEPTH_TOOL_WAIT = 30;
+    /** Frames from the run's wait for its tool's thread down to {@code Agent.run} (perf5: 35; perf6: 30). */
+    private static final int DEPTH_TOOL_WAIT = 28;
 
     private static List<String> frames(StackTraceElement[] stack) {
         List<String> frames = new ArrayList<>();
@@ -81,11 +81,15 @@ class RunStackTest {
         assertThat(frames).as("the trace stage is its own class, not a method reference to the run: %s", frames)
                 .contains("dev.rein.agent.RunTools$TraceValidatedCalls$Bound.proceed")
                 .doesNotContain("dev.rein.agent.Run.traceValidatedCall");
-        // one frame per stage of Rein's own, bound to the stage after it: the chain's links only where the call enters,
-        // and into and out of the approval gate, which is bound to none (docs/performance-log.md, 2026-12-07, perf6)
+        // one frame per stage of Rein's own, bound to the stage after it, the approval gate too: the chain's link only
+        // where the call enters (docs/performance-log.md, 2026-12-07, perf6, perf7; the gate was a link into it, its
+        // intercept and a link out of it)
+        assertThat(frames).as("the approval gate is bound as Rein's other stages: %s", frames)
+                .contains("dev.rein.internal.approval.ApprovalGate$Bound.proceed")
+                .doesNotContain("dev.rein.internal.approval.ApprovalGate.intercept");
         assertThat(frames.stream().filter(f -> f.startsWith("dev.rein.tool.ToolChain")).toList())
-                .as("the chain's links only where a run of Rein's stages is entered and around the others: %s", frames)
-                .hasSize(3);
+                .as("the chain's link only where the call enters: %s", frames)
+                .hasSize(1);
         assertThat(depthToAgentRun(frames)).as("frames from the wait down to Agent.run: %s", frames).isEqualTo(DEPTH_TOOL_WAIT);
     }
 
@@ -110,12 +114,13 @@ class RunStackTest {
         assertThat(frames).as("the timeout stage calls the rest itself, the handler is called as it is: %s", frames)
                 .doesNotContain("dev.rein.internal.concurrent.Timed.runHere")
                 .noneMatch(f -> f.startsWith("dev.rein.tool.TimeoutStage") && f.contains(".lambda$") || f.startsWith("dev.rein.tool.HandlerInvocation.lambda$"));
-        // the thirteen stages one frame each, with links only into and out of the two not bound (the approval gate and the
-        // output truncation) and where the call enters (docs/performance-log.md, 2026-12-07, perf6; before: 29, 13 links)
+        // the thirteen stages one frame each, with links only into and out of the one not bound (the output truncation)
+        // and where the call enters (docs/performance-log.md, 2026-12-07, perf6: before, 29 and 13 links; perf7: 21 and 5
+        // links, the approval gate's two among them)
         assertThat(frames.stream().filter(f -> f.startsWith("dev.rein.tool.ToolChain")).toList())
-                .as("the chain's links: %s", frames).hasSize(5);
+                .as("the chain's links: %s", frames).hasSize(3);
         assertThat(frames.indexOf("dev.rein.tool.ToolExecutor.run") + 1).as("frames from the handler down to the executor: %s", frames)
-                .isEqualTo(21);
+                .isEqualTo(19);
     }
 
     /** A model that aborts on interrupt is called on the run's own thread: its stack is the one the run parks with. */

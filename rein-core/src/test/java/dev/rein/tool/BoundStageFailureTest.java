@@ -3,6 +3,10 @@ package dev.rein.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.approval.ApprovalState;
+import dev.rein.internal.approval.ApprovalGate;
+import dev.rein.internal.approval.ApprovalLedger;
 import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.json.Json;
 import dev.rein.retry.RetryPolicy;
@@ -144,5 +148,33 @@ class BoundStageFailureTest {
         assertThatThrownBy(() -> chain.start().proceed(new ToolInvocation(call, flaky, context())))
                 .isInstanceOf(ToolChainException.class)
                 .hasMessageStartingWith("one of the 2 tool-chain stages dev.rein.tool.ToolRetry threw IllegalStateException: listener bug");
+    }
+
+    /**
+     * The approval gate is bound to the stages after it as Rein's others are (perf7), with no link into it to name its
+     * failures: one of its own work is named as before, as the gate's, before the call was passed on, so not run.
+     */
+    @Test
+    void theApprovalGateThatThrowsIsNamedAndSaysTheCallWasNotRun() {
+        AtomicInteger calls = new AtomicInteger();
+        Tool write = Tool.builder("w").description("d").risk(Risk.WRITE).handler((a, c) -> {
+            calls.incrementAndGet();
+            return "ok";
+        }).build();
+        ToolEvents events = new ToolEvents() {
+            @Override
+            public void audit(ToolInvocation invocation, String kind, String detail) {
+                throw new IllegalStateException("audit bug");
+            }
+        };
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(write))
+                .approvalGate(new ApprovalGate(ApprovalPolicy.tools("w"), new ApprovalLedger(ApprovalState.NONE), events,
+                        Clock.systemUTC()))
+                .build();
+        assertThatThrownBy(() -> executor.execute(new ToolCall("c1", "w", Json.parse("{}"), 0), context()))
+                .isInstanceOf(ToolChainException.class)
+                .hasMessageStartingWith("tool-chain stage dev.rein.internal.approval.ApprovalGate threw IllegalStateException: audit bug"
+                        + " for call c1 of tool 'w', before passing the call on: it was not run");
+        assertThat(calls).hasValue(0);
     }
 }

@@ -4,7 +4,7 @@ import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.approval.ApprovalRequest;
-
+import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.replay.RecordedAnswers;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Fence;
@@ -36,7 +36,7 @@ import java.util.Optional;
  * person by a stricter policy on resume: nothing a person decides could undo it, and the
  * idempotency stage answers it from its record.
  */
-public final class ApprovalGate implements ToolInterceptor {
+public final class ApprovalGate implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
     private final ApprovalPolicy policy;
     private final ApprovalLedger ledger;
     private final ToolEvents events;
@@ -67,24 +67,61 @@ public final class ApprovalGate implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        return bind(chain).proceed(invocation);
+    }
+
+    @Override
+    public Chain bind(Chain next) {
+        return new Bound(next);
+    }
+
+    /**
+     * This stage bound to the rest of the chain: one frame on a waiting run's stack, as Rein's other stages (see
+     * Bindable), not a link into it, its {@code intercept} and the link out of it. The gate's own work is done in
+     * {@link #answer} before the call is passed on, and a failure of it is named here as that link named it: this stage
+     * threw and the call was not run.
+     */
+    private final class Bound implements Chain {
+        private final Chain next;
+
+        Bound(Chain next) {
+            this.next = next;
+        }
+
+        @Override
+        public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+            ToolOutcome answer;
+            try {
+                answer = answer(invocation);
+            } catch (ToolChainException e) {
+                throw e; // the policy threw: named as the policy
+            } catch (RuntimeException e) {
+                throw ToolChainException.threw("tool-chain stage " + ApprovalGate.class.getName(), invocation, e, false);
+            }
+            return answer != null ? answer : next.proceed(invocation);
+        }
+    }
+
+    /** What the gate answers in place of the call (a refusal, a request for a decision), or null when the call goes on. */
+    private ToolOutcome answer(ToolInvocation invocation) {
         ToolCall call = invocation.call();
         ToolContext context = invocation.context();
         // A recorded decision binds whatever the policy says now: the run may be resumed by an agent
         // whose policy would not have asked, and a person's rejection must still stand there.
         Optional<ApprovalDecision> decision = ledger.decisionFor(call.id());
         if (decision.isEmpty() && !requiresApproval(invocation)) {
-            return chain.proceed(invocation);
+            return null;
         }
         String hash = ActionHash.of(call.name(), call.arguments());
         if (decision.isEmpty()) {
-            return completedEarlier(invocation, hash) ? chain.proceed(invocation) : ask(invocation, hash);
+            return completedEarlier(invocation, hash) ? null : ask(invocation, hash);
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
             return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, rejected(invocation, reject.reason())));
         }
         if (hash.equals(d.approvedHash())) {
-            return chain.proceed(invocation);
+            return null;
         }
         events.audit(invocation, "approval_mismatch", "the decision (" + d.name() + ") was for action "
                 + ActionHash.shortForm(d.actionHash()) + " but the call now is " + ActionHash.shortForm(hash)
