@@ -2,7 +2,7 @@ package dev.rein.tool;
 
 import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.chain.Suspects;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -125,19 +125,8 @@ final class ToolChain {
         while (end < bound.length && bound[end] != null) {
             end++;
         }
-        for (StackTraceElement frame : e.getStackTrace()) {
-            String type = frame.getClassName();
-            List<String> suspects = new ArrayList<>();
-            for (int i = index; i < end; i++) {
-                if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
-                    suspects.add(stages.get(i).getClass().getName());
-                }
-            }
-            if (!suspects.isEmpty()) {
-                return Suspects.named("tool-chain", suspects);
-            }
-        }
-        return Suspects.named("tool-chain", stages.subList(index, end).stream().map(stage -> stage.getClass().getName()).toList());
+        return Suspects.threw("tool-chain", e, stages.subList(index, end), Arrays.asList(bound).subList(index, end),
+                stage -> stage.getClass().getName(), stage -> true);
     }
 
     private static String describe(ToolInvocation invocation) {

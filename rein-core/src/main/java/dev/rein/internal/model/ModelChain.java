@@ -7,7 +7,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -233,20 +233,8 @@ public final class ModelChain {
         while (end < bound.length && bound[end] != null) {
             end++;
         }
-        for (StackTraceElement frame : e.getStackTrace()) {
-            String type = frame.getClassName();
-            List<String> suspects = new ArrayList<>();
-            for (int i = index; i < end; i++) {
-                if (type.equals(bound[i].getClass().getName()) || type.equals(stages.get(i).getClass().getName())) {
-                    suspects.add(name(stages.get(i)));
-                }
-            }
-            if (!suspects.isEmpty()) {
-                return Suspects.named("model-call", suspects);
-            }
-        }
-        List<String> run = stages.subList(index, end).stream().filter(stage -> stage != MODEL).map(ModelChain::name).toList();
-        return Suspects.named("model-call", run.isEmpty() ? List.of(name(MODEL)) : run);
+        return Suspects.threw("model-call", e, stages.subList(index, end), Arrays.asList(bound).subList(index, end),
+                ModelChain::name, stage -> stage != MODEL);
     }
 
     /** A plain ModelException a stage threw with no message: the run's message would end in "failed: null". */
