@@ -95,7 +95,7 @@ final class RequestLimits {
                 : "no \"type\": \"object\"";
         String name = schema.name();
         // the record form is for an answer read into a Java type; a schema given as JSON may name none
-        String record = javax.lang.model.SourceVersion.isIdentifier(name) ? "; for an answer read into the Java type " + name
+        String record = javaTypeName(name) ? "; for an answer read into the Java type " + name
                 + ", record " + name + "Answer(" + name + " value), read as its value()" : "";
         return "the output schema " + name + " has " + what + " at its top, and the structured outputs of " + server
                 + " (response_format json_schema, OpenAiStructuredOutput) take only an object there (the API answers 400"
@@ -103,6 +103,26 @@ final class RequestLimits {
                 + " one property instead ({\"type\":\"object\",\"properties\":{\"value\": this schema},\"required\":[\"value\"]}"
                 + record + "), or leave OpenAiStructuredOutput off (Rein shows the schema in the system prompt and validates"
                 + " the answer either way)";
+    }
+
+    /**
+     * The words that cannot name a Java type: the keywords, the literals, and the restricted identifiers a type may not be
+     * called (JLS 3.9, 3.8).
+     */
+    private static final java.util.Set<String> NO_TYPE_NAMES = java.util.Set.of("abstract", "assert", "boolean", "break",
+            "byte", "case", "catch", "char", "class", "const", "continue", "default", "do", "double", "else", "enum",
+            "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int",
+            "interface", "long", "native", "new", "package", "private", "protected", "public", "return", "short", "static",
+            "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void",
+            "volatile", "while", "_", "true", "false", "null", "var", "yield", "record", "sealed", "permits");
+
+    /**
+     * Whether {@code name} can be a Java type's simple name, told with java.base alone (javax.lang.model's SourceVersion
+     * is in java.compiler, which a trimmed runtime image may leave out).
+     */
+    static boolean javaTypeName(String name) {
+        return !name.isEmpty() && Character.isJavaIdentifierStart(name.codePointAt(0))
+                && name.codePoints().allMatch(Character::isJavaIdentifierPart) && !NO_TYPE_NAMES.contains(name);
     }
 
     /**

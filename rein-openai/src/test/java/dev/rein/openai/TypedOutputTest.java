@@ -162,6 +162,28 @@ class TypedOutputTest extends FakeChat {
                 "ask for an object that holds the value", "record ShapeAnswer(Shape value)");
     }
 
+    /**
+     * The record advice names a Java type only where the schema's name can be one (not a keyword, a literal or a
+     * restricted identifier such as record), told with java.base alone: a trimmed runtime (jlink without java.compiler)
+     * has no javax.lang.model, which the check used to load (SourceVersion.isIdentifier, which took "class" too).
+     */
+    @Test
+    void theRecordAdviceIsGivenForANameThatCanBeAJavaTypeToldWithJavaBaseAlone() throws Exception {
+        String top = "{\"type\":\"array\",\"items\":{\"type\":\"string\"}}";
+        assertThat(RequestLimits.objectTop(OutputSchema.fromJson("Tags", top), "OpenAI"))
+                .contains("record TagsAnswer(Tags value)");
+        assertThat(RequestLimits.objectTop(OutputSchema.fromJson("Étiquette_2$", top), "OpenAI"))
+                .contains("record Étiquette_2$Answer(Étiquette_2$ value)");
+        for (String name : List.of("tag list", "2tags", "flag.v1", "class", "record", "var", "null", "true", "_")) {
+            assertThat(RequestLimits.objectTop(OutputSchema.fromJson(name, top), "OpenAI")).as(name)
+                    .contains("ask for an object that holds the value").doesNotContain("Answer(");
+        }
+        try (java.io.InputStream in = RequestLimits.class.getResourceAsStream("RequestLimits.class")) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1))
+                    .as("RequestLimits needs only java.base").doesNotContain("javax/lang/model");
+        }
+    }
+
     private static dev.rein.model.ModelRequest structured(OutputSchema schema) {
         return request("Which shape?").option(schema).option(OpenAiStructuredOutput.ENABLED).build();
     }
