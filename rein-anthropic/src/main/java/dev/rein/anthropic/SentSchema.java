@@ -390,9 +390,10 @@ final class SentSchema {
 
     /**
      * The JSON Pointer of the schema a "#..." reference at {@code pointer} (in {@code given}) is resolved from: the
-     * nearest schema at or above it with an {@code $id} (a text), or the top (""). Only a schema's own {@code $id}
-     * counts: the walk knows which steps are keywords and which are names or indexes under one ({@link #APPLICATORS}),
-     * so a property named "$id" (a key of a properties map) is not taken for one.
+     * nearest schema at or above it with an {@code $id} (a text) that gives a new base ({@link #changesBase}: not an
+     * anchor such as "#a"), or the top (""). Only a schema's own {@code $id} counts: the walk knows which steps are
+     * keywords and which are names or indexes under one ({@link #APPLICATORS}), so a property named "$id" (a key of a
+     * properties map) is not taken for one.
      */
     private static String base(JsonNode given, String pointer) {
         String base = "";
@@ -402,7 +403,7 @@ final class SentSchema {
         boolean schema = true; // whether node is a schema (else a map or array of them, or what no keyword holds)
         boolean entries = false; // whether node is a map or an array of schemas, its next step a name or an index
         for (int i = 0; i <= steps.length && node != null; i++) {
-            if (schema && i > 0 && node.path("$id").isTextual()) {
+            if (schema && i > 0 && node.path("$id").isTextual() && changesBase(node)) {
                 base = at.toString();
             }
             if (i < steps.length) {
@@ -912,7 +913,18 @@ final class SentSchema {
     /** Whether a schema below {@code given}'s top (through the keywords that hold schemas) has an {@code $id}. */
     private static boolean nestedId(JsonNode given) {
         return given instanceof ObjectNode object
-                && subschemas(object, "").stream().anyMatch(sub -> sub.schema().has("$id") || nestedId(sub.schema()));
+                && subschemas(object, "").stream().anyMatch(sub -> changesBase(sub.schema()) || nestedId(sub.schema()));
+    }
+
+    /**
+     * Whether a schema's {@code $id} gives a new base for the "#..." references in it: a text that is not a bare fragment.
+     * An {@code $id} such as {@code "#a"} (draft-06/07's anchor form, a plain-name fragment) names the schema for a
+     * {@code "$ref": "#a"}: resolved against the base it keeps the base, so "#/..." below it is still read from there.
+     * One that is not a text is kept as a base (the check does not bet on what it means).
+     */
+    private static boolean changesBase(JsonNode schema) {
+        JsonNode id = schema.get("$id");
+        return id != null && !(id.isTextual() && id.textValue().startsWith("#"));
     }
 
     /** Whether a schema names a property or lets other properties be (so that a closed object could forbid them). */

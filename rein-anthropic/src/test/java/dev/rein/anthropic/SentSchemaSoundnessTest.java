@@ -350,6 +350,27 @@ class SentSchemaSoundnessTest {
                 + " names it), which must list its \"properties\"");
     }
 
+    /**
+     * A draft-07 $id of the anchor form ("#a", a plain-name fragment) names its schema for a "$ref": "#a"; it does not
+     * change the base a "#/..." reference is read from (a fragment resolved against the base keeps the base): a reference
+     * under it through a oneOf is refused as one at the top is, and the check still follows the references of a schema
+     * that has one below its top.
+     */
+    @Test
+    void anIdThatIsAnAnchorIsNoNewBase() throws Exception {
+        String draft7 = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",";
+        String u = "\"U\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}},"
+                + "\"required\":[\"a\"]},{\"type\":\"null\"}]}";
+        check(draft7 + "\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/definitions/A\"}},\"definitions\":{"
+                + "\"A\":{\"$id\":\"#a\",\"type\":\"object\",\"properties\":{\"y\":{\"$ref\":\"#/definitions/U/oneOf/0\"}}},"
+                + u + "}}", "{\"x\":{\"y\":{\"a\":\"s\"}}}", "passes through the oneOf at /definitions/U/oneOf");
+        String yb = "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}";
+        check(draft7 + "\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":"
+                + "\"#/definitions/Y\"}},\"required\":[\"k\"],\"definitions\":{\"Y\":{\"$id\":\"#y\",\"type\":"
+                + "\"object\",\"properties\":{" + AB + "}}}," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":"
+                + "[\"b\"]}}}}", yb, null);
+    }
+
     /** rev100 (l): a then that forbids x ("x": false) names nothing the object must list: sent. */
     @Test
     void aConditionThatForbidsAPropertyDoesNotNameIt() throws Exception {
