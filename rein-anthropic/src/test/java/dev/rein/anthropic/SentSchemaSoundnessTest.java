@@ -371,6 +371,42 @@ class SentSchemaSoundnessTest {
                 + "[\"b\"]}}}}", yb, null);
     }
 
+    /**
+     * A chain of anyOf levels, each naming the next twice by $ref, ending in an object that lists b or in a string: what
+     * a condition says of the value's properties is checked reading each level once (it read the end 2^30 times). The
+     * schema is given to SentSchema as JSON: OutputSchema's own compiling (the validator's) is slow for such a chain too.
+     */
+    @Test
+    void aChainOfAnyOfLevelsEachNamingTheNextTwiceIsReadOnce() {
+        for (String end : new String[] {"{\"type\":\"object\",\"properties\":{" + AB + "}}", "{\"type\":\"string\"}"}) {
+            StringBuilder defs = new StringBuilder();
+            for (int i = 0; i < 30; i++) {
+                defs.append("\"L").append(i).append("\":{\"anyOf\":[{\"$ref\":\"#/$defs/L").append(i + 1)
+                        .append("\"},{\"$ref\":\"#/$defs/L").append(i + 1).append("\"}]},");
+            }
+            String schema = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":"
+                    + "\"#/$defs/L0\"}},\"required\":[\"k\"],\"$defs\":{" + defs + "\"L30\":" + end + "}," + IF_K
+                    + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+            com.fasterxml.jackson.databind.node.ObjectNode sent = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(5),
+                    () -> SentSchema.of("S", (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(schema)));
+            assertThat(sent.at("/$defs/L29/anyOf/1/$ref").asText()).isEqualTo("#/$defs/L30");
+        }
+        // and where an end does not list b, it is refused as before, naming it
+        StringBuilder defs = new StringBuilder();
+        for (int i = 0; i < 30; i++) {
+            defs.append("\"L").append(i).append("\":{\"anyOf\":[{\"$ref\":\"#/$defs/L").append(i + 1)
+                    .append("\"},{\"$ref\":\"#/$defs/M\"}]},");
+        }
+        String schema = "{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":"
+                + "\"#/$defs/L0\"}},\"required\":[\"k\"],\"$defs\":{" + defs + "\"L30\":{\"type\":\"object\","
+                + "\"properties\":{" + AB + "}},\"M\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"}}}},"
+                + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}";
+        assertThat(org.junit.jupiter.api.Assertions.assertThrows(ReinException.class,
+                () -> SentSchema.of("S", (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(schema))).getMessage())
+                .contains("names the property \"b\", which the object at /$defs/M does not list");
+    }
+
     /** rev100 (l): a then that forbids x ("x": false) names nothing the object must list: sent. */
     @Test
     void aConditionThatForbidsAPropertyDoesNotNameIt() throws Exception {
