@@ -473,16 +473,19 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
-    /** Why a row cannot be an entry, and what to do, in one sentence. */
+    /**
+     * Why a row cannot be an entry, and what to do, in one sentence. Its id and names as {@link #quoted} shows them: a row
+     * edited outside Rein may hold a line feed or an escape, which a caller's log line would carry as it is.
+     */
     private String unreadable(String id, String tenant, String user, String text, RuntimeException e) {
         String why;
+        String whose = " of user " + quoted(user) + " in tenant " + quoted(tenant) + " in " + shown;
         // an empty or overlong text never came from Rein; what else an entry refuses (a long id, a NUL character) an
         // earlier Rein took on SQLite
         String how = "it was edited outside Rein";
         if (id == null) {
             // SQLite takes NULL in a primary key that is not an INTEGER one; no forget can name such a row
-            return "a memory entry with no id of user " + user + " in tenant " + tenant + " in " + shown
-                    + " cannot be read (it has no id): " + how + "; delete it in the database (DELETE FROM rein_memory WHERE id"
+            return "a memory entry with no id" + whose + " cannot be read (it has no id): " + how + "; delete it in the database (DELETE FROM rein_memory WHERE id"
                     + " IS NULL), as neither 'rein memory forget' nor MemoryStore.forget can name it, and remember what it should"
                     + " say again, or restore the store from a backup";
         }
@@ -492,10 +495,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             why = "its text has " + text.codePointCount(0, text.length()) + " characters, more than an entry holds ("
                     + MemoryEntry.MAX_TEXT_CHARS + ")";
         } else {
-            why = e.getMessage() == null ? e.toString() : e.getMessage();
+            why = quoted(e.getMessage() == null ? e.toString() : e.getMessage());
             how = "an earlier Rein stored it before such entries were refused, or it was edited outside Rein";
         }
-        return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + shown + " cannot be read (" + why
+        return "memory entry " + quoted(id) + whose + " cannot be read (" + why
                 + "): " + how + "; forget it (" + forgetting(id, tenant, user)
                 + ", or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
     }

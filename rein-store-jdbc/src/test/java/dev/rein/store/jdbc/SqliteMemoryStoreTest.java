@@ -171,6 +171,28 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
         assertThat(store.recall(ACME, "大阪", 5, NOW)).extracting(dev.rein.memory.MemoryEntry::id).containsExactly(ok);
     }
 
+    /**
+     * Before: the sentence for a row that cannot be read gave its id as the row held it, to a library caller's log (only
+     * rein-cli escaped it): an id edited outside Rein to hold a line feed or an escape forged a second log line or a
+     * terminal sequence. The id (and the names) are shown as every other message of the store shows them, escaped.
+     */
+    @Test
+    void anUnreadableRowsIdWithControlCharactersIsShownEscaped() throws Exception {
+        String ok = MemoryStore.newId();
+        store().remember(entry(ok, ACME, "配送先は大阪", null));
+        try (var c = otherConnection(); var st = c.prepareStatement("UPDATE rein_memory SET id = ?, text = '' WHERE id = ?")) {
+            st.setString(1, "m1\nWARN forged\u001b[2J");
+            st.setString(2, ok);
+            st.executeUpdate();
+        }
+        List<String> problems = new ArrayList<>();
+        assertThat(store.list(ACME, problems::add)).isEmpty();
+        assertThat(problems).singleElement().asString()
+                .contains("memory entry m1\\x0aWARN forged\\x1b[2J of user alice in tenant " + ACME.tenant() + " in ")
+                .contains("cannot be read (its text is empty)")
+                .doesNotContain("\n").doesNotContain("\u001b");
+    }
+
     @Test
     void aDatabaseOfANewerSchemaIsRefusedAndGetsNoMemoryTables() throws Exception {
         Path newer = Files.createDirectories(dir.resolve("newer"));
