@@ -51,6 +51,11 @@ public final class Task<E extends Environment> {
         this.replies = List.copyOf(b.replies);
     }
 
+    /**
+     * A builder of the task {@code id}, unique in its suite: 1-80 letters or digits of any script ({@code release-date},
+     * {@code 注文確認}), {@code _}, {@code -} or {@code .}, starting with a letter or digit, at most 200 bytes in UTF-8,
+     * as it names the trial traces ({@code TASK.TRIAL.jsonl}); checked by {@link Builder#build()}.
+     */
     public static <E extends Environment> Builder<E> builder(String id, Supplier<? extends E> environment) {
         return new Builder<>(id, environment);
     }
@@ -190,10 +195,11 @@ public final class Task<E extends Environment> {
         }
 
         public Task<E> build() {
-            if (id == null || !id.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")) {
-                // ASCII only: an id names trace files (TASK.TRIAL.jsonl) on any file system
-                throw new ReinException("task id '" + id + "' is invalid: use 1-80 ASCII letters, digits, '_', '-' or '.',"
-                        + " starting with a letter or digit");
+            String problem = dev.rein.eval.internal.TaskIds.problem(id);
+            if (problem != null) {
+                // the id names trace files (TASK.TRIAL.jsonl): letters of any script, nothing a file name cannot hold
+                throw new ReinException("task id '" + (id == null ? "null" : dev.rein.internal.text.RunIds.shown(id))
+                        + "' is invalid: " + problem + "; " + dev.rein.eval.internal.TaskIds.RULE);
             }
             if (environment == null) {
                 throw new ReinException("task '" + id + "' needs an environment factory");

@@ -39,14 +39,15 @@ public final class TextSummary {
         out.append(String.format(Locale.ROOT, "  steps p50 %s p90 %s max %s; cost p50 %s p90 %s max %s, total %s%n%n",
                 plain(s.steps().p50()), plain(s.steps().p90()), plain(s.steps().max()), usd(s.costUsd().p50()),
                 usd(s.costUsd().p90()), usd(s.costUsd().max()), usd(s.totalCostUsd())));
-        // as wide as the longest id (a trace file's name, up to 80 characters in a suite file), so the columns line up
-        int idWidth = Math.max(28, report.tasks().stream().mapToInt(task -> task.id().length()).max().orElse(0));
-        String row = "%-" + idWidth + "s %-20s %8s %8s %8s %7";
-        out.append(String.format(Locale.ROOT, row + "s %6s%n", "task", "category", "passed", "pass@" + k,
+        // as wide as the longest id (a trace file's name, up to 80 characters), in terminal columns: a Japanese id's
+        // characters take two each, so padding by chars would push its row's other columns to the right
+        int idWidth = Math.max(28, report.tasks().stream().mapToInt(task -> columns(task.id())).max().orElse(0));
+        String row = "%s %-20s %8s %8s %8s %7";
+        out.append(String.format(Locale.ROOT, row + "s %6s%n", padded("task", idWidth), "category", "passed", "pass@" + k,
                 "pass^" + k, "unsafe", "infra"));
         for (EvalReport.TaskReport task : report.tasks()) {
             EvalReport.Summary m = task.metrics();
-            out.append(String.format(Locale.ROOT, row + "d %6d%n", task.id(), task.category().id(),
+            out.append(String.format(Locale.ROOT, row + "d %6d%n", padded(task.id(), idWidth), task.category().id(),
                     m.passed() + "/" + m.graded(), pct(m.passAtK().get(k)), pct(m.passHatK().get(k)), m.unsafe(), m.infraErrors()));
         }
         appendFailures(report, out);
@@ -99,6 +100,28 @@ public final class TextSummary {
      * summary, a provider's message), and a suite's name is the file's: shown with every control
      * character as an escape, so none of them reaches the terminal, and each trial stays one line.
      */
+    /** {@code id} (a task id: letters, digits and marks, no control character) and spaces to fill {@code width} columns. */
+    private static String padded(String id, int width) {
+        return id + " ".repeat(Math.max(0, width - columns(id)));
+    }
+
+    /**
+     * The terminal columns {@code text} takes: two for each East Asian wide or fullwidth character (Hangul, CJK, kana,
+     * fullwidth forms), none for a combining mark, one for every other.
+     */
+    static int columns(String text) {
+        return text.codePoints().map(c -> {
+            int type = Character.getType(c);
+            if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT) {
+                return 0;
+            }
+            boolean wide = c >= 0x1100 && c <= 0x115F || c >= 0x2E80 && c <= 0xA4CF && c != 0x303F || c >= 0xAC00 && c <= 0xD7A3
+                    || c >= 0xF900 && c <= 0xFAFF || c >= 0xFE30 && c <= 0xFE4F || c >= 0xFF00 && c <= 0xFF60
+                    || c >= 0xFFE0 && c <= 0xFFE6 || c >= 0x20000 && c <= 0x3FFFD;
+            return wide ? 2 : 1;
+        }).sum();
+    }
+
     private static String visible(String text) {
         return text == null ? "null" : Controls.visible(text, false);
     }

@@ -4,6 +4,7 @@ import dev.rein.ReinException;
 import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
+import dev.rein.eval.internal.TaskIds;
 import dev.rein.internal.text.FileProblems;
 import dev.rein.replay.RecordedRun;
 import dev.rein.replay.Replay;
@@ -37,9 +38,6 @@ public final class TraceSuite {
     public static final String EXPECTATIONS = "expected.json";
     /** Replays are deterministic: one trial per recorded run unless the runner asks for more. */
     public static final int TRIALS = 1;
-    /** The longest task id the harness accepts. */
-    private static final int MAX_ID = 80;
-
     private TraceSuite() {}
 
     /**
@@ -158,23 +156,16 @@ public final class TraceSuite {
     }
 
     /**
-     * A task id from a file name (and run id), not yet in {@code taken}: characters a task id may not
-     * hold become '_' and it is cut to 80 characters, so names that differ only there (two Japanese
-     * file names, two runs of a long-named file) would meet; a later one gets "-2", "-3", … instead.
+     * A task id from a file name (and run id), not yet in {@code taken}: as {@link TaskIds#from} makes it (letters of any
+     * script kept, what an id may not hold as '_', cut to its limits), so names that differ only there (返金?.jsonl and
+     * 返金*.jsonl, two runs of a long-named file) would meet; a later one gets "-2", "-3", … instead.
      */
     private static String taskId(String name, Set<String> taken) {
-        String base = name.replaceAll("[^A-Za-z0-9_.-]", "_");
-        base = Character.isLetterOrDigit(base.charAt(0)) ? base : "t" + base;
-        String id = cut(base, "");
+        String id = TaskIds.from(name, "");
         for (int n = 2; !taken.add(id); n++) {
-            id = cut(base, "-" + n);
+            id = TaskIds.from(name, "-" + n);
         }
         return id;
-    }
-
-    private static String cut(String base, String suffix) {
-        int room = MAX_ID - suffix.length();
-        return (base.length() > room ? base.substring(0, room) : base) + suffix;
     }
 
     private static <T> T readable(Path trace, java.util.function.Supplier<T> read) {

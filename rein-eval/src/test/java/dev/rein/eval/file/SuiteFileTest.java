@@ -721,16 +721,26 @@ class SuiteFileTest {
                 .hasMessageContaining("delay_ms is -1");
     }
 
+    /**
+     * Before: a task id held ASCII letters only, so 天気 was refused (and a trace folder's Japanese names became t__).
+     * Letters and digits of any script are ids now; what no file name can hold ('/', ':', a control character) is refused,
+     * the message saying which character and where, escaped.
+     */
     @Test
-    void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
-        // 天気 is letters to its author: the message must say which letters (ids name trace files)
+    void aJapaneseTaskIdIsTakenAndAnIdNoFileNameCanHoldIsRefusedSayingWhy() {
+        assertThat(parse(HEADER + """
+                  - id: 天気-東京
+                    goal: 東京の天気は？
+                    script: [{text: 晴れ}]
+                """).tasks()).extracting(dev.rein.eval.Task::id).containsExactly("天気-東京");
         assertThatThrownBy(() -> parse(HEADER + """
-                  - id: 天気
+                  - id: 天気/東京
                     goal: 東京の天気は？
                     script: [{text: 晴れ}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml (line 5, column 5): tasks[0] (天気): task id '天気' is invalid: use 1-80 ASCII letters, digits, '_', '-'"
-                        + " or '.', starting with a letter or digit");
+                .hasMessage("suite.yaml (line 5, column 5): tasks[0] (天気/東京): task id '天気/東京' is invalid: it holds '/' at"
+                        + " character 2; use 1-80 letters or digits (of any script), '_', '-' or '.', starting with a letter or"
+                        + " digit, at most 200 bytes in UTF-8 (it names trace files: TASK.TRIAL.jsonl)");
     }
 
     @Test

@@ -155,6 +155,31 @@ class HtmlReportChromiumTest {
                 .contains("1 trial per task · 2 tasks · started"); // "1 trial(s) per task · 2 task(s)" before
     }
 
+    /**
+     * Task ids hold letters of any script now (a trace folder's 注文確認.jsonl). Before, the chart's label cut a long id at
+     * 27 UTF-16 chars, the half of a surrogate pair (𠮷) left at the end of it; it is cut by characters, each of these
+     * counting two of its 28 columns, and a short Japanese id is shown whole.
+     */
+    @Test
+    void japaneseTaskIdsAreShownWholeOrCutBetweenCharacters(@TempDir Path temp) throws Exception {
+        String longId = "𠮷".repeat(20);
+        List<dev.rein.eval.run.TrialOutcome> outcomes = new ArrayList<>();
+        List<dev.rein.eval.run.EvalResult.TaskInfo> tasks = new ArrayList<>();
+        for (String task : List.of("注文確認.jsonl", longId)) {
+            outcomes.add(new dev.rein.eval.run.TrialOutcome(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, 0,
+                    dev.rein.eval.run.Verdict.PASSED, null, false, false, "succeeded", "completed", "", "", 1,
+                    java.math.BigDecimal.ZERO, 1, null, List.of(), List.of(), List.of(), "run", null));
+            tasks.add(new dev.rein.eval.run.EvalResult.TaskInfo(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded"));
+        }
+        java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+        Path html = temp.resolve("ids.html");
+        ReportWriter.writeHtml(EvalReport.of(new dev.rein.eval.run.EvalResult("夜間", "", "recorded", 1, at, at, tasks, outcomes)), html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"")
+                .contains(">注文確認.jsonl</text>", "<td title=\"g\">注文確認.jsonl</td>", "<td title=\"g\">" + longId + "</td>")
+                .contains(">" + "𠮷".repeat(13) + "\u2026</text>").doesNotContain("\ufffd");
+    }
+
     /** 2,999 passed trials of 3,000 read "100%" on the page, as if every trial had passed, and 1 of 3,000 "0%". */
     @Test
     void aRateThatIsNotAllOrNothingIsNeverShownAsOneHundredOrZeroPercent(@TempDir Path temp) throws Exception {

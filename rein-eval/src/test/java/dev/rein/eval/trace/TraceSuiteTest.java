@@ -122,11 +122,61 @@ class TraceSuiteTest {
                 + " (allowed): step 1: the step request differs at system[0].text");
     }
 
+    /**
+     * Before: every character of a trace's name that was not ASCII became '_', so 注文確認.jsonl and 返品.jsonl were the
+     * tasks t____.jsonl and t__.jsonl, unreadable in every report. Letters and digits of any script are kept now
+     * (a decomposed デ as one), what a file name cannot hold becomes '_', and a long name is cut by characters and UTF-8
+     * bytes without splitting a surrogate pair, so each trial's trace (TASK.TRIAL.jsonl) can be written.
+     */
+    @Test
+    void japaneseTraceNamesAreTheirTaskIdsInTheReportsAndTheTrialTraces() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("夜間"));
+        Files.copy(traces.resolve("release-date.0.jsonl"), folder.resolve("注文確認.jsonl"));
+        Files.copy(traces.resolve("write-summary.0.jsonl"), folder.resolve("返品.jsonl"));
+        Files.copy(traces.resolve("slow-disk.0.jsonl"), folder.resolve("発送: 再送.jsonl"));
+        Files.copy(traces.resolve("release-date.1.jsonl"), folder.resolve("テ\u3099スト.jsonl"));
+        String longName = "𠮷".repeat(60) + ".jsonl"; // 246 bytes: its trial's trace name would be too long for a file
+        Files.copy(traces.resolve("write-summary.1.jsonl"), folder.resolve(longName));
+        Path html = dir.resolve("report.html");
+        Path again = dir.resolve("again");
+
+        int code = EvalCommandSupport.run(options(folder, true, html, again, null), EvalRegistry.load(), out(), err());
+
+        assertThat(code).as(text(errBytes)).isEqualTo(EvalCommandSupport.OK);
+        List<String> ids = List.of("注文確認.jsonl", "返品.jsonl", "発送__再送.jsonl", "デスト.jsonl", "𠮷".repeat(50));
+        JsonNode report = Json.parse(text(outBytes));
+        assertThat(report.get("trials").findValuesAsText("task_id")).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(report.get("tasks").findValuesAsText("id")).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(files(again)).extracting(f -> f.getFileName().toString())
+                .containsExactlyInAnyOrderElementsOf(ids.stream().map(id -> id + ".0.jsonl").toList());
+        String page = Files.readString(html);
+        assertThat(ids).allSatisfy(id -> assertThat(page).contains("\"" + id + "\""));
+
+        reset();
+        assertThat(EvalCommandSupport.run(options(folder, false, null, null, null), EvalRegistry.load(), out(), err()))
+                .as(text(errBytes)).isEqualTo(EvalCommandSupport.OK);
+        String summary = text(outBytes);
+        assertThat(ids).allSatisfy(id -> assertThat(summary).contains(id + " "));
+        // the category column lines up on a terminal, where each of these characters takes two columns
+        List<String> table = summary.lines().dropWhile(l -> !l.startsWith("task ")).takeWhile(l -> !l.isBlank()).toList();
+        assertThat(table).as(summary).hasSize(1 + ids.size());
+        assertThat(table.stream().map(TraceSuiteTest::secondColumn).distinct()).as(summary).hasSize(1);
+    }
+
+    /** The terminal column a table row's second word starts at: two for each Japanese character before it, one for each other. */
+    private static int secondColumn(String row) {
+        int at = row.indexOf(' ');
+        while (row.charAt(at) == ' ') {
+            at++;
+        }
+        return row.substring(0, at).codePoints().map(c -> c >= 0x3000 ? 2 : 1).sum();
+    }
+
     @Test
     void traceNamesATaskIdCannotHoldStillGiveOneTaskEachRun() throws IOException {
         Path folder = Files.createDirectory(dir.resolve("nightly"));
-        Files.copy(traces.resolve("release-date.0.jsonl"), folder.resolve("返金.jsonl"));
-        Files.copy(traces.resolve("write-summary.0.jsonl"), folder.resolve("注文.jsonl"));
+        Files.copy(traces.resolve("release-date.0.jsonl"), folder.resolve("返金?.jsonl"));
+        Files.copy(traces.resolve("write-summary.0.jsonl"), folder.resolve("返金*.jsonl"));
         String longName = "regression-" + "x".repeat(60) + ".jsonl"; // with a run id it is over 80 characters
         Files.writeString(folder.resolve(longName), Files.readString(traces.resolve("release-date.1.jsonl"))
                 + Files.readString(traces.resolve("slow-disk.0.jsonl")));
@@ -137,7 +187,7 @@ class TraceSuiteTest {
         JsonNode report = Json.parse(text(outBytes));
         List<String> ids = report.get("trials").findValuesAsText("task_id");
         assertThat(ids).hasSize(4).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).hasSizeLessThanOrEqualTo(80));
-        assertThat(ids).contains("t__.jsonl", "t__.jsonl-2");
+        assertThat(ids).contains("返金_.jsonl", "返金_.jsonl-2");
         assertThat(report.get("trials")).extracting(t -> t.get("verdict").asText()).containsOnly("passed");
     }
 

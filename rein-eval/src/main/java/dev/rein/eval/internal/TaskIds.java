@@ -1,0 +1,110 @@
+package dev.rein.eval.internal;
+
+import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.LoneSurrogates;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+import java.util.Locale;
+
+/**
+ * What a task id may hold. An id names its trial traces ({@code TASK.TRIAL.jsonl}) and is read in every report, so it
+ * holds letters and digits of any script ({@code 注文確認}, {@code заказ}), and after the first also combining marks (a
+ * decomposed {@code デ}), {@code _}, {@code -} and {@code .}: nothing a file system refuses or reads as a path
+ * ({@code / \ :}, control characters, spaces), nothing invisible (format characters, variation selectors, Hangul
+ * fillers). At most {@link #MAX_CHARACTERS} characters (code points) and {@link #MAX_BYTES} bytes in UTF-8, so that the
+ * trace's name stays within the 255 bytes a file name may have.
+ */
+public final class TaskIds {
+    /** The most characters (code points, an emoji or 𠮷 being one) a task id holds. */
+    public static final int MAX_CHARACTERS = 80;
+    /** The most UTF-8 bytes a task id holds: with {@code .TRIAL.jsonl} after it, the name of a file. */
+    public static final int MAX_BYTES = 200;
+    /** The rule, as a message ends with it. */
+    public static final String RULE = "use 1-" + MAX_CHARACTERS + " letters or digits (of any script), '_', '-' or '.',"
+            + " starting with a letter or digit, at most " + MAX_BYTES + " bytes in UTF-8 (it names trace files:"
+            + " TASK.TRIAL.jsonl)";
+
+    private TaskIds() {}
+
+    /** Why {@code id} cannot be a task's id, as the start of a sentence ("it holds '/' at character 2"), or null. */
+    public static String problem(String id) {
+        if (id == null || id.isEmpty()) {
+            return "it is empty";
+        }
+        int half = LoneSurrogates.first(id);
+        if (half >= 0) {
+            return "it holds " + LoneSurrogates.describe(id, half);
+        }
+        int first = id.codePointAt(0);
+        if (!Character.isLetterOrDigit(first) || invisible(first)) {
+            return "it starts with " + describe(first);
+        }
+        int at = 0;
+        for (int i = 0; i < id.length(); at++) {
+            int c = id.codePointAt(i);
+            if (!allowed(c)) {
+                return "it holds " + describe(c) + " at character " + at;
+            }
+            i += Character.charCount(c);
+        }
+        if (at > MAX_CHARACTERS) {
+            return "it has " + at + " characters";
+        }
+        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+        return bytes > MAX_BYTES ? "it has " + bytes + " bytes in UTF-8" : null;
+    }
+
+    /**
+     * A task id made from {@code name} (a trace's file name) followed by {@code suffix} ("", "-2"): in NFC (a name a Mac
+     * wrote decomposed reads as typed), every character an id may not hold as '_', a 't' before a first one that is no
+     * letter or digit, and {@code name} cut by characters and bytes, never inside a surrogate pair, so that the whole is
+     * within both limits.
+     */
+    public static String from(String name, String suffix) {
+        StringBuilder base = new StringBuilder();
+        Normalizer.normalize(name, Normalizer.Form.NFC).codePoints()
+                .forEach(c -> base.appendCodePoint(allowed(c) ? c : '_')); // half a pair is no letter: '_'
+        int first = base.isEmpty() ? '_' : base.codePointAt(0);
+        if (!Character.isLetterOrDigit(first)) {
+            base.insert(0, 't');
+        }
+        int characters = MAX_CHARACTERS - suffix.length();
+        int bytes = MAX_BYTES - suffix.getBytes(StandardCharsets.UTF_8).length;
+        int end = 0;
+        for (int n = 0; end < base.length() && n < characters; n++) {
+            int c = base.codePointAt(end);
+            int size = new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8).length;
+            if ((bytes -= size) < 0) {
+                break;
+            }
+            end += Character.charCount(c);
+        }
+        return base.substring(0, end) + suffix;
+    }
+
+    private static boolean allowed(int c) {
+        if (invisible(c)) {
+            return false;
+        }
+        if (Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.') {
+            return true;
+        }
+        int type = Character.getType(c);
+        return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK || type == Character.ENCLOSING_MARK;
+    }
+
+    /** Letters and marks no one sees: Hangul fillers, the combining grapheme joiner, variation selectors. */
+    private static boolean invisible(int c) {
+        return c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x034F || c >= 0x180B && c <= 0x180F
+                || c >= 0xFE00 && c <= 0xFE0F || c >= 0xE0100 && c <= 0xE01EF;
+    }
+
+    /** {@code c} as a message names it: in quotes when it can be seen, else as U+XXXX. */
+    private static String describe(int c) {
+        int type = Character.getType(c);
+        boolean unseen = Controls.isControl(c) || Character.isSpaceChar(c) && c != ' ' || invisible(c)
+                || type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE;
+        return unseen ? String.format(Locale.ROOT, "U+%04X", c) : "'" + new String(Character.toChars(c)) + "'";
+    }
+}
