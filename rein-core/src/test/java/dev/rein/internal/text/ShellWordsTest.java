@@ -32,4 +32,37 @@ class ShellWordsTest {
             assertThat(back).as(id).isEqualTo(id);
         }
     }
+
+    /**
+     * A command set off in the middle of a sentence (rein-cli's SuggestedCommand, rein-store-jdbc's forget hint) is in
+     * quotes it does not hold: single ones when it holds none; double ones when it holds a single quote and nothing a shell
+     * reads inside double quotes; bare when it holds both kinds' specials, as no quote could set it off.
+     */
+    @Test
+    void aCommandIsSetOffInQuotesItDoesNotHold() {
+        assertThat(ShellWords.setOff("rein show run_1")).isEqualTo("'rein show run_1'");
+        assertThat(ShellWords.setOff("rein show \"my run\"")).isEqualTo("'rein show \"my run\"'");
+        assertThat(ShellWords.setOff("rein show -- -r1")).isEqualTo("'rein show -- -r1'");
+        assertThat(ShellWords.setOff("rein show 'run_1\\x1b[2Jold'")).isEqualTo("\"rein show 'run_1\\x1b[2Jold'\"");
+        assertThat(ShellWords.setOff("rein memory forget --user 'o'\\''brien' m1"))
+                .isEqualTo("\"rein memory forget --user 'o'\\''brien' m1\"");
+        for (String special : new String[] {"\"", "$", "`", "!"}) {
+            String command = "rein show 'it'\\''s " + special + "5'";
+            assertThat(ShellWords.setOff(command)).as(special).isEqualTo(command);
+        }
+    }
+
+    /** Pasted with the quotes set around it, a command set off in quotes is one word a shell gives back as it is: nothing of it runs. */
+    @Test
+    void aCommandSetOffInQuotesIsOneWordTheShellRunsNothingOf() throws Exception {
+        for (String id : List.of("run_1", "my run", "run_1\\x1b[2Jold", "-r1", "a;b", "x\\y")) {
+            String command = "rein show " + RunIds.shellWord(id);
+            String setOff = ShellWords.setOff(command);
+            assertThat(setOff).as(command).isNotEqualTo(command);
+            Process sh = new ProcessBuilder("sh", "-c", "printf '%s|' " + setOff).redirectErrorStream(true).start();
+            String back = new String(sh.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            sh.waitFor();
+            assertThat(back).as(setOff).isEqualTo(command + "|");
+        }
+    }
 }
