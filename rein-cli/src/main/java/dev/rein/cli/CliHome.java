@@ -300,22 +300,13 @@ final class CliHome {
     /**
      * {@code runId} as a command a message suggests carries it, to be pasted into a shell: the form 'rein runs' shows
      * (control and invisible characters as escapes, {@code run_1\x1b[2Jold}, which names the run again: {@link
-     * #storedRunId}), quoted where a POSIX shell needs it ({@link ShellWords#word}: an escape's backslash in single
-     * quotes, since a shell strips it unquoted and the command would name another run; a space in double quotes); after
-     * {@code --} when it starts with '-' ({@link #asRun}).
+     * #storedRunId}), quoted where a POSIX shell needs it (an escape's backslash in single quotes, since a shell strips it
+     * unquoted and the command would name another run; a space in double quotes), after {@code --} when it starts with '-'
+     * (picocli would take {@code rein show -r1} for an unknown option). One rule with rein-core's own messages:
+     * {@link dev.rein.internal.text.RunIds#shellWord}.
      */
     static String shellId(String runId) {
-        return asRun(runId, ShellWords.word(Text.visible(runId)));
-    }
-
-    /**
-     * {@code word}, {@code id} as a shell gives it back, as the RUN of a command a message suggests: after {@code --} when
-     * the id starts with '-' (an application names its runs as it likes: Agent.Builder.runIds), which picocli would take
-     * for an unknown option ('rein show -r1'). Every such command ends with its RUN, or has only its TEXT after it, which
-     * may follow '--' too.
-     */
-    static String asRun(String id, String word) {
-        return ShellWords.run(id, word);
+        return dev.rein.internal.text.RunIds.shellWord(runId);
     }
 
     /**
@@ -323,10 +314,10 @@ final class CliHome {
      * form names another run too. In plain single quotes, which POSIX sh reads as well as bash and zsh
      * ({@code '} as {@code '\''}), when it holds nothing to escape; else in bash's $'...', every character a shell or
      * terminal would read as an escape written as one: a control or invisible format character can be typed no other way
-     * (sh has none), and must not reach the terminal raw. After {@code --} when it starts with '-' ({@link #asRun}).
+     * (sh has none), and must not reach the terminal raw. After {@code --} when it starts with '-' ({@link ShellWords#run}).
      */
     static String shellIdAsItIs(String id) {
-        return asRun(id, quotedAsItIs(id));
+        return ShellWords.run(id, quotedAsItIs(id));
     }
 
     private static String quotedAsItIs(String id) {

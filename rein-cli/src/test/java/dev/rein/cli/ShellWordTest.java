@@ -32,4 +32,18 @@ class ShellWordTest {
         assertThat(CliHome.shellIdAsItIs("run\u200bx")).isEqualTo("$'run\\u200bx'");
         assertThat(CliHome.shellIdAsItIs("-r1")).isEqualTo("-- '-r1'");
     }
+
+    /**
+     * A run id in a hint is quoted by one rule with rein-core's messages ({@link dev.rein.internal.text.RunIds#shellWord}).
+     * Before, CliHome kept its own copy, which gave half a surrogate pair as it was (printed as '?', naming another run)
+     * where core's shows it as the escape \ud83d.
+     */
+    @Test
+    void aRunIdInAHintIsQuotedAsCoresMessagesQuoteIt() {
+        for (String id : List.of("run_1", "-r1", "=ls", "my run", "it's $x", "run_1\u001b[2Jold", "run_\ud83d", "-x\udc00")) {
+            assertThat(CliHome.shellId(id)).as(id).isEqualTo(dev.rein.internal.text.RunIds.shellWord(id));
+        }
+        assertThat(CliHome.shellId("run_\ud83d")).isEqualTo("'run_\\ud83d'");
+        assertThat(CliHome.shellId("run_1\u001b[2Jold")).isEqualTo("'run_1\\x1b[2Jold'");
+    }
 }

@@ -57,7 +57,9 @@ public final class RunIds {
 
     /**
      * {@code runId} as the RUN of a command a message suggests ({@code rein show ID}), to be pasted into a POSIX shell:
-     * as {@link #shown} gives it, quoted as {@link ShellWords#word} says, after {@code --} when it starts with '-'.
+     * as {@link #shown} gives it, quoted as {@link ShellWords#word} says, after {@code --} when it starts with '-'
+     * ({@link ShellWords#run}). The one rule for a run id in such a command: core's messages and rein-cli's hints
+     * ({@code CliHome.shellId}) both take it from here.
      */
     public static String shellWord(String runId) {
         return ShellWords.run(runId, ShellWords.word(shown(runId)));
