@@ -209,16 +209,7 @@ class MemoryCommandTest {
             InProcessCli.Outcome list = cli.run("memory", "list", "--tenant", c[0], "--user", c[1]);
             assertThat(list.exitCode()).as(list.stderr()).isZero();
             String line = list.stdout().lines().filter(l -> l.startsWith(c[2] + "  ")).findFirst().orElseThrow();
-            java.util.regex.Matcher hint = java.util.regex.Pattern.compile("no longer recalled; (.*) deletes it\\)$").matcher(line);
-            assertThat(hint.find()).as(line).isTrue();
-            java.util.List<String> words = ParsedBack.sh(hint.group(1));
-            if (words.size() == 1) { // set off in quotes: the command is what they hold
-                words = ParsedBack.sh(words.getFirst());
-            }
-            assertThat(words.subList(0, 3)).as(line).containsExactly("rein", "memory", "forget");
-            InProcessCli.Outcome forget = cli.run(words.subList(1, words.size()).toArray(String[]::new));
-            assertThat(forget.exitCode()).as(line + "\n" + forget.stderr()).isZero();
-            assertThat(forget.stdout()).as(line).isEqualTo("forgot " + c[2] + System.lineSeparator());
+            runTheHintAsPrinted(line, "no longer recalled; (.*) deletes it\\)$", c[2]);
             assertThat(cli.run("memory", "list", "--tenant", c[0], "--user", c[1]).stdout()).as(line).contains("no memory entries");
         }
         // a name with a control character is shown escaped, which a pasted command would keep as typed: no command
@@ -284,18 +275,26 @@ class MemoryCommandTest {
             InProcessCli.Outcome list = cli.run("memory", "list", "--tenant", c[0], "--user", c[1]);
             assertThat(list.exitCode()).as(list.stderr()).isZero();
             String line = list.stderrLines().getFirst();
-            java.util.regex.Matcher hint = java.util.regex.Pattern.compile("forget it \\((.*), or MemoryStore\\.forget\\)").matcher(line);
-            assertThat(hint.find()).as(line).isTrue();
-            java.util.List<String> words = ParsedBack.sh(hint.group(1));
-            if (words.size() == 1) { // set off in quotes: the command is what they hold
-                words = ParsedBack.sh(words.getFirst());
-            }
-            assertThat(words.subList(0, 3)).as(line).containsExactly("rein", "memory", "forget");
-            InProcessCli.Outcome forget = cli.run(words.subList(1, words.size()).toArray(String[]::new));
-            assertThat(forget.exitCode()).as(line + "\n" + forget.stderr()).isZero();
-            assertThat(forget.stdout()).as(line).isEqualTo("forgot " + c[2] + System.lineSeparator());
+            runTheHintAsPrinted(line, "forget it \\((.*), or MemoryStore\\.forget\\)", c[2]);
             assertThat(cli.run("memory", "list", "--tenant", c[0], "--user", c[1]).stderr()).as(line).isEmpty();
         }
+    }
+
+    /**
+     * Runs the 'rein memory forget' command that {@code line} prints where {@code hint}'s group 1 is, read by sh as a person
+     * pasting it would (with the quotes that set it off, or inside them), and checks that it forgot the entry {@code id}.
+     */
+    private void runTheHintAsPrinted(String line, String hint, String id) throws Exception {
+        java.util.regex.Matcher command = java.util.regex.Pattern.compile(hint).matcher(line);
+        assertThat(command.find()).as(line).isTrue();
+        java.util.List<String> words = ParsedBack.sh(command.group(1));
+        if (words.size() == 1) { // set off in quotes: the command is what they hold
+            words = ParsedBack.sh(words.getFirst());
+        }
+        assertThat(words.subList(0, 3)).as(line).containsExactly("rein", "memory", "forget");
+        InProcessCli.Outcome forget = cli.run(words.subList(1, words.size()).toArray(String[]::new));
+        assertThat(forget.exitCode()).as(line + "\n" + forget.stderr()).isZero();
+        assertThat(forget.stdout()).as(line).isEqualTo("forgot " + id + System.lineSeparator());
     }
 
     /**
