@@ -69,6 +69,11 @@ public abstract class ForwardingModel implements Model, ModelDefaults, AutoClose
     }
 
     @Override
+    public String apiType() {
+        return model instanceof ModelDefaults defaults ? defaults.apiType() : null;
+    }
+
+    @Override
     public URI serverUri() {
         return model instanceof ModelDefaults defaults ? defaults.serverUri() : null;
     }

@@ -24,6 +24,16 @@ public interface ModelDefaults {
     }
 
     /**
+     * The API of its provider this model's calls are made to, as telemetry reports it, or null when it does not say
+     * (telemetry then reports none rather than guess it from the provider's name). For provider {@code openai} it is
+     * the conventions' {@code openai.api.type}: rein-openai's model says {@code chat_completions}, the API it calls; a
+     * model of one's own naming provider {@code openai} that calls the Responses API would say {@code responses}.
+     */
+    default String apiType() {
+        return null;
+    }
+
+    /**
      * The base URL of the server this model's calls go to, as telemetry reports it ({@code server.address}
      * and {@code server.port} of the call's {@code chat} span and metrics), or null when unknown.
      */

@@ -87,6 +87,11 @@ class ForwardingModelTest {
             }
 
             @Override
+            public String apiType() {
+                return "chat_completions";
+            }
+
+            @Override
             public void close() {
                 closed.set(true);
             }
@@ -100,6 +105,7 @@ class ForwardingModelTest {
         assertThat(plain.defaultModelName()).isEqualTo("m");
         assertThat(plain.prices()).isSameAs(prices);
         assertThat(plain.providerName()).isEqualTo("p");
+        assertThat(plain.apiType()).isEqualTo("chat_completions");
         plain.close();
         assertThat(closed).isTrue();
     }
@@ -115,6 +121,7 @@ class ForwardingModelTest {
         assertThat(plain.defaultModelName()).isNull();
         assertThat(plain.prices().find("m")).isEmpty();
         assertThat(plain.providerName()).isNull();
+        assertThat(plain.apiType()).isNull();
         plain.close(); // nothing to close
     }
 }

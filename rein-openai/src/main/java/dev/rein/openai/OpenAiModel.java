@@ -136,6 +136,15 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         return OpenAiProvider.NAME;
     }
 
+    /**
+     * {@code chat_completions}: every call goes to the Chat Completions API, as telemetry reports it (the conventions'
+     * {@code openai.api.type}, on a call to provider {@code openai}).
+     */
+    @Override
+    public String apiType() {
+        return "chat_completions";
+    }
+
     /** {@link #baseUrl()}, the server calls go to (an http(s) URL with a host: the builder checks it). */
     @Override
     public URI serverUri() {

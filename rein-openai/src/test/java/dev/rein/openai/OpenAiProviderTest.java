@@ -129,6 +129,7 @@ class OpenAiProviderTest {
             assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
             assertThat(model.serverUri()).as("server.address").isEqualTo(java.net.URI.create("http://localhost:11434/v1"));
             assertThat(model.streams()).as("gen_ai.request.stream: every request is sent with stream true").isTrue();
+            assertThat(model.apiType()).as("openai.api.type: every call goes to Chat Completions").isEqualTo("chat_completions");
         }
         Model set = provider.create(new ProviderConfig(Map.of("OPENAI_BASE_URL", "http://a:1/v1"),
                 Map.of("base_url", "http://b:2/v1")));

@@ -83,9 +83,12 @@ public final class GenAiConventions {
      * on a call to provider {@code openai} whose response names one, and on its token and duration metric points.
      */
     public static final AttributeKey<String> OPENAI_RESPONSE_SYSTEM_FINGERPRINT = stringKey("openai.response.system_fingerprint");
-    /** The OpenAI API a call to provider {@code openai} was made to (the OpenAI attribute group of the conventions). */
+    /**
+     * The OpenAI API a call to provider {@code openai} was made to (the OpenAI attribute group of the conventions), as the
+     * model the call reached says ({@link dev.rein.provider.ModelDefaults#apiType()}); absent when it says none.
+     */
     public static final AttributeKey<String> OPENAI_API_TYPE = stringKey("openai.api.type");
-    /** The Chat Completions API, the one rein-openai's {@code OpenAiModel} calls. */
+    /** The Chat Completions API, the one rein-openai's {@code OpenAiModel} says it calls. */
     public static final String OPENAI_API_TYPE_CHAT_COMPLETIONS = "chat_completions";
 
     /** All input tokens, cached ones included (as the conventions ask). */

@@ -5,8 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rein.agent.Agent;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
 import dev.rein.openai.OpenAiModel;
+import dev.rein.provider.ModelDefaults;
 import dev.rein.run.RunStatus;
+import dev.rein.testkit.FallbackStage;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import io.opentelemetry.api.common.AttributeKey;
@@ -15,12 +23,15 @@ import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The OpenAI attributes of the conventions (their OpenAI page) on a call through the real OpenAI provider to the
  * testkit's Chat Completions server: {@code openai.response.system_fingerprint} and {@code openai.api.type} on the chat
  * span, the fingerprint (not the API type) on the token and duration metrics, and neither when the provider is not
- * {@code openai}, as {@code openai.response.service_tier} is decided.
+ * {@code openai}, as {@code openai.response.service_tier} is decided. The API type is the one the model the call reached
+ * says it speaks ({@link ModelDefaults#apiType()}): none for a model that does not say, whatever it names its provider.
  */
 class OpenAiApiAttributesTest {
     @RegisterExtension
@@ -106,6 +117,67 @@ class OpenAiApiAttributesTest {
             assertThat(points(GenAiConventions.METRIC_TOKEN_USAGE)).hasSize(2).allSatisfy(p -> assertThat(p.get(FINGERPRINT)).isNull());
             assertThat(points(GenAiConventions.METRIC_OPERATION_DURATION)).singleElement()
                     .satisfies(p -> assertThat(p.get(FINGERPRINT)).isNull());
+        }
+    }
+
+    /** A model of the application's own that names its provider {@code openai} and says nothing of the API it calls. */
+    private record OwnOpenAiModel(ScriptedModel script) implements Model, ModelDefaults {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+            return script.call(request, context);
+        }
+
+        @Override
+        public String defaultModelName() {
+            return "gpt-test";
+        }
+
+        @Override
+        public PriceTable prices() {
+            return PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4"));
+        }
+
+        @Override
+        public String providerName() {
+            return "openai";
+        }
+    }
+
+    /**
+     * A model of one's own naming provider {@code openai} may call the Responses API, or another: it says no API type, so
+     * the span has none rather than rein-openai's, answered or failed (the OpenAI attributes its response names it keeps).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aModelOfOnesOwnNamingProviderOpenAiThatSaysNoApiTypeGetsNone(boolean answers) {
+        ScriptedModel script = ScriptedModel.of(answers ? ScriptedModel.text("Hi.")
+                : ScriptedModel.fail(new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "bad request")));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(new OwnOpenAiModel(script))).build();
+        assertThat(agent.run("say hi").status()).isEqualTo(answers ? RunStatus.SUCCEEDED : RunStatus.FAILED);
+
+        Attributes chat = chatSpan();
+        assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        assertThat(chat.get(API_TYPE)).isNull();
+    }
+
+    /**
+     * A call to rein-openai's model that a stage moves to a model naming no provider keeps the span's provider
+     * {@code openai} (the call began there), but its last attempt went to a model that says no API type: none is set.
+     */
+    @Test
+    void aFallbackFromOpenAiToAModelThatSaysNoApiTypeHasNone() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.error(400, "invalid_request_error", "messages: 不正なリクエスト"));
+            ScriptedModel backup = ScriptedModel.of(ScriptedModel.text("こんにちは。"));
+            Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(model).modelName("gpt-test")
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4"))))
+                    .modelInterceptor(FallbackStage.of(call -> call.withModel(backup))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            Attributes chat = chatSpan();
+            assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+            assertThat(chat.get(API_TYPE)).isNull();
         }
     }
 }

@@ -116,8 +116,9 @@ class ServiceTierSpanTest {
     void aResponseWithOnlyItsPricingTierStillHasTheConventionsAttribute() {
         Attributes chat = chatSpan("openai", "flex", null, null);
         assertThat(chat.get(AttributeKey.stringKey("openai.response.service_tier"))).isEqualTo("flex");
-        // nor does such a trace have a system fingerprint: none is set, the API type still is
+        // nor does such a trace have a system fingerprint: none is set; nor an API type, as no model said which API it
+        // calls (these events reach the listener with no call through a model), and the provider's name does not tell
         assertThat(chat.get(GenAiConventions.OPENAI_RESPONSE_SYSTEM_FINGERPRINT)).isNull();
-        assertThat(chat.get(GenAiConventions.OPENAI_API_TYPE)).isEqualTo("chat_completions");
+        assertThat(chat.get(GenAiConventions.OPENAI_API_TYPE)).isNull();
     }
 }

@@ -46,6 +46,11 @@ final class ModelSpans {
     private String openProvider;
     /** The provider name the open call's model gives itself, whose API's words its finish reasons are in; null when unknown. */
     private String openDialect;
+    /**
+     * The API the model the open call's latest attempt reached says it calls ({@link dev.rein.provider.ModelDefaults#apiType()}),
+     * the span's {@code openai.api.type} on a call to provider {@code openai}; null before an attempt or when it says none.
+     */
+    private String openApiType;
     /** The open call's request. */
     private ModelRequest openRequest;
     /** The server of the open call: the configured one, else its model's (a critic's or a fallback's may differ); null when unknown. */
@@ -128,6 +133,7 @@ final class ModelSpans {
         openModel = r.model();
         openProvider = provider;
         openDialect = e.provider();
+        openApiType = null;
         openRequest = r;
         openServer = server;
         openedAt = e.time();
@@ -173,10 +179,14 @@ final class ModelSpans {
         return open == chat ? openServer : run.telemetry().settings.server();
     }
 
-    /** The open call goes to a model that names its provider {@code dialect} (null: it names none), whatever the spans call it. */
-    synchronized void speaks(Span chat, String dialect) {
+    /**
+     * The open call goes to a model that names its provider {@code dialect} (null: it names none), whatever the spans call
+     * it, and says it calls API {@code apiType} (null: it says none).
+     */
+    synchronized void speaks(Span chat, String dialect, String apiType) {
         if (open == chat) {
             openDialect = dialect;
+            openApiType = apiType;
             // the seed this model sends, learnt only now (a model that named no provider when the call began)
             SamplingSeed.sentTo(dialect, openRequest).ifPresent(seed -> chat.setAttribute(GenAiConventions.REQUEST_SEED, seed));
         }
@@ -348,7 +358,6 @@ final class ModelSpans {
                 openAiMetric.put(GenAiConventions.OPENAI_RESPONSE_SYSTEM_FINGERPRINT, r.systemFingerprint());
             }
             open.setAllAttributes(openAiMetric.build());
-            open.setAttribute(GenAiConventions.OPENAI_API_TYPE, GenAiConventions.OPENAI_API_TYPE_CHAT_COMPLETIONS);
         }
         if (e.pricing() != null) {
             open.setAttribute(ReinConventions.MODEL_PRICING, e.pricing());
@@ -356,8 +365,7 @@ final class ModelSpans {
         if (run.capture()) {
             open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), FinishReasons.wellKnown(stop)));
         }
-        open.end(e.time());
-        run.telemetry().withdrawChat();
+        endSpan(e.time());
         run.instruments().modelCall(chatContext(), openProvider, openServer, openModel, r.model(), openAiMetric.build(), u.totalInputTokens(),
                 u.outputTokens(), !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
@@ -366,10 +374,24 @@ final class ModelSpans {
     /**
      * Whether the open call goes to provider {@code openai}, whose attributes of the conventions (their OpenAI page) its
      * span and metrics take: decided by the provider the span names, as a compatible server named otherwise ({@code groq})
-     * is not OpenAI. rein-openai's model calls the Chat Completions API only, so that is the API type such a call has.
+     * is not OpenAI.
      */
     private boolean openAi() {
         return "openai".equals(openProvider);
+    }
+
+    /**
+     * Ends the open call's span, answered or failed, with {@code openai.api.type} on a call to provider {@code openai} when
+     * the model its last attempt reached said which API it calls: not from the provider's name, as a model of one's own
+     * naming provider {@code openai} may call the Responses API, and a fallback to a model naming no provider leaves the
+     * span's provider {@code openai}. A failed call went to that API all the same; a call no model was reached for has none.
+     */
+    private void endSpan(Instant time) {
+        if (openAi() && openApiType != null) {
+            open.setAttribute(GenAiConventions.OPENAI_API_TYPE, openApiType);
+        }
+        open.end(time);
+        run.telemetry().withdrawChat();
     }
 
     /** The open call's span in the run's context: what the call's metric points are recorded with, for their exemplars. */
@@ -446,12 +468,8 @@ final class ModelSpans {
             return;
         }
         open.setAttribute(ERROR_TYPE, errorType);
-        if (openAi()) { // no response: no tier or fingerprint, but the call went to the API all the same
-            open.setAttribute(GenAiConventions.OPENAI_API_TYPE, GenAiConventions.OPENAI_API_TYPE_CHAT_COMPLETIONS);
-        }
         ErrorStatus.set(open, description);
-        open.end(time);
-        run.telemetry().withdrawChat();
+        endSpan(time);
         run.instruments().failedModelCall(chatContext(), openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }

@@ -123,12 +123,14 @@ final class RunTelemetry implements RunListener {
      * was opened with the agent's model's provider (or none, when the run was not told its model or
      * that names none), so it gets the name of the model the call reached here. Each call names the
      * provider of its own model (a critic or a fallback may use another provider's); the run span
-     * keeps the agent's, or takes the first call's when it had none. Returns the call's provider, null when unknown.
+     * keeps the agent's, or takes the first call's when it had none. The API the model says it calls
+     * ({@link ModelDefaults#apiType()}) is the span's too, whatever the provider is named. Returns the call's provider,
+     * null when unknown.
      */
     String learnProvider(Model model, Span chat) {
         String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
         // the finish reasons are in the words of the API the model speaks, whatever name the provider is given
-        this.model.speaks(chat, name);
+        this.model.speaks(chat, name, apiType(model));
         if (telemetry.settings.providerName() != null) {
             return providerName; // configured (say for a gateway): every span says it
         }
@@ -144,6 +146,15 @@ final class RunTelemetry implements RunListener {
             }
         }
         return name;
+    }
+
+    /** The API {@code model} says it calls ({@link ModelDefaults#apiType()}); null when it says none or fails to say. */
+    private static String apiType(Model model) {
+        try {
+            return model instanceof ModelDefaults defaults ? defaults.apiType() : null;
+        } catch (RuntimeException e) {
+            return null; // an application's model that fails to say: tracing must not fail the call
+        }
     }
 
     /**
