@@ -59,7 +59,8 @@ class OpenAiApiAttributesTest {
     void anOpenAiCallHasTheFingerprintAndTheApiTypeOnItsSpanAndTheFingerprintOnItsTokenAndDurationPoints() {
         try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
              OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
-            server.enqueue(ChatReply.text("こんにちは。"));
+            // the fake streams text in pieces of up to 8 code points: 17 are 3 chunks, so time_per_output_chunk has points
+            server.enqueue(ChatReply.text("こんにちは、今日はいい天気ですね。"));
             // no provider name configured: the model's own, openai
             assertThat(agent(ReinTelemetry.builder(OTEL.getOpenTelemetry()), model).run("挨拶して").status())
                     .isEqualTo(RunStatus.SUCCEEDED);
@@ -79,6 +80,8 @@ class OpenAiApiAttributesTest {
             });
             // the streaming metrics take neither (the conventions list them for those two only)
             assertThat(points(GenAiConventions.METRIC_TIME_TO_FIRST_CHUNK)).isNotEmpty()
+                    .allSatisfy(p -> assertThat(p.get(FINGERPRINT)).isNull());
+            assertThat(points(GenAiConventions.METRIC_TIME_PER_OUTPUT_CHUNK)).isNotEmpty()
                     .allSatisfy(p -> assertThat(p.get(FINGERPRINT)).isNull());
         }
     }
