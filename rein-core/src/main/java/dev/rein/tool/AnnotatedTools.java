@@ -34,7 +34,8 @@ import java.util.Optional;
 public final class AnnotatedTools {
     /**
      * Arguments are read with Jackson, so their schema describes values as Jackson reads them, with typed output's
-     * configuration of it (JacksonShapes: Jackson's annotations, value types). Only that part is shared: typed output's
+     * configuration of it (JacksonShapes: Jackson's annotations, value types, a Map.Entry, a JsonNode, an Optional item,
+     * no bean field Jackson reads from nothing). Only that part is shared: typed output's
      * own choices (a record's components required, a map's values as additionalProperties) would change the schema, and
      * so the request, of every tool taking a record or a map.
      */

@@ -1,6 +1,8 @@
 package dev.rein.agent;
 
+import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +16,9 @@ import dev.rein.agent.TypedOutputJacksonAnnotationsTest.Invoice;
 import dev.rein.agent.TypedOutputJacksonAnnotationsTest.SetterOnly;
 import dev.rein.agent.TypedOutputJacksonAnnotationsTest.Shape;
 import dev.rein.agent.TypedOutputJacksonAnnotationsTest.Snake;
+import dev.rein.agent.TypedOutputJacksonAnnotationsTest.Ticket;
 import dev.rein.agent.TypedOutputJacksonAnnotationsTest.Unwrapped;
+import dev.rein.agent.TypedOutputShapesTest.Line;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelResponse;
@@ -28,6 +32,7 @@ import dev.rein.tool.ToolMethod;
 import dev.rein.tool.ToolParam;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -103,6 +108,101 @@ class AnnotatedToolsJacksonAnnotationsTest {
                 .hasMessageContaining("Creator").hasMessageContaining("\"summary\"");
     }
 
+    public static final class ReadShapes {
+        final List<Object> got = new CopyOnWriteArrayList<>();
+
+        @ToolMethod(description = "Files a ticket.")
+        public String ticket(@ToolParam(name = "ticket", value = "the ticket") Ticket ticket) {
+            got.add(ticket.getStatus() + "/" + ticket.invoice);
+            return "filed";
+        }
+
+        @ToolMethod(description = "Ranks the best line.")
+        public String rank(@ToolParam(name = "best", value = "the best line under its rank") Map.Entry<String, Line> best) {
+            got.add(best.getKey() + "=" + best.getValue());
+            return "ranked";
+        }
+
+        @ToolMethod(description = "Checks lines.")
+        public String check(@ToolParam(name = "lines", value = "the lines, null for a missing one") List<Optional<Line>> lines) {
+            got.add(lines);
+            return "checked";
+        }
+
+        @ToolMethod(description = "Stores any JSON value.")
+        public String store(@ToolParam(name = "value", value = "any JSON value") JsonNode value) {
+            got.add(value);
+            return "stored";
+        }
+    }
+
+    private static JsonNode inputSchema(String tool) {
+        return AnnotatedTools.from(new ReadShapes()).stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow()
+                .definition().inputSchema();
+    }
+
+    /**
+     * A bean's field Jackson reads from nothing (private, no getter, setter or creator parameter) is left out of the
+     * tool's input schema, as typed output's leaves it out: it was listed, the model filled it in and its value was
+     * dropped unseen. A private field with a getter is still listed (Jackson sets it as a field). Failed first: the
+     * schema listed internalNote.
+     */
+    @Test
+    void aBeanFieldJacksonReadsFromNothingIsLeftOutOfTheInputSchema() {
+        JsonNode properties = inputSchema("ticket").at("/properties/ticket/properties");
+        assertThat(properties.has("internalNote")).as(properties.toString()).isFalse();
+        assertThat(properties.has("status")).as(properties.toString()).isTrue();
+        assertThat(properties.has("invoice")).as(properties.toString()).isTrue();
+        ReadShapes tools = new ReadShapes();
+        ScriptedModel model = ScriptedModel.of(answersAsTheSchemaSays("ticket"), text("done"));
+        RunResult r = Agent.builder().model(model).tools(AnnotatedTools.from(tools)).build().run("file it");
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests().get(0).tools().toString()).doesNotContain("internalNote");
+        assertThat(tools.got).containsExactly("s/" + new Invoice("s", 2));
+    }
+
+    /**
+     * A Map.Entry parameter is described as Jackson reads an entry, an object of exactly one key whose value has the
+     * entry's value schema, and checked so: it was a bare object, so the model was not told the shape, and an object of
+     * no key or of two passed the schema. Failed first: the schema was {"type":"object"}, and a call as it said ({}) was
+     * refused as unreadable.
+     */
+    @Test
+    void aMapEntryParameterIsAnObjectOfOneKeyWhoseValueIsTheEntrysValue() {
+        JsonNode entry = inputSchema("rank").at("/properties/best");
+        assertThat(entry.path("minProperties").asInt()).as(entry.toString()).isEqualTo(1);
+        assertThat(entry.path("maxProperties").asInt()).as(entry.toString()).isEqualTo(1);
+        assertThat(entry.at("/additionalProperties/properties").has("sku")).as(entry.toString()).isTrue();
+        ReadShapes tools = new ReadShapes();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("rank", "{\"best\":{\"a\":{\"sku\":\"A\"},\"b\":{\"sku\":\"B\"}}}")),
+                answersAsTheSchemaSays("rank"), text("done"));
+        RunResult r = Agent.builder().model(model).tools(AnnotatedTools.from(tools)).build().run("rank");
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests().get(1).toString()).contains("Invalid arguments for tool 'rank'").contains("maxProperties");
+        assertThat(tools.got).containsExactly("k=" + new Line("s", 2, new java.math.BigDecimal("2.5")));
+    }
+
+    /**
+     * A List<Optional<X>> parameter's items are X or null, as Jackson reads them, and a JsonNode parameter any JSON
+     * value: the items were described as {"value": {...}}, which Jackson refuses, and a null item was refused by the
+     * schema; a JsonNode was an object, so a string or number Jackson binds to it was refused. Failed first: the null
+     * item and the string were refused as invalid arguments.
+     */
+    @Test
+    void optionalItemsAreTheirValueOrNullAndAJsonNodeIsAnyValue() {
+        JsonNode items = inputSchema("check").at("/properties/lines/items");
+        assertThat(items.toString()).doesNotContain("\"value\"").contains("\"null\"").contains("sku");
+        assertThat(inputSchema("store").at("/properties/value")).isEqualTo(Json.object().put("description", "any JSON value"));
+        ReadShapes tools = new ReadShapes();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("check", "{\"lines\":[null,{\"sku\":\"A\",\"quantity\":1,"
+                + "\"price\":2}]}"), call("store", "{\"value\":\"hot\"}")), text("done"));
+        RunResult r = Agent.builder().model(model).tools(AnnotatedTools.from(tools)).build().run("check and store");
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests().get(1).toString()).doesNotContain("Invalid arguments");
+        assertThat(tools.got).containsExactlyInAnyOrder(List.of(Optional.empty(), Optional.of(new Line("A", 1,
+                new java.math.BigDecimal("2")))), Json.mapper().getNodeFactory().textNode("hot"));
+    }
+
     /**
      * A turn calling each named tool with arguments made from the input schema it was given, as a model following the
      * schema would: every property listed, the first branch of an anyOf, the first value of an enum or const.
@@ -154,6 +254,9 @@ class AnnotatedToolsJacksonAnnotationsTest {
             }
             default -> {
                 schema.path("properties").properties().forEach(p -> object.set(p.getKey(), example(p.getValue(), root)));
+                if (object.isEmpty() && schema.path("additionalProperties").isObject()) { // a map or an entry: one key
+                    object.set("k", example(schema.get("additionalProperties"), root));
+                }
                 return object;
             }
         }

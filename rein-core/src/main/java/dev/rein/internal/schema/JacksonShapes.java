@@ -77,29 +77,27 @@ public final class JacksonShapes {
     /**
      * Names properties as Jackson reads them ({@code @JsonProperty("order_id")}: a value that validates under
      * the Java name would be read as null) and describes value types and renamed enums by their JSON, and a class
-     * Jackson reads from one value, not from an object, as that value ({@link #oneValue}). Follows Jackson's own
-     * annotations as well (victools' Jackson module): a property's name from {@code @JsonNaming}, an {@code @JsonUnwrapped}
-     * property's properties flat in its owner's, an {@code @JsonTypeInfo} type as anyOf its {@code @JsonSubTypes}, each
-     * with its type id, a {@code @JsonPropertyDescription}, and no {@code @JsonIgnore}d field. The one configuration of
-     * both the typed output's schema and annotated tools' input schemas: both are read back with Jackson.
+     * Jackson reads from one value, not from an object, as that value ({@link #oneValue}); a {@code Map.Entry}, a
+     * {@code JsonNode} and an {@code Optional} inside a list or map as Jackson reads them, and leaves out a bean's field
+     * Jackson reads from nothing ({@link ReadShapes}). Follows Jackson's own annotations as well (victools' Jackson
+     * module): a property's name from {@code @JsonNaming}, an {@code @JsonUnwrapped} property's properties flat in its
+     * owner's, an {@code @JsonTypeInfo} type as anyOf its {@code @JsonSubTypes}, each with its type id, a
+     * {@code @JsonPropertyDescription}, and no {@code @JsonIgnore}d field. The one configuration of both the typed output's
+     * schema and annotated tools' input schemas: both are read back with Jackson. Register a provider of one's own for a
+     * type these describe before calling this (typed output's for a Map).
      */
     public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config) {
-        return apply(config, field -> false);
-    }
-
-    /** As {@link #apply(SchemaGeneratorConfigBuilder)}, also leaving out the fields {@code alsoIgnored} names. */
-    public static SchemaGeneratorConfigBuilder apply(SchemaGeneratorConfigBuilder config,
-            java.util.function.Predicate<FieldScope> alsoIgnored) {
+        ReadShapes.apply(config);
         // Without the module the schema named the Java fields, a subtype was a bare object, and an answer (or a tool's
         // arguments) as the schema said was read as zeros and nulls or not at all (rev101). Enums and value types stay
         // this class's (FLATTENED_ENUMS_FROM_* off), and a type without these annotations is generated as before: the
         // module would also leave out every field Jackson does not see (a private one with no accessor), which changed
         // the schema of a type read by its own creator; a bean whose fields are not what Jackson reads is refused
-        // instead (BeanNames).
+        // instead (BeanNames), and only a field Jackson reads from nothing at all is left out (ReadShapes).
         config.with(new JacksonModule() {
             @Override
             protected boolean shouldIgnoreField(FieldScope field) {
-                return ignoredByAnnotation(field) || alsoIgnored.test(field);
+                return ignoredByAnnotation(field) || ReadShapes.unreadByJackson(field);
             }
         });
         config.forFields().withPropertyNameOverrideResolver(field -> {
