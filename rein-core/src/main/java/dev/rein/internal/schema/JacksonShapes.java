@@ -61,15 +61,26 @@ public final class JacksonShapes {
      * container to Jackson); null for any other type.
      */
     public static JavaType contentOf(JavaType type) {
+        if (!container(type)) {
+            return null;
+        }
         if (type.getRawClass() == Map.Entry.class) {
             return type.containedTypeCount() == 2 ? type.containedType(1) : null;
         }
-        boolean container = type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType() || type.isReferenceType();
-        return container ? type.getContentType() : null;
+        return type.getContentType();
     }
 
     /** Whether {@code type} is a container as {@link #contentOf} reads it. */
     public static boolean isContainer(JavaType type) {
+        return container(type);
+    }
+
+    /**
+     * The one container test of {@link #contentOf} and {@link #isContainer} (each repeated it, so a container added to one
+     * would have been walked into by one and not the other): an array, collection, map or Optional, as Jackson reads them,
+     * and a {@code Map.Entry}.
+     */
+    private static boolean container(JavaType type) {
         return type.getRawClass() == Map.Entry.class || type.isArrayType() || type.isCollectionLikeType() || type.isMapLikeType()
                 || type.isReferenceType();
     }
