@@ -132,6 +132,13 @@ public final class OutputSchema implements ModelOption {
         if (!problems.isEmpty()) {
             throw new ReinException("the output schema '" + name + "' is not a valid JSON Schema: " + String.join("; ", problems));
         }
+        // checking an answer against such a loop never ended: the validator overflowed the stack on the first answer
+        String loop = dev.rein.internal.schema.RefLoops.find(this.schema);
+        if (loop != null) {
+            throw new ReinException("the output schema '" + name + "' loops without reaching a property or item: " + loop
+                    + ", each applied to the same value, so checking an answer would never end. Make one of them describe the"
+                    + " value (a type, its properties) instead of referring on");
+        }
         try {
             this.compiled = FACTORY.getSchema(this.schema);
             compiled.initializeValidators();

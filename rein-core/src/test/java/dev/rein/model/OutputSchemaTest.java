@@ -218,4 +218,23 @@ class OutputSchemaTest {
                         .hasMessageStartingWith("the output type Fork<String> has no JSON Schema that ends: Fork, through"
                                 + " its property 'a', holds itself at a larger type"));
     }
+
+    /**
+     * A hand-written schema whose $ref chain comes back to itself with no object between (each step applies to the same
+     * value) is refused when it is made, naming where: checking an answer against it overflowed the stack. A $ref loop
+     * through a property (a tree) is no such loop and is kept. Failed first: problems threw StackOverflowError.
+     */
+    @Test
+    void aRefLoopWithNoObjectBetweenIsRefusedNamingWhere() {
+        String looping = "{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"allOf\":[{\"$ref\":\"#/$defs/a\"}]}},"
+                + "\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/a\"}}}";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.fromJson("Loop", looping).problems("{\"x\":1}"))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("the output schema 'Loop' ")
+                .hasMessageContaining("#/$defs/a");
+        OutputSchema tree = OutputSchema.fromJson("Tree", "{\"type\":\"object\",\"properties\":{\"kids\":{\"type\":"
+                + "\"array\",\"items\":{\"$ref\":\"#\"}}}}");
+        assertThat(tree.problems("{\"kids\":[{\"kids\":[]}]}")).isEmpty();
+        assertThat(tree.problems("{\"kids\":[{\"kids\":5}]}")).isNotEmpty();
+    }
 }
