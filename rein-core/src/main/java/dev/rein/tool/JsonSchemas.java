@@ -68,6 +68,13 @@ final class JsonSchemas {
         if (unsupported != null) {
             throw new ReinException("tool '" + toolName + "' has an input schema that " + unsupported);
         }
+        // checking arguments against such a loop never ended: the validator overflowed the stack on the first call
+        String loop = dev.rein.internal.schema.RefLoops.find(schema);
+        if (loop != null) {
+            throw new ReinException("tool '" + toolName + "' has an input schema that loops without reaching a property or item: "
+                    + loop + ", each applied to the same value, so checking arguments would never end. Make one of them describe"
+                    + " the value (a type, its properties) instead of referring on");
+        }
         try {
             JsonSchema compiled = FACTORY.getSchema(schema);
             compiled.initializeValidators();
