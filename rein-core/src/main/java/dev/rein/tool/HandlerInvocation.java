@@ -33,6 +33,12 @@ final class HandlerInvocation extends BuiltInToolStage {
         return new Bound(next);
     }
 
+    /** It catches whatever the handler throws (an Error too) and answers it as the tool's failure. */
+    @Override
+    public boolean namesOwnFailures() {
+        return true;
+    }
+
     /** This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see BuiltInToolStage). */
     private final class Bound extends BuiltInToolStage.Bound {
         Bound(Chain next) {

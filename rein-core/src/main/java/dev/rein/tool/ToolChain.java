@@ -117,8 +117,10 @@ final class ToolChain {
      * Which of the run of Rein's own stages from {@code index} (bound one to the next, up to an application's stage) threw
      * {@code e}, named for the message: the one of the first frame of its stack trace that is such a stage's (its bound
      * form's, or a method of the stage's own). Where that tells no one stage (no such frame, as in an exception with no
-     * stack trace; a frame of a class two stages of the run share) it says the stages it may have been (see Suspects).
-     * Looked for only once something has thrown, so the bound chain costs nothing for it.
+     * stack trace; a frame of a class two stages of the run share) it says the stages it may have been (see Suspects),
+     * by their simple names (Rein's own, so these are unambiguous; nine full names made a message of some 330
+     * characters), the approval gate and the handler's stage left out when no frame tells (they
+     * {@code namesOwnFailures}). Looked for only once something has thrown, so the bound chain costs nothing for it.
      */
     private String thrower(int index, RuntimeException e) {
         int end = index;
@@ -126,7 +128,7 @@ final class ToolChain {
             end++;
         }
         return Suspects.threw("tool-chain", e, stages.subList(index, end), Arrays.asList(bound).subList(index, end),
-                stage -> stage.getClass().getName(), stage -> true);
+                stage -> stage.getClass().getName(), stage -> stage.getClass().getSimpleName());
     }
 
     private static String describe(ToolInvocation invocation) {

@@ -128,11 +128,27 @@ class BoundStageFailureTest {
                 .retryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0)).build();
         assertThatThrownBy(() -> executor.execute(new ToolCall("c1", "flaky", Json.parse("{}"), 0), context()))
                 .isInstanceOf(ToolChainException.class)
-                .hasMessageStartingWith("one of the tool-chain stages dev.rein.tool.ArgumentValidation, dev.rein.tool.ScopeCheck,"
-                        + " dev.rein.tool.CallLimits, dev.rein.tool.CallOrder, dev.rein.tool.TimeoutStage, dev.rein.tool.ToolRetry,"
-                        + " dev.rein.tool.Provenance, dev.rein.tool.SecretMasking, dev.rein.tool.HandlerInvocation threw"
-                        + " IllegalStateException: listener bug")
+                .hasMessageStartingWith("one of the tool-chain stages ArgumentValidation, ScopeCheck, CallLimits, CallOrder,"
+                        + " TimeoutStage, ToolRetry, Provenance, SecretMasking threw IllegalStateException: listener bug")
                 .hasMessageContaining("may or may not have run");
+    }
+
+    /**
+     * The approval gate names its own failures itself and the handler's stage catches the handler's: neither can have
+     * thrown what reaches the chain, so neither is among the stages it may have been (rev119 probe A).
+     */
+    @Test
+    void theGateAndTheHandlersStageAreNotAmongTheStagesThatMayHaveThrown() {
+        IllegalStateException noTrace = new IllegalStateException("listener bug");
+        noTrace.setStackTrace(new StackTraceElement[0]);
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(flakyOnce())).events(throwingOnRetry(() -> noTrace))
+                .approvalGate(new ApprovalGate(ApprovalPolicy.tools("other"), new ApprovalLedger(ApprovalState.NONE),
+                        ToolEvents.NONE, Clock.systemUTC()))
+                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0)).build();
+        assertThatThrownBy(() -> executor.execute(new ToolCall("c1", "flaky", Json.parse("{}"), 0), context()))
+                .isInstanceOf(ToolChainException.class)
+                .hasMessageStartingWith("one of the tool-chain stages ArgumentValidation, ScopeCheck, CallLimits, CallOrder,"
+                        + " TimeoutStage, ToolRetry, Provenance, SecretMasking threw IllegalStateException: listener bug");
     }
 
     /** Two stages of one class in one run: their frames do not say which of them threw, so the message does not either. */
@@ -147,7 +163,7 @@ class BoundStageFailureTest {
         ToolCall call = new ToolCall("c1", "flaky", Json.parse("{}"), 0);
         assertThatThrownBy(() -> chain.start().proceed(new ToolInvocation(call, flaky, context())))
                 .isInstanceOf(ToolChainException.class)
-                .hasMessageStartingWith("one of the 2 tool-chain stages dev.rein.tool.ToolRetry threw IllegalStateException: listener bug");
+                .hasMessageStartingWith("one of the 2 ToolRetry stages threw IllegalStateException: listener bug");
     }
 
     /**

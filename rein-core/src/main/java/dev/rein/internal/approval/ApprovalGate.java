@@ -75,6 +75,12 @@ public final class ApprovalGate implements ToolInterceptor, Bindable<ToolInterce
         return new Bound(next);
     }
 
+    /** Its bound form names a failure of its own work itself, as this gate's (the policy's as the policy's). */
+    @Override
+    public boolean namesOwnFailures() {
+        return true;
+    }
+
     /**
      * This stage bound to the rest of the chain: one frame on a waiting run's stack, as Rein's other stages (see
      * Bindable), not a link into it, its {@code intercept} and the link out of it. The gate's own work is done in

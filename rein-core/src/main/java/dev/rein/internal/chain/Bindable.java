@@ -12,4 +12,13 @@ public interface Bindable<C> {
 
     /** This stage with {@code next} as the rest of the chain (null after the last stage, which answers). */
     C bind(C next);
+
+    /**
+     * Whether this stage names its own failures itself (the approval gate) or catches what it calls (the handler's
+     * stage, the model's): then nothing it threw reaches its chain unnamed, and a failure the stack trace does not tell
+     * of is not put down to it (see Suspects).
+     */
+    default boolean namesOwnFailures() {
+        return false;
+    }
 }

@@ -1,11 +1,11 @@
 package dev.rein.internal.chain;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.StringJoiner;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * How a chain names which of a run of Rein's own stages (bound one to the next) threw: only the exception's stack trace
@@ -19,40 +19,47 @@ public final class Suspects {
     /**
      * Which of {@code run} (a run of Rein's own stages, bound one to the next, {@code bound} their bound forms in the same
      * order) threw {@code e}, named for the message: the stage of the first frame of its stack trace that is one of
-     * theirs (its bound form's, or a method of the stage's own); where that tells no one stage (no such frame; a frame of
-     * a class two of them share) the stages it may have been, those {@code unseen} allows when no frame is theirs.
+     * theirs (its bound form's, or a method of the stage's own), by {@code name}; where that tells no one stage (no such
+     * frame; a frame of a class two of them share) the stages it may have been, by {@code listed} (a shorter name, the
+     * list being long). With no such frame a stage that {@link Bindable#namesOwnFailures names its own failures} is left
+     * out: nothing it threw reaches the chain unnamed.
      */
     public static <S> String threw(String kind, Throwable e, List<S> run, List<?> bound, Function<S, String> name,
-                                   Predicate<S> unseen) {
+                                   Function<S, String> listed) {
         for (StackTraceElement frame : e.getStackTrace()) {
             String type = frame.getClassName();
-            List<String> suspects = new ArrayList<>();
+            List<S> suspects = new ArrayList<>();
             for (int i = 0; i < run.size(); i++) {
                 if (type.equals(bound.get(i).getClass().getName()) || type.equals(run.get(i).getClass().getName())) {
-                    suspects.add(name.apply(run.get(i)));
+                    suspects.add(run.get(i));
                 }
             }
             if (!suspects.isEmpty()) {
-                return named(kind, suspects);
+                return suspects.size() == 1 ? kind + " stage " + name.apply(suspects.get(0)) : listed(kind, suspects, listed);
             }
         }
-        List<String> all = run.stream().filter(unseen).map(name).toList();
-        return named(kind, all.isEmpty() ? run.stream().map(name).toList() : all);
+        List<S> all = run.stream().filter(stage -> !(stage instanceof Bindable<?> own && own.namesOwnFailures())).toList();
+        List<S> suspects = all.isEmpty() ? run : all;
+        return suspects.size() == 1 ? kind + " stage " + name.apply(suspects.get(0)) : listed(kind, suspects, listed);
     }
 
     /**
-     * {@code "KIND stage A"} for one stage; for several {@code "one of the KIND stages A, B"}, or
-     * {@code "one of the N KIND stages A"} when all of them go by one name.
+     * {@code "one of the KIND stages A, B"} for several stages, {@code "one of the KIND stages A (2 of them), B"} when a
+     * name is held more than once, or {@code "one of the N A stages"} when all of them go by one name.
      *
-     * @param kind  the chain's word for its stages, {@code "tool-chain"} or {@code "model-call"}
-     * @param names the names of the stages that may have thrown, in the chain's order; at least one
+     * @param kind     the chain's word for its stages, {@code "tool-chain"} or {@code "model-call"}
+     * @param suspects the stages that may have thrown, in the chain's order; at least two
      */
-    private static String named(String kind, List<String> names) {
-        if (names.size() == 1) {
-            return kind + " stage " + names.get(0);
+    private static <S> String listed(String kind, List<S> suspects, Function<S, String> listed) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (S stage : suspects) {
+            counts.merge(listed.apply(stage), 1, Integer::sum);
         }
-        Set<String> distinct = new LinkedHashSet<>(names);
-        return distinct.size() == 1 ? "one of the " + names.size() + " " + kind + " stages " + names.get(0)
-                : "one of the " + kind + " stages " + String.join(", ", distinct);
+        if (counts.size() == 1) {
+            return "one of the " + suspects.size() + " " + counts.keySet().iterator().next() + " stages";
+        }
+        StringJoiner names = new StringJoiner(", ", "one of the " + kind + " stages ", "");
+        counts.forEach((stageName, count) -> names.add(count == 1 ? stageName : stageName + " (" + count + " of them)"));
+        return names.toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rein.internal.model;
 
+import dev.rein.internal.chain.Bindable;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
@@ -12,9 +13,10 @@ import dev.rein.model.ModelResponse;
  * heap at each park (docs/performance-log.md, 2026-12-07, perf6). The chain's contract checks police the application's
  * stages; these keep the contract by construction (ModelChainTest).
  */
-public interface BuiltInStage extends ModelInterceptor {
+public interface BuiltInStage extends ModelInterceptor, Bindable<ModelInterceptor.Chain> {
 
     /** This stage with {@code next} as the rest of the chain (null after the innermost stage). */
+    @Override
     Chain bind(Chain next);
 
     @Override

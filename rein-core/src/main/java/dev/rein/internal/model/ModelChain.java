@@ -23,6 +23,12 @@ public final class ModelChain {
             return Innermost.INSTANCE;
         }
 
+        /** Every failure of the model's client is answered in Innermost as a ModelException saying whose it was. */
+        @Override
+        public boolean namesOwnFailures() {
+            return true;
+        }
+
         @Override
         public String toString() {
             return "model";
@@ -225,8 +231,8 @@ public final class ModelChain {
      * {@code e}, named for the message: the one of the first frame of its stack trace that is such a stage's (its bound
      * form's, or a method of the stage's own). Where that tells no one stage (no such frame, as in an exception with no
      * stack trace; a frame of a class two stages of the run share) it says the stages it may have been (see Suspects);
-     * with no frame, the model's own is left out (it answers every failure of the model's client itself). Looked for
-     * only once something has thrown, so the bound chain costs nothing for it.
+     * with no frame, the model's own is left out (it answers every failure of the model's client itself: it
+     * {@code namesOwnFailures}). Looked for only once something has thrown, so the bound chain costs nothing for it.
      */
     private String thrower(int index, RuntimeException e) {
         int end = index;
@@ -234,7 +240,7 @@ public final class ModelChain {
             end++;
         }
         return Suspects.threw("model-call", e, stages.subList(index, end), Arrays.asList(bound).subList(index, end),
-                ModelChain::name, stage -> stage != MODEL);
+                ModelChain::name, ModelChain::name);
     }
 
     /** A plain ModelException a stage threw with no message: the run's message would end in "failed: null". */

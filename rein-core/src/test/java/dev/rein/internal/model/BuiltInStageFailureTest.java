@@ -98,6 +98,21 @@ class BuiltInStageFailureTest {
                 new MaskingStage(b -> { throw new IllegalStateException("mask bug"); }), ModelChain.MODEL));
         assertThatThrownBy(() -> chain.call(call()))
                 .isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("one of the 2 model-call stages secret masking threw java.lang.IllegalStateException: mask bug");
+                .hasMessageStartingWith("one of the 2 secret masking stages threw java.lang.IllegalStateException: mask bug");
+    }
+
+    /** A list that holds a class twice and another stage says so, not only the class's name once. */
+    @Test
+    void aListHoldingAClassTwiceSaysHowManyOfIt() {
+        IllegalStateException noTrace = new IllegalStateException("mask bug");
+        noTrace.setStackTrace(new StackTraceElement[0]);
+        BudgetMeter meter = meter();
+        ModelChain chain = new ModelChain(List.of(new TracingStage(tracer, meter), new MaskingStage(b -> b),
+                new MaskingStage(b -> { throw noTrace; }),
+                new PricingStage(meter, "main", PriceTable.empty().with("main", ModelPrice.of("1", "0", "0"))), ModelChain.MODEL));
+        assertThatThrownBy(() -> chain.call(call()))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("one of the model-call stages secret masking (2 of them), pricing threw"
+                        + " java.lang.IllegalStateException: mask bug");
     }
 }
