@@ -9,9 +9,12 @@ import dev.rein.internal.chain.Bindable;
  * stage declares its {@code bind} and a {@link Bound} with its work, nothing else. The work stays in the stage's own
  * bound class, not in a method of the stage a shared bound form would call: that would be a second frame per stage.
  *
- * <p>Rein's stages in other packages (the idempotency guard, the run's {@code tool_call} trace) spell the binding
- * themselves: a base they could extend would have to be public here, which is API, or sit in an internal package that
- * names {@link ToolInterceptor}, a package cycle with this one.
+ * <p>Rein's stages in other packages spell the binding themselves, three copies of a few lines: the idempotency guard
+ * ({@code internal.state}), the approval gate ({@code internal.approval}, bound since perf7) and the run's
+ * {@code tool_call} trace ({@code agent}). They cannot extend this base: it would have to be public here, which is API,
+ * or sit in an internal package this one uses, which names {@link ToolInterceptor}: a package cycle. The guard and the
+ * gate could share a base of their own in a further internal package (this one does not use them), but that would be a
+ * third base for the same few lines, and the trace's stage, a record, could not extend it.
  */
 abstract class BuiltInToolStage implements ToolInterceptor, Bindable<ToolInterceptor.Chain> {
 

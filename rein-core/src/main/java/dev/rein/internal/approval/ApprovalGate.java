@@ -85,7 +85,8 @@ public final class ApprovalGate implements ToolInterceptor, Bindable<ToolInterce
      * This stage bound to the rest of the chain: one frame on a waiting run's stack, as Rein's other stages (see
      * Bindable), not a link into it, its {@code intercept} and the link out of it. The gate's own work is done in
      * {@link #answer} before the call is passed on, and a failure of it is named here as that link named it: this stage
-     * threw and the call was not run.
+     * threw and the call was not run. Spelled here, as the idempotency guard's is, not inherited as dev.rein.tool's
+     * stages do (BuiltInToolStage, whose Javadoc says why).
      */
     private final class Bound implements Chain {
         private final Chain next;

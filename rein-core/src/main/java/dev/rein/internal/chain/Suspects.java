@@ -35,10 +35,12 @@ public final class Suspects {
                 }
             }
             if (!suspects.isEmpty()) {
-                return suspects.size() == 1 ? kind + " stage " + name.apply(suspects.get(0)) : listed(kind, suspects, listed);
+                return suspects.size() == 1 ? kind + " stage " + name.apply(suspects.get(0))
+                        : listed(kind, suspects, listed);
             }
         }
-        List<S> all = run.stream().filter(stage -> !(stage instanceof Bindable<?> own && own.namesOwnFailures())).toList();
+        List<S> all = run.stream().filter(stage -> !(stage instanceof Bindable<?> own && own.namesOwnFailures()))
+                .toList();
         List<S> suspects = all.isEmpty() ? run : all;
         return suspects.size() == 1 ? kind + " stage " + name.apply(suspects.get(0)) : listed(kind, suspects, listed);
     }

@@ -49,7 +49,8 @@ public final class IdempotencyGuard implements ToolInterceptor, Bindable<ToolInt
 
     /**
      * This stage bound to the rest of the chain: one frame per stage on a waiting run's stack (see Bindable). Spelled
-     * here, not inherited as dev.rein.tool's stages do (BuiltInToolStage): that base is not public API.
+     * here, as the approval gate's is, not inherited as dev.rein.tool's stages do (BuiltInToolStage, whose Javadoc says
+     * why).
      */
     private final class Bound implements Chain {
         private final Chain next;
