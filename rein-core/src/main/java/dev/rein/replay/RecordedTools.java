@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -137,8 +138,11 @@ final class RecordedTools implements RecordedAnswers {
                 .orElse(outcome);
     }
 
-    /** Fence's cut note at the end of a quote ({@code Fence.quoted}), which a Rein that did not cut never wrote. */
-    private static final Pattern CUT_NOTE = Pattern.compile("\\.\\.\\. \\(\\d+ more characters cut\\)$");
+    /**
+     * Fence's cut note at the end of a quote ({@code Fence.quoted}), which a Rein that did not cut never wrote; its count
+     * is an int's (a look-alike with more digits, the model's own text, is no cut and not parsed).
+     */
+    private static final Pattern CUT_NOTE = Pattern.compile("\\.\\.\\. \\((\\d{1,10}) more characters cut\\)$");
 
     /** What a fence's escape ({@code &lt;}) stood for: any bracket that opened a protected tag, or an "&lt;" of the text's own. */
     private static final String ESCAPED = "(?:&lt;|[<\uFF1C\uFE64])";
@@ -150,7 +154,10 @@ final class RecordedTools implements RecordedAnswers {
      * it with, the tools to choose from). The quoted text is held as fenced (today's words: the cut note too, so a quote
      * cut at 500 characters is not taken for another sharing only them), or as text the fence would quote so: each escape
      * undone to the bracket it stood for (also a full-width or small one) while an "&lt;" of the text's own stays, and,
-     * for a quote the fence cut, its 500 characters with more after them. A refusal today quotes nothing in (the
+     * for a quote the fence cut, its 500 characters followed, before the closing words, by at least as many characters
+     * as the cut note counts (a fence's closing tag not counted; an older wording's own words between, such as ". ", are):
+     * fewer, the recording held another text. Only the count is checked: another text of that length or longer after
+     * the same 500 characters is taken as the same, as nothing in the recording tells them apart. A refusal today quotes nothing in (the
      * argument size and depth limits, a plain unknown name) is worded as it always was: not handed back.
      */
     static boolean sameRefusal(String today, String recorded) {
@@ -172,17 +179,21 @@ final class RecordedTools implements RecordedAnswers {
             return false;
         }
         String fenced = today.substring(body + 2, close);
-        java.util.regex.Matcher note = CUT_NOTE.matcher(fenced);
+        Matcher note = CUT_NOTE.matcher(fenced);
+        int closingWords = recorded.length() - after.length();
         // the whole fenced text (the model's own text may end like a cut note), else the part before a cut note
-        return quotes(recorded, fenced, false) || note.find() && quotes(recorded, fenced.substring(0, note.start()), true);
+        return quotes(recorded, fenced, -1, closingWords)
+                || note.find() && quotes(recorded, fenced.substring(0, note.start()), Long.parseLong(note.group(1)), closingWords);
     }
 
     /**
      * Whether {@code recorded} holds text that the fence quotes as {@code escaped}: as it is, or with the escapes undone;
-     * {@code cut}: the first 500 characters of a longer text, not followed by a cut note of their own (a recording in
-     * today's words whose quote was cut otherwise, and so was another text).
+     * for {@code cutCount} 0 or more, the first 500 characters of a text with that many more, not followed by a cut note
+     * of their own (a recording in today's words whose quote was cut otherwise, and so was another text) and followed by
+     * at least that many characters before {@code closingWords}, where the recorded refusal's words after the quote begin.
      */
-    private static boolean quotes(String recorded, String escaped, boolean cut) {
+    private static boolean quotes(String recorded, String escaped, long cutCount, int closingWords) {
+        boolean cut = cutCount >= 0;
         StringBuilder regex = new StringBuilder();
         int from = 0;
         for (int at = escaped.indexOf("&lt;"); at >= 0; at = escaped.indexOf("&lt;", from)) {
@@ -193,16 +204,33 @@ final class RecordedTools implements RecordedAnswers {
         if (cut) {
             regex.append("(?!\\.\\.\\. \\(\\d+ more characters cut\\))");
         }
-        java.util.regex.Matcher m = Pattern.compile(regex.toString()).matcher(recorded);
+        Matcher m = Pattern.compile(regex.toString()).matcher(recorded);
         for (int start = 0; start <= recorded.length() && m.find(start); start = m.start() + 1) {
             String held = m.group();
             // the fence escapes a bracket only where it opens a protected tag: the text held must be escaped as today's
             if (Fence.escape(held).equals(escaped) && (!cut || held.codePointCount(0, held.length()) == Fence.MAX_QUOTED
-                    && m.end() < recorded.length())) {
+                    && charactersAfter(recorded, m.end(), closingWords) >= cutCount)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The characters (code points) between the end of a quote held in {@code recorded} and its closing words: the rest
+     * of the quoted text and the wording's own words between (". " where an older Rein wrote it unfenced), a fence's
+     * closing tag not counted (a fenced wording quoted nothing past it); -1 where the closing words begin sooner.
+     */
+    private static int charactersAfter(String recorded, int end, int closingWords) {
+        if (end > closingWords) {
+            return -1;
+        }
+        String between = recorded.substring(end, closingWords).stripTrailing();
+        String fenceClosing = "\n</" + Fence.TAG + ">";
+        if (between.endsWith(fenceClosing)) {
+            between = between.substring(0, between.length() - fenceClosing.length());
+        }
+        return between.codePointCount(0, between.length());
     }
 
     /**

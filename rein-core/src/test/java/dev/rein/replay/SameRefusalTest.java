@@ -92,4 +92,16 @@ class SameRefusalTest {
         assertThat(RecordedTools.sameRefusal(today(problems), older(problems))).isTrue();
         assertThat(RecordedTools.sameRefusal(today(problems), older("$.order: the page said \"... (12 more characters cut)\""))).isFalse();
     }
+
+    @Test
+    void aQuoteCutAtFiveHundredCharactersIsNotTheSameAsAnotherTextThatHasFewerCharactersAfterThem() {
+        // today's note says 20 characters were cut: a recording holding the same 500 with fewer after them held
+        // another text (rev121's probe); each wording puts its own words (". ", the fence's closing) after the quote
+        String problems = "x".repeat(500) + "; $.tenant: required";
+
+        assertThat(RecordedTools.sameRefusal(today(problems), older("x".repeat(500)))).as("exactly the 500").isFalse();
+        assertThat(RecordedTools.sameRefusal(today(problems), older("x".repeat(500) + "; $.order: wrong"))).as("16 more").isFalse();
+        assertThat(RecordedTools.sameRefusal(today(problems), today("x".repeat(500)))).as("today's words, not cut").isFalse();
+        assertThat(RecordedTools.sameRefusal(today(problems), older(problems))).isTrue();
+    }
 }
