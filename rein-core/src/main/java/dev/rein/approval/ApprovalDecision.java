@@ -69,7 +69,12 @@ public sealed interface ApprovalDecision {
 
     /** Do not run it; {@code reason} is given to the model as the call's result. */
     record Reject(String actionHash, String reason, String decidedBy, Instant decidedAt) implements ApprovalDecision {
-        /** The reason of a rejection given none (null or blank): Rein's words, which the model reads unfenced. */
+        /**
+         * The reason of a rejection given none (null or blank). The model is not told these words: the call's result it
+         * reads is Rein's "A person rejected this call, so it was not executed. They gave no reason.", unfenced, where
+         * a reason given is quoted in a fence after "Their reason, quoted:". A reason typed as exactly these words reads
+         * the same.
+         */
         public static final String NO_REASON = "no reason given";
 
         /** @throws ReinException when {@code actionHash}, {@code decidedBy} or {@code decidedAt} is missing */

@@ -9,6 +9,7 @@ import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
+import dev.rein.run.Reasons;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -286,10 +287,13 @@ public final class ReplaySession {
 
     /**
      * The replay stopped at the pause the recorded run ended from, its resume refused: not the replayed agent's doing (it
-     * resumes its own runs), but the recorded ending, which the replay does not reach, said with the refusal's words.
+     * resumes its own runs), but the recorded ending, which the replay does not reach, said with the refusal's words. A
+     * configuration_error is a refusal; an internal_error may be one or a failure (a listener factory that threw), which
+     * the trace does not tell apart.
      */
     private static Divergence refusedAtResume(int step, JsonNode finished) {
-        return new Divergence(step, "resume", "step " + step + ": the recorded run was refused at its resume from this pause"
+        String what = Reasons.INTERNAL_ERROR.equals(finished.path("reason").asText()) ? "refused or failed" : "refused";
+        return new Divergence(step, "resume", "step " + step + ": the recorded run was " + what + " at its resume from this pause"
                 + " and ended " + finished.path("status").asText() + "/" + finished.path("reason").asText() + " (\""
                 + finished.path("message").asText() + "\"), the decisions taken on the pause not applied; the replay stops"
                 + " at the pause too", "");

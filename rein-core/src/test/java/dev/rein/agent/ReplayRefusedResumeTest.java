@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A durable engine's run whose resume was refused (the worker's agent had another output schema) ended FAILED
  * configuration_error from its pause, the decisions taken on it not applied. Its replay stops at that pause, as the
- * recorded run did, and the report says the recorded run was refused at its resume.
+ * recorded run did, and the report says the recorded run was refused at its resume (refused or failed, for a resume
+ * that ended it internal_error).
  */
 class ReplayRefusedResumeTest {
     public record Refund(String orderId, int amount) {}
@@ -104,7 +105,7 @@ class ReplayRefusedResumeTest {
         assertThat(report.result().status()).as("stopped at the pause, as the recorded run did").isEqualTo(RunStatus.WAITING_APPROVAL);
         assertThat(report.recordedReason()).isEqualTo("internal_error");
         assertThat(report.firstDivergence().orElseThrow().description())
-                .startsWith("step 1: the recorded run was refused at its resume from this pause and ended FAILED/internal_error")
+                .startsWith("step 1: the recorded run was refused or failed at its resume from this pause and ended FAILED/internal_error")
                 .contains("the exporter lost its connection").doesNotContain("the recording does not have");
     }
 }

@@ -100,7 +100,7 @@ class TemporalTraceReplayTest {
      * factory threw) ended the run FAILED internal_error from its pause, its decision not applied, as a refused resume
      * ends it configuration_error. Its replay was not told it apart: it applied the recorded decision, resumed, and
      * diverged at a step call the recording does not have. It now stops at the pause and says the recorded run was
-     * refused at its resume, as for a configuration_error.
+     * refused or failed at its resume (a configuration_error's is "refused").
      */
     @Test
     void aRunWhoseResumeFailedOnTemporalReplaysToItsPauseAndTheReportSaysSo(@TempDir Path dir) {
@@ -134,7 +134,7 @@ class TemporalTraceReplayTest {
         assertThat(report.result().status()).as("stopped at the pause, as the recorded run did").isEqualTo(RunStatus.WAITING_APPROVAL);
         assertThat(report.recordedReason()).isEqualTo("internal_error");
         assertThat(report.firstDivergence().orElseThrow().description())
-                .startsWith("step 1: the recorded run was refused at its resume from this pause and ended FAILED/internal_error")
+                .startsWith("step 1: the recorded run was refused or failed at its resume from this pause and ended FAILED/internal_error")
                 .contains("the exporter lost its connection").doesNotContain("the recording does not have");
         assertThat(ledger.charges).isEmpty();
     }
