@@ -3,6 +3,7 @@ package dev.rein.agent;
 import dev.rein.internal.approval.ApprovalGate;
 import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.secret.MaskedText;
 import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
@@ -16,6 +17,7 @@ import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedSet;
 
 /** Builds a run's executor: the agent's tools and limits, with the run's approvals, store and trace plugged in. */
 final class RunTools {
@@ -103,14 +105,8 @@ final class RunTools {
     }
 
     /** The names of the run's known secrets {@code text} holds in any spelling masking looks for, sorted. */
-    static java.util.SortedSet<String> secretsIn(Run run, String text) {
-        java.util.SortedSet<String> names = new java.util.TreeSet<>();
-        run.secrets.known().forEach((name, value) -> {
-            if (dev.rein.tool.Secrets.forms(value).stream().anyMatch(text::contains)) {
-                names.add(name);
-            }
-        });
-        return names;
+    static SortedSet<String> secretsIn(Run run, String text) {
+        return MaskedText.namesIn(text, run.secrets.known());
     }
 
     /** Records an audit event of the run. */

@@ -1,7 +1,6 @@
 package dev.rein.tool;
 
-import java.util.Map;
-import java.util.TreeSet;
+import dev.rein.internal.secret.MaskedText;
 
 /**
  * Outside text one of Rein's messages quotes in a fence (a scope policy's deny reason), with every known secret masked
@@ -16,18 +15,10 @@ final class MaskedQuote {
      * the whole result no longer sees it. {@code what} names the text in the audit event ("the scope policy's deny reason").
      */
     static String of(String text, ToolInvocation invocation, ToolEvents events, String what) {
-        Map<String, String> known = invocation.context().secrets().known();
-        String masked = Secrets.mask(text, known);
-        if (masked != null && !masked.equals(text)) {
-            TreeSet<String> names = new TreeSet<>();
-            known.forEach((name, value) -> {
-                if (Secrets.forms(value).stream().anyMatch(text::contains)) {
-                    names.add(name);
-                }
-            });
-            events.audit(invocation, "secret_masked", what + " for tool '" + invocation.tool().name() + "' contained the"
-                    + " secret(s) " + names + "; they were masked before the model or the trace saw them");
+        MaskedText masked = MaskedText.of(text, invocation.context().secrets().known());
+        if (masked.found()) {
+            events.audit(invocation, "secret_masked", masked.audited(what + " for tool '" + invocation.tool().name() + "'"));
         }
-        return masked;
+        return masked.text();
     }
 }

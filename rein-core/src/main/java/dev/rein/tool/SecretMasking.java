@@ -1,6 +1,8 @@
 package dev.rein.tool;
 
+import dev.rein.internal.secret.MaskedText;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -33,22 +35,17 @@ final class SecretMasking extends BuiltInToolStage {
             }
             ToolResult result = done.result();
             Map<String, String> secrets = invocation.context().secrets().known();
-            String masked = Secrets.mask(result.content(), secrets);
+            MaskedText masked = MaskedText.of(result.content(), secrets);
             // the part for the person is shown and recorded too: masked the same way
-            String user = result.userContent();
-            String maskedUser = user == null ? null : Secrets.mask(user, secrets);
-            if (masked.equals(result.content()) && java.util.Objects.equals(maskedUser, user)) {
+            MaskedText maskedUser = MaskedText.of(result.userContent(), secrets);
+            if (!masked.found() && !maskedUser.found()) {
                 return outcome;
             }
-            TreeSet<String> names = new TreeSet<>();
-            secrets.forEach((name, value) -> {
-                if (Secrets.forms(value).stream().anyMatch(form -> result.content().contains(form) || user != null && user.contains(form))) {
-                    names.add(name);
-                }
-            });
-            events.audit(invocation, "secret_masked", "the output of tool '" + invocation.tool().name()
-                    + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
-            return ToolOutcome.of(result.withOwnContent(masked).withUserContent(maskedUser));
+            SortedSet<String> names = new TreeSet<>(masked.secrets());
+            names.addAll(maskedUser.secrets());
+            events.audit(invocation, "secret_masked", new MaskedText(masked.text(), names)
+                    .audited("the output of tool '" + invocation.tool().name() + "'"));
+            return ToolOutcome.of(result.withOwnContent(masked.text()).withUserContent(maskedUser.text()));
         }
     }
 }

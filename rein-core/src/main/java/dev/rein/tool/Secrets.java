@@ -1,12 +1,9 @@
 package dev.rein.tool;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.rein.ReinException;
-import java.util.ArrayList;
-import java.util.Comparator;
+import dev.rein.internal.secret.Masking;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +22,7 @@ public interface Secrets {
     Secrets NONE = name -> Optional.empty();
 
     /** The shortest secret value that can be registered. */
-    int MIN_LENGTH = 4;
+    int MIN_LENGTH = Masking.MIN_LENGTH;
 
     /** The secret called {@code name}, if one is registered. */
     Optional<String> get(String name);
@@ -119,53 +116,7 @@ public interface Secrets {
      * are often JSON text.
      */
     static String mask(String text, Map<String, String> secrets) {
-        if (text == null || text.isEmpty() || secrets.isEmpty()) {
-            return text;
-        }
-        // Every spelling is looked for in the original text: replacing one value after another left the
-        // part of a second value that overlapped the first in clear.
-        // Each find is {start, end, index of the name}; an interface cannot hold a private record for it.
-        List<int[]> found = null;
-        List<String> names = null;
-        for (Map.Entry<String, String> secret : secrets.entrySet()) {
-            if (secret.getValue().length() < MIN_LENGTH) {
-                continue;
-            }
-            for (String form : spellings(secret.getValue())) {
-                for (int at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
-                    if (found == null) {
-                        found = new ArrayList<>();
-                        names = new ArrayList<>();
-                    }
-                    if (names.isEmpty() || !names.getLast().equals(secret.getKey())) {
-                        names.add(secret.getKey());
-                    }
-                    found.add(new int[] {at, at + form.length(), names.size() - 1});
-                }
-            }
-        }
-        if (found == null) {
-            return text;
-        }
-        found.sort(Comparator.<int[]>comparingInt(f -> f[0]).thenComparing(Comparator.<int[]>comparingInt(f -> f[1]).reversed()));
-        StringBuilder out = new StringBuilder(text.length());
-        int masked = 0; // the end of the stretch masked so far
-        int last = -1; // the name whose marker ends the output, within the current stretch
-        for (int[] f : found) {
-            if (f[1] <= masked) {
-                continue; // inside what is masked already (a contained secret, a shorter spelling)
-            }
-            if (f[0] >= masked) {
-                out.append(text, masked, f[0]);
-                last = -1;
-            }
-            if (f[2] != last) {
-                out.append("[REDACTED:").append(names.get(f[2])).append(']');
-                last = f[2];
-            }
-            masked = f[1];
-        }
-        return out.append(text, masked, text.length()).toString();
+        return Masking.mask(text, secrets);
     }
 
     /**
@@ -173,7 +124,7 @@ public interface Secrets {
      * asks for them for every string it masks and every streamed fragment.
      */
     static List<String> spellings(String value) {
-        return SecretSpellings.of(value);
+        return Masking.spellings(value);
     }
 
     /**
@@ -187,43 +138,6 @@ public interface Secrets {
      * Longest first.
      */
     static List<String> forms(String value) {
-        boolean plain = true;
-        for (int i = 0; i < value.length() && plain; i++) {
-            char c = value.charAt(i);
-            plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '/' && c != '<' && c != '>' && c != '&';
-        }
-        if (plain) {
-            return List.of(value);
-        }
-        String escaped = new String(JsonStringEncoder.getInstance().quoteAsString(value));
-        StringBuilder lower = new StringBuilder();
-        StringBuilder upper = new StringBuilder();
-        StringBuilder htmlSafe = new StringBuilder();
-        for (int i = 0; i < escaped.length(); i++) {
-            char c = escaped.charAt(i);
-            if (c > 0x7e) {
-                String hex = String.format("%04x", (int) c);
-                lower.append("\\u").append(hex);
-                upper.append("\\u").append(hex.toUpperCase(Locale.ROOT));
-            } else {
-                lower.append(c);
-                upper.append(c);
-            }
-            switch (c) {
-                case '<' -> htmlSafe.append("\\u003c");
-                case '>' -> htmlSafe.append("\\u003e");
-                case '&' -> htmlSafe.append("\\u0026");
-                case '\u2028' -> htmlSafe.append("\\u2028");
-                case '\u2029' -> htmlSafe.append("\\u2029");
-                default -> htmlSafe.append(c);
-            }
-        }
-        List<String> forms = new ArrayList<>(List.of(upper.toString(), lower.toString(), escaped, htmlSafe.toString(), value));
-        if (value.indexOf('/') >= 0) {
-            for (String form : List.of(escaped, lower.toString(), upper.toString())) {
-                forms.add(form.replace("/", "\\/"));
-            }
-        }
-        return forms.stream().distinct().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        return Masking.forms(value);
     }
 }

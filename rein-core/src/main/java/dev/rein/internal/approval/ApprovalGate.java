@@ -6,13 +6,13 @@ import dev.rein.approval.ApprovalPolicy;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.internal.chain.Bindable;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.secret.MaskedText;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Fence;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
 import dev.rein.tool.Risk;
-import dev.rein.tool.Secrets;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolChainException;
@@ -23,7 +23,6 @@ import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -146,19 +145,11 @@ public final class ApprovalGate implements ToolInterceptor, Bindable<ToolInterce
         if (ApprovalDecision.Reject.NO_REASON.equals(reason)) {
             return "A person rejected this call, so it was not executed. They gave no reason."; // Rein's words: nothing to fence
         }
-        Map<String, String> known = invocation.context().secrets().known();
-        String masked = Secrets.mask(reason, known);
-        if (!masked.equals(reason)) {
-            java.util.SortedSet<String> names = new java.util.TreeSet<>();
-            known.forEach((name, value) -> {
-                if (Secrets.forms(value).stream().anyMatch(reason::contains)) {
-                    names.add(name);
-                }
-            });
-            events.audit(invocation, "secret_masked", "the rejection reason for tool '" + invocation.tool().name()
-                    + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
+        MaskedText masked = MaskedText.of(reason, invocation.context().secrets().known());
+        if (masked.found()) {
+            events.audit(invocation, "secret_masked", masked.audited("the rejection reason for tool '" + invocation.tool().name() + "'"));
         }
-        return "A person rejected this call, so it was not executed. Their reason, quoted:\n" + Fence.quoted(masked, "rejection reason");
+        return "A person rejected this call, so it was not executed. Their reason, quoted:\n" + Fence.quoted(masked.text(), "rejection reason");
     }
 
     /** The policy's answer; one that throws is a programmer error naming the policy, and the call is not run. */

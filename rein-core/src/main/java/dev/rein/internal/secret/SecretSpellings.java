@@ -1,4 +1,4 @@
-package dev.rein.tool;
+package dev.rein.internal.secret;
 
 import java.util.Collections;
 import java.util.List;
@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 /**
- * The spellings of secret values ({@link Secrets#forms}), worked out once per value: masking asks
+ * The spellings of secret values ({@link Masking#forms}), worked out once per value: masking asks
  * for them for every string of every trace event and every streamed fragment, and working them out
  * takes microseconds for a value with a {@code /} (most base64 keys).
  */
@@ -20,11 +20,11 @@ final class SecretSpellings {
 
     private SecretSpellings() {}
 
-    /** {@link Secrets#forms}{@code (value)}, longest first, the value's own spelling last. */
+    /** {@link Masking#forms}{@code (value)}, longest first, the value's own spelling last. */
     static List<String> of(String value) {
         List<String> forms = FORMS.get(value);
         if (forms == null) {
-            forms = Secrets.forms(value).stream().map(form -> form.equals(value) ? new String(value) : form).toList();
+            forms = Masking.forms(value).stream().map(form -> form.equals(value) ? new String(value) : form).toList();
             FORMS.put(value, forms);
         }
         return forms;

@@ -1,0 +1,50 @@
+package dev.rein.internal.secret;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * A text with every known secret masked ({@link Masking#mask}), and the names of the secrets it held, for the
+ * {@code secret_masked} audit event of whoever masked it: a tool's output, a rejection reason or deny reason before the
+ * fence cuts it, the model's text. One place collects the names as masking finds the values (in any spelling it looks for).
+ *
+ * @param text    the masked text (null for a null text)
+ * @param secrets the names of the secrets the text held, sorted; empty when nothing was masked
+ */
+public record MaskedText(String text, SortedSet<String> secrets) {
+    public MaskedText {
+        secrets = Collections.unmodifiableSortedSet(new TreeSet<>(secrets));
+    }
+
+    /** {@code text} masked with the {@code known} secrets (by name). */
+    public static MaskedText of(String text, Map<String, String> known) {
+        String masked = Masking.mask(text, known);
+        return new MaskedText(masked, masked == null || masked.equals(text) ? new TreeSet<>() : namesIn(text, known));
+    }
+
+    /** The names of the {@code known} secrets that {@code text} holds in any spelling masking looks for, sorted. */
+    public static SortedSet<String> namesIn(String text, Map<String, String> known) {
+        SortedSet<String> names = new TreeSet<>();
+        known.forEach((name, value) -> {
+            if (Masking.forms(value).stream().anyMatch(text::contains)) {
+                names.add(name);
+            }
+        });
+        return names;
+    }
+
+    /** Whether a secret was masked. */
+    public boolean found() {
+        return !secrets.isEmpty();
+    }
+
+    /**
+     * The {@code secret_masked} audit detail: {@code what} ("the rejection reason for tool 'x'") contained the secrets,
+     * masked before the model or the trace saw them.
+     */
+    public String audited(String what) {
+        return what + " contained the secret(s) " + secrets + "; they were masked before the model or the trace saw them";
+    }
+}

@@ -1,0 +1,136 @@
+package dev.rein.internal.secret;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How secret values are found and masked in text ({@code Secrets.mask}, {@code Secrets.forms}, which delegate here): below
+ * the tool package, so that Rein's internal code that masks and audits a text ({@link MaskedText}) can be used by the
+ * tool package's stages without a package cycle.
+ */
+public final class Masking {
+    /** The shortest value masked ({@code Secrets.MIN_LENGTH}): a shorter one could not be masked without ordinary text. */
+    public static final int MIN_LENGTH = 4;
+
+    private Masking() {}
+
+    /**
+     * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. A secret
+     * that contains another is masked whole, and two values that overlap in the text (the end of one
+     * is the start of the other) are masked together, one marker each. A value is also found as JSON
+     * writes it inside a string ({@link #forms}), since tool results, notes and streamed tool input
+     * are often JSON text.
+     */
+    public static String mask(String text, Map<String, String> secrets) {
+        if (text == null || text.isEmpty() || secrets.isEmpty()) {
+            return text;
+        }
+        // Every spelling is looked for in the original text: replacing one value after another left the
+        // part of a second value that overlapped the first in clear.
+        // Each find is {start, end, index of the name}; an interface cannot hold a private record for it.
+        List<int[]> found = null;
+        List<String> names = null;
+        for (Map.Entry<String, String> secret : secrets.entrySet()) {
+            if (secret.getValue().length() < MIN_LENGTH) {
+                continue;
+            }
+            for (String form : spellings(secret.getValue())) {
+                for (int at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+                    if (found == null) {
+                        found = new ArrayList<>();
+                        names = new ArrayList<>();
+                    }
+                    if (names.isEmpty() || !names.getLast().equals(secret.getKey())) {
+                        names.add(secret.getKey());
+                    }
+                    found.add(new int[] {at, at + form.length(), names.size() - 1});
+                }
+            }
+        }
+        if (found == null) {
+            return text;
+        }
+        found.sort(Comparator.<int[]>comparingInt(f -> f[0]).thenComparing(Comparator.<int[]>comparingInt(f -> f[1]).reversed()));
+        StringBuilder out = new StringBuilder(text.length());
+        int masked = 0; // the end of the stretch masked so far
+        int last = -1; // the name whose marker ends the output, within the current stretch
+        for (int[] f : found) {
+            if (f[1] <= masked) {
+                continue; // inside what is masked already (a contained secret, a shorter spelling)
+            }
+            if (f[0] >= masked) {
+                out.append(text, masked, f[0]);
+                last = -1;
+            }
+            if (f[2] != last) {
+                out.append("[REDACTED:").append(names.get(f[2])).append(']');
+                last = f[2];
+            }
+            masked = f[1];
+        }
+        return out.append(text, masked, text.length()).toString();
+    }
+
+    /**
+     * {@link #forms}{@code (value)}, with the escaped spellings worked out once per value: masking
+     * asks for them for every string it masks and every streamed fragment.
+     */
+    public static List<String> spellings(String value) {
+        return SecretSpellings.of(value);
+    }
+
+    /**
+     * The spellings of {@code value} that {@link #mask} replaces: the value itself and, when it has
+     * characters JSON escapes or may escape, how it appears inside a JSON string: with quotes,
+     * backslashes and control characters escaped; also with every non-ASCII character as a
+     * {@code \\u} escape in lower or upper case hex (as {@code ensure_ascii} encoders write it);
+     * with {@code /} as {@code \\/} (PHP's encoder, and with its {@code \\u} escapes too); and with
+     * {@code <}, {@code >} and {@code &} as {@code \\u003c}, {@code \\u003e}, {@code \\u0026} (Go's
+     * HTML-safe encoder). Slashes are common in keys (base64), so the {@code \\/} spelling matters.
+     * Longest first.
+     */
+    public static List<String> forms(String value) {
+        boolean plain = true;
+        for (int i = 0; i < value.length() && plain; i++) {
+            char c = value.charAt(i);
+            plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '/' && c != '<' && c != '>' && c != '&';
+        }
+        if (plain) {
+            return List.of(value);
+        }
+        String escaped = new String(JsonStringEncoder.getInstance().quoteAsString(value));
+        StringBuilder lower = new StringBuilder();
+        StringBuilder upper = new StringBuilder();
+        StringBuilder htmlSafe = new StringBuilder();
+        for (int i = 0; i < escaped.length(); i++) {
+            char c = escaped.charAt(i);
+            if (c > 0x7e) {
+                String hex = String.format("%04x", (int) c);
+                lower.append("\\u").append(hex);
+                upper.append("\\u").append(hex.toUpperCase(Locale.ROOT));
+            } else {
+                lower.append(c);
+                upper.append(c);
+            }
+            switch (c) {
+                case '<' -> htmlSafe.append("\\u003c");
+                case '>' -> htmlSafe.append("\\u003e");
+                case '&' -> htmlSafe.append("\\u0026");
+                case '\u2028' -> htmlSafe.append("\\u2028");
+                case '\u2029' -> htmlSafe.append("\\u2029");
+                default -> htmlSafe.append(c);
+            }
+        }
+        List<String> forms = new ArrayList<>(List.of(upper.toString(), lower.toString(), escaped, htmlSafe.toString(), value));
+        if (value.indexOf('/') >= 0) {
+            for (String form : List.of(escaped, lower.toString(), upper.toString())) {
+                forms.add(form.replace("/", "\\/"));
+            }
+        }
+        return forms.stream().distinct().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    }
+}
