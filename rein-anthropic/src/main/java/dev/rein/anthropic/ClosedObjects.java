@@ -59,8 +59,8 @@ final class ClosedObjects {
                     + " that say what the object holds, and the copy closes the schema it names on its own, so it must"
                     + " list what they name, which Rein cannot check (it follows only a \"$ref\" that is \"#\" and a"
                     + " JSON Pointer, percent-encoded or not, to a schema in this one, where no schema below the top"
-                    + " has an \"$id\"): write"
-                    + " the referenced schema out in place of the $ref, merged with what is beside it" + LEAVE_IT_OFF);
+                    + " has an \"$id\" other than an anchor such as \"#a\"): write the referenced schema out in place"
+                    + " of the $ref, merged with what is beside it" + LEAVE_IT_OFF);
         }
         List<Part> parts = parts(object, null, pointer, null);
         for (Located target : chain.subList(1, chain.size())) {
@@ -273,8 +273,8 @@ final class ClosedObjects {
                     throw unlisted(name, part.keyword(), part.pointer(), "properties of the value of \"" + entry.getKey()
                             + "\"", own.at(), "write the schema the reference at " + own.at() + " names out in its place"
                             + " (Rein follows only a \"$ref\" that is \"#\" and a JSON Pointer, percent-encoded or"
-                            + " not, to a schema in this one, where no schema below the top has an \"$id\"), so that it"
-                            + " lists the properties the " + says + " names");
+                            + " not, to a schema in this one, where no schema below the top has an \"$id\" other than"
+                            + " an anchor such as \"#a\"), so that it lists the properties the " + says + " names");
                 }
                 refuseUnlistedChild(schemas, childParts, entry.getKey(), part, says, name, given);
             }

@@ -279,6 +279,28 @@ class SentSchemaSoundnessTest {
                 "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}", null);
     }
 
+    /**
+     * rev122: a reference the closing check cannot follow because of an $id below the top is refused saying which $id
+     * stops it: one that is not only a fragment, as an anchor's ("$id": "#a") keeps the base and stops nothing.
+     */
+    @Test
+    void aRefusalForAnIdBelowTheTopSaysAnAnchorIdDoesNotStopTheCheck() throws Exception {
+        String follows = "a JSON Pointer, percent-encoded or not, to a schema in this one, where no schema below the"
+                + " top has an \"$id\" other than an anchor such as \"#a\")";
+        String w = "\"w\":{\"$id\":\"https://ex.com/w\",\"type\":\"string\"}";
+        // a $ref beside keywords that name properties
+        check("{\"type\":\"object\",\"properties\":{\"y\":{\"type\":\"object\",\"properties\":{" + AB + "},\"$ref\":"
+                + "\"#/$defs/Y\"}," + w + "},\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":"
+                + "\"string\"}}}}}", "{\"y\":{\"a\":\"s\",\"b\":\"t\"}}",
+                "which Rein cannot check (it follows only a \"$ref\" that is \"#\" and " + follows);
+        // a $ref a condition speaks of the properties of
+        check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/Y\"},"
+                + w + "},\"required\":[\"k\"],\"$defs\":{\"Y\":{\"type\":\"object\",\"properties\":{" + AB + "}}},"
+                + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}",
+                "{\"k\":\"a\",\"y\":{\"a\":\"s\",\"b\":\"t\"}}", "names out in its place (Rein follows only a"
+                + " \"$ref\" that is \"#\" and " + follows);
+    }
+
     /** rev102: the copy sends oneOf as anyOf, so a $ref through a oneOf would name nothing: refused (P5b). */
     @Test
     void aReferenceThroughAOneOfIsRefused() throws Exception {
