@@ -126,18 +126,7 @@ public final class Fence {
     private static boolean invisible(int c) {
         int type = Character.getType(c);
         return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL
-                || defaultIgnorable(c);
-    }
-
-    /**
-     * Unicode's default-ignorable code points that are not format characters: they render as
-     * nothing (variation selectors, the combining grapheme joiner, Hangul fillers, Mongolian
-     * variation selectors, Khmer inherent vowels), so between the parts of a tag they hide it too.
-     */
-    private static boolean defaultIgnorable(int c) {
-        return c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F)
-                || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0 || (c >= 0xFFF0 && c <= 0xFFF8)
-                || (c >= 0xE0000 && c <= 0xE0FFF);
+                || Ignorables.defaultIgnorable(c);
     }
 
     /** {@code value} as an attribute's value: escaped like XML, on one line; null reads {@code unknown}. */

@@ -27,6 +27,7 @@ import dev.rein.eval.TaskCategory;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.internal.text.FileProblems;
+import dev.rein.internal.text.RunIds;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +155,9 @@ public final class SuiteFile {
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < spec.tasks().size(); i++) {
             SuiteSpec.TaskSpec task = spec.tasks().get(i);
-            String where = source + ": tasks[" + i + "]" + (task != null && task.id() != null ? " (" + task.id() + ")" : "");
+            // the id as every message shows it: a line feed or an escape in it would reach the terminal or the log
+            String where = source + ": tasks[" + i + "]"
+                    + (task != null && task.id() != null ? " (" + RunIds.shown(task.id()) + ")" : "");
             if (task == null) {
                 throw new ReinException(where + " is empty: give each task an id and a goal (- id: release-date, goal: ...)");
             }
@@ -167,8 +170,8 @@ public final class SuiteFile {
             }
             Integer earlier = ids.putIfAbsent(task.id(), i);
             if (earlier != null) {
-                throw new ReinException(where + ": another task has the id '" + task.id() + "' (tasks[" + earlier
-                        + "]); task ids must be unique");
+                throw new ReinException(where + ": another task has the id '" + RunIds.shown(task.id()) + "' (tasks["
+                        + earlier + "]); task ids must be unique");
             }
             suite.task(task(spec, task, registry, where, source, format));
         }

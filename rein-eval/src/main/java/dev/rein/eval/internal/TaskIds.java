@@ -1,18 +1,22 @@
 package dev.rein.eval.internal;
 
 import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.Ignorables;
 import dev.rein.internal.text.LoneSurrogates;
+import dev.rein.internal.text.RunIds;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.Locale;
 
 /**
  * What a task id may hold. An id names its trial traces ({@code TASK.TRIAL.jsonl}) and is read in every report, so it
- * holds letters and digits of any script ({@code 注文確認}, {@code заказ}), and after the first also combining marks (a
- * decomposed {@code デ}), {@code _}, {@code -} and {@code .}: nothing a file system refuses or reads as a path
- * ({@code / \ :}, control characters, spaces), nothing invisible (format characters, variation selectors, Hangul
- * fillers). At most {@link #MAX_CHARACTERS} characters (code points) and {@link #MAX_BYTES} bytes in UTF-8, so that the
- * trace's name stays within the 255 bytes a file name may have.
+ * holds letters and digits of any script ({@code 注文確認}, {@code заказ}), and after the first also combining marks (one
+ * with no composed form, {@code ą́}), {@code _}, {@code -} and {@code .}: nothing a file system refuses or reads as a path
+ * ({@code / \ :}, control characters, spaces), nothing invisible (format characters, Unicode's default-ignorable code
+ * points). It is in NFC, as typed: a decomposed {@code テ\u3099} beside a composed {@code デ} would be two ids of a
+ * suite but one trace file on a Mac, whose file system names files in one form. At most {@link #MAX_CHARACTERS}
+ * characters (code points) and {@link #MAX_BYTES} bytes in UTF-8, so that the trace's name stays within the 255 bytes a
+ * file name may have.
  */
 public final class TaskIds {
     /** The most characters (code points, an emoji or 𠮷 being one) a task id holds. */
@@ -47,6 +51,11 @@ public final class TaskIds {
             }
             i += Character.charCount(c);
         }
+        String composed = Normalizer.normalize(id, Normalizer.Form.NFC);
+        if (!composed.equals(id)) {
+            // a Mac names a file in one form: a decomposed and a composed id would be one trace file, one trial's lost
+            return "it is not in Unicode's composed form (NFC): write it '" + RunIds.shown(composed) + "'";
+        }
         if (at > MAX_CHARACTERS) {
             return "it has " + at + " characters";
         }
@@ -68,18 +77,20 @@ public final class TaskIds {
         if (!Character.isLetterOrDigit(first)) {
             base.insert(0, 't');
         }
+        // the 't' may compose with a first mark ('t' and U+0308 are U+1E97); NFC's prefixes stay in NFC when cut below
+        String whole = Normalizer.normalize(base, Normalizer.Form.NFC);
         int characters = MAX_CHARACTERS - suffix.length();
         int bytes = MAX_BYTES - suffix.getBytes(StandardCharsets.UTF_8).length;
         int end = 0;
-        for (int n = 0; end < base.length() && n < characters; n++) {
-            int c = base.codePointAt(end);
+        for (int n = 0; end < whole.length() && n < characters; n++) {
+            int c = whole.codePointAt(end);
             int size = new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8).length;
             if ((bytes -= size) < 0) {
                 break;
             }
             end += Character.charCount(c);
         }
-        return base.substring(0, end) + suffix;
+        return whole.substring(0, end) + suffix;
     }
 
     private static boolean allowed(int c) {
@@ -93,10 +104,12 @@ public final class TaskIds {
         return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK || type == Character.ENCLOSING_MARK;
     }
 
-    /** Letters and marks no one sees: Hangul fillers, the combining grapheme joiner, variation selectors. */
+    /**
+     * Letters and marks no one sees (Hangul fillers, the combining grapheme joiner, variation selectors, Khmer inherent
+     * vowels): Unicode's default-ignorable code points, as rein-core's tag rule reads them.
+     */
     private static boolean invisible(int c) {
-        return c == 0x115F || c == 0x1160 || c == 0x3164 || c == 0xFFA0 || c == 0x034F || c >= 0x180B && c <= 0x180F
-                || c >= 0xFE00 && c <= 0xFE0F || c >= 0xE0100 && c <= 0xE01EF;
+        return Ignorables.defaultIgnorable(c);
     }
 
     /** {@code c} as a message names it: in quotes when it can be seen, else as U+XXXX. */

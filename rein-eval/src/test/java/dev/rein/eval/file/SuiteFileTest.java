@@ -743,6 +743,30 @@ class SuiteFileTest {
                         + " digit, at most 200 bytes in UTF-8 (it names trace files: TASK.TRIAL.jsonl)");
     }
 
+    /**
+     * A task's id in the place an error names (tasks[0] (ID)) and in the duplicate-id sentence is shown escaped, as the
+     * id's own refusal shows it: before, a line feed or an escape in it reached the terminal or forged a log line.
+     */
+    @Test
+    void anIdWithControlCharactersIsShownEscapedInThePlaceAndTheDuplicateSentence() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: "a\\nWARN forged\\e[2J"
+                    goal: g
+                    script: [{text: x}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml (line 5, column 5): tasks[0] (a\\x0aWARN forged\\x1b[2J): task id"
+                        + " 'a\\x0aWARN forged\\x1b[2J' is invalid")
+                .message().doesNotContain("\n", "\u001b");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: ok
+                    goal: g
+                    script: [{text: x}]
+                  - id: ok
+                    goal: g
+                    script: [{text: x}]
+                """)).hasMessageContaining("tasks[1] (ok): another task has the id 'ok' (tasks[0])");
+    }
+
     @Test
     void aFieldGivenTwiceIsAnErrorNotTheLastOneWinning() {
         // YAML 1.2: the keys of a mapping are unique; taking the last would drop must_call unseen
