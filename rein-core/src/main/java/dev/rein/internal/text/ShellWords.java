@@ -40,16 +40,32 @@ public final class ShellWords {
     /**
      * {@code command}, its words given by {@link #word}, set off in the middle of a sentence so that a person sees where
      * it ends, by quotes it does not hold: in single quotes when it holds none; else in double quotes when it holds nothing
-     * a shell reads inside them ({@code " $ ` !}); else bare, as no quote could set it off without being its own. Pasted
-     * with the quotes around it, the command is one word a shell runs nothing of (rein-cli's SuggestedCommand).
+     * a shell reads inside them ({@code " $ ` !}, nor a backslash a shell would take there: one before another backslash,
+     * which sh reads as one, so {@code 'x\\y'} would name {@code x\y}); else bare, as no quote could set it off without
+     * being its own, and a shell reads its words as they are. Pasted with the quotes around it, the command is one word a
+     * shell runs nothing of (rein-cli's SuggestedCommand).
      */
     public static String setOff(String command) {
         if (command.indexOf('\'') < 0) {
             return "'" + command + "'";
         }
-        if (command.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '!')) {
+        if (command.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '!') && !escapesInDoubleQuotes(command)) {
             return "\"" + command + "\"";
         }
         return command;
+    }
+
+    /**
+     * Whether a backslash in {@code command} would escape what follows it inside double quotes: another backslash, a line
+     * feed, or the closing quote itself (" $ ` are refused before).
+     */
+    private static boolean escapesInDoubleQuotes(String command) {
+        for (int i = command.indexOf('\\'); i >= 0; i = command.indexOf('\\', i + 1)) {
+            char next = i + 1 < command.length() ? command.charAt(i + 1) : '"';
+            if (next == '\\' || next == '\n' || next == '"') {
+                return true;
+            }
+        }
+        return false;
     }
 }

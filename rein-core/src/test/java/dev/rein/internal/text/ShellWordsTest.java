@@ -46,16 +46,35 @@ class ShellWordsTest {
         assertThat(ShellWords.setOff("rein show 'run_1\\x1b[2Jold'")).isEqualTo("\"rein show 'run_1\\x1b[2Jold'\"");
         assertThat(ShellWords.setOff("rein memory forget --user 'o'\\''brien' m1"))
                 .isEqualTo("\"rein memory forget --user 'o'\\''brien' m1\"");
-        for (String special : new String[] {"\"", "$", "`", "!"}) {
+        for (String special : new String[] {"\"", "$", "`", "!", "\\\\"}) {
             String command = "rein show 'it'\\''s " + special + "5'";
             assertThat(ShellWords.setOff(command)).as(special).isEqualTo(command);
         }
     }
 
+    /**
+     * Inside double quotes sh reads {@code \\} as {@code \}: a command holding two backslashes in a row, set off in
+     * double quotes and pasted, names another id ({@code 'x\\y'} became {@code 'x\y'}). It is given bare, and pasted bare
+     * the shell reads the id itself. A lone backslash before another character sh keeps inside double quotes ({@code \x1b}
+     * as shown) stays in them. Before, both were double-quoted.
+     */
+    @Test
+    void aCommandHoldingABackslashThatDoubleQuotesWouldEatIsGivenBare() throws Exception {
+        for (String id : List.of("x\\\\y", "it's x\\\\y", "it's x\\\\\\\\y", "o'brien\\\\")) {
+            String command = "rein show " + RunIds.shellWord(id);
+            assertThat(ShellWords.setOff(command)).as(command).isEqualTo(command);
+            Process sh = new ProcessBuilder("sh", "-c", "printf '%s|' " + command).redirectErrorStream(true).start();
+            String back = new String(sh.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            sh.waitFor();
+            assertThat(back).as(command).isEqualTo("rein|show|" + id + "|");
+        }
+        assertThat(ShellWords.setOff("rein show 'it'\\''s x\\y'")).isEqualTo("\"rein show 'it'\\''s x\\y'\"");
+    }
+
     /** Pasted with the quotes set around it, a command set off in quotes is one word a shell gives back as it is: nothing of it runs. */
     @Test
     void aCommandSetOffInQuotesIsOneWordTheShellRunsNothingOf() throws Exception {
-        for (String id : List.of("run_1", "my run", "run_1\\x1b[2Jold", "-r1", "a;b", "x\\y")) {
+        for (String id : List.of("run_1", "my run", "run_1\\x1b[2Jold", "-r1", "a;b", "x\\y", "it's x\\y")) {
             String command = "rein show " + RunIds.shellWord(id);
             String setOff = ShellWords.setOff(command);
             assertThat(setOff).as(command).isNotEqualTo(command);
