@@ -95,11 +95,6 @@ public final class TextSummary {
         return visible(finding.grader() + ": " + finding.message());
     }
 
-    /**
-     * Findings and errors quote what the agent, its tools and the provider wrote (an agent's failure
-     * summary, a provider's message), and a suite's name is the file's: shown with every control
-     * character as an escape, so none of them reaches the terminal, and each trial stays one line.
-     */
     /** {@code id} (a task id: letters, digits and marks, no control character) and spaces to fill {@code width} columns. */
     private static String padded(String id, int width) {
         return id + " ".repeat(Math.max(0, width - columns(id)));
@@ -122,6 +117,11 @@ public final class TextSummary {
         }).sum();
     }
 
+    /**
+     * Findings and errors quote what the agent, its tools and the provider wrote (an agent's failure
+     * summary, a provider's message), and a suite's name is the file's: shown with every control
+     * character as an escape, so none of them reaches the terminal, and each trial stays one line.
+     */
     private static String visible(String text) {
         return text == null ? "null" : Controls.visible(text, false);
     }
