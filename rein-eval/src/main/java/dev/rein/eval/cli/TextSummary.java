@@ -1,6 +1,7 @@
 package dev.rein.eval.cli;
 
 import dev.rein.eval.Finding;
+import dev.rein.eval.internal.DisplayWidth;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.TrialOutcome;
 import java.math.BigDecimal;
@@ -100,21 +101,9 @@ public final class TextSummary {
         return id + " ".repeat(Math.max(0, width - columns(id)));
     }
 
-    /**
-     * The terminal columns {@code text} takes: two for each East Asian wide or fullwidth character (Hangul, CJK, kana,
-     * fullwidth forms), none for a combining mark, one for every other.
-     */
+    /** The terminal columns {@code text} takes ({@link DisplayWidth}, the progress bar's rule too). */
     static int columns(String text) {
-        return text.codePoints().map(c -> {
-            int type = Character.getType(c);
-            if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT) {
-                return 0;
-            }
-            boolean wide = c >= 0x1100 && c <= 0x115F || c >= 0x2E80 && c <= 0xA4CF && c != 0x303F || c >= 0xAC00 && c <= 0xD7A3
-                    || c >= 0xF900 && c <= 0xFAFF || c >= 0xFE30 && c <= 0xFE4F || c >= 0xFF00 && c <= 0xFF60
-                    || c >= 0xFFE0 && c <= 0xFFE6 || c >= 0x20000 && c <= 0x3FFFD;
-            return wide ? 2 : 1;
-        }).sum();
+        return DisplayWidth.of(text);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.rein.eval.run;
 
+import dev.rein.eval.internal.DisplayWidth;
 import dev.rein.internal.text.Controls;
 import dev.rein.internal.text.Counts;
 import java.io.PrintStream;
@@ -110,16 +111,19 @@ final class ProgressBar implements Progress {
     }
 
     private static int width(String text) {
-        return text.codePoints().map(cp -> cp < 0x1100 ? 1 : 2).sum();
+        return DisplayWidth.of(text);
     }
 
-    /** The start of {@code name} in at most {@code columns} terminal columns (a wide character takes two). */
+    /**
+     * The start of {@code name} in at most {@code columns} terminal columns ({@link DisplayWidth}: a wide character takes
+     * two, a combining mark none, so a mark is kept with its letter).
+     */
     private static String fit(String name, int columns) {
         StringBuilder out = new StringBuilder();
         int used = 0;
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
-            int width = cp < 0x1100 ? 1 : 2; // errs wide: a narrow character counted as two only shortens the name
+            int width = DisplayWidth.of(cp);
             if (used + width > columns) {
                 break;
             }

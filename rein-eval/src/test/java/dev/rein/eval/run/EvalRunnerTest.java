@@ -467,6 +467,23 @@ class EvalRunnerTest {
         assertThat(ProgressBar.columns(Map.of())).isEqualTo(80);
     }
 
+    /**
+     * A suite's name cut to fit the bar is cut between characters as a terminal shows them: a combining mark takes no
+     * column and stays with its letter (before, each counted one column, so a cut could leave 'e' without its accent).
+     */
+    @Test
+    void theBarCutsASuitesNameNeverBetweenALetterAndItsMark() {
+        String name = "x" + "e\u0301".repeat(40);
+        for (int width = 20; width <= 140; width++) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            ProgressBar bar = new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8), true, width);
+            bar.started(name, 3);
+            String drawn = bytes.toString(StandardCharsets.UTF_8).replace("\r", "");
+            String shown = drawn.startsWith("x") ? drawn.substring(0, drawn.indexOf(' ')) : ""; // the rest starts with ' '
+            assertThat(shown).as("%d: '%s'", width, drawn).doesNotContainPattern("e(?!\u0301)");
+        }
+    }
+
     @Test
     void theBarIsDrawnWhenTheLauncherSaysStderrIsATerminalAndLinesWhenNot() throws Exception {
         // the JDK console knows only stdin and stdout: 'rein eval S 2> log' at a terminal wrote the redrawn bar
