@@ -1,6 +1,7 @@
 package dev.rein.anthropic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rein.ReinException;
@@ -34,6 +35,12 @@ class SentSchemaSoundnessTest {
         assertThat(refusal).as("sent, not refused: " + schema + "\nas " + sent).isNull();
         assertThat(OutputSchema.fromJson("T", sent).problems(JSON.readTree(value)))
                 .as("the sent copy " + sent + " takes " + value).isEmpty();
+    }
+
+    /** A schema whose references loop with no property or item between is refused by fromJson, naming the loop. */
+    private static void loopRefused(String schema, String loop) {
+        assertThatThrownBy(() -> OutputSchema.fromJson("S", schema)).as(schema).isInstanceOf(ReinException.class)
+                .hasMessageContaining("loops without reaching a property or item: " + loop);
     }
 
     /** A then/else/dependent* naming a property through allOf/anyOf, from an allOf entry, or of a nested object. */
@@ -93,9 +100,10 @@ class SentSchemaSoundnessTest {
         check("{\"type\":\"object\",\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#\"}},\"required\":"
                 + "[\"k\"]," + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"k\"]}}}}",
                 "{\"k\":\"a\",\"y\":{\"k\":\"b\"}}", null);
-        // references that name each other name no object: refused (not followed round), as one that names nothing
-        check(refY + "{\"$ref\":\"#/$defs/Z\"},\"Z\":{\"$ref\":\"#/$defs/Y\"}}," + then, "{\"k\":\"b\"}",
-                "write the schema the reference at /properties/y names out in its place");
+        // references that name each other name no object and loop: refused when the schema is made (RefLoops), naming
+        // the loop, before any copy is sent
+        loopRefused(refY + "{\"$ref\":\"#/$defs/Z\"},\"Z\":{\"$ref\":\"#/$defs/Y\"}}," + then,
+                "#/$defs/Y → #/$defs/Z → #/$defs/Y");
         // nor an anchor, not a JSON Pointer
         check(refY.replace("#/$defs/Y", "#Y") + "{\"$anchor\":\"Y\",\"type\":\"object\",\"properties\":{" + AB + "}}},"
                 + then, yb, "write the schema the reference at /properties/y names out in its place");
@@ -212,14 +220,16 @@ class SentSchemaSoundnessTest {
 
     /**
      * rev114 P3: anyOf variants whose references name each other round (U = anyOf[$ref V, null], V = anyOf[$ref U,
-     * string]) name no object: the check stops there and refuses as for a reference it cannot follow, no stack overflow.
+     * string]) name no object, and checking a value against them never ended: since 23076461 OutputSchema.fromJson
+     * refuses the schema naming the loop, so no copy is ever made of it (and no stack overflows).
      */
     @Test
     void variantsThatReferToEachOtherRoundAreRefusedNotFollowedForever() throws Exception {
-        check("{\"type\":\"object\",\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":"
+        // U's first variant is V, whose first is U: checking a value never ended, so the schema is refused when made
+        loopRefused("{\"type\":\"object\",\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\"},\"y\":{\"$ref\":\"#/$defs/U\"}},\"$defs\":{\"U\":{\"anyOf\":"
                 + "[{\"$ref\":\"#/$defs/V\"},{\"type\":\"null\"}]},\"V\":{\"anyOf\":[{\"$ref\":\"#/$defs/U\"},{\"type\":\"string\"}]}},"
-                + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}", "{\"k\":\"b\"}",
-                "names properties of the value of \"y\"");
+                + IF_K + "\"then\":{\"properties\":{\"y\":{\"required\":[\"b\"]}}}}",
+                "#/$defs/U → #/$defs/U/anyOf/0 → #/$defs/V → #/$defs/V/anyOf/0 → #/$defs/U");
     }
 
     /**
