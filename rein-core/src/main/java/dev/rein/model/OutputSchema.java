@@ -135,9 +135,7 @@ public final class OutputSchema implements ModelOption {
         // checking an answer against such a loop never ended: the validator overflowed the stack on the first answer
         String loop = dev.rein.internal.schema.RefLoops.find(this.schema);
         if (loop != null) {
-            throw new ReinException("the output schema '" + name + "' loops without reaching a property or item: " + loop
-                    + ", each applied to the same value, so checking an answer would never end. Make one of them describe the"
-                    + " value (a type, its properties) instead of referring on");
+            throw new ReinException(dev.rein.internal.schema.RefLoops.describe("the output schema '" + name + "'", loop, "an answer"));
         }
         try {
             this.compiled = FACTORY.getSchema(this.schema);
@@ -550,7 +548,13 @@ public final class OutputSchema implements ModelOption {
 
     /** What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates. */
     public List<String> problems(JsonNode value) {
-        List<ValidationMessage> messages = List.copyOf(compiled.validate(value));
+        List<ValidationMessage> messages;
+        try {
+            messages = List.copyOf(compiled.validate(value));
+        } catch (StackOverflowError e) { // a loop RefLoops does not follow: said as the loops it does, not a JVM error
+            throw new ReinException(dev.rein.internal.schema.RefLoops.describe("the output schema '" + name + "'", null,
+                    "an answer"));
+        }
         List<String> problems = messages.stream()
                 .filter(m -> !nullBranchBeside(m, messages))
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))

@@ -40,7 +40,11 @@ final class JsonSchemas {
         /** A sure "valid" for simple schemas, or null. */
         private final SimpleSchema shortcut;
 
-        private Compiled(JsonSchema schema, SimpleSchema shortcut) {
+        /** The tool's name, for what a validator's stack overflow is told as. */
+        private final String toolName;
+
+        private Compiled(String toolName, JsonSchema schema, SimpleSchema shortcut) {
+            this.toolName = toolName;
             this.schema = schema;
             this.shortcut = shortcut;
         }
@@ -55,7 +59,13 @@ final class JsonSchemas {
 
         /** The validator's own answer, never the shortcut's (tests compare the two). */
         List<String> validatorProblems(JsonNode value) {
-            Set<ValidationMessage> messages = schema.validate(value);
+            Set<ValidationMessage> messages;
+            try {
+                messages = schema.validate(value);
+            } catch (StackOverflowError e) { // a loop RefLoops does not follow: said as the loops it does, not a JVM error
+                throw new ReinException(dev.rein.internal.schema.RefLoops.describe("tool '" + toolName
+                        + "' has an input schema that", null, "arguments"));
+            }
             return messages.stream()
                     .sorted(Comparator.comparing(ValidationMessage::getMessage))
                     .map(ValidationMessage::getMessage)
@@ -71,14 +81,13 @@ final class JsonSchemas {
         // checking arguments against such a loop never ended: the validator overflowed the stack on the first call
         String loop = dev.rein.internal.schema.RefLoops.find(schema);
         if (loop != null) {
-            throw new ReinException("tool '" + toolName + "' has an input schema that loops without reaching a property or item: "
-                    + loop + ", each applied to the same value, so checking arguments would never end. Make one of them describe"
-                    + " the value (a type, its properties) instead of referring on");
+            throw new ReinException(dev.rein.internal.schema.RefLoops.describe("tool '" + toolName + "' has an input schema that",
+                    loop, "arguments"));
         }
         try {
             JsonSchema compiled = FACTORY.getSchema(schema);
             compiled.initializeValidators();
-            return new Compiled(compiled, SimpleSchema.of(schema));
+            return new Compiled(toolName, compiled, SimpleSchema.of(schema));
         } catch (RuntimeException e) {
             throw new ReinException("tool '" + toolName + "' has an input schema the validator cannot use: " + e.getMessage(), e);
         }

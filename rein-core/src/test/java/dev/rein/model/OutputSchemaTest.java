@@ -237,4 +237,55 @@ class OutputSchemaTest {
         assertThat(tree.problems("{\"kids\":[{\"kids\":[]}]}")).isEmpty();
         assertThat(tree.problems("{\"kids\":[{\"kids\":5}]}")).isNotEmpty();
     }
+
+    /**
+     * rev120: loops RefLoops did not follow still overflowed the stack: a $ref to an anchor, a percent-encoded pointer,
+     * a pointer behind the root's $id, a $dynamicRef to a $dynamicAnchor. Each is now refused naming the loop.
+     */
+    @Test
+    void refLoopsThroughAnchorsEncodedPointersTheRootsIdAndDynamicRefsAreRefused() {
+        java.util.Map<String, String> loops = new java.util.LinkedHashMap<>();
+        loops.put("{\"$defs\":{\"a\":{\"$anchor\":\"A\",\"$ref\":\"#/$defs/b\"},\"b\":{\"allOf\":[{\"$ref\":\"#A\"}]}},"
+                + "\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/a\"}}}", "#/$defs/a → #/$defs/b");
+        loops.put("{\"$defs\":{\"a b\":{\"allOf\":[{\"$ref\":\"#/$defs/a%20b\"}]}},"
+                + "\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/a%20b\"}}}", "#/$defs/a b");
+        loops.put("{\"$id\":\"https://example.com/s\",\"$defs\":{\"a\":{\"allOf\":[{\"$ref\":"
+                + "\"https://example.com/s#/$defs/a\"}]}},\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/a\"}}}",
+                "#/$defs/a/allOf/0 → #/$defs/a");
+        loops.put("{\"$dynamicAnchor\":\"m\",\"allOf\":[{\"$dynamicRef\":\"#m\"}]}", "# → #/allOf/0 → #");
+        loops.forEach((looping, where) -> org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> OutputSchema.fromJson("Loop", looping).problems("{\"x\":1}")).as(looping)
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("the output schema 'Loop' loops without reaching a property or item")
+                .hasMessageContaining(where));
+    }
+
+    /** rev120: a const, enum, example or default value is data, not a schema: a "$ref" in it is no loop. */
+    @Test
+    void aRefInsideAValueIsNotFollowed() {
+        OutputSchema constData = OutputSchema.fromJson("C", "{\"type\":\"object\",\"properties\":{\"x\":{\"const\":"
+                + "{\"allOf\":[{\"$ref\":\"#/properties/x/const\"}]}}}}");
+        assertThat(constData.problems("{}")).isEmpty();
+        OutputSchema examples = OutputSchema.fromJson("E", "{\"type\":\"object\",\"examples\":[{\"$ref\":\"#/examples/0\"}],"
+                + "\"default\":{\"$ref\":\"#/default\"},\"properties\":{\"e\":{\"enum\":[{\"$ref\":\"#/properties/e/enum/0\"}]},"
+                + "\"default\":{\"type\":\"string\"}}}");
+        assertThat(examples.problems("{\"default\":\"s\"}")).isEmpty();
+        // a property named like a data keyword is still a schema, and a loop through it still refused
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.fromJson("L", "{\"type\":\"object\","
+                + "\"properties\":{\"default\":{\"allOf\":[{\"$ref\":\"#/properties/default\"}]}}}"))
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("#/properties/default");
+    }
+
+    /**
+     * rev120: a loop RefLoops does not follow (a $ref to a subschema's own relative $id) still overflows the validator's
+     * stack: problems says so as a ReinException, as for the loops it follows, not a StackOverflowError.
+     */
+    @Test
+    void aLoopOnlyTheValidatorFindsIsAReinExceptionNotAStackOverflow() {
+        OutputSchema looping = OutputSchema.fromJson("Loop", "{\"$id\":\"https://example.com/root\",\"type\":\"object\","
+                + "\"properties\":{\"x\":{\"$ref\":\"sub\"}},\"$defs\":{\"s\":{\"$id\":\"sub\",\"allOf\":[{\"$ref\":\"sub\"}]}}}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> looping.problems("{\"x\":1}"))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("the output schema 'Loop' loops without reaching a property or item (the validator");
+    }
 }

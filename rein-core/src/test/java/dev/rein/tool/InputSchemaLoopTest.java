@@ -19,4 +19,25 @@ class InputSchemaLoopTest {
                 .build()).isInstanceOf(ReinException.class).hasMessageStartingWith("tool 'loop' has an input schema that loops")
                 .hasMessageContaining("#/$defs/a → #/$defs/b → #/$defs/b/anyOf/0 → #/$defs/a");
     }
+
+    /** rev120: a loop through an anchor ("$ref": "#A") was built, and the first call overflowed the stack. */
+    @Test
+    void aRefLoopThroughAnAnchorIsRefusedWhenTheToolIsBuilt() {
+        String looping = "{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/$defs/a\"}},"
+                + "\"$defs\":{\"a\":{\"$anchor\":\"A\",\"anyOf\":[{\"$ref\":\"#A\"}]}}}";
+        assertThatThrownBy(() -> Tool.builder("loop").description("loops").inputSchema(looping).handler((arguments, context) -> "ok")
+                .build()).isInstanceOf(ReinException.class).hasMessageStartingWith("tool 'loop' has an input schema that loops")
+                .hasMessageContaining("#/$defs/a → #/$defs/a/anyOf/0 → #/$defs/a");
+    }
+
+    /** rev120: a loop only the validator finds (a subschema's own relative $id) is a ReinException, not a StackOverflowError. */
+    @Test
+    void aLoopOnlyTheValidatorFindsIsAReinExceptionWhenArgumentsAreChecked() {
+        Tool tool = Tool.builder("loop").description("loops").inputSchema("{\"$id\":\"https://example.com/root\",\"type\":"
+                + "\"object\",\"properties\":{\"x\":{\"$ref\":\"sub\"}},\"$defs\":{\"s\":{\"$id\":\"sub\",\"allOf\":"
+                + "[{\"$ref\":\"sub\"}]}}}").handler((arguments, context) -> "ok").build();
+        assertThatThrownBy(() -> tool.validationProblems(new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"x\":1}")))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("tool 'loop' has an input schema that loops without reaching a property or item (the");
+    }
 }

@@ -1,9 +1,13 @@
 package dev.rein.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,16 +23,28 @@ public final class RefLoops {
 
     private RefLoops() {}
 
+    /** Keywords whose values are data, not schemas: a "$ref" in them is a value's key, never followed (rev120). */
+    private static final Set<String> DATA = Set.of("const", "enum", "examples", "default");
+    /** Keywords whose value maps names to subschemas: a name there is no keyword, even "default". */
+    private static final Set<String> NAMED = Set.of("properties", "patternProperties", "$defs", "definitions",
+            "dependentSchemas");
+
     /**
      * The loop in {@code root}, as the JSON pointers of its subschemas ("#/$defs/a → #/$defs/b/allOf/0 → #/$defs/a"), or
-     * null when it has none. Only local references ({@code "#/..."}, {@code "#"}) are followed: Rein fetches no other.
+     * null when it has none. Local references are followed: a JSON pointer ({@code "#/..."}, {@code "#"},
+     * percent-encoded or not), an anchor ({@code "#A"}, {@code $anchor} or {@code $dynamicAnchor}), and either behind the
+     * root's own {@code $id}; Rein fetches no other.
      */
     public static String find(JsonNode root) {
         Set<String> done = new HashSet<>();
         List<String> all = new ArrayList<>();
-        pointers(root, "#", all);
+        Map<String, String> anchors = new HashMap<>();
+        pointers(root, "#", all, anchors);
+        String base = root.path("$id").asText("");
+        int hash = base.indexOf('#');
+        Walk walk = new Walk(root, hash >= 0 ? base.substring(0, hash) : base, anchors, done);
         for (String start : all) {
-            String loop = walk(root, start, new ArrayList<>(), done);
+            String loop = walk.from(start, new ArrayList<>());
             if (loop != null) {
                 return loop;
             }
@@ -36,72 +52,119 @@ public final class RefLoops {
         return null;
     }
 
-    /** Every object under {@code node} (a subschema, or not: an object that is none has no in-place keyword). */
-    private static void pointers(JsonNode node, String at, List<String> all) {
+    /**
+     * What Rein tells of a loop {@link #find} found, for {@code what} ("the output schema 'X'", "tool 't' has an input
+     * schema that") and {@code checking} ("an answer", "arguments"); {@code loop} null when only the validator's stack
+     * overflow showed it.
+     */
+    public static String describe(String what, String loop, String checking) {
+        return what + " loops without reaching a property or item" + (loop == null ? " (the validator overflowed the stack"
+                + " checking it)" : ": " + loop + ", each applied to the same value") + ", so checking " + checking
+                + " would never end. Make one of them describe the value (a type, its properties) instead of referring on";
+    }
+
+    /** Every subschema under {@code node}, and the anchors; the values of data keywords are left out. */
+    private static void pointers(JsonNode node, String at, List<String> all, Map<String, String> anchors) {
         if (node.isObject()) {
             all.add(at);
-            node.properties().forEach(e -> pointers(e.getValue(), at + "/" + escape(e.getKey()), all));
+            for (String anchor : List.of("$anchor", "$dynamicAnchor")) {
+                if (node.path(anchor).isTextual()) {
+                    anchors.putIfAbsent(node.path(anchor).asText(), at);
+                }
+            }
+            node.properties().forEach(e -> {
+                String key = e.getKey();
+                String below = at + "/" + escape(key);
+                if (NAMED.contains(key) && e.getValue().isObject()) {
+                    e.getValue().properties().forEach(n -> pointers(n.getValue(), below + "/" + escape(n.getKey()), all, anchors));
+                } else if (!DATA.contains(key)) {
+                    pointers(e.getValue(), below, all, anchors);
+                }
+            });
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                pointers(node.get(i), at + "/" + i, all);
+                pointers(node.get(i), at + "/" + i, all, anchors);
             }
         }
     }
 
-    /** Follows the in-place keywords from {@code at}; {@code path} holds the pointers on the way, {@code done} those with no loop. */
-    private static String walk(JsonNode root, String at, List<String> path, Set<String> done) {
-        int seen = path.indexOf(at);
-        if (seen >= 0) {
-            List<String> loop = new ArrayList<>(path.subList(seen, path.size()));
-            loop.add(at);
-            return String.join(" → ", loop);
-        }
-        if (done.contains(at)) {
-            return null;
-        }
-        JsonNode schema;
-        try {
-            schema = at.equals("#") ? root : root.at(at.substring(1));
-        } catch (IllegalArgumentException e) { // a $ref that is no JSON pointer: the validator reports it
-            schema = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-        }
-        if (!schema.isObject()) {
+    /** One search: the root, its $id without fragment, its anchors, and the pointers found to lead to no loop. */
+    private record Walk(JsonNode root, String base, Map<String, String> anchors, Set<String> done) {
+        /** Follows the in-place keywords from {@code at}; {@code path} holds the pointers on the way. */
+        String from(String at, List<String> path) {
+            int seen = path.indexOf(at);
+            if (seen >= 0) {
+                List<String> loop = new ArrayList<>(path.subList(seen, path.size()));
+                loop.add(at);
+                return String.join(" → ", loop);
+            }
+            if (done.contains(at)) {
+                return null;
+            }
+            JsonNode schema;
+            try {
+                schema = at.equals("#") ? root : root.at(at.substring(1));
+            } catch (IllegalArgumentException e) { // a $ref that is no JSON pointer: the validator reports it
+                schema = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            }
+            if (!schema.isObject()) {
+                done.add(at);
+                return null;
+            }
+            path.add(at);
+            for (String next : inPlace(schema, at)) {
+                String loop = from(next, path);
+                if (loop != null) {
+                    return loop;
+                }
+            }
+            path.remove(path.size() - 1);
             done.add(at);
             return null;
         }
-        path.add(at);
-        for (String next : inPlace(schema, at)) {
-            String loop = walk(root, next, path, done);
-            if (loop != null) {
-                return loop;
-            }
-        }
-        path.remove(path.size() - 1);
-        done.add(at);
-        return null;
-    }
 
-    /** The pointers of the subschemas that apply to the same value as the schema at {@code at}. */
-    private static List<String> inPlace(JsonNode schema, String at) {
-        List<String> next = new ArrayList<>();
-        for (String ref : List.of("$ref", "$dynamicRef")) {
-            String target = schema.path(ref).asText("");
-            if (target.equals("#") || target.startsWith("#/")) {
-                next.add(target);
+        /** The pointers of the subschemas that apply to the same value as the schema at {@code at}. */
+        private List<String> inPlace(JsonNode schema, String at) {
+            List<String> next = new ArrayList<>();
+            for (String ref : List.of("$ref", "$dynamicRef")) {
+                String target = target(schema.path(ref).asText(""));
+                if (target != null) {
+                    next.add(target);
+                }
             }
-        }
-        for (String keyword : IN_PLACE_LISTS) {
-            for (int i = 0; i < schema.path(keyword).size() && schema.path(keyword).isArray(); i++) {
-                next.add(at + "/" + keyword + "/" + i);
+            for (String keyword : IN_PLACE_LISTS) {
+                for (int i = 0; i < schema.path(keyword).size() && schema.path(keyword).isArray(); i++) {
+                    next.add(at + "/" + keyword + "/" + i);
+                }
             }
-        }
-        for (String keyword : IN_PLACE_ONE) {
-            if (schema.path(keyword).isObject()) {
-                next.add(at + "/" + keyword);
+            for (String keyword : IN_PLACE_ONE) {
+                if (schema.path(keyword).isObject()) {
+                    next.add(at + "/" + keyword);
+                }
             }
+            schema.path("dependentSchemas").properties().forEach(e -> next.add(at + "/dependentSchemas/" + escape(e.getKey())));
+            return next;
         }
-        schema.path("dependentSchemas").properties().forEach(e -> next.add(at + "/dependentSchemas/" + escape(e.getKey())));
-        return next;
+
+        /** The local pointer {@code ref} leads to, decoded ("#/$defs/a b" for "#/$defs/a%20b"), or null when not local. */
+        private String target(String ref) {
+            if (!base.isEmpty() && ref.startsWith(base) && (ref.length() == base.length() || ref.charAt(base.length()) == '#')) {
+                ref = ref.length() == base.length() ? "#" : ref.substring(base.length());
+            }
+            if (!ref.startsWith("#")) {
+                return null;
+            }
+            String fragment;
+            try {
+                fragment = URLDecoder.decode(ref.substring(1).replace("+", "%2B"), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) { // a malformed escape: the validator reports it
+                return null;
+            }
+            if (fragment.isEmpty()) {
+                return "#";
+            }
+            return fragment.startsWith("/") ? "#" + fragment : anchors.get(fragment);
+        }
     }
 
     private static String escape(String key) {
