@@ -1,11 +1,12 @@
 package dev.rein.eval;
 
 import dev.rein.ReinException;
+import dev.rein.eval.internal.TaskIds;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A named set of tasks, each run for several trials. Declare it in Java with {@link #builder}, or
@@ -95,10 +96,17 @@ public final class Suite {
             if (trials < 1) {
                 throw new ReinException("suite '" + name + "': trials must be at least 1, was " + trials);
             }
-            Set<String> ids = new HashSet<>();
+            // ids that differ only in case are one trace file where case is ignored (macOS, Windows): one trial's lost
+            Map<String, String> ids = new HashMap<>();
             for (Task<?> task : tasks) {
-                if (!ids.add(task.id())) {
+                String other = ids.putIfAbsent(TaskIds.caseKey(task.id()), task.id());
+                if (other != null && other.equals(task.id())) {
                     throw new ReinException("suite '" + name + "' has two tasks with id '" + task.id() + "'; task ids must be unique");
+                }
+                if (other != null) {
+                    throw new ReinException("suite '" + name + "': task id '" + task.id() + "' differs only in case from '"
+                            + other + "': on a file system that ignores case (macOS, Windows) both are one trace file;"
+                            + " task ids must be unique ignoring case");
                 }
             }
             return new Suite(this);

@@ -52,7 +52,8 @@ public final class Task<E extends Environment> {
     }
 
     /**
-     * A builder of the task {@code id}, unique in its suite: 1-80 letters or digits of any script ({@code release-date},
+     * A builder of the task {@code id}, unique in its suite ignoring case (two ids that differ only in case would be one
+     * trace file on macOS or Windows), in Unicode's normal form NFC: 1-80 letters or digits of any script ({@code release-date},
      * {@code 注文確認}), {@code _}, {@code -} or {@code .}, starting with a letter or digit, at most 200 bytes in UTF-8,
      * as it names the trial traces ({@code TASK.TRIAL.jsonl}); checked by {@link Builder#build()}.
      */

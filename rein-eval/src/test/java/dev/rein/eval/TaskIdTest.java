@@ -51,9 +51,36 @@ class TaskIdTest {
     @Test
     void anIdNotInNfcIsRefusedShowingItsComposedForm() {
         assertRefused("\u30C6\u3099\u30FC\u30BF", "task id '\u30C6\u3099\u30FC\u30BF' is invalid: it is not in Unicode's"
-                + " composed form (NFC): write it '\u30C7\u30FC\u30BF'");
+                + " normal form NFC, which writes U+30C6 U+3099 at character 0 as U+30C7: write it '\u30C7\u30FC\u30BF'");
         assertRefused("e\u0301\u001b", "it holds U+001B at character 2");
         assertThat(task("\u30C7\u30FC\u30BF").id()).isEqualTo("\u30C7\u30FC\u30BF");
+    }
+
+    /**
+     * A character NFC writes as another that looks the same (the Ohm sign as Greek Omega, a CJK compatibility ideograph as
+     * the unified one): nothing was decomposed, so the refusal names the code points to use. Before, it said "not in
+     * composed form: write it 'Ω'", the same-looking character it was given.
+     */
+    @Test
+    void aCharacterNfcWritesAsAnotherIsNamedByItsCodePoints() {
+        assertRefused("ab\u2126", "it is not in Unicode's normal form NFC, which writes U+2126 at character 2 as U+03A9:"
+                + " write it 'ab\u03A9'");
+        assertRefused("\uF900x", "which writes U+F900 at character 0 as U+8C48: write it '\u8C48x'");
+    }
+
+    /**
+     * Ids that differ only in case are one trace file on a file system that ignores case (macOS's default, Windows): the
+     * second trial's trace would be written over the first's. Before, Suite took both.
+     */
+    @Test
+    void idsThatDifferOnlyInCaseAreRefusedInOneSuite() {
+        assertThatThrownBy(() -> Suite.builder("s").task(task("Release-Date")).task(task("release-date")).build())
+                .isInstanceOf(ReinException.class)
+                .hasMessage("suite 's': task id 'release-date' differs only in case from 'Release-Date': on a file system"
+                        + " that ignores case (macOS, Windows) both are one trace file; task ids must be unique ignoring case");
+        assertThatThrownBy(() -> Suite.builder("s").task(task("\u0394\u03B5\u03BB\u03C4\u03B1")).task(task("\u03B4\u03B5\u03BB\u03C4\u03B1")).build())
+                .hasMessageContaining("differs only in case from");
+        assertThat(Suite.builder("s").task(task("a")).task(task("b")).build().tasks()).hasSize(2);
     }
 
     /** A trace's name made into an id ({@link TaskIds#from}) is an id: in NFC even where a 't' goes before a first mark. */

@@ -27,6 +27,7 @@ import dev.rein.eval.TaskCategory;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.internal.text.FileProblems;
+import dev.rein.eval.internal.TaskIds;
 import dev.rein.internal.text.RunIds;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -168,10 +169,18 @@ public final class SuiteFile {
             if (task.goal() == null || task.goal().isBlank()) {
                 throw new ReinException(where + " has no goal: give the text the agent is asked to work on (goal: ...)");
             }
-            Integer earlier = ids.putIfAbsent(task.id(), i);
-            if (earlier != null) {
+            // ids that differ only in case are one trace file where case is ignored (macOS, Windows): one trial's lost
+            // an id not in NFC is refused as such by the task below, not as meeting its composed form
+            Integer earlier = ids.putIfAbsent(TaskIds.problem(task.id()) == null ? TaskIds.caseKey(task.id()) : task.id(), i);
+            String other = earlier == null ? null : spec.tasks().get(earlier).id();
+            if (other != null && other.equals(task.id())) {
                 throw new ReinException(where + ": another task has the id '" + RunIds.shown(task.id()) + "' (tasks["
                         + earlier + "]); task ids must be unique");
+            }
+            if (other != null) {
+                throw new ReinException(where + ": its id differs only in case from '" + RunIds.shown(other) + "' (tasks["
+                        + earlier + "]), one trace file on a file system that ignores case (macOS, Windows); task ids must"
+                        + " be unique ignoring case");
             }
             suite.task(task(spec, task, registry, where, source, format));
         }

@@ -54,13 +54,50 @@ public final class TaskIds {
         String composed = Normalizer.normalize(id, Normalizer.Form.NFC);
         if (!composed.equals(id)) {
             // a Mac names a file in one form: a decomposed and a composed id would be one trace file, one trial's lost
-            return "it is not in Unicode's composed form (NFC): write it '" + RunIds.shown(composed) + "'";
+            return notNfc(id, composed);
         }
         if (at > MAX_CHARACTERS) {
             return "it has " + at + " characters";
         }
         int bytes = id.getBytes(StandardCharsets.UTF_8).length;
         return bytes > MAX_BYTES ? "it has " + bytes + " bytes in UTF-8" : null;
+    }
+
+    /**
+     * What ids that are one trace file share: {@code id} in NFC, then in lower case ({@link Locale#ROOT}), as a file
+     * system that ignores case (macOS's default, Windows) reads a name. Upper case first, so that letters with two lower
+     * forms and one upper (σ and ς) meet too; that also makes ß meet ss, which such a file system may keep apart: one id
+     * refused too many rather than one trace lost.
+     */
+    public static String caseKey(String id) {
+        String composed = Normalizer.normalize(id, Normalizer.Form.NFC);
+        return Normalizer.normalize(composed.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT), Normalizer.Form.NFC);
+    }
+
+    /**
+     * Why an id is not in NFC, naming the code points NFC writes differently and what it writes instead: where one
+     * character becomes another that looks the same (the Ohm sign U+2126 is Omega U+03A9) the id alone would not show it.
+     */
+    private static String notNfc(String id, String composed) {
+        int start = 0;
+        while (start < id.length() && start < composed.length() && id.codePointAt(start) == composed.codePointAt(start)) {
+            start += Character.charCount(id.codePointAt(start));
+        }
+        int end = id.length();
+        int composedEnd = composed.length();
+        while (end > start && composedEnd > start && id.codePointBefore(end) == composed.codePointBefore(composedEnd)) {
+            end -= Character.charCount(id.codePointBefore(end));
+            composedEnd -= Character.charCount(composed.codePointBefore(composedEnd));
+        }
+        return "it is not in Unicode's normal form NFC, which writes " + codePoints(id.substring(start, end))
+                + " at character " + id.codePointCount(0, start) + " as " + codePoints(composed.substring(start, composedEnd))
+                + ": write it '" + RunIds.shown(composed) + "'";
+    }
+
+    private static String codePoints(String text) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().forEach(c -> out.append(out.isEmpty() ? "" : " ").append(String.format(Locale.ROOT, "U+%04X", c)));
+        return out.toString();
     }
 
     /**

@@ -158,11 +158,13 @@ public final class TraceSuite {
     /**
      * A task id from a file name (and run id), not yet in {@code taken}: as {@link TaskIds#from} makes it (letters of any
      * script kept, what an id may not hold as '_', cut to its limits), so names that differ only there (返金?.jsonl and
-     * 返金*.jsonl, two runs of a long-named file) would meet; a later one gets "-2", "-3", … instead.
+     * 返金*.jsonl, two runs of a long-named file) would meet, as would names that differ only in case (Refund.jsonl and
+     * refund.jsonl, one trace file where case is ignored); a later one gets "-2", "-3", … instead.
      */
     private static String taskId(String name, Set<String> taken) {
         String id = TaskIds.from(name, "");
-        for (int n = 2; !taken.add(id); n++) {
+        // taken by case key: Refund.jsonl and refund.jsonl, two files here, are one trace file on a Mac
+        for (int n = 2; !taken.add(TaskIds.caseKey(id)); n++) {
             id = TaskIds.from(name, "-" + n);
         }
         return id;

@@ -744,6 +744,35 @@ class SuiteFileTest {
     }
 
     /**
+     * Ids that differ only in case are one trace file where the file system ignores case (macOS, Windows): refused,
+     * naming the other task. Before, both were taken and one trial's trace was written over the other's.
+     */
+    @Test
+    void idsThatDifferOnlyInCaseAreRefusedNamingTheOtherTask() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: Release-Date
+                    goal: g
+                    script: [{text: x}]
+                  - id: release-date
+                    goal: g
+                    script: [{text: x}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml (line 8, column 5): tasks[1] (release-date): its id differs only in case from"
+                        + " 'Release-Date' (tasks[0]), one trace file on a file system that ignores case (macOS, Windows);"
+                        + " task ids must be unique ignoring case");
+        // a decomposed id beside its composed form is refused for not being in NFC, not as differing in case
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: \u30C7\u30FC\u30BF
+                    goal: g
+                    script: [{text: x}]
+                  - id: \u30C6\u3099\u30FC\u30BF
+                    goal: g
+                    script: [{text: x}]
+                """)).hasMessageContaining("tasks[1] (\u30C6\u3099\u30FC\u30BF): task id").hasMessageContaining("normal form NFC")
+                .hasMessageNotContaining("case");
+    }
+
+    /**
      * A task's id in the place an error names (tasks[0] (ID)) and in the duplicate-id sentence is shown escaped, as the
      * id's own refusal shows it: before, a line feed or an escape in it reached the terminal or forged a log line.
      */
