@@ -2,8 +2,9 @@ package dev.rein.eval.internal;
 
 /**
  * The terminal columns text takes, one rule for the text summary's table and the progress bar: two for each East Asian
- * wide or fullwidth character (Hangul, CJK, kana, fullwidth forms) and emoji, none for a combining mark, a format
- * character or a Hangul vowel or final joining its syllable, one for every other. The HTML report's {@code columnsOf}
+ * wide or fullwidth character (Hangul, CJK, kana, fullwidth forms) and emoji, none for a non-spacing or enclosing mark,
+ * a format character or a Hangul vowel or final joining its syllable, one for every other (a spacing mark, as in हि,
+ * included). The HTML report's {@code columnsOf}
  * (report.html) follows the same ranges: change both together.
  */
 public final class DisplayWidth {

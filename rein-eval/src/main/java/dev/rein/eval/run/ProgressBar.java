@@ -116,7 +116,8 @@ final class ProgressBar implements Progress {
 
     /**
      * The start of {@code name} in at most {@code columns} terminal columns ({@link DisplayWidth}: a wide character takes
-     * two, a combining mark none, so a mark is kept with its letter).
+     * two, a non-spacing or enclosing mark none, so such a mark is kept with its letter). The cut is between code points,
+     * not grapheme clusters: a spacing mark (the vowel sign of हि) or an emoji after U+200D may be cut off.
      */
     private static String fit(String name, int columns) {
         StringBuilder out = new StringBuilder();
