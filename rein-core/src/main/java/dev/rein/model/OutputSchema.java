@@ -551,8 +551,8 @@ public final class OutputSchema implements ModelOption {
         List<ValidationMessage> messages;
         try {
             messages = List.copyOf(compiled.validate(value));
-        } catch (StackOverflowError e) { // a loop RefLoops does not follow: said as the loops it does, not a JVM error
-            throw new ReinException(dev.rein.internal.schema.RefLoops.describe("the output schema '" + name + "'", null,
+        } catch (StackOverflowError e) { // a loop RefLoops does not follow, or a deep answer: said so, not a JVM error
+            throw new ReinException(dev.rein.internal.schema.RefLoops.overflow("the output schema '" + name + "'",
                     "an answer"));
         }
         List<String> problems = messages.stream()

@@ -62,9 +62,9 @@ final class JsonSchemas {
             Set<ValidationMessage> messages;
             try {
                 messages = schema.validate(value);
-            } catch (StackOverflowError e) { // a loop RefLoops does not follow: said as the loops it does, not a JVM error
-                throw new ReinException(dev.rein.internal.schema.RefLoops.describe("tool '" + toolName
-                        + "' has an input schema that", null, "arguments"));
+            } catch (StackOverflowError e) { // a loop RefLoops does not follow, or deep arguments: said so, not a JVM error
+                throw new ReinException(dev.rein.internal.schema.RefLoops.overflow("tool '" + toolName + "''s input schema",
+                        "arguments"));
             }
             return messages.stream()
                     .sorted(Comparator.comparing(ValidationMessage::getMessage))

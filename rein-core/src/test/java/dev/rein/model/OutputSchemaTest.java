@@ -286,6 +286,28 @@ class OutputSchemaTest {
                 + "\"properties\":{\"x\":{\"$ref\":\"sub\"}},\"$defs\":{\"s\":{\"$id\":\"sub\",\"allOf\":[{\"$ref\":\"sub\"}]}}}");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> looping.problems("{\"x\":1}"))
                 .isInstanceOf(dev.rein.ReinException.class)
-                .hasMessageStartingWith("the output schema 'Loop' loops without reaching a property or item (the validator");
+                .hasMessageStartingWith("checking an answer against the output schema 'Loop' ran out of stack: the schema may"
+                        + " loop through a form Rein does not follow")
+                .hasMessageContaining("or the answer is nested too deeply")
+                .hasMessageNotContaining("loops without reaching");
+    }
+
+    /**
+     * rev126 asked that "#/..." inside a subschema with its own $id be read in that resource, not the root. networknt
+     * 1.5.9, which checks answers, reads it in the root when the root has the pointer, and overflowed its stack on this
+     * schema (seen with RefLoops so changed): so it stays refused when made, naming the loop the validator would run.
+     */
+    @Test
+    void aPointerInsideASubschemaWithItsOwnIdIsReadInTheRootAsTheValidatorDoes() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OutputSchema.fromJson("R", "{\"$defs\":{\"a\":{\"$id\":"
+                        + "\"urn:a\",\"$ref\":\"#/$defs/b\",\"$defs\":{\"b\":{\"type\":\"string\"}}},\"b\":{\"$ref\":"
+                        + "\"#/$defs/a\"}},\"$ref\":\"#/$defs/b\"}"))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("#/$defs/b → #/$defs/a → #/$defs/b");
+        // a pointer the root does not have is the subschema's own, for the validator too: no loop, checked as written
+        OutputSchema own = OutputSchema.fromJson("R", "{\"$defs\":{\"a\":{\"$id\":\"urn:a\",\"$ref\":\"#/$defs/c\","
+                + "\"$defs\":{\"c\":{\"type\":\"string\"}}},\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/b\"}");
+        assertThat(own.problems("\"s\"")).isEmpty();
+        assertThat(own.problems("1")).isNotEmpty();
     }
 }

@@ -33,7 +33,10 @@ public final class RefLoops {
      * The loop in {@code root}, as the JSON pointers of its subschemas ("#/$defs/a → #/$defs/b/allOf/0 → #/$defs/a"), or
      * null when it has none. Local references are followed: a JSON pointer ({@code "#/..."}, {@code "#"},
      * percent-encoded or not), an anchor ({@code "#A"}, {@code $anchor} or {@code $dynamicAnchor}), and either behind the
-     * root's own {@code $id}; Rein fetches no other.
+     * root's own {@code $id}; Rein fetches no other. Each is looked up in the root, also inside a subschema with its own
+     * {@code $id}: the validator (networknt 1.5.9) does so too when the root has the pointer, so such a schema loops when
+     * checked (rev126's {@code "a": {"$id": "urn:a", "$ref": "#/$defs/b", ...}}, {@code "b": {"$ref": "#/$defs/a"}}
+     * overflowed its stack). A loop found only by the validator is {@link #overflow}.
      */
     public static String find(JsonNode root) {
         Set<String> done = new HashSet<>();
@@ -54,13 +57,25 @@ public final class RefLoops {
 
     /**
      * What Rein tells of a loop {@link #find} found, for {@code what} ("the output schema 'X'", "tool 't' has an input
-     * schema that") and {@code checking} ("an answer", "arguments"); {@code loop} null when only the validator's stack
-     * overflow showed it.
+     * schema that") and {@code checking} ("an answer", "arguments").
      */
     public static String describe(String what, String loop, String checking) {
-        return what + " loops without reaching a property or item" + (loop == null ? " (the validator overflowed the stack"
-                + " checking it)" : ": " + loop + ", each applied to the same value") + ", so checking " + checking
-                + " would never end. Make one of them describe the value (a type, its properties) instead of referring on";
+        return what + " loops without reaching a property or item: " + loop + ", each applied to the same value, so checking "
+                + checking + " would never end. Make one of them describe the value (a type, its properties) instead of"
+                + " referring on";
+    }
+
+    /**
+     * What Rein tells when the validator overflowed the stack checking {@code checking} ("an answer", "arguments") against
+     * {@code schema} ("the output schema 'X'", "tool 't''s input schema"), {@link #find} having found no loop: either one
+     * it does not follow, or a value nested deeper than the stack holds (rev126), which cannot be told apart here.
+     */
+    public static String overflow(String schema, String checking) {
+        return "checking " + checking + " against " + schema + " ran out of stack: the schema may loop through a form Rein"
+                + " does not follow (such as a subschema with its own $id) with no property or item between, or the "
+                + (checking.equals("an answer") ? "answer is" : checking + " are") + " nested too deeply for the validator."
+                + " If the schema loops, make one of its subschemas describe the value (a type, its properties) instead of"
+                + " referring on; if not, give the value fewer levels of nesting, or the JVM a larger thread stack (-Xss)";
     }
 
     /** Every subschema under {@code node}, and the anchors; the values of data keywords are left out. */
