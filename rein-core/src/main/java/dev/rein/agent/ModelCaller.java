@@ -9,6 +9,7 @@ import dev.rein.internal.model.ModelChain;
 import dev.rein.internal.model.PricingStage;
 import dev.rein.internal.model.RetryStage;
 import dev.rein.internal.model.TracingStage;
+import dev.rein.internal.secret.MaskedText;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
@@ -89,12 +90,11 @@ final class ModelCaller {
      */
     private static void auditMasked(Run run, ContentBlock original) {
         if (original instanceof ToolUseBlock use) {
-            RunTools.audit(run, "secret_masked", use.name(), use.id(), "the arguments the model gave tool '" + use.name()
-                    + "' contained the secret(s) " + RunTools.secretsIn(run, Json.write(use.input()))
-                    + "; they were masked before the tool, an approval or the trace saw them");
+            RunTools.audit(run, "secret_masked", use.name(), use.id(), MaskedText.audited("the arguments the model gave tool '"
+                    + use.name() + "'", RunTools.secretsIn(run, Json.write(use.input())), "the tool, an approval or the trace"));
         } else if (original instanceof TextBlock text) {
-            RunTools.audit(run, "secret_masked", null, null, "the model's text contained the secret(s) "
-                    + RunTools.secretsIn(run, text.text()) + "; they were masked before the answer, the store or the trace saw them");
+            RunTools.audit(run, "secret_masked", null, null, MaskedText.audited("the model's text",
+                    RunTools.secretsIn(run, text.text()), "the answer, the store or the trace"));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.rein.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.secret.MaskedText;
 import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Fence;
 import dev.rein.json.Json;
@@ -251,8 +252,8 @@ final class ToolStage {
         if (secretFound) {
             // the masking stage audited (and masked) what a handler returned: a secret found here came from elsewhere,
             // and docs/safety.md promises an audit event for every masked result
-            RunTools.audit(run, "secret_masked", r.toolName(), r.callId(), "the result of tool '" + r.toolName()
-                    + "' contained the secret(s) " + RunTools.secretsIn(run, unmasked) + "; they were masked before the model or the trace saw them");
+            RunTools.audit(run, "secret_masked", r.toolName(), r.callId(),
+                    MaskedText.audited("the result of tool '" + r.toolName() + "'", RunTools.secretsIn(run, unmasked)));
         }
         return new ToolResultBlock(r.callId(), masked, r.isError());
     }

@@ -43,8 +43,7 @@ final class SecretMasking extends BuiltInToolStage {
             }
             SortedSet<String> names = new TreeSet<>(masked.secrets());
             names.addAll(maskedUser.secrets());
-            events.audit(invocation, "secret_masked", new MaskedText(masked.text(), names)
-                    .audited("the output of tool '" + invocation.tool().name() + "'"));
+            events.audit(invocation, "secret_masked", MaskedText.audited("the output of tool '" + invocation.tool().name() + "'", names));
             return ToolOutcome.of(result.withOwnContent(masked.text()).withUserContent(maskedUser.text()));
         }
     }

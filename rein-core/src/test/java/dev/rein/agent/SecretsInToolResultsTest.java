@@ -103,14 +103,17 @@ class SecretsInToolResultsTest {
                     assertThat(a.tool()).isEqualTo("lookup");
                     assertThat(a.user()).isEqualTo("sato");
                     assertThat(a.tenant()).isEqualTo("acme");
-                    assertThat(a.detail()).contains("[key]").doesNotContain(SECRET);
+                    assertThat(a.detail()).isEqualTo("the result of tool 'lookup' contained the secret(s) [key]; they were"
+                            + " masked before the model or the trace saw them");
                 });
         // a handler's output is audited once, by the executor's stage, not again when the result is made
         Tool echo = Tool.builder("echo").description("echoes").handler((args, ctx) -> ctx.secrets().get("key").orElseThrow()).build();
         dev.rein.testkit.RecordingListener once = new dev.rein.testkit.RecordingListener();
         Agent.builder().model(ScriptedModel.of(toolCalls(call("echo", "{}")), text("ok"))).tools(echo).secrets(SECRETS)
                 .listener(once).build().run("go");
-        assertThat(once.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked")).hasSize(1);
+        assertThat(once.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked"))
+                .singleElement().satisfies(a -> assertThat(a.detail()).isEqualTo("the output of tool 'echo' contained the"
+                        + " secret(s) [key]; they were masked before the model or the trace saw them"));
     }
 
     @Test
@@ -136,9 +139,11 @@ class SecretsInToolResultsTest {
         assertThat(audits).hasSize(2);
         assertThat(audits.get(0).tool()).isEqualTo("send");
         assertThat(audits.get(0).callId()).isEqualTo(model.requests().get(1).messages().get(1).toolUses().get(0).id());
-        assertThat(audits.get(0).detail()).contains("arguments").contains("[key]");
+        assertThat(audits.get(0).detail()).isEqualTo("the arguments the model gave tool 'send' contained the secret(s) [key];"
+                + " they were masked before the tool, an approval or the trace saw them");
         assertThat(audits.get(1).tool()).isNull();
-        assertThat(audits.get(1).detail()).contains("the model's text").contains("[key]");
+        assertThat(audits.get(1).detail()).isEqualTo("the model's text contained the secret(s) [key]; they were masked"
+                + " before the answer, the store or the trace saw them");
         assertThat(audits).allSatisfy(a -> {
             assertThat(a.user()).isEqualTo("sato");
             assertThat(a.tenant()).isEqualTo("acme");

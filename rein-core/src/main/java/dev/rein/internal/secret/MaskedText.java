@@ -45,6 +45,22 @@ public record MaskedText(String text, SortedSet<String> secrets) {
      * masked before the model or the trace saw them.
      */
     public String audited(String what) {
-        return what + " contained the secret(s) " + secrets + "; they were masked before the model or the trace saw them";
+        return audited(what, secrets);
+    }
+
+    /**
+     * The {@code secret_masked} audit detail: {@code what} contained the secrets named {@code names}, masked before the
+     * model or the trace saw them. Every such detail is written here, so that they all read alike.
+     */
+    public static String audited(String what, SortedSet<String> names) {
+        return audited(what, names, "the model or the trace");
+    }
+
+    /**
+     * {@link #audited(String, SortedSet)} for a text masked before others than the model saw it: {@code seenBy} ("the
+     * answer, the store or the trace") is what the masking came before.
+     */
+    public static String audited(String what, SortedSet<String> names, String seenBy) {
+        return what + " contained the secret(s) " + names + "; they were masked before " + seenBy + " saw them";
     }
 }

@@ -18,6 +18,9 @@ public final class Masking {
 
     private Masking() {}
 
+    /** A spelling of a secret found in a text, from {@code start} to {@code end}: {@code name} is its index in the names. */
+    private record Find(int start, int end, int name) {}
+
     /**
      * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. A secret
      * that contains another is masked whole, and two values that overlap in the text (the end of one
@@ -31,8 +34,7 @@ public final class Masking {
         }
         // Every spelling is looked for in the original text: replacing one value after another left the
         // part of a second value that overlapped the first in clear.
-        // Each find is {start, end, index of the name}; an interface cannot hold a private record for it.
-        List<int[]> found = null;
+        List<Find> found = null;
         List<String> names = null;
         for (Map.Entry<String, String> secret : secrets.entrySet()) {
             if (secret.getValue().length() < MIN_LENGTH) {
@@ -47,30 +49,30 @@ public final class Masking {
                     if (names.isEmpty() || !names.getLast().equals(secret.getKey())) {
                         names.add(secret.getKey());
                     }
-                    found.add(new int[] {at, at + form.length(), names.size() - 1});
+                    found.add(new Find(at, at + form.length(), names.size() - 1));
                 }
             }
         }
         if (found == null) {
             return text;
         }
-        found.sort(Comparator.<int[]>comparingInt(f -> f[0]).thenComparing(Comparator.<int[]>comparingInt(f -> f[1]).reversed()));
+        found.sort(Comparator.comparingInt(Find::start).thenComparing(Comparator.comparingInt(Find::end).reversed()));
         StringBuilder out = new StringBuilder(text.length());
         int masked = 0; // the end of the stretch masked so far
         int last = -1; // the name whose marker ends the output, within the current stretch
-        for (int[] f : found) {
-            if (f[1] <= masked) {
+        for (Find f : found) {
+            if (f.end() <= masked) {
                 continue; // inside what is masked already (a contained secret, a shorter spelling)
             }
-            if (f[0] >= masked) {
-                out.append(text, masked, f[0]);
+            if (f.start() >= masked) {
+                out.append(text, masked, f.start());
                 last = -1;
             }
-            if (f[2] != last) {
-                out.append("[REDACTED:").append(names.get(f[2])).append(']');
-                last = f[2];
+            if (f.name() != last) {
+                out.append("[REDACTED:").append(names.get(f.name())).append(']');
+                last = f.name();
             }
-            masked = f[1];
+            masked = f.end();
         }
         return out.append(text, masked, text.length()).toString();
     }
