@@ -17,6 +17,7 @@ import dev.rein.testkit.FallbackStage;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import dev.rein.tool.Tool;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
@@ -123,8 +124,15 @@ class OpenAiApiAttributesTest {
         }
     }
 
-    /** A model of the application's own that names its provider {@code openai} and says nothing of the API it calls. */
-    private record OwnOpenAiModel(ScriptedModel script) implements Model, ModelDefaults {
+    /**
+     * A model of the application's own that names its provider {@code openai} and says it calls API {@code apiType} (its
+     * accessor is {@link ModelDefaults#apiType()}; null: it says nothing of the API it calls).
+     */
+    private record OwnOpenAiModel(ScriptedModel script, String apiType) implements Model, ModelDefaults {
+        OwnOpenAiModel(ScriptedModel script) {
+            this(script, null);
+        }
+
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
             return script.call(request, context);
@@ -161,6 +169,38 @@ class OpenAiApiAttributesTest {
         Attributes chat = chatSpan();
         assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
         assertThat(chat.get(API_TYPE)).isNull();
+    }
+
+    /** A model of one's own naming provider {@code openai} that says it calls the Responses API has that API type. */
+    @Test
+    void aModelOfOnesOwnNamingProviderOpenAiThatSaysResponsesGetsResponses() {
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(new OwnOpenAiModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "responses"))).build();
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        Attributes chat = chatSpan();
+        assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        assertThat(chat.get(API_TYPE)).isEqualTo("responses");
+    }
+
+    /**
+     * Whether a tool call's start and its first arguments are one chunk is the API's way of streaming, not the provider's
+     * name: a model naming provider {@code openai} that says no API type (it may call the Responses API, whose
+     * {@code response.output_item.added} is an event of its own) has them counted as two chunks, as the testkit's model
+     * streams them (one time per output chunk); one that says {@code chat_completions} has them counted as one (none).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "chat_completions"})
+    void aToolCallsStartAndFirstArgumentsAreOneChunkOnlyForAModelThatSaysChatCompletions(String apiType) {
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup", "{}")), ScriptedModel.text("Done."));
+        Tool lookup = Tool.builder("lookup").description("Looks up.").handler((args, ctx) -> "found").build();
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(new OwnOpenAiModel(script, apiType.isEmpty() ? null : apiType)).tools(lookup)).build();
+        assertThat(agent.run("look it up").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        long laterChunks = OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_TIME_PER_OUTPUT_CHUNK))
+                .flatMap(m -> m.getHistogramData().getPoints().stream()).mapToLong(p -> p.getCount()).sum();
+        assertThat(laterChunks).isEqualTo(apiType.isEmpty() ? 1 : 0);
     }
 
     /**

@@ -97,14 +97,17 @@ final class ChatContextPropagation implements ModelInterceptor {
     }
 
     /**
-     * Whether {@code model} speaks Chat Completions ({@code openai}, {@link ModelDefaults#providerName()}), whose stream
-     * sends a tool call's id and name ahead of its arguments: rein-openai tells a call's start when its first
+     * Whether {@code model} says it speaks Chat Completions ({@code chat_completions}, {@link ModelDefaults#apiType()}),
+     * whose stream sends a tool call's id and name ahead of its arguments: rein-openai tells a call's start when its first
      * arguments come, so the start and the input fragment right after it are one chunk. The Messages API's
-     * {@code content_block_start} is an event of its own, as is each later fragment.
+     * {@code content_block_start} is an event of its own, as is each later fragment, and so is the Responses API's
+     * {@code response.output_item.added}: asked of the API, not the provider's name, since a model of one's own naming
+     * provider {@code openai} may call that one (as {@code openai.api.type} is decided).
      */
     private static boolean startsWithArguments(Model model) {
         try {
-            return model instanceof ModelDefaults defaults && "openai".equals(defaults.providerName());
+            return model instanceof ModelDefaults defaults
+                    && GenAiConventions.OPENAI_API_TYPE_CHAT_COMPLETIONS.equals(defaults.apiType());
         } catch (RuntimeException e) {
             return false; // an application's model that fails to say: tracing must not fail the call
         }
