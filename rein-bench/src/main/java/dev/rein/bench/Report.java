@@ -6,9 +6,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
-/** {@code Report RESULTS_FILE}: the markdown tables of docs/performance.md from bench/run's raw lines. */
+/**
+ * {@code Report RESULTS_FILE}: the markdown tables of docs/performance.md from bench/run's raw lines, and each goal
+ * judged on the forks (repeats) paired by number ({@link PairedGoal}). It reads only the raw lines, so a summary can
+ * be written again from an old run ({@code bench/run summarize DIR}).
+ */
 public final class Report {
     /** The two Rein clients the goals are checked for: defaults, and its tool declared to abort on interrupt. */
     private static final Map<String, String> DESCRIPTION = Map.of(
@@ -18,14 +26,17 @@ public final class Report {
     private Report() {}
 
     public static void main(String[] args) throws Exception {
-        List<String> lines = Files.readAllLines(Path.of(args[0]));
+        System.out.print(summarize(Files.readAllLines(Path.of(args[0]))));
+    }
+
+    static String summarize(List<String> lines) {
         StringBuilder out = new StringBuilder();
         loads(lines, out);
         loop(lines, out);
         parallel(lines, out);
         concurrency(lines, out);
         footprint(lines, out);
-        System.out.print(out);
+        return out.toString();
     }
 
     private static Map<String, String> fields(String line) {
@@ -51,6 +62,7 @@ public final class Report {
 
     private static void loop(List<String> lines, StringBuilder out) {
         Map<String, Map<String, List<Double>>> byClient = new LinkedHashMap<>();
+        Map<String, Map<Integer, double[]>> forks = new LinkedHashMap<>(); // client -> fork -> cpu, alloc, wall
         for (String line : lines) {
             if (line.startsWith("LOOP ")) {
                 Map<String, String> f = fields(line);
@@ -60,13 +72,20 @@ public final class Report {
                         m.computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(f.get(k)));
                     }
                 }
+                Map<Integer, double[]> byFork = forks.computeIfAbsent(f.get("client"), c -> new TreeMap<>());
+                byFork.put(Integer.parseInt(f.getOrDefault("fork", String.valueOf(byFork.size() + 1))), new double[] {
+                    Double.parseDouble(f.get("cpu_us")), Double.parseDouble(f.get("alloc_kb")), Double.parseDouble(f.get("wall_us"))});
             }
         }
         if (byClient.isEmpty()) {
             return;
         }
-        int forks = byClient.values().iterator().next().get("wall_us").size();
-        out.append("Per step (one model call and its tool call), median of ").append(forks).append(" forks:\n\n");
+        Set<Integer> forkCounts = new TreeSet<>();
+        forks.values().forEach(m -> forkCounts.add(m.size()));
+        out.append("Per step (one model call and its tool call), median of ")
+                .append(forkCounts.size() == 1 ? forkCounts.iterator().next() + " forks" : "each client's forks (" + forks.entrySet()
+                        .stream().map(e -> e.getKey() + " " + e.getValue().size()).collect(Collectors.joining(", ")) + ")")
+                .append(":\n\n");
         out.append("| client | client CPU µs/step | client alloc KB/step | wall µs/step | thread wake-ups/step |\n|---|---|---|---|---|\n");
         Map<String, double[]> med = new LinkedHashMap<>();
         byClient.forEach((client, m) -> {
@@ -80,20 +99,9 @@ public final class Report {
         double[] lc = med.get("langchain4j");
         if (json != null && sse != null && lc != null) {
             for (String client : new String[] {"rein", "rein-inline"}) {
-                double[] rein = med.get(client);
-                if (rein == null) {
-                    continue;
+                if (med.containsKey(client)) {
+                    loopGoals(client, med, forks, out);
                 }
-                out.append(String.format("%nGoals for %s (ratios of medians measured in this run):%n%n| goal | measured | met |%n|---|---|---|%n",
-                        DESCRIPTION.get(client)));
-                goal(out, "Rein wall per step ≤ 1.2 × streaming floor", rein[2] / sse[2], 1.2);
-                goal(out, "Rein alloc over streaming floor ≤ 0.5 × LangChain4j's over its (JSON) floor",
-                        (rein[1] - sse[1]) / (lc[1] - json[1]), 0.5);
-                goal(out, "Rein CPU over streaming floor ≤ 1.0 × LangChain4j's over its (JSON) floor",
-                        (rein[0] - sse[0]) / (lc[0] - json[0]), 1.0);
-                out.append(String.format("%nOverheads: %s %.0f µs / %.1f KB per step over the streaming floor; "
-                        + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", client, rein[0] - sse[0], rein[1] - sse[1],
-                        lc[0] - json[0], lc[1] - json[1]));
             }
             double[] model = med.get("rein-model");
             if (model != null) {
@@ -110,8 +118,74 @@ public final class Report {
         out.append('\n');
     }
 
-    private static void goal(StringBuilder out, String what, double ratio, double limit) {
-        out.append(String.format("| %s | %.2f | %s |%n", what, ratio, ratio <= limit ? "yes" : "**no**"));
+    /**
+     * The three per-step goals of one Rein client, each judged fork by fork ({@link PairedGoal}): fork i of every
+     * client ran in turn, so the clients of one fork met the same machine load.
+     */
+    private static void loopGoals(String client, Map<String, double[]> med, Map<String, Map<Integer, double[]>> forks,
+            StringBuilder out) {
+        double[] rein = med.get(client);
+        double[] json = med.get("floor-json");
+        double[] sse = med.get("floor-sse");
+        double[] lc = med.get("langchain4j");
+        out.append(String.format("%nGoals for %s, fork i of each client paired (they ran in turn); verdict: one-sided sign test "
+                + "at 5 %% over the forks (docs/performance.md, Method):%n%n"
+                + "| goal | ratio of medians | per-fork ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
+                DESCRIPTION.get(client)));
+        String lcOverhead = "LangChain4j's overhead";
+        List<String> wallLeftOut = new ArrayList<>();
+        List<PairedGoal.Pair> wall = forkPairs(forks, List.of("floor-sse", client), wallLeftOut,
+                v -> PairedGoal.Pair.of("", v.get(1)[2], v.get(0)[2]));
+        out.append(PairedGoal.row("Rein wall per step ≤ 1.2 × streaming floor", ratio(rein[2], sse[2], "the floor's wall"),
+                PairedGoal.judge(1.2, wall), "forks", "the floor's wall", wallLeftOut, false)).append('\n');
+        List<String> clients = List.of("floor-json", "floor-sse", "langchain4j", client);
+        String[] names = {"CPU", "alloc"};
+        double[] limits = {1.0, 0.5};
+        for (int i : new int[] {1, 0}) { // alloc, then CPU, as before
+            List<String> leftOut = new ArrayList<>();
+            List<PairedGoal.Pair> pairs = forkPairs(forks, clients, leftOut,
+                    v -> PairedGoal.Pair.of("", v.get(3)[i] - v.get(1)[i], v.get(2)[i] - v.get(0)[i]));
+            out.append(PairedGoal.row(String.format("Rein %s over streaming floor ≤ %.1f × LangChain4j's over its (JSON) floor",
+                    names[i], limits[i]), ratio(rein[i] - sse[i], lc[i] - json[i], lcOverhead),
+                    PairedGoal.judge(limits[i], pairs), "forks", lcOverhead, leftOut, false)).append('\n');
+        }
+        out.append(String.format("%nOverheads: %s %.0f µs / %.1f KB per step over the streaming floor; "
+                + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", client, rein[0] - sse[0], rein[1] - sse[1],
+                lc[0] - json[0], lc[1] - json[1]));
+    }
+
+    /**
+     * One pair per fork that has a result of every one of {@code clients} (their values in that order); a fork
+     * missing one is named in {@code leftOut}.
+     */
+    private static List<PairedGoal.Pair> forkPairs(Map<String, Map<Integer, double[]>> forks, List<String> clients,
+            List<String> leftOut, Function<List<double[]>, PairedGoal.Pair> pair) {
+        Set<Integer> all = new TreeSet<>();
+        clients.forEach(c -> all.addAll(forks.getOrDefault(c, Map.of()).keySet()));
+        List<PairedGoal.Pair> pairs = new ArrayList<>();
+        for (int fork : all) {
+            List<double[]> values = new ArrayList<>();
+            List<String> missing = new ArrayList<>();
+            for (String c : clients) {
+                double[] v = forks.getOrDefault(c, Map.of()).get(fork);
+                if (v == null) {
+                    missing.add(c);
+                }
+                values.add(v);
+            }
+            if (missing.isEmpty()) {
+                PairedGoal.Pair p = pair.apply(values);
+                pairs.add(PairedGoal.Pair.of("fork " + fork, p.over(), p.under()));
+            } else {
+                leftOut.add("fork " + fork + " (no " + String.join(", ", missing) + ")");
+            }
+        }
+        return pairs;
+    }
+
+    /** A ratio of medians, or a dash when its denominator is ≤ 0 and the ratio means nothing. */
+    private static String ratio(double over, double under, String underName) {
+        return under > 0 ? String.format("%.2f", over / under) : "— (" + underName + " ≤ 0)";
     }
 
     private static void parallel(List<String> lines, StringBuilder out) {
@@ -171,21 +245,82 @@ public final class Report {
         byN.forEach((n, clients) -> {
             List<Map<String, String>> lc = clients.get("langchain4j");
             for (String client : new String[] {"rein", "rein-inline"}) {
-                List<Map<String, String>> rein = clients.get(client);
-                if (rein == null || lc == null || values(rein, "wall_s").isEmpty() || values(lc, "wall_s").isEmpty()) {
-                    continue;
+                if (clients.containsKey(client) && lc != null) {
+                    concurrencyGoal(n, client, clients.get(client), lc, out);
                 }
-                double wall = LoopBench.median(values(rein, "wall_s")) / LoopBench.median(values(lc, "wall_s"));
-                double rss = LoopBench.median(values(rein, "rss_mb")) / LoopBench.median(values(lc, "rss_mb"));
-                // A faster run that lost runs or repeats has not met anything.
-                boolean complete = rein.stream().allMatch(f -> f.containsKey("wall_s") && "0".equals(f.get("failures")));
-                out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.3f, peak RSS %.3f (medians; goal: both ≤ 1.000: %s)%s%n",
-                        n, DESCRIPTION.get(client), wall, rss,
-                        !complete ? "**not met: runs failed**" : wall <= 1 && rss <= 1 ? "met" : "**not met**",
-                        perRepeat(rein, lc)));
             }
         });
-        out.append('\n');
+    }
+
+    /**
+     * The goal (wall time and peak RSS no worse than LangChain4j's) for one Rein client at one N, repeat r of the
+     * client paired with LangChain4j's repeat r ({@link PairedGoal}). A Rein repeat that lost runs or did not finish
+     * misses the goal whatever its numbers, and makes the goal not met; a LangChain4j repeat that did is no
+     * comparison and is left out.
+     */
+    private static void concurrencyGoal(String n, String client, List<Map<String, String>> rein,
+            List<Map<String, String>> lc, StringBuilder out) {
+        Map<Integer, Map<String, String>> reinByRepeat = byRepeat(rein);
+        Map<Integer, Map<String, String>> lcByRepeat = byRepeat(lc);
+        Set<Integer> repeats = new TreeSet<>(reinByRepeat.keySet());
+        repeats.addAll(lcByRepeat.keySet());
+        List<PairedGoal.Pair> wall = new ArrayList<>();
+        List<PairedGoal.Pair> rss = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
+        List<String> perRepeat = new ArrayList<>();
+        boolean runsFailed = false;
+        for (int r : repeats) {
+            Map<String, String> a = reinByRepeat.get(r);
+            Map<String, String> b = lcByRepeat.get(r);
+            String label = "repeat " + r;
+            if (a == null || b == null) {
+                leftOut.add(label + " (no " + (a == null ? client : "langchain4j") + ")");
+            } else if (!finishedWhole(a)) {
+                runsFailed = true;
+                wall.add(PairedGoal.Pair.failed(label));
+                rss.add(PairedGoal.Pair.failed(label));
+                perRepeat.add(client + " lost runs");
+            } else if (!finishedWhole(b)) {
+                leftOut.add(label + " (langchain4j " + (b.containsKey("wall_s") ? "lost runs" : "did not finish") + ")");
+            } else {
+                wall.add(PairedGoal.Pair.of(label, number(a, "wall_s"), number(b, "wall_s")));
+                rss.add(PairedGoal.Pair.of(label, number(a, "rss_mb"), number(b, "rss_mb")));
+                perRepeat.add(String.format("%.2f/%.2f", wall.getLast().ratio(), rss.getLast().ratio()));
+            }
+        }
+        PairedGoal.Result wallResult = PairedGoal.judge(1.0, wall);
+        PairedGoal.Result rssResult = PairedGoal.judge(1.0, rss);
+        out.append(String.format("Goals at N=%s for %s, repeat r paired with LangChain4j's repeat r; verdict: one-sided sign "
+                + "test at 5 %% over the repeats (docs/performance.md, Method):%n%n"
+                + "| goal | ratio of medians | per-repeat ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
+                n, DESCRIPTION.get(client)));
+        out.append(PairedGoal.row("wall ≤ LangChain4j's", medianRatio(rein, lc, "wall_s"), wallResult, "repeats",
+                "LangChain4j's", leftOut, runsFailed)).append('\n');
+        out.append(PairedGoal.row("peak RSS ≤ LangChain4j's", medianRatio(rein, lc, "rss_mb"), rssResult, "repeats",
+                "LangChain4j's", leftOut, runsFailed)).append('\n');
+        out.append(PairedGoal.bothRow("both (the goal)", wallResult, rssResult, "repeats", leftOut, runsFailed)).append('\n');
+        out.append("\nPer repeat (wall/RSS): ").append(String.join(", ", perRepeat)).append("\n\n");
+    }
+
+    private static Map<Integer, Map<String, String>> byRepeat(List<Map<String, String>> results) {
+        Map<Integer, Map<String, String>> m = new TreeMap<>();
+        results.forEach(f -> m.put(Integer.parseInt(f.getOrDefault("repeat", "1")), f)); // before repeats: one run
+        return m;
+    }
+
+    private static boolean finishedWhole(Map<String, String> f) {
+        return f.containsKey("wall_s") && "0".equals(f.get("failures"));
+    }
+
+    private static double number(Map<String, String> f, String key) {
+        return Double.parseDouble(f.get(key));
+    }
+
+    /** The ratio of the medians over the repeats that finished (as the table above shows them), 3 decimals. */
+    private static String medianRatio(List<Map<String, String>> rein, List<Map<String, String>> lc, String key) {
+        List<Double> a = values(rein, key);
+        List<Double> b = values(lc, key);
+        return a.isEmpty() || b.isEmpty() ? "—" : String.format("%.3f", LoopBench.median(a) / LoopBench.median(b));
     }
 
     /** The heap each run in flight keeps (FootprintBench), with LangChain4j's for comparison. */
@@ -225,20 +360,5 @@ public final class Report {
         return v.size() == 1 ? median
                 : median + " (" + String.format(format, v.stream().mapToDouble(d -> d).min().orElseThrow()) + "–"
                         + String.format(format, v.stream().mapToDouble(d -> d).max().orElseThrow()) + ")";
-    }
-
-    /** Each repeat's ratios against LangChain4j's run of the same repeat, when there was more than one. */
-    private static String perRepeat(List<Map<String, String>> rein, List<Map<String, String>> lc) {
-        Map<String, Map<String, String>> lcByRepeat = new LinkedHashMap<>();
-        lc.forEach(f -> lcByRepeat.put(f.getOrDefault("repeat", "1"), f));
-        List<String> pairs = new ArrayList<>();
-        for (Map<String, String> f : rein) {
-            Map<String, String> other = lcByRepeat.get(f.getOrDefault("repeat", "1"));
-            if (other != null && f.containsKey("wall_s") && other.containsKey("wall_s")) {
-                pairs.add(String.format("%.2f/%.2f", Double.parseDouble(f.get("wall_s")) / Double.parseDouble(other.get("wall_s")),
-                        Double.parseDouble(f.get("rss_mb")) / Double.parseDouble(other.get("rss_mb"))));
-            }
-        }
-        return pairs.size() < 2 ? "" : "; per repeat (wall/RSS): " + String.join(", ", pairs);
     }
 }
