@@ -279,7 +279,7 @@ public final class Report {
                 runsFailed = true;
                 wall.add(PairedGoal.Pair.failed(label));
                 rss.add(PairedGoal.Pair.failed(label));
-                perRepeat.add(client + " lost runs");
+                perRepeat.add(client + (a.containsKey("wall_s") ? " lost runs" : " did not finish"));
             } else if (!finishedWhole(b)) {
                 leftOut.add(label + " (langchain4j " + (b.containsKey("wall_s") ? "lost runs" : "did not finish") + ")");
             } else {
@@ -299,7 +299,7 @@ public final class Report {
         out.append(PairedGoal.row("peak RSS ≤ LangChain4j's", medianRatio(rein, lc, "rss_mb"), rssResult, "repeats",
                 "LangChain4j's", leftOut, runsFailed)).append('\n');
         out.append(PairedGoal.bothRow("both (the goal)", wallResult, rssResult, "repeats", leftOut, runsFailed)).append('\n');
-        out.append("\nPer repeat (wall/RSS): ").append(String.join(", ", perRepeat)).append("\n\n");
+        out.append(perRepeat.isEmpty() ? "\n" : "\nPer repeat (wall/RSS): " + String.join(", ", perRepeat) + "\n\n");
     }
 
     private static Map<Integer, Map<String, String>> byRepeat(List<Map<String, String>> results) {
