@@ -15,12 +15,16 @@ import java.util.List;
  * 7 of 8, 8 of 9 ...), <em>not met</em> likewise for the forks that miss it, and <em>undecided</em> otherwise. With
  * fewer than {@link #fewestToDecide()} forks nothing can be decided. A fork is judged by the inequality, not by its
  * ratio: when {@code under ≤ 0} (LangChain4j cheaper than its floor in that fork) the ratio is meaningless, the
- * inequality is not. A fork exactly at the limit meets the goal but is left out of the test, as the sign test
- * leaves out ties.
+ * inequality is not (and with {@code limit < 1} it is {@code over ≤ min(under, limit × under)}, see
+ * {@link Pair#margin}). A fork at the limit, within rounding ({@link #TIE}), meets the goal but is left out of the
+ * test, as the sign test leaves out ties.
  */
 final class PairedGoal {
     /** The test's level: one-sided, 5 %. */
     static final double ALPHA = 0.05;
+
+    /** A margin this small relative to the values it compares is a tie: what is left is rounding, not a difference. */
+    static final double TIE = 1e-9;
 
     private PairedGoal() {}
 
@@ -45,9 +49,20 @@ final class PairedGoal {
             return !failed && under > 0 ? over / under : Double.NaN;
         }
 
-        /** How far the pair is inside the goal: positive meets it, negative misses it, zero is at the limit. */
+        /**
+         * How far the pair is inside the goal: positive meets it, negative misses it, zero is at the limit. A margin
+         * within {@link #TIE} of the values' size is zero: 315.8 − 217.0 and 311.2 − 212.4 differ by 1e-14 in
+         * doubles, and are a tie, not a miss. When {@code under ≤ 0} and {@code limit < 1}, {@code limit × under}
+         * is above {@code under} (half of −48 is −24), so the bound is {@code min(under, limit × under)}: Rein's
+         * overhead must be no more than LangChain4j's, not merely below half of a negative number.
+         */
         double margin(double limit) {
-            return failed ? Double.NEGATIVE_INFINITY : limit * under - over;
+            if (failed) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            double bound = under <= 0 ? Math.min(under, limit * under) : limit * under;
+            double margin = bound - over;
+            return Math.abs(margin) <= TIE * Math.max(Math.abs(bound), Math.abs(over)) ? 0 : margin;
         }
     }
 
@@ -72,6 +87,26 @@ final class PairedGoal {
         long undefinedRatios() {
             return pairs.stream().filter(p -> !p.failed() && Double.isNaN(p.ratio())).count();
         }
+    }
+
+    /** {@code v} with {@code decimals} decimals, never "-0.00": a value that rounds to zero is written without a sign. */
+    static String fixed(double v, int decimals) {
+        String s = String.format("%." + decimals + "f", v);
+        return s.matches("-0\\.?0*") ? s.substring(1) : s;
+    }
+
+    /**
+     * The median of {@code values} and, when there are several, their range in parentheses, {@code decimals}
+     * decimals; a range with a negative end is written "a to b", as "−1.35–−1.30" would read as a minus.
+     */
+    static String medianWithRange(List<Double> values, int decimals) {
+        String median = fixed(LoopBench.median(values), decimals);
+        if (values.size() == 1) {
+            return median;
+        }
+        double min = values.stream().mapToDouble(d -> d).min().orElseThrow();
+        double max = values.stream().mapToDouble(d -> d).max().orElseThrow();
+        return median + " (" + fixed(min, decimals) + (min < 0 ? " to " : "–") + fixed(max, decimals) + ")";
     }
 
     static Result judge(double limit, List<Pair> pairs) {
@@ -127,8 +162,13 @@ final class PairedGoal {
 
     /** The fewest pairs that can decide anything at {@link #ALPHA}: all of them on one side must be rare enough. */
     static int fewestToDecide() {
+        return fewestToDecide(ALPHA);
+    }
+
+    /** The fewest pairs of which all on one side have a one-sided p-value below {@code level}. */
+    static int fewestToDecide(double level) {
         int n = 1;
-        while (tail(n, n) >= ALPHA) {
+        while (tail(n, n) >= level) {
             n++;
         }
         return n;
@@ -158,9 +198,14 @@ final class PairedGoal {
         int tested = Math.min(a.met() + a.missed(), b.met() + b.missed());
         String text = runsFailed ? "**not met: runs failed**"
                 : v == Verdict.MET ? "met (both met)"
-                : v == Verdict.NOT_MET ? String.format("**not met** (p = %.3f for one of them, %.1f %% needed)",
-                        Math.min(a.pMissed(), b.pMissed()), 100 * ALPHA / 2)
-                : tested < fewestToDecide() ? tooFew(tested, unit) : "undecided";
+                : v == Verdict.NOT_MET ? String.format("**not met** (p = %.3f for one of them, %s %% needed)",
+                        Math.min(a.pMissed(), b.pMissed()), percent(ALPHA / 2))
+                : tested == 0 && a.ties() + b.ties() > 0 ? nothingToTest(unit)
+                : tested < fewestToDecide() ? tooFew(tested, unit)
+                // at half the level, 5 of 5 (p = 1/32) is not enough: "not met" cannot happen, say what it needs
+                : tested < fewestToDecide(ALPHA / 2) ? String.format("undecided (not met needs p < %s %%, so at least %d %s)",
+                        percent(ALPHA / 2), fewestToDecide(ALPHA / 2), unit)
+                : "undecided";
         return "| " + what + " | — | — | " + metIn(met, a.pairs().size(), unit, "", leftOut) + " | " + text + " |";
     }
 
@@ -171,13 +216,7 @@ final class PairedGoal {
         if (ratios.isEmpty()) {
             return "—" + (note.isEmpty() ? "" : " (" + note + ")");
         }
-        double min = ratios.stream().mapToDouble(d -> d).min().orElseThrow();
-        double max = ratios.stream().mapToDouble(d -> d).max().orElseThrow();
-        String median = String.format("%.2f", LoopBench.median(ratios));
-        // "−1.35–−1.30" would read as a minus: a negative range is written out
-        String range = String.format(min < 0 ? " (%.2f to %.2f)" : " (%.2f–%.2f)", min, max);
-        return (ratios.size() == 1 ? median : median + range)
-                + (note.isEmpty() ? "" : "; " + note);
+        return medianWithRange(ratios, 2) + (note.isEmpty() ? "" : "; " + note);
     }
 
     private static String metIn(int met, int of, String unit, String ties, List<String> leftOut) {
@@ -189,15 +228,26 @@ final class PairedGoal {
         return switch (r.verdict()) {
             case MET -> String.format("met (p = %.3f)", r.pMet());
             case NOT_MET -> String.format("**not met** (p = %.3f)", r.pMissed());
-            case UNDECIDED -> tested < fewestToDecide() ? tooFew(tested, unit)
-                    : r.met() >= r.missed() ? String.format("undecided (p = %.3f for met, %.0f %% needed)", r.pMet(), 100 * ALPHA)
-                    : String.format("undecided (p = %.3f for not met, %.0f %% needed)", r.pMissed(), 100 * ALPHA);
+            case UNDECIDED -> tested == 0 && r.ties() > 0 ? nothingToTest(unit)
+                    : tested < fewestToDecide() ? tooFew(tested, unit)
+                    : r.met() >= r.missed() ? String.format("undecided (p = %.3f for met, %s %% needed)", r.pMet(), percent(ALPHA))
+                    : String.format("undecided (p = %.3f for not met, %s %% needed)", r.pMissed(), percent(ALPHA));
         };
     }
 
     private static String tooFew(int tested, String unit) {
-        return String.format("undecided: %s cannot decide at %.0f %% (at least %d are needed)", count(tested, unit),
-                100 * ALPHA, fewestToDecide());
+        return String.format("undecided: %s cannot decide at %s %% (at least %d are needed)", count(tested, unit),
+                percent(ALPHA), fewestToDecide());
+    }
+
+    /** Every pair exactly at the limit: the sign test leaves ties out, so there is nothing left to test. */
+    private static String nothingToTest(String unit) {
+        return "undecided (no " + unit.substring(0, unit.length() - 1) + " off the limit: nothing to test)";
+    }
+
+    /** A level as a percentage, as the summary writes it: "5", "2.5". */
+    static String percent(double level) {
+        return java.math.BigDecimal.valueOf(100 * level).stripTrailingZeros().toPlainString();
     }
 
     /** "1 fork", "4 forks". */

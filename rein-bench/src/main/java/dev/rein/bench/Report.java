@@ -1,5 +1,7 @@
 package dev.rein.bench;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +27,27 @@ public final class Report {
 
     private Report() {}
 
-    public static void main(String[] args) throws Exception {
-        System.out.print(summarize(Files.readAllLines(Path.of(args[0]))));
+    public static void main(String[] args) throws IOException {
+        int status = write(summarize(Files.readAllLines(Path.of(args[0]))), System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Writes {@code text} to {@code out} and answers the exit status: 1, said on {@code err}, when it could not all
+     * be written. A {@link PrintStream} swallows write errors, so without this a full disk left a half-written
+     * summary and exit status 0, and bench/run summarize moved it over the old one.
+     */
+    static int write(String text, PrintStream out, PrintStream err) {
+        out.print(text);
+        out.flush();
+        if (out.checkError()) {
+            err.println("Report: the summary could not be written (all of it) to standard output, e.g. the disk is full;"
+                    + " nothing written there is complete: free space and run it again");
+            return 1;
+        }
+        return 0;
     }
 
     static String summarize(List<String> lines) {
@@ -129,9 +150,9 @@ public final class Report {
         double[] sse = med.get("floor-sse");
         double[] lc = med.get("langchain4j");
         out.append(String.format("%nGoals for %s, fork i of each client paired (they ran in turn); verdict: one-sided sign test "
-                + "at 5 %% over the forks (docs/performance.md, Method):%n%n"
+                + "at %s %% over the forks (docs/performance.md, Method):%n%n"
                 + "| goal | ratio of medians | per-fork ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
-                DESCRIPTION.get(client)));
+                DESCRIPTION.get(client), PairedGoal.percent(PairedGoal.ALPHA)));
         String lcOverhead = "LangChain4j's overhead";
         List<String> wallLeftOut = new ArrayList<>();
         List<PairedGoal.Pair> wall = forkPairs(forks, List.of("floor-sse", client), wallLeftOut,
@@ -185,7 +206,7 @@ public final class Report {
 
     /** A ratio of medians, or a dash when its denominator is ≤ 0 and the ratio means nothing. */
     private static String ratio(double over, double under, String underName) {
-        return under > 0 ? String.format("%.2f", over / under) : "— (" + underName + " ≤ 0)";
+        return under > 0 ? PairedGoal.fixed(over / under, 2) : "— (" + underName + " ≤ 0)";
     }
 
     private static void parallel(List<String> lines, StringBuilder out) {
@@ -214,9 +235,10 @@ public final class Report {
     }
 
     /**
-     * Medians over the repeats of each client (bench/run interleaves them), with their range, and the
-     * goal checked on the medians; the ratio of each repeat's pair is shown too, so a reader sees how
-     * far one run can move it. Results written before repeats existed count as one repeat.
+     * Medians over the repeats of each client (bench/run interleaves them), with their range, and the goal judged
+     * on the repeats paired by number ({@link #concurrencyGoal}); the ratio of medians and each repeat's ratios are
+     * shown too, so a reader sees how far one run can move them. Results written before repeats existed count as
+     * one repeat.
      */
     private static void concurrency(List<String> lines, StringBuilder out) {
         Map<String, Map<String, List<Map<String, String>>>> byN = new TreeMap<>();
@@ -238,7 +260,7 @@ public final class Report {
             long failedRepeats = results.stream().filter(f -> !f.containsKey("wall_s")).count();
             int failedRuns = results.stream().mapToInt(f -> Integer.parseInt(f.getOrDefault("failures", "0"))).sum();
             out.append(String.format("| %s | %s | %d | %s | %s | %s |%n", n, client, results.size(),
-                    medianWithRange(wall, "%.2f"), medianWithRange(rss, "%.0f"),
+                    medianWithRange(wall, 2), medianWithRange(rss, 0),
                     failedRuns + (failedRepeats > 0 ? "; repeats that did not finish: " + failedRepeats : "")));
         }));
         out.append('\n');
@@ -255,8 +277,8 @@ public final class Report {
     /**
      * The goal (wall time and peak RSS no worse than LangChain4j's) for one Rein client at one N, repeat r of the
      * client paired with LangChain4j's repeat r ({@link PairedGoal}). A Rein repeat that lost runs or did not finish
-     * misses the goal whatever its numbers, and makes the goal not met; a LangChain4j repeat that did is no
-     * comparison and is left out.
+     * misses the goal whatever its numbers, even when LangChain4j has no result for that repeat, and makes the goal
+     * not met; a LangChain4j repeat that did is no comparison and is left out.
      */
     private static void concurrencyGoal(String n, String client, List<Map<String, String>> rein,
             List<Map<String, String>> lc, StringBuilder out) {
@@ -273,27 +295,27 @@ public final class Report {
             Map<String, String> a = reinByRepeat.get(r);
             Map<String, String> b = lcByRepeat.get(r);
             String label = "repeat " + r;
-            if (a == null || b == null) {
-                leftOut.add(label + " (no " + (a == null ? client : "langchain4j") + ")");
-            } else if (!finishedWhole(a)) {
+            if (a != null && !finishedWhole(a)) { // before pairing: Rein's lost runs count whatever LangChain4j did
                 runsFailed = true;
                 wall.add(PairedGoal.Pair.failed(label));
                 rss.add(PairedGoal.Pair.failed(label));
                 perRepeat.add(client + (a.containsKey("wall_s") ? " lost runs" : " did not finish"));
+            } else if (a == null || b == null) {
+                leftOut.add(label + " (no " + (a == null ? client : "langchain4j") + ")");
             } else if (!finishedWhole(b)) {
                 leftOut.add(label + " (langchain4j " + (b.containsKey("wall_s") ? "lost runs" : "did not finish") + ")");
             } else {
                 wall.add(PairedGoal.Pair.of(label, number(a, "wall_s"), number(b, "wall_s")));
                 rss.add(PairedGoal.Pair.of(label, number(a, "rss_mb"), number(b, "rss_mb")));
-                perRepeat.add(String.format("%.2f/%.2f", wall.getLast().ratio(), rss.getLast().ratio()));
+                perRepeat.add(PairedGoal.fixed(wall.getLast().ratio(), 2) + "/" + PairedGoal.fixed(rss.getLast().ratio(), 2));
             }
         }
         PairedGoal.Result wallResult = PairedGoal.judge(1.0, wall);
         PairedGoal.Result rssResult = PairedGoal.judge(1.0, rss);
         out.append(String.format("Goals at N=%s for %s, repeat r paired with LangChain4j's repeat r; verdict: one-sided sign "
-                + "test at 5 %% over the repeats (docs/performance.md, Method):%n%n"
+                + "test at %s %% over the repeats (docs/performance.md, Method):%n%n"
                 + "| goal | ratio of medians | per-repeat ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
-                n, DESCRIPTION.get(client)));
+                n, DESCRIPTION.get(client), PairedGoal.percent(PairedGoal.ALPHA)));
         out.append(PairedGoal.row("wall ≤ LangChain4j's", medianRatio(rein, lc, "wall_s"), wallResult, "repeats",
                 "LangChain4j's", leftOut, runsFailed)).append('\n');
         out.append(PairedGoal.row("peak RSS ≤ LangChain4j's", medianRatio(rein, lc, "rss_mb"), rssResult, "repeats",
@@ -320,7 +342,7 @@ public final class Report {
     private static String medianRatio(List<Map<String, String>> rein, List<Map<String, String>> lc, String key) {
         List<Double> a = values(rein, key);
         List<Double> b = values(lc, key);
-        return a.isEmpty() || b.isEmpty() ? "—" : String.format("%.3f", LoopBench.median(a) / LoopBench.median(b));
+        return a.isEmpty() || b.isEmpty() ? "—" : PairedGoal.fixed(LoopBench.median(a) / LoopBench.median(b), 3);
     }
 
     /** The heap each run in flight keeps (FootprintBench), with LangChain4j's for comparison. */
@@ -352,13 +374,8 @@ public final class Report {
         return v;
     }
 
-    private static String medianWithRange(List<Double> v, String format) {
-        if (v.isEmpty()) {
-            return "—";
-        }
-        String median = String.format(format, LoopBench.median(v));
-        return v.size() == 1 ? median
-                : median + " (" + String.format(format, v.stream().mapToDouble(d -> d).min().orElseThrow()) + "–"
-                        + String.format(format, v.stream().mapToDouble(d -> d).max().orElseThrow()) + ")";
+    /** The median and range as {@link PairedGoal#medianWithRange} writes them, or a dash when there is none. */
+    private static String medianWithRange(List<Double> v, int decimals) {
+        return v.isEmpty() ? "—" : PairedGoal.medianWithRange(v, decimals);
     }
 }

@@ -86,6 +86,16 @@ class PairedGoalTest {
         assertThat(PairedGoal.both(met, missed5)).isEqualTo(Verdict.UNDECIDED);
     }
 
+    /** Rev127 item 4: a margin within 1e-9 of the values' size is a tie, and no ratio prints as "-0.00". */
+    @Test
+    void aMarginWithinRoundingIsATieAndNegativeZeroIsZero() {
+        assertThat(Pair.of("f", 315.8 - 217.0, 311.2 - 212.4).margin(1.0)).isZero();
+        assertThat(Pair.of("f", -30, -48).margin(0.5)).isNegative(); // -30 > min(-48, -24)
+        assertThat(Pair.of("f", -50, -48).margin(0.5)).isPositive();
+        assertThat(PairedGoal.fixed(-0.001, 2)).isEqualTo("0.00");
+        assertThat(PairedGoal.fixed(-0.01, 2)).isEqualTo("-0.01");
+    }
+
     /** {@code met} pairs at 1.1 and {@code missed} at 1.3 times their denominator. */
     private static List<Pair> pairs(int met, int missed) {
         List<Pair> p = new ArrayList<>();

@@ -143,6 +143,77 @@ class ReportTest {
                 .contains("| 5 of 5 repeats; left out: repeat 3 (langchain4j did not finish) | met (p = 0.031) |");
     }
 
+    /** Rev127 item 2: a Rein repeat that lost runs where LangChain4j has no line was left out, not failed. */
+    @Test
+    void aReinRepeatThatLostRunsFailsTheGoalEvenWithoutLangChain4jsRepeat() {
+        List<String> lines = new ArrayList<>();
+        for (int r = 1; r <= 6; r++) {
+            if (r != 2) {
+                lines.add(concurrency(r, "langchain4j", 36.0, 2500, 0));
+            }
+            lines.add(concurrency(r, "rein", 33.0, 2400, r == 2 ? 7 : 0));
+        }
+        String summary = Report.summarize(lines);
+
+        assertThat(row(summary, "rein", "both")).endsWith("| **not met: runs failed** |");
+        assertThat(row(summary, "rein", "wall ≤")).endsWith("| **not met: runs failed** |");
+    }
+
+    /** Rev127 item 3: with 5 repeats "not met" (p < 2.5 %) cannot happen; the combined row says what it needs. */
+    @Test
+    void fiveRepeatsMissedSayWhatNotMetNeeds() {
+        List<String> lines = new ArrayList<>();
+        for (int r = 1; r <= 5; r++) {
+            lines.add(concurrency(r, "langchain4j", 30.0, 2000, 0));
+            lines.add(concurrency(r, "rein", 40.0, 3000, 0));
+        }
+        assertThat(row(Report.summarize(lines), "rein", "both"))
+                .endsWith("| 0 of 5 repeats | undecided (not met needs p < 2.5 %, so at least 6 repeats) |");
+    }
+
+    /** Rev127 item 4: CPU overheads 98.8 and 98.8 in every fork, which floating point made a miss by 1e-14. */
+    @Test
+    void overheadsEqualButForRoundingAreTiesAndSaySoWhenEveryForkTies() {
+        List<String> lines = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            lines.add(loop(fork, "floor-json", 212.4, 53, 300));
+            lines.add(loop(fork, "floor-sse", 217.0, 92, 200));
+            lines.add(loop(fork, "langchain4j", 311.2, 79, 400));
+            lines.add(loop(fork, "rein", 315.8, 60, 220));
+        }
+        assertThat(row(Report.summarize(lines), "rein", "Rein CPU")).endsWith("| 5 of 5 forks (5 exactly at the limit, "
+                + "left out of the test) | undecided (no fork off the limit: nothing to test) |");
+    }
+
+    /** Rev127 item 4: alloc overhead −30 KB against LangChain4j's −48 is more than LangChain4j's, not "≤ 0.5 ×". */
+    @Test
+    void aNegativeDenominatorUnderALimitBelowOneNeedsNoMoreThanTheDenominator() {
+        List<String> lines = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            lines.add(loop(fork, "floor-json", 200, 100, 300));
+            lines.add(loop(fork, "floor-sse", 200, 100, 200));
+            lines.add(loop(fork, "langchain4j", 300, 52, 400));
+            lines.add(loop(fork, "rein", 300, 70, 220));
+        }
+        assertThat(row(Report.summarize(lines), "rein", "Rein alloc")).contains("| 0 of 5 forks | **not met** (p = 0.031) |");
+    }
+
+    /** Rev127 item 1: a summary that could not be written is a failure (exit 1), not a half-written file and exit 0. */
+    @Test
+    void aSummaryThatCannotBeWrittenIsAFailure() {
+        java.io.PrintStream broken = new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws java.io.IOException {
+                throw new java.io.IOException("No space left on device");
+            }
+        });
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+
+        assertThat(Report.write("| a | b |\n", broken, new java.io.PrintStream(err, true))).isEqualTo(1);
+        assertThat(err.toString()).contains("could not be written");
+        assertThat(Report.write("ok\n", new java.io.PrintStream(new java.io.ByteArrayOutputStream()), System.err)).isZero();
+    }
+
     private static void floorsAndLangChain4j(List<String> lines, int fork, double floorCpu, double lcOverhead) {
         lines.add(loop(fork, "floor-json", floorCpu, 53, 300));
         lines.add(loop(fork, "floor-sse", floorCpu, 92, 200));
