@@ -170,9 +170,10 @@ public final class Report {
                     names[i], limits[i]), ratio(rein[i] - sse[i], lc[i] - json[i], lcOverhead),
                     PairedGoal.judge(limits[i], pairs), "forks", lcOverhead, leftOut, false)).append('\n');
         }
-        out.append(String.format("%nOverheads: %s %.0f µs / %.1f KB per step over the streaming floor; "
-                + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", client, rein[0] - sse[0], rein[1] - sse[1],
-                lc[0] - json[0], lc[1] - json[1]));
+        out.append(String.format("%nOverheads: %s %s µs / %s KB per step over the streaming floor; "
+                + "LangChain4j %s µs / %s KB over the JSON floor.%n", client, PairedGoal.fixed(rein[0] - sse[0], 0),
+                PairedGoal.fixed(rein[1] - sse[1], 1), PairedGoal.fixed(lc[0] - json[0], 0),
+                PairedGoal.fixed(lc[1] - json[1], 1)));
     }
 
     /**

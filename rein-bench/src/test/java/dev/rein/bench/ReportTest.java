@@ -214,6 +214,17 @@ class ReportTest {
         assertThat(Report.write("ok\n", new java.io.PrintStream(new java.io.ByteArrayOutputStream()), System.err)).isZero();
     }
 
+    /** Rev127 item 4: an overhead that rounds to zero was written "-0". */
+    @Test
+    void anOverheadThatRoundsToZeroHasNoMinus() {
+        List<String> lines = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            floorsAndLangChain4j(lines, fork, 200, 100);
+            lines.add(loop(fork, "rein", 199.7, 91.96, 220));
+        }
+        assertThat(Report.summarize(lines)).contains("Overheads: rein 0 µs / 0.0 KB per step over the streaming floor;");
+    }
+
     private static void floorsAndLangChain4j(List<String> lines, int fork, double floorCpu, double lcOverhead) {
         lines.add(loop(fork, "floor-json", floorCpu, 53, 300));
         lines.add(loop(fork, "floor-sse", floorCpu, 92, 200));
