@@ -22,6 +22,7 @@ import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.internal.schema.BeanNames;
+import dev.rein.internal.schema.GrowingTypes;
 import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.internal.schema.TypeMemo;
 import dev.rein.internal.schema.TypeWalk;
@@ -54,10 +55,10 @@ public final class OutputSchema implements ModelOption {
     private static final TypeMemo<OutputSchema> CHECKED_SCHEMAS = new TypeMemo<>(256,
             type -> checked(JavaNames.type(type)) ? schemaOrNull(TypeRef.nameOf(type), type) : null);
     /**
-     * Why each type's schema never ends ({@link #growing}), null for one that ends; once per type, as {@link
+     * Why each type's schema never ends ({@link GrowingTypes#growing}), null for one that ends; once per type, as {@link
      * #CHECKED_SCHEMAS}: an unchecked type's answer was walked for it on every read.
      */
-    private static final TypeMemo<String> ENDLESS = new TypeMemo<>(256, type -> growing(JavaNames.type(type)));
+    private static final TypeMemo<String> ENDLESS = new TypeMemo<>(256, type -> GrowingTypes.growing(JavaNames.type(type)));
 
     /** Jackson's message for a key given twice in one object, with strict duplicate detection. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
@@ -234,7 +235,8 @@ public final class OutputSchema implements ModelOption {
     /**
      * The schema victools generates from {@code type}. A generic class holding itself at a larger type ({@code Fork<T>}
      * holding a {@code Fork<List<T>>}) is a new type at every level, so its schema never ends: the generator recursed until
-     * the stack overflowed (a StackOverflowError after most of a minute). Such a type is found first by {@link #growing}, and
+     * the stack overflowed (a StackOverflowError after most of a minute). Such a type is found first by {@link
+     * GrowingTypes#growing}, and
      * an overflow it misses is told alike: a mistake in the type, not an error with a stack trace.
      */
     private static ObjectNode generate(Type type) {
@@ -257,9 +259,7 @@ public final class OutputSchema implements ModelOption {
     }
 
     private static ReinException neverEnds(Type type, String grows) {
-        return new ReinException("the output type " + TypeRef.nameOf(type) + " has no JSON Schema that ends: " + grows
-                + " holds itself at a larger type (as a Fork<T> holding a Fork<List<T>>), so each level is a new type to"
-                + " describe, without end. Give such a property its class's own type (Fork<T>), or a type of its own");
+        return new ReinException(GrowingTypes.neverEnds("the output type " + TypeRef.nameOf(type), grows));
     }
 
     /**
@@ -272,31 +272,6 @@ public final class OutputSchema implements ModelOption {
         if (grows != null) {
             throw neverEnds(type, grows);
         }
-    }
-
-    /** How many times one class may come back, each time at a larger type, along one path of properties. */
-    private static final int MAX_GROWTH = 8;
-
-    /**
-     * The class and property ("Fork, through its property 'a'") by which {@code type} holds a class at ever larger types,
-     * or null: a path of Jackson properties (containers followed to their elements) that meets one class {@link #MAX_GROWTH}
-     * times, each time at a type longer than before. Walks as {@link TypeWalk} does, within its bounds.
-     */
-    private static String growing(JavaType type) {
-        return TypeWalk.walk(type, new TypeWalk.Visitor<String>() {
-            @Override
-            public String enter(JavaType t, List<JavaType> path) {
-                int length = t.toCanonical().length();
-                return path.stream().filter(p -> p.getRawClass() == t.getRawClass() && p.toCanonical().length() < length)
-                        .count() >= MAX_GROWTH ? t.getRawClass().getSimpleName() : null;
-            }
-
-            @Override
-            public String through(JavaType owner, com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition property,
-                    String grows) {
-                return grows.contains(",") ? grows : grows + ", through its property '" + property.getName() + "',";
-            }
-        });
     }
 
     /**

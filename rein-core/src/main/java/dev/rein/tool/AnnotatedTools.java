@@ -11,6 +11,7 @@ import com.github.victools.jsonschema.generator.SchemaVersion;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.internal.schema.BeanNames;
+import dev.rein.internal.schema.GrowingTypes;
 import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.json.Json;
 import java.lang.reflect.InvocationTargetException;
@@ -51,7 +52,8 @@ public final class AnnotatedTools {
      *
      * @throws ReinException when {@code target} is null or declares no tool, or a declaration cannot be used as
      *                       written (two parameters under one name, a negative timeout, an unknown parameter name, a parameter
-     *                       type with a class Jackson reads under properties its schema does not name), saying which
+     *                       type with a class Jackson reads under properties its schema does not name, a parameter type
+     *                       holding itself at ever larger types, whose schema never ends), saying which
      */
     public static List<Tool> from(Object target) {
         if (target == null) {
@@ -136,6 +138,11 @@ public final class AnnotatedTools {
                 throw new ReinException("tool '" + toolName + "': two parameters are named '" + paramName + "'; give each its own"
                         + " property name with @ToolParam(name = \"...\")");
             }
+            // first: the schema generator and BeanNames' walk recursed over such a type until the stack overflowed
+            String grows = GrowingTypes.growing(JavaNames.type(schemaType));
+            if (grows != null) {
+                throw new ReinException(GrowingTypes.neverEnds("tool '" + toolName + "': parameter '" + paramName + "'", grows));
+            }
             String unnamed = UNNAMED.unnamed(schemaType);
             if (unnamed != null) {
                 // the model, told the fields, would give them, and the method would get nulls and zeros
@@ -159,6 +166,9 @@ public final class AnnotatedTools {
             ObjectNode property;
             try {
                 property = GENERATOR.generateSchema(p.schemaType());
+            } catch (StackOverflowError e) { // one GrowingTypes misses, told alike: a mistake in the type, not a JVM error
+                throw new ReinException(GrowingTypes.neverEnds("tool '" + toolName + "': parameter '" + p.name() + "'",
+                        "a class in it"));
             } catch (IllegalStateException e) {
                 String what = JacksonShapes.subtypeOfItsOwnHierarchy(e, "tool '" + toolName + "': parameter '" + p.name() + "'",
                         dev.rein.internal.json.JavaNames.type(p.schemaType()).getRawClass());
