@@ -139,7 +139,8 @@ public final class OutputSchema implements ModelOption {
             throw new ReinException(dev.rein.internal.schema.RefLoops.describe("the output schema '" + name + "'", loop, "an answer"));
         }
         try {
-            this.compiled = FACTORY.getSchema(this.schema);
+            // each anyOf/allOf branch once: the validator compiled a $ref's target again per path, 2^n along a chain
+            this.compiled = FACTORY.getSchema(dev.rein.internal.schema.DistinctBranches.of(this.schema));
             compiled.initializeValidators();
         } catch (RuntimeException e) {
             throw new ReinException("the output schema '" + name + "' cannot be used: " + e.getMessage(), e);

@@ -85,7 +85,8 @@ final class JsonSchemas {
                     loop, "arguments"));
         }
         try {
-            JsonSchema compiled = FACTORY.getSchema(schema);
+            // each anyOf/allOf branch once: the validator compiled a $ref's target again per path, 2^n along a chain
+            JsonSchema compiled = FACTORY.getSchema(dev.rein.internal.schema.DistinctBranches.of(schema));
             compiled.initializeValidators();
             return new Compiled(toolName, compiled, SimpleSchema.of(schema));
         } catch (RuntimeException e) {

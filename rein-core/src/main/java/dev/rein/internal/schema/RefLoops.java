@@ -23,12 +23,6 @@ public final class RefLoops {
 
     private RefLoops() {}
 
-    /** Keywords whose values are data, not schemas: a "$ref" in them is a value's key, never followed (rev120). */
-    private static final Set<String> DATA = Set.of("const", "enum", "examples", "default");
-    /** Keywords whose value maps names to subschemas: a name there is no keyword, even "default". */
-    private static final Set<String> NAMED = Set.of("properties", "patternProperties", "$defs", "definitions",
-            "dependentSchemas");
-
     /**
      * The loop in {@code root}, as the JSON pointers of its subschemas ("#/$defs/a → #/$defs/b/allOf/0 → #/$defs/a"), or
      * null when it has none. Local references are followed: a JSON pointer ({@code "#/..."}, {@code "#"},
@@ -90,9 +84,9 @@ public final class RefLoops {
             node.properties().forEach(e -> {
                 String key = e.getKey();
                 String below = at + "/" + escape(key);
-                if (NAMED.contains(key) && e.getValue().isObject()) {
+                if (SchemaKeywords.holdsNamedSchemas(key) && e.getValue().isObject()) {
                     e.getValue().properties().forEach(n -> pointers(n.getValue(), below + "/" + escape(n.getKey()), all, anchors));
-                } else if (!DATA.contains(key)) {
+                } else if (!SchemaKeywords.DATA.contains(key)) {
                     pointers(e.getValue(), below, all, anchors);
                 }
             });
