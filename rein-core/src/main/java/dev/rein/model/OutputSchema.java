@@ -522,14 +522,20 @@ public final class OutputSchema implements ModelOption {
         return problems(value);
     }
 
-    /** What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates. */
+    /**
+     * What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates.
+     *
+     * @throws dev.rein.ConfigurationException when the validator runs out of stack (a loop Rein does not follow, or a value
+     *         nested too deeply): in a run, it ends {@code FAILED configuration_error} with what to do
+     */
     public List<String> problems(JsonNode value) {
         List<ValidationMessage> messages;
         try {
             messages = List.copyOf(compiled.validate(value));
         } catch (StackOverflowError e) { // a loop RefLoops does not follow, or a deep answer: said so, not a JVM error
-            throw new ReinException(dev.rein.internal.schema.RefLoops.overflow("the output schema '" + name + "'",
-                    "an answer"));
+            // the schema (or the stack it is given) cannot check answers: a setting to change, so configuration_error
+            throw new dev.rein.ConfigurationException(dev.rein.internal.schema.RefLoops.overflow("the output schema '" + name
+                    + "'", "an answer"));
         }
         List<String> problems = messages.stream()
                 .filter(m -> !nullBranchBeside(m, messages))

@@ -63,8 +63,9 @@ final class JsonSchemas {
             try {
                 messages = schema.validate(value);
             } catch (StackOverflowError e) { // a loop RefLoops does not follow, or deep arguments: said so, not a JVM error
-                throw new ReinException(dev.rein.internal.schema.RefLoops.overflow("tool '" + toolName + "''s input schema",
-                        "arguments"));
+                // the schema (or the stack it is given) cannot check arguments: a setting to change, so configuration_error
+                throw new dev.rein.ConfigurationException(dev.rein.internal.schema.RefLoops.overflow("tool '" + toolName
+                        + "''s input schema", "arguments"));
             }
             return messages.stream()
                     .sorted(Comparator.comparing(ValidationMessage::getMessage))

@@ -76,8 +76,10 @@ final class ToolChain {
             ToolOutcome outcome;
             try {
                 outcome = own != null ? own.proceed(invocation) : stage.intercept(invocation, rest);
-            } catch (ToolChainException breach) {
-                throw breach;
+            } catch (ToolChainException | dev.rein.ConfigurationException passedOn) {
+                // a setting that cannot work (a tool's input schema the validator overflows on): configuration_error, as a
+                // model-chain stage's; no breach of the contract
+                throw passedOn;
             } catch (RuntimeException e) {
                 // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's
                 if (own == null) {

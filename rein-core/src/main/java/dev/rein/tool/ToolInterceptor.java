@@ -6,7 +6,9 @@ package dev.rein.tool;
  * {@code ToolOutcome.of(ToolResult.error(...))}) or calls {@link Chain#proceed} and may transform
  * the outcome ({@link ToolOutcome#map}); only a retrying stage calls it more than once. Stages never
  * return null and never throw: a failure is a {@link ToolOutcome.Failed} (a stage that throws
- * breaks the chain's contract: the run ends {@code FAILED/internal_error} naming it, see {@link ToolChainException}). A call waiting for
+ * breaks the chain's contract: the run ends {@code FAILED/internal_error} naming it, see {@link ToolChainException}; a
+ * {@link dev.rein.ConfigurationException}, a setting that cannot work, ends it {@code FAILED/configuration_error} with its
+ * message, as in the model chain). A call waiting for
  * approval comes back as {@link ToolOutcome.Deferred}, never as a placeholder result.
  */
 @FunctionalInterface
