@@ -42,4 +42,26 @@ class InputSchemaLoopTest {
                         + " loop through a form Rein does not follow")
                 .hasMessageContaining("or the arguments are nested too deeply");
     }
+
+    /**
+     * JSON Schema 2020-12 scopes an $anchor to its schema resource (the nearest $id): "#a" in the root is the root's "a",
+     * in a subschema with its own $id that subschema's, as the validator resolves it. RefLoops kept one anchor map for the
+     * whole document, the first "a" in document order winning, so each loop below was missed and the tool built (the
+     * first call would overflow the validator's stack). Failed first: both were built.
+     */
+    @Test
+    void anAnchorIsLookedUpInItsOwnSchemaResource() {
+        String rootLoops = "{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#a\"}},\"$defs\":{"
+                + "\"s\":{\"$id\":\"urn:s\",\"$anchor\":\"a\",\"type\":\"string\"},"
+                + "\"x\":{\"$anchor\":\"a\",\"anyOf\":[{\"$ref\":\"#a\"}]}}}";
+        assertThatThrownBy(() -> Tool.builder("loop").description("loops").inputSchema(rootLoops)
+                .handler((arguments, context) -> "ok").build()).isInstanceOf(ReinException.class)
+                .hasMessageContaining("#/$defs/x → #/$defs/x/anyOf/0 → #/$defs/x");
+        String innerLoops = "{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"urn:s\"}},\"$defs\":{"
+                + "\"r\":{\"$anchor\":\"a\",\"type\":\"string\"},"
+                + "\"s\":{\"$id\":\"urn:s\",\"$anchor\":\"a\",\"anyOf\":[{\"$ref\":\"#a\"}]}}}";
+        assertThatThrownBy(() -> Tool.builder("loop").description("loops").inputSchema(innerLoops)
+                .handler((arguments, context) -> "ok").build()).isInstanceOf(ReinException.class)
+                .hasMessageContaining("#/$defs/s → #/$defs/s/anyOf/0 → #/$defs/s");
+    }
 }

@@ -36,10 +36,11 @@ public final class RefLoops {
         Set<String> done = new HashSet<>();
         List<String> all = new ArrayList<>();
         Map<String, String> anchors = new HashMap<>();
-        pointers(root, "#", all, anchors);
+        Map<String, String> resources = new HashMap<>();
+        pointers(root, "#", "#", all, anchors, resources);
         String base = root.path("$id").asText("");
         int hash = base.indexOf('#');
-        Walk walk = new Walk(root, hash >= 0 ? base.substring(0, hash) : base, anchors, done);
+        Walk walk = new Walk(root, hash >= 0 ? base.substring(0, hash) : base, anchors, resources, done);
         for (String start : all) {
             String loop = walk.from(start, new ArrayList<>());
             if (loop != null) {
@@ -72,33 +73,52 @@ public final class RefLoops {
                 + " referring on; if not, give the value fewer levels of nesting, or the JVM a larger thread stack (-Xss)";
     }
 
-    /** Every subschema under {@code node}, and the anchors; the values of data keywords are left out. */
-    private static void pointers(JsonNode node, String at, List<String> all, Map<String, String> anchors) {
+    /**
+     * Every subschema under {@code node}, the schema resource each is in ({@code resources}: the pointer of the nearest
+     * subschema with its own {@code $id}, "#" for the root's), and the anchors, by resource and name ({@link #anchor}); the
+     * values of data keywords are left out. An anchor is scoped to its resource (JSON Schema 2020-12, 8.2.2), as the
+     * validator reads it: "#a" in the root is the root's "a", not a subschema with its own $id's. One resource defining
+     * a name twice is no valid schema; the first in document order is followed.
+     */
+    private static void pointers(JsonNode node, String at, String resource, List<String> all, Map<String, String> anchors,
+            Map<String, String> resources) {
         if (node.isObject()) {
             all.add(at);
+            String in = !at.equals("#") && node.path("$id").isTextual() ? at : resource;
+            resources.put(at, in);
             for (String anchor : List.of("$anchor", "$dynamicAnchor")) {
                 if (node.path(anchor).isTextual()) {
-                    anchors.putIfAbsent(node.path(anchor).asText(), at);
+                    anchors.putIfAbsent(anchor(in, node.path(anchor).asText()), at);
                 }
             }
             node.properties().forEach(e -> {
                 String key = e.getKey();
                 String below = at + "/" + escape(key);
                 if (SchemaKeywords.holdsNamedSchemas(key) && e.getValue().isObject()) {
-                    e.getValue().properties().forEach(n -> pointers(n.getValue(), below + "/" + escape(n.getKey()), all, anchors));
+                    e.getValue().properties().forEach(n -> pointers(n.getValue(), below + "/" + escape(n.getKey()), in, all,
+                            anchors, resources));
                 } else if (!SchemaKeywords.DATA.contains(key)) {
-                    pointers(e.getValue(), below, all, anchors);
+                    pointers(e.getValue(), below, in, all, anchors, resources);
                 }
             });
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                pointers(node.get(i), at + "/" + i, all, anchors);
+                pointers(node.get(i), at + "/" + i, resource, all, anchors, resources);
             }
         }
     }
 
-    /** One search: the root, its $id without fragment, its anchors, and the pointers found to lead to no loop. */
-    private record Walk(JsonNode root, String base, Map<String, String> anchors, Set<String> done) {
+    /** The key of anchor {@code name} of the schema resource at {@code resource} in the anchors' map. */
+    private static String anchor(String resource, String name) {
+        return resource + " " + name;
+    }
+
+    /**
+     * One search: the root, its $id without fragment, its anchors, the resource of each subschema, and the pointers found
+     * to lead to no loop.
+     */
+    private record Walk(JsonNode root, String base, Map<String, String> anchors, Map<String, String> resources,
+            Set<String> done) {
         /** Follows the in-place keywords from {@code at}; {@code path} holds the pointers on the way. */
         String from(String at, List<String> path) {
             int seen = path.indexOf(at);
@@ -136,7 +156,7 @@ public final class RefLoops {
         private List<String> inPlace(JsonNode schema, String at) {
             List<String> next = new ArrayList<>();
             for (String ref : List.of("$ref", "$dynamicRef")) {
-                String target = target(schema.path(ref).asText(""));
+                String target = target(schema.path(ref).asText(""), resources.getOrDefault(at, "#"));
                 if (target != null) {
                     next.add(target);
                 }
@@ -155,10 +175,14 @@ public final class RefLoops {
             return next;
         }
 
-        /** The local pointer {@code ref} leads to, decoded ("#/$defs/a b" for "#/$defs/a%20b"), or null when not local. */
-        private String target(String ref) {
+        /**
+         * The local pointer {@code ref} leads to, decoded ("#/$defs/a b" for "#/$defs/a%20b"), or null when not local; an
+         * anchor is looked up in {@code resource}, the ref's own schema resource, or the root's when behind its $id.
+         */
+        private String target(String ref, String resource) {
             if (!base.isEmpty() && ref.startsWith(base) && (ref.length() == base.length() || ref.charAt(base.length()) == '#')) {
                 ref = ref.length() == base.length() ? "#" : ref.substring(base.length());
+                resource = "#";
             }
             if (!ref.startsWith("#")) {
                 return null;
@@ -172,7 +196,7 @@ public final class RefLoops {
             if (fragment.isEmpty()) {
                 return "#";
             }
-            return fragment.startsWith("/") ? "#" + fragment : anchors.get(fragment);
+            return fragment.startsWith("/") ? "#" + fragment : anchors.get(anchor(resource, fragment));
         }
     }
 
