@@ -208,8 +208,9 @@ public final class OutputSchema implements ModelOption {
         if (type.isPrimitive() || type.isArray() || type.isEnum() || !(type.isInterface() || Modifier.isAbstract(type.getModifiers()))) {
             return true;
         }
+        // a Map.Entry is read from an object of exactly one key (JacksonShapes gives it that schema), as a tool parameter
         return java.util.Collection.class.isAssignableFrom(type) || java.util.Map.class.isAssignableFrom(type)
-                || type == JsonNode.class || type == Iterable.class || type == CharSequence.class || type == Number.class
+                || type == java.util.Map.Entry.class || type == JsonNode.class || type == Iterable.class || type == CharSequence.class || type == Number.class
                 || type.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonTypeInfo.class)
                 || type.isAnnotationPresent(com.fasterxml.jackson.databind.annotation.JsonDeserialize.class);
     }
