@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
 import dev.rein.anthropic.SchemaTree.Applicator;
-import dev.rein.anthropic.SchemaTree.Holds;
+import dev.rein.internal.schema.SchemaKeywords.Holds;
 import dev.rein.anthropic.SchemaTree.Located;
 import dev.rein.anthropic.SchemaTree.SchemaRole;
 import dev.rein.anthropic.SchemaTree.Subschema;

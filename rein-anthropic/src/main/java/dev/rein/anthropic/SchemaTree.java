@@ -2,7 +2,10 @@ package dev.rein.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.internal.schema.SchemaKeywords;
+import dev.rein.internal.schema.SchemaKeywords.Holds;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The keywords that hold schemas ({@link #APPLICATORS}) and the schemas a schema holds through them, as the sent copy's
@@ -10,9 +13,6 @@ import java.util.List;
  */
 final class SchemaTree {
     private SchemaTree() {}
-
-    /** How a keyword holds its schemas: one schema, an array of them, or a map of names to them. */
-    enum Holds { ONE, ARRAY, MAP }
 
     /**
      * What a keyword's schemas are to the value. VALUE: a value's own schema (a property's, an item's), closed and saying
@@ -28,26 +28,36 @@ final class SchemaTree {
     record Applicator(String keyword, Holds holds, SchemaRole role) {}
 
     /**
-     * Every keyword that holds schemas: JSON Schema 2020-12's core ($defs) and applicator vocabularies, its
-     * unevaluated ones, and the earlier drafts' additionalItems, dependencies (the schema form) and definitions, so that
-     * no schema the API is sent goes unchecked. Data keywords (const, enum, default, examples) are not among them.
+     * What each keyword's schemas are to the value, for every keyword that holds schemas. Which keywords those are, and
+     * how each holds them, is rein-core's one table ({@link SchemaKeywords#APPLICATORS}: JSON Schema 2020-12's core and
+     * applicator vocabularies, its unevaluated ones, and the earlier drafts' additionalItems, dependencies and
+     * definitions), so that no schema the API is sent goes unchecked; data keywords (const, enum, default, examples) are
+     * not among them.
      */
-    static final List<Applicator> APPLICATORS = List.of(
-            new Applicator("items", Holds.ONE, SchemaRole.VALUE), new Applicator("not", Holds.ONE, SchemaRole.CONDITION),
-            new Applicator("if", Holds.ONE, SchemaRole.CONDITION), new Applicator("then", Holds.ONE, SchemaRole.CONDITION),
-            new Applicator("else", Holds.ONE, SchemaRole.CONDITION), new Applicator("contains", Holds.ONE, SchemaRole.CONDITION),
-            new Applicator("additionalItems", Holds.ONE, SchemaRole.VALUE),
-            new Applicator("propertyNames", Holds.ONE, SchemaRole.CONDITION),
-            new Applicator("unevaluatedItems", Holds.ONE, SchemaRole.VALUE),
-            new Applicator("unevaluatedProperties", Holds.ONE, SchemaRole.VALUE),
-            new Applicator("additionalProperties", Holds.ONE, SchemaRole.VALUE),
-            new Applicator("anyOf", Holds.ARRAY, SchemaRole.VALUE), new Applicator("allOf", Holds.ARRAY, SchemaRole.ENTRY),
-            new Applicator("oneOf", Holds.ARRAY, SchemaRole.VALUE), new Applicator("prefixItems", Holds.ARRAY, SchemaRole.VALUE),
-            new Applicator("properties", Holds.MAP, SchemaRole.VALUE), new Applicator("$defs", Holds.MAP, SchemaRole.VALUE),
-            new Applicator("definitions", Holds.MAP, SchemaRole.VALUE),
-            new Applicator("patternProperties", Holds.MAP, SchemaRole.VALUE),
-            new Applicator("dependentSchemas", Holds.MAP, SchemaRole.CONDITION),
-            new Applicator("dependencies", Holds.MAP, SchemaRole.CONDITION));
+    private static final Map<String, SchemaRole> ROLES = Map.ofEntries(
+            Map.entry("items", SchemaRole.VALUE), Map.entry("not", SchemaRole.CONDITION),
+            Map.entry("if", SchemaRole.CONDITION), Map.entry("then", SchemaRole.CONDITION),
+            Map.entry("else", SchemaRole.CONDITION), Map.entry("contains", SchemaRole.CONDITION),
+            Map.entry("additionalItems", SchemaRole.VALUE), Map.entry("propertyNames", SchemaRole.CONDITION),
+            Map.entry("unevaluatedItems", SchemaRole.VALUE), Map.entry("unevaluatedProperties", SchemaRole.VALUE),
+            Map.entry("additionalProperties", SchemaRole.VALUE), Map.entry("anyOf", SchemaRole.VALUE),
+            Map.entry("allOf", SchemaRole.ENTRY), Map.entry("oneOf", SchemaRole.VALUE), Map.entry("prefixItems", SchemaRole.VALUE),
+            Map.entry("properties", SchemaRole.VALUE), Map.entry("$defs", SchemaRole.VALUE),
+            Map.entry("definitions", SchemaRole.VALUE), Map.entry("patternProperties", SchemaRole.VALUE),
+            Map.entry("dependentSchemas", SchemaRole.CONDITION), Map.entry("dependencies", SchemaRole.CONDITION));
+
+    /** Every keyword that holds schemas, in rein-core's order, with its role here. */
+    static final List<Applicator> APPLICATORS = SchemaKeywords.APPLICATORS.entrySet().stream()
+            .map(e -> new Applicator(e.getKey(), e.getValue(), role(e.getKey()))).toList();
+
+    /** The role of {@code keyword}: a keyword rein-core's table gains fails here, loudly, until it is given one. */
+    private static SchemaRole role(String keyword) {
+        SchemaRole role = ROLES.get(keyword);
+        if (role == null) {
+            throw new IllegalStateException("SchemaTree gives no role to the keyword '" + keyword + "' of SchemaKeywords");
+        }
+        return role;
+    }
 
     /** A schema held by a keyword of another: the schema, its JSON Pointer, the keyword, what it is to the value. */
     record Subschema(JsonNode schema, String pointer, String keyword, SchemaRole role) {}
