@@ -2,6 +2,7 @@ package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.text.Excerpts;
 import dev.rein.internal.text.Fence;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
@@ -154,8 +155,9 @@ final class RecordedTools implements RecordedAnswers {
      * it with, the tools to choose from). The quoted text is held as fenced (today's words: the cut note too, so a quote
      * cut at 500 characters is not taken for another sharing only them), or as text the fence would quote so: each escape
      * undone to the bracket it stood for (also a full-width or small one) while an "&lt;" of the text's own stays, and,
-     * for a quote the fence cut, its 500 characters followed, before the closing words, by at least as many characters
-     * as the cut note counts (a fence's closing tag not counted; an older wording's own words between, such as ". ", are):
+     * for a quote the fence cut, its 500 characters (fewer where the cut came before a masking marker) followed, before the
+     * closing words, by at least as many characters as the cut note counts (a fence's closing tag not counted; an older
+     * wording's own words between, such as ". ", are):
      * fewer, the recording held another text. Only the count is checked: another text of that length or longer after
      * the same 500 characters is taken as the same, as nothing in the recording tells them apart. A refusal today quotes nothing in (the
      * argument size and depth limits, a plain unknown name) is worded as it always was: not handed back.
@@ -188,9 +190,10 @@ final class RecordedTools implements RecordedAnswers {
 
     /**
      * Whether {@code recorded} holds text that the fence quotes as {@code escaped}: as it is, or with the escapes undone;
-     * for {@code cutCount} 0 or more, the first 500 characters of a text with that many more, not followed by a cut note
-     * of their own (a recording in today's words whose quote was cut otherwise, and so was another text) and followed by
-     * at least that many characters before {@code closingWords}, where the recorded refusal's words after the quote begin.
+     * for {@code cutCount} 0 or more, the first 500 characters (where the fence cuts: {@code Excerpts.end}) of a text with
+     * that many more, not followed by a cut note of their own (a recording in today's words whose quote was cut otherwise,
+     * and so was another text) and followed by at least that many characters before {@code closingWords}, where the
+     * recorded refusal's words after the quote begin.
      */
     private static boolean quotes(String recorded, String escaped, long cutCount, int closingWords) {
         boolean cut = cutCount >= 0;
@@ -208,7 +211,7 @@ final class RecordedTools implements RecordedAnswers {
         for (int start = 0; start <= recorded.length() && m.find(start); start = m.start() + 1) {
             String held = m.group();
             // the fence escapes a bracket only where it opens a protected tag: the text held must be escaped as today's
-            if (Fence.escape(held).equals(escaped) && (!cut || held.codePointCount(0, held.length()) == Fence.MAX_QUOTED
+            if (Fence.escape(held).equals(escaped) && (!cut || Excerpts.end(recorded.substring(m.start()), Fence.MAX_QUOTED) == held.length()
                     && charactersAfter(recorded, m.end(), closingWords) >= cutCount)) {
                 return true;
             }

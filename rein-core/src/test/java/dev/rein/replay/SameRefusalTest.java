@@ -104,4 +104,19 @@ class SameRefusalTest {
         assertThat(RecordedTools.sameRefusal(today(problems), today("x".repeat(500)))).as("today's words, not cut").isFalse();
         assertThat(RecordedTools.sameRefusal(today(problems), older(problems))).isTrue();
     }
+
+    /**
+     * The fence cuts a quote before a masking marker it would split ({@code [REDACTED:name]} across character 500), so
+     * the quote holds fewer than 500 characters: an older recording that holds the text whole is still the same refusal,
+     * and one with fewer characters after the cut still another.
+     */
+    @Test
+    void aQuoteCutBeforeAMarkerIsTheSameRefusalWhenTheRecordingHoldsItWhole() {
+        String problems = "$.order: " + "y".repeat(480) + "[REDACTED:api_key] found, string expected";
+        assertThat(today(problems)).contains("y... (").doesNotContain("[REDA");
+
+        assertThat(RecordedTools.sameRefusal(today(problems), older(problems))).isTrue();
+        assertThat(RecordedTools.sameRefusal(today(problems), today(problems))).isTrue();
+        assertThat(RecordedTools.sameRefusal(today(problems), older("$.order: " + "y".repeat(480) + "[REDACTED:a]"))).isFalse();
+    }
 }

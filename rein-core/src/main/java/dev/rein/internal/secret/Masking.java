@@ -16,6 +16,9 @@ public final class Masking {
     /** The shortest value masked ({@code Secrets.MIN_LENGTH}): a shorter one could not be masked without ordinary text. */
     public static final int MIN_LENGTH = 4;
 
+    /** How every marker that stands for a masked value begins: {@code [REDACTED:name]}. */
+    public static final String MARKER_START = "[REDACTED:";
+
     private Masking() {}
 
     /** A spelling of a secret found in a text, from {@code start} to {@code end}: {@code name} is its index in the names. */
@@ -69,7 +72,7 @@ public final class Masking {
                 last = -1;
             }
             if (f.name() != last) {
-                out.append("[REDACTED:").append(names.get(f.name())).append(']');
+                out.append(MARKER_START).append(names.get(f.name())).append(']');
                 last = f.name();
             }
             masked = f.end();
