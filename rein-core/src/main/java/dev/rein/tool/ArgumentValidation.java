@@ -14,9 +14,11 @@ import java.util.Map;
  */
 final class ArgumentValidation extends BuiltInToolStage {
     private final int maxArgumentBytes;
+    private final ToolEvents events;
 
-    ArgumentValidation(int maxArgumentBytes) {
+    ArgumentValidation(int maxArgumentBytes, ToolEvents events) {
         this.maxArgumentBytes = maxArgumentBytes;
+        this.events = events;
     }
 
     @Override
@@ -58,12 +60,15 @@ final class ArgumentValidation extends BuiltInToolStage {
                 // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
                 // to fix): "string found, object expected" would not tell the model its text did not parse. The text is the
                 // model's, which may carry a page's instructions: fenced as data in Rein's own refusal, which goes unwrapped.
-                said = "the arguments are not a JSON object but this text:\n"
-                        + Fence.quoted(Excerpts.first(arguments.asText(), 200), "tool call arguments");
+                // Each quote is masked before its cut, which could leave part of a secret that the masking of the whole
+                // result no longer knows.
+                said = "the arguments are not a JSON object but this text:\n" + Fence.quoted(Excerpts.first(MaskedQuote.of(
+                        arguments.asText(), invocation, events, "the argument text"), 200), "tool call arguments");
             } else {
                 // the validator's problems name the model's property names and values, which may carry a page's
                 // instructions: fenced as data too
-                said = "the JSON schema's validator says:\n" + Fence.quoted(String.join("; ", problems), "schema validator");
+                said = "the JSON schema's validator says:\n" + Fence.quoted(MaskedQuote.of(String.join("; ", problems),
+                        invocation, events, "the schema validator's message"), "schema validator");
             }
             String message = "Invalid arguments for tool '" + invocation.tool().name() + "': " + said
                     + "\nThe tool was not called. Call it again with arguments matching this JSON schema: "

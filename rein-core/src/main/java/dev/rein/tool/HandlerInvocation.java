@@ -23,9 +23,11 @@ final class HandlerInvocation extends BuiltInToolStage {
 
     /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
     private final List<ToolInterceptor> around;
+    private final ToolEvents events;
 
-    HandlerInvocation(List<ToolInterceptor> around) {
+    HandlerInvocation(List<ToolInterceptor> around, ToolEvents events) {
         this.around = List.copyOf(around);
+        this.events = events;
     }
 
     @Override
@@ -56,10 +58,12 @@ final class HandlerInvocation extends BuiltInToolStage {
                 throw e;
             } catch (AnnotatedTools.UnreadableArgument e) {
                 // the reader's message quotes the model's value, which may carry a page's instructions: fenced as data in
-                // Rein's own refusal, which the model gets unwrapped
+                // Rein's own refusal, which the model gets unwrapped; masked before the fence's cut, which could leave part
+                // of a secret that the masking stage above, which masks the whole result, no longer knows
+                String said = MaskedQuote.of(e.getMessage(), invocation, events, "the argument reader's message");
                 return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
                         + "': a value does not fit its parameter's type, as the reader of the arguments says, quoting them:\n"
-                        + Fence.quoted(e.getMessage(), "argument reader") + "\nThe tool was not called. Call it again with"
+                        + Fence.quoted(said, "argument reader") + "\nThe tool was not called. Call it again with"
                         + " arguments matching this JSON schema: " + Json.write(invocation.tool().definition().inputSchema())));
             } catch (Exception | Error e) {
                 // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure

@@ -14,7 +14,9 @@ public interface ToolEvents {
 
     /**
      * A security-relevant event about one call (a secret masked in its output, a replayed
-     * side effect...). {@code kind} is a short machine-readable name.
+     * side effect...). {@code kind} is a short machine-readable name. For a call of a tool the run does not have (a
+     * secret masked in the name the model gave), {@code invocation.tool()} is a stand-in named {@code unknown_tool}, never
+     * called; {@code invocation.call().name()} is the name as given.
      */
     default void audit(ToolInvocation invocation, String kind, String detail) {}
 }

@@ -45,12 +45,23 @@ public final class ToolExecutor {
 
     private static final ToolInterceptor PASS = (invocation, chain) -> chain.proceed(invocation);
 
+    /**
+     * The tool of the invocation an unknown tool's {@code secret_masked} audit event names ({@link ToolEvents#audit}
+     * takes an invocation, which needs a tool): no tool of the run, never called.
+     */
+    static final Tool UNKNOWN_TOOL = Tool.builder("unknown_tool").description("stands for a tool the model named that the run"
+            + " does not have").handler((arguments, context) -> {
+                throw new IllegalStateException("the stand-in for an unknown tool is never called");
+            }).build();
+
     private final ToolRegistry registry;
     private final CallLimits callLimits;
     private final ToolChain chain;
+    private final ToolEvents events;
 
     private ToolExecutor(Builder b) {
         this.registry = b.registry;
+        this.events = b.events;
         this.callLimits = new CallLimits(b.callLimits, b.callCounts);
         this.chain = new ToolChain(stages(b, callLimits)); // bound once: each of Rein's stages one frame (see ToolChain)
     }
@@ -67,7 +78,7 @@ public final class ToolExecutor {
      */
     private static List<ToolInterceptor> stages(Builder b, CallLimits callLimits) {
         List<ToolInterceptor> stages = new ArrayList<>();
-        stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
+        stages.add(new ArgumentValidation(b.maxArgumentBytes, b.events)); // size and JSON schema
         // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
         stages.addAll(b.interceptors.stream().filter(stage -> stage != b.recordedAnswers).toList());
         stages.add(new ScopeCheck(b.scopePolicy, b.events));  // least privilege, before anyone is asked to approve
@@ -84,7 +95,7 @@ public final class ToolExecutor {
         stages.addAll(b.outputStages);                          // truncation of long output (context policy)
         stages.add(new Provenance(b.strictProvenance));         // source and time on every observation
         stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
-        stages.add(new HandlerInvocation(b.interceptors));      // with the application's aroundHandler wrappers
+        stages.add(new HandlerInvocation(b.interceptors, b.events)); // with the application's aroundHandler wrappers
         return List.copyOf(stages);
     }
 
@@ -130,7 +141,7 @@ public final class ToolExecutor {
         // sees it); the handler's own failures are results, made by the last stage. The chain is entered here, not
         // through a helper: the run's thread waits for its tool call with this stack (see stages).
         ToolInvocation invocation = tool != null ? new ToolInvocation(call, tool, context.withRisk(tool.risk())) : null;
-        ToolOutcome outcome = tool != null ? chain.start().proceed(invocation) : unknownTool(call);
+        ToolOutcome outcome = tool != null ? chain.start().proceed(invocation) : unknownTool(call, context);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
         Duration took = Duration.between(start, end);
@@ -155,11 +166,14 @@ public final class ToolExecutor {
         };
     }
 
-    private ToolOutcome unknownTool(ToolCall call) {
+    private ToolOutcome unknownTool(ToolCall call, ToolContext context) {
         // The name is the model's, quoted in Rein's own message (unwrapped): one of a tool name's form cannot close a
-        // fence or hold a sentence and reads as it is; any other is fenced as data, its first 100 characters.
+        // fence or hold a sentence and reads as it is; any other is fenced as data, its first 100 characters, masked
+        // before that cut, which could leave part of a secret that the masking of the whole result no longer knows.
         String named = Tool.NAME.matcher(call.name()).matches() ? "Unknown tool '" + call.name() + "'. "
-                : "Unknown tool, named as quoted here:\n" + Fence.quoted(Excerpts.first(call.name(), 100), "tool call name") + "\n";
+                : "Unknown tool, named as quoted here:\n" + Fence.quoted(Excerpts.first(MaskedQuote.of(call.name(), context,
+                audit -> events.audit(new ToolInvocation(call, UNKNOWN_TOOL, context), "secret_masked", audit),
+                "the name the model gave a tool it called, which the run does not have"), 100), "tool call name") + "\n";
         return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, named + "Available tools: "
                 + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
                 + ". Call one of these by its exact name."));

@@ -158,7 +158,7 @@ class BoundStageFailureTest {
                         ToolEvents.NONE, d -> { }),
                 new ToolRetry(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0),
                         throwingOnRetry(() -> new IllegalStateException("listener bug")), d -> { }),
-                new HandlerInvocation(List.of())));
+                new HandlerInvocation(List.of(), ToolEvents.NONE)));
         Tool flaky = flakyOnce();
         ToolCall call = new ToolCall("c1", "flaky", Json.parse("{}"), 0);
         assertThatThrownBy(() -> chain.start().proceed(new ToolInvocation(call, flaky, context())))

@@ -363,7 +363,11 @@ class ExecutorPipelineTest {
         Tool write = Tool.builder("write").description("d").risk(Risk.WRITE).handler((a, c) -> "written").build();
         Tool calendar = AnnotatedTools.from(new Calendar()).get(0);
         ToolExecutor plain = ToolExecutor.builder(ToolRegistry.of(strict, calendar)).events(events).build();
-        for (int pad = 50; pad <= 500; pad++) {
+        // around each cut: the name's at 100, the argument text's at 200, the fence's at 500 after each message's words
+        List<Integer> pads = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(
+                java.util.stream.IntStream.rangeClosed(80, 100), java.util.stream.IntStream.rangeClosed(180, 200)),
+                java.util.stream.IntStream.rangeClosed(450, 500)).boxed().toList();
+        for (int pad : pads) {
             String padded = "x".repeat(pad) + STRADDLING;
             String name = Json.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(padded));
             Map<String, ToolResult> results = new java.util.LinkedHashMap<>();
@@ -390,7 +394,7 @@ class ExecutorPipelineTest {
                 }
             }
         }
-        assertThat(audits).as("each masked quote is audited").filteredOn(a -> a.startsWith("secret_masked")).hasSizeGreaterThan(5 * 100)
+        assertThat(audits).as("each masked quote is audited").filteredOn(a -> a.startsWith("secret_masked")).hasSizeGreaterThan(3 * pads.size())
                 .allSatisfy(a -> assertThat(a).contains("[key]").doesNotContain(STRADDLING));
     }
 

@@ -6,6 +6,7 @@ import dev.rein.state.RunStore;
 import dev.rein.state.StoreException;
 
 import dev.rein.approval.ActionHash;
+import dev.rein.internal.secret.MaskedText;
 import dev.rein.internal.text.Fence;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
@@ -92,9 +93,14 @@ public final class IdempotencyGuard implements ToolInterceptor, Bindable<ToolInt
                 store.putIdempotency(intent);
             } catch (StoreException e) {
                 // the store's message is outside text (a database's words, which may quote the call's values): fenced as data
-                // in Rein's own refusal, which the model gets unwrapped
+                // in Rein's own refusal, which the model gets unwrapped; masked before the fence's cut, which could leave part
+                // of a secret that the masking of the whole result no longer knows (a secret found is audited here)
+                MaskedText said = MaskedText.of(e.getMessage(), invocation.context().secrets().known());
+                if (said.found()) {
+                    events.audit(invocation, "secret_masked", said.audited("the run store's error for tool '" + call.name() + "'"));
+                }
                 return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
-                        + " intent could not be recorded; the store said:\n" + Fence.quoted(e.getMessage(), "run store")
+                        + " intent could not be recorded; the store said:\n" + Fence.quoted(said.text(), "run store")
                         + "\nWithout the record a resume could repeat it."));
             }
             ToolOutcome outcome = next.proceed(invocation);
