@@ -24,13 +24,7 @@ public final class Masking {
     /** A spelling of a secret found in a text, from {@code start} to {@code end}: {@code name} is its index in the names. */
     private record Find(int start, int end, int name) {}
 
-    /**
-     * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. A secret
-     * that contains another is masked whole, and two values that overlap in the text (the end of one
-     * is the start of the other) are masked together, one marker each. A value is also found as JSON
-     * writes it inside a string ({@link #forms}), since tool results, notes and streamed tool input
-     * are often JSON text.
-     */
+    /** {@link dev.rein.tool.Secrets#mask}, which says what it does; each spelling is looked for in the original text. */
     public static String mask(String text, Map<String, String> secrets) {
         if (text == null || text.isEmpty() || secrets.isEmpty()) {
             return text;
@@ -80,24 +74,12 @@ public final class Masking {
         return out.append(text, masked, text.length()).toString();
     }
 
-    /**
-     * {@link #forms}{@code (value)}, with the escaped spellings worked out once per value: masking
-     * asks for them for every string it masks and every streamed fragment.
-     */
+    /** {@link dev.rein.tool.Secrets#spellings}: {@link #forms}, worked out once per value ({@link SecretSpellings}). */
     public static List<String> spellings(String value) {
         return SecretSpellings.of(value);
     }
 
-    /**
-     * The spellings of {@code value} that {@link #mask} replaces: the value itself and, when it has
-     * characters JSON escapes or may escape, how it appears inside a JSON string: with quotes,
-     * backslashes and control characters escaped; also with every non-ASCII character as a
-     * {@code \\u} escape in lower or upper case hex (as {@code ensure_ascii} encoders write it);
-     * with {@code /} as {@code \\/} (PHP's encoder, and with its {@code \\u} escapes too); and with
-     * {@code <}, {@code >} and {@code &} as {@code \\u003c}, {@code \\u003e}, {@code \\u0026} (Go's
-     * HTML-safe encoder). Slashes are common in keys (base64), so the {@code \\/} spelling matters.
-     * Longest first.
-     */
+    /** {@link dev.rein.tool.Secrets#forms}, which lists them: the value and how JSON encoders write it, longest first. */
     public static List<String> forms(String value) {
         boolean plain = true;
         for (int i = 0; i < value.length() && plain; i++) {
