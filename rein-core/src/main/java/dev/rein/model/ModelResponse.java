@@ -10,6 +10,14 @@ import java.util.Optional;
 /**
  * What the model answered: content blocks, why it stopped, and the tokens it used.
  *
+ * <p>A {@link Model} of one's own builds one with {@link #builder()}, which names each field and leaves the rest
+ * unset (null; {@code content} empty), so a field added later does not change the code that builds it:
+ * {@code ModelResponse.builder().id("msg_1").model("m").content(blocks).stopReason(StopReason.END_TURN).usage(usage)
+ * .build()}.
+ * {@link #toBuilder()} starts from a response (a stage that changes one field). The shorter constructors are kept for
+ * code written before the builder; each field added would add another, so new code uses the builder. The checks are the
+ * canonical constructor's, also when built: a missing model, content or stop reason is a {@link ReinException}.
+ *
  * @param usage the tokens the provider reported; null (kept as {@link Usage#NOT_REPORTED}) when it
  *     reported none, which a provider must not turn into {@link Usage#ZERO}: a run estimates the
  *     usage of such a response so that its token and money limits still bind
@@ -73,7 +81,10 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         }
     }
 
-    /** A response without the provider's system fingerprint. */
+    /**
+     * A response without the provider's system fingerprint.
+     * Kept for existing callers; new code uses {@link #builder()}.
+     */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason,
                          String serviceTier, String providerServiceTier) {
@@ -81,14 +92,20 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
                 providerServiceTier, null);
     }
 
-    /** A response without the service tier as the provider sent it (only the tier for pricing, or none). */
+    /**
+     * A response without the service tier as the provider sent it (only the tier for pricing, or none).
+     * Kept for existing callers; new code uses {@link #builder()}.
+     */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason,
                          String serviceTier) {
         this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, serviceTier, null, null);
     }
 
-    /** A response served at the provider's standard tier (or one that reported none). */
+    /**
+     * A response served at the provider's standard tier (or one that reported none).
+     * Kept for existing callers; new code uses {@link #builder()}.
+     */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail, String providerStopReason) {
         this(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason, null, null, null);
@@ -109,16 +126,126 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
                 serviceTier, providerServiceTier, systemFingerprint);
     }
 
-    /** A response without a stop detail or the provider's own stop reason. */
+    /**
+     * A response without a stop detail or the provider's own stop reason.
+     * Kept for existing callers; new code uses {@link #builder()}.
+     */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage) {
         this(id, model, content, stopReason, stopSequence, usage, null, null, null, null, null);
     }
 
-    /** A response without the provider's own stop reason. */
+    /**
+     * A response without the provider's own stop reason.
+     * Kept for existing callers; new code uses {@link #builder()}.
+     */
     public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                          String stopSequence, Usage usage, String stopDetail) {
         this(id, model, content, stopReason, stopSequence, usage, stopDetail, null, null, null, null);
+    }
+
+    /** A builder with nothing set: {@link Builder#build()} needs at least the model and the stop reason. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this response's fields, for a response that differs in some. */
+    public Builder toBuilder() {
+        return new Builder().id(id).model(model).content(content).stopReason(stopReason).stopSequence(stopSequence)
+                .usage(usage).stopDetail(stopDetail).providerStopReason(providerStopReason).serviceTier(serviceTier)
+                .providerServiceTier(providerServiceTier).systemFingerprint(systemFingerprint);
+    }
+
+    /**
+     * Builder for {@link ModelResponse}; each setter names a field, whose meaning the record's Javadoc gives. Unset fields
+     * are null, {@code content} empty; {@link #build()} checks as the canonical constructor does.
+     */
+    public static final class Builder {
+        private String id;
+        private String model;
+        private List<ContentBlock> content = List.of();
+        private StopReason stopReason;
+        private String stopSequence;
+        private Usage usage;
+        private String stopDetail;
+        private String providerStopReason;
+        private String serviceTier;
+        private String providerServiceTier;
+        private String systemFingerprint;
+
+        private Builder() {}
+
+        /** The provider's id of the response (such as {@code msg_...}), or null. */
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        /** The model that answered, as the provider named it; required. */
+        public Builder model(String model) {
+            this.model = model;
+            return this;
+        }
+
+        /** The content blocks (default none); null or a null block is refused at {@link #build()}. */
+        public Builder content(List<ContentBlock> content) {
+            this.content = content;
+            return this;
+        }
+
+        /** Why the model stopped; required ({@link StopReason#UNKNOWN} when the provider gave none). */
+        public Builder stopReason(StopReason stopReason) {
+            this.stopReason = stopReason;
+            return this;
+        }
+
+        /** The stop sequence the output reached, or null. */
+        public Builder stopSequence(String stopSequence) {
+            this.stopSequence = stopSequence;
+            return this;
+        }
+
+        /** The tokens the provider reported; null (the default) when it reported none, never {@link Usage#ZERO} then. */
+        public Builder usage(Usage usage) {
+            this.usage = usage;
+            return this;
+        }
+
+        /** The provider's own explanation of why it stopped, or null. */
+        public Builder stopDetail(String stopDetail) {
+            this.stopDetail = stopDetail;
+            return this;
+        }
+
+        /** The stop reason exactly as the provider sent it, or null. */
+        public Builder providerStopReason(String providerStopReason) {
+            this.providerStopReason = providerStopReason;
+            return this;
+        }
+
+        /** The service tier for pricing, when not the provider's standard one; else null. */
+        public Builder serviceTier(String serviceTier) {
+            this.serviceTier = serviceTier;
+            return this;
+        }
+
+        /** The service tier exactly as the provider sent it, its standard one too, or null. */
+        public Builder providerServiceTier(String providerServiceTier) {
+            this.providerServiceTier = providerServiceTier;
+            return this;
+        }
+
+        /** The provider's name for the backend configuration that served the call, or null. */
+        public Builder systemFingerprint(String systemFingerprint) {
+            this.systemFingerprint = systemFingerprint;
+            return this;
+        }
+
+        /** The response; a {@link ReinException}, as from the canonical constructor, for a missing model or stop reason. */
+        public ModelResponse build() {
+            return new ModelResponse(id, model, content, stopReason, stopSequence, usage, stopDetail, providerStopReason,
+                    serviceTier, providerServiceTier, systemFingerprint);
+        }
     }
 
     /**

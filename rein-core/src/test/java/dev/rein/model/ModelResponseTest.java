@@ -1,6 +1,7 @@
 package dev.rein.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.rein.json.Json;
@@ -46,8 +47,8 @@ class ModelResponseTest {
      */
     @Test
     void theProvidersOwnStopReasonIsKeptWrittenAndReadBack() throws Exception {
-        ModelResponse mapped = new ModelResponse("msg_1", "magistral-medium", List.of(new TextBlock("途中")),
-                StopReason.UNKNOWN, null, Usage.of(1, 2, 0, 0), null, "eos_token");
+        ModelResponse mapped = ModelResponse.builder().id("msg_1").model("magistral-medium").content(List.of(new TextBlock("途中")))
+                .stopReason(StopReason.UNKNOWN).usage(Usage.of(1, 2, 0, 0)).providerStopReason("eos_token").build();
         assertThat(mapped.providerStopReason()).isEqualTo("eos_token");
 
         String json = Json.storedMapper().writeValueAsString(mapped);
@@ -73,8 +74,9 @@ class ModelResponseTest {
      */
     @Test
     void theSystemFingerprintIsKeptWrittenAndReadBackAndAnOlderTraceHasNone() throws Exception {
-        ModelResponse mapped = new ModelResponse("chatcmpl-1", "gpt-5", List.of(new TextBlock("ok")), StopReason.END_TURN,
-                null, Usage.of(1, 2, 0, 0), null, "stop", null, "default", "fp_44709d6fcb");
+        ModelResponse mapped = ModelResponse.builder().id("chatcmpl-1").model("gpt-5").content(List.of(new TextBlock("ok")))
+                .stopReason(StopReason.END_TURN).usage(Usage.of(1, 2, 0, 0)).providerStopReason("stop").providerServiceTier("default")
+                .systemFingerprint("fp_44709d6fcb").build();
         assertThat(mapped.systemFingerprint()).isEqualTo("fp_44709d6fcb");
 
         String json = Json.storedMapper().writeValueAsString(mapped);
@@ -88,7 +90,7 @@ class ModelResponseTest {
         assertThat(without.systemFingerprint()).isNull();
         assertThat(without.providerServiceTier()).isEqualTo("default");
         assertThat(Json.storedMapper().writeValueAsString(without)).doesNotContain("system_fingerprint");
-        assertThat(new ModelResponse("r", "m", List.of(), StopReason.END_TURN, null, Usage.ZERO, null, "stop", null, null, " ")
+        assertThat(ModelResponse.builder().id("r").model("m").stopReason(StopReason.END_TURN).systemFingerprint(" ").build()
                 .systemFingerprint()).isNull();
         // a trace or snapshot written before the field existed
         ModelResponse old = Json.storedMapper().readValue("{\"id\":\"msg_1\",\"model\":\"m\",\"content\":[],"
@@ -97,5 +99,41 @@ class ModelResponseTest {
                 ModelResponse.class);
         assertThat(old.systemFingerprint()).isNull();
         assertThat(old.providerServiceTier()).isEqualTo("default");
+    }
+
+    /**
+     * The builder names each field and leaves the others unset: no id, no content, usage not reported (which the run
+     * estimates), no stop sequence, detail, provider stop reason, tiers or fingerprint. It checks as the canonical
+     * constructor does, with its messages; toBuilder keeps every field, so one changed field loses none of the others.
+     */
+    @Test
+    void theBuilderLeavesWhatIsNotSetUnsetAndChecksAsTheCanonicalConstructorDoes() {
+        ModelResponse built = ModelResponse.builder().model("m").stopReason(StopReason.END_TURN).build();
+
+        assertThat(built).isEqualTo(new ModelResponse(null, "m", List.of(), StopReason.END_TURN, null, null));
+        assertThat(built.id()).isNull();
+        assertThat(built.content()).isEmpty();
+        assertThat(built.usage()).isSameAs(Usage.NOT_REPORTED);
+        assertThat(List.of(String.valueOf(built.stopSequence()), String.valueOf(built.stopDetail()),
+                String.valueOf(built.providerStopReason()), String.valueOf(built.serviceTier()),
+                String.valueOf(built.providerServiceTier()), String.valueOf(built.systemFingerprint()))).containsOnly("null");
+
+        assertThatThrownBy(() -> ModelResponse.builder().stopReason(StopReason.END_TURN).build())
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("needs the model that answered");
+        assertThatThrownBy(() -> ModelResponse.builder().model("m").build())
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("needs its stopReason");
+        assertThatThrownBy(() -> ModelResponse.builder().model("m").stopReason(StopReason.END_TURN).content(null).build())
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("needs its content");
+        assertThatThrownBy(() -> ModelResponse.builder().model("m").stopReason(StopReason.END_TURN)
+                .content(java.util.Arrays.asList(new TextBlock("a"), null)).build())
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("content block 2 of 2 is null");
+        assertThat(ModelResponse.builder().model("m").stopReason(StopReason.END_TURN).serviceTier(" ").build().serviceTier())
+                .as("a blank tier names none, as in the constructor").isNull();
+
+        ModelResponse full = new ModelResponse("id", "m", List.of(new TextBlock("t")), StopReason.STOP_SEQUENCE, "END",
+                Usage.of(1, 2, 3, 4), "detail", "stop", "flex", "flex", "fp_1");
+        assertThat(full.toBuilder().build()).isEqualTo(full);
+        assertThat(full.toBuilder().model("other").build()).isEqualTo(new ModelResponse("id", "other", List.of(new TextBlock("t")),
+                StopReason.STOP_SEQUENCE, "END", Usage.of(1, 2, 3, 4), "detail", "stop", "flex", "flex", "fp_1"));
     }
 }
