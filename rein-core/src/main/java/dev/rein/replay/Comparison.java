@@ -273,6 +273,34 @@ final class Comparison {
         return true;
     }
 
+    /** The model_request the replayed run traced last (null before its first): a new one begins another logical call. */
+    Object lastRequestMark() {
+        return lastRequest;
+    }
+
+    /**
+     * The replayed run's model-call stages made {@code made} attempts of recorded call {@code index} where the recording
+     * made {@code recorded} (its {@code model_fallback} events and the call's own outcome): a stage that no longer moves
+     * on from a failed attempt, or moves on further.
+     */
+    void attemptsDiffer(int index, int made, int recorded) {
+        Recording.Call call = recording.calls().get(index);
+        String what = made < recorded
+                ? "end the " + call.purpose() + " call of step " + call.step() + " after " + dev.rein.internal.text.Counts.of(made,
+                        "attempt") + ", where the recorded run's moved on from its failure to " + movedTo(call, made - 1) + " ("
+                        + dev.rein.internal.text.Counts.of(recorded, "attempt") + ")"
+                : "make attempt " + made + " of the " + call.purpose() + " call of step " + call.step()
+                        + ", which the recording does not have (it recorded " + dev.rein.internal.text.Counts.of(recorded, "attempt") + ")";
+        String alone = "the run's model-call stages now " + what;
+        diverge(index, call.step(), call.purpose(), alone, alone, "");
+    }
+
+    /** The model the recorded stage moved on to after attempt {@code nth} (from 0) of {@code call}, quoted. */
+    private static String movedTo(Recording.Call call, int nth) {
+        JsonNode fallback = nth >= 0 && nth < call.fallbacks().size() ? call.fallbacks().get(nth) : null;
+        return fallback == null || !fallback.hasNonNull("to_model") ? "another attempt" : "'" + fallback.get("to_model").asText() + "'";
+    }
+
     /** The replay makes one model call more than the recording has. */
     void beyondRecording() {
         TraceEvent.ModelRequested now = lastRequest;

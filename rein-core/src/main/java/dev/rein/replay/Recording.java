@@ -129,9 +129,21 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
-     * null) the {@code model_failed} event of a call that failed for good.
+     * null) the {@code model_failed} event of a call that failed for good. {@code fallbacks}: the
+     * {@code model_fallback} events of the attempts an application's stage moved on from, in order (empty for a
+     * call of one attempt), each the outcome of one attempt before the call's own.
      */
-    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure) {}
+    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure,
+                List<JsonNode> fallbacks) {
+        /**
+         * How many attempts the recorded call made through the stage: one per fallback, and the call's own outcome as
+         * one more unless the last fallback moved on to no model (the stage then ended the call without another attempt).
+         */
+        int attempts() {
+            boolean ownOutcome = fallbacks.isEmpty() || fallbacks.get(fallbacks.size() - 1).hasNonNull("to_model");
+            return fallbacks.size() + (ownOutcome ? 1 : 0);
+        }
+    }
 
     /**
      * The part of the trace one process wrote since the run (or its last resumption or turn) began there: where its
@@ -283,6 +295,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode started = null;
         JsonNode finished = null;
         JsonNode pendingRequest = null;
+        List<JsonNode> fallbacks = new ArrayList<>(); // the model_fallback events of the pending request's call
         List<Call> calls = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
         Map<String, List<JsonNode>> results = new LinkedHashMap<>();
@@ -313,15 +326,26 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         modelInForce = e.path("model").asText();
                     }
                 }
-                case "model_request" -> pendingRequest = required(e, "request", trace);
+                case "model_request" -> {
+                    pendingRequest = required(e, "request", trace);
+                    fallbacks.clear();
+                }
+                // an attempt an application's stage moved on from: the replay answers the stage's attempts in turn
+                case "model_fallback" -> {
+                    if (pendingRequest != null) {
+                        reportedUsage(e, trace); // read now: a replay fails the attempt with it
+                        fallbacks.add(e);
+                    }
+                }
                 case "model_response" -> {
                     if (pendingRequest == null) {
                         throw new ReinException("the trace " + trace + " has a model_response without its model_request (step "
                                 + e.path("step").asInt() + ")");
                     }
                     calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                            pendingRequest.get("request"), response(e, trace), null));
+                            pendingRequest.get("request"), response(e, trace), null, List.copyOf(fallbacks)));
                     pendingRequest = null;
+                    fallbacks.clear();
                 }
                 // A call that failed for good (after its retries) is a call too: a compaction or summary
                 // call the run went on without, or the one that ended the run with provider_error.
@@ -333,8 +357,9 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     } else if (pendingRequest != null) {
                         reportedUsage(e, trace); // read now: a replay fails the call with it
                         calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                                pendingRequest.get("request"), null, e));
+                                pendingRequest.get("request"), null, e, List.copyOf(fallbacks)));
                         pendingRequest = null;
+                        fallbacks.clear();
                     }
                 }
                 case "tokens_counted" -> counts.add(e.path("input_tokens").asLong(-1));
@@ -637,7 +662,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             return Json.storedMapper().treeToValue(usage, Usage.class);
         } catch (IOException | IllegalArgumentException e) {
             String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
-            throw new ReinException("the trace " + trace + " has a model_failed at step " + failed.path("step").asInt()
+            throw new ReinException("the trace " + trace + " has a " + failed.path("type").asText("model_failed") + " at step "
+                    + failed.path("step").asInt()
                     + " whose reported_usage cannot be read back: " + reason + ". A trace written by another Rein version can"
                     + " hold a field this version does not know: replay it with the version that wrote it, or record the run again");
         }

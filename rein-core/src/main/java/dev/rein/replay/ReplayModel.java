@@ -20,6 +20,18 @@ final class ReplayModel implements Model {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger nextCount = new AtomicInteger();
     private volatile Runnable stop = () -> { };
+    /**
+     * Whether the replaying agent has model-call stages of its own, one of which may move a call on from a failed
+     * attempt (a fallback): only then is a recorded call's first attempt answered with the failure the recorded stage
+     * moved on from. Without any, nothing would move on, and the call is answered with its outcome, as before.
+     */
+    private volatile boolean stagesMayMoveOn;
+    /** The recorded call whose attempts are being answered, -1 before the first; guarded by this. */
+    private int attemptsOf = -1;
+    /** How many attempts of it were answered; guarded by this. */
+    private int attemptsMade;
+    /** The model_request the replayed run traced for it: another one begins the next logical call; guarded by this. */
+    private Object attemptsRequest;
 
     ReplayModel(Recording recording, Comparison comparison, boolean stopAtDivergence) {
         this.recording = recording;
@@ -31,13 +43,52 @@ final class ReplayModel implements Model {
         this.stop = cancel;
     }
 
+    void stagesMayMoveOn(boolean may) {
+        this.stagesMayMoveOn = may;
+    }
+
     int used() {
         return Math.min(next.get(), recording.calls().size());
     }
 
+    /**
+     * The replayed run ended, or began another logical call: a recorded call whose stage moved on from a failed attempt
+     * that the replay's stages ended with fewer attempts is a divergence (the run then usually ends otherwise too).
+     */
+    synchronized void callEnded() {
+        if (attemptsOf >= 0 && stagesMayMoveOn) {
+            int recorded = recording.calls().get(attemptsOf).attempts();
+            if (attemptsMade < recorded && comparison.divergence() == null) {
+                comparison.attemptsDiffer(attemptsOf, attemptsMade, recorded);
+            }
+        }
+        attemptsOf = -1;
+    }
+
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-        int index = next.getAndIncrement();
+        int index;
+        int attempt;
+        synchronized (this) {
+            Object mark = comparison.lastRequestMark();
+            if (stagesMayMoveOn && attemptsOf >= 0 && mark == attemptsRequest) {
+                // no model_request since: a stage above moved the call on from the attempt answered last
+                index = attemptsOf;
+                attempt = ++attemptsMade;
+            } else {
+                callEnded();
+                index = next.getAndIncrement();
+                attempt = 1;
+                if (index < recording.calls().size()) {
+                    attemptsOf = index;
+                    attemptsMade = 1;
+                    attemptsRequest = mark;
+                }
+            }
+        }
+        if (attempt > 1) {
+            return nextAttempt(index, attempt, request, context);
+        }
         if (index >= recording.calls().size()) {
             if (recordingCancelled()) {
                 // The recorded run was cancelled while it waited for this call: the recording ends
@@ -61,6 +112,49 @@ final class ReplayModel implements Model {
                 comparison.requestDiffers(index, diff.get(), now);
                 stopIfAsked();
             }
+        }
+        return outcome(index, attempt, context);
+    }
+
+    /**
+     * Attempt {@code attempt} (from 2) of recorded call {@code index}: its request compared with the recorded one as
+     * the recorded stage moved it on (to the model its {@code model_fallback} names; the trace records no other
+     * request of the attempt), then answered with that attempt's recorded outcome.
+     */
+    private ModelResponse nextAttempt(int index, int attempt, ModelRequest request, ModelCallContext context)
+            throws ModelException, InterruptedException {
+        Recording.Call recorded = recording.calls().get(index);
+        if (attempt > recorded.attempts()) {
+            comparison.attemptsDiffer(index, attempt, recorded.attempts());
+            stopIfAsked();
+            throw new ModelException(ModelException.Kind.OTHER, 0, "the recording has no outcome for attempt " + attempt
+                    + " of model call " + (index + 1) + " (it recorded " + recorded.attempts() + ")", false, null, null, null);
+        }
+        if (comparison.divergence() == null) {
+            JsonNode expected = recorded.request().deepCopy();
+            JsonNode movedTo = recorded.fallbacks().get(attempt - 2).get("to_model");
+            if (expected instanceof com.fasterxml.jackson.databind.node.ObjectNode object && movedTo != null) {
+                object.set("model", movedTo);
+            }
+            JsonNode now = comparison.masked(Json.mapper().valueToTree(request), expected);
+            Optional<String> diff = JsonDiff.first(expected, now);
+            if (diff.isPresent()) {
+                comparison.requestDiffers(index, diff.get(), now);
+                stopIfAsked();
+            }
+        }
+        return outcome(index, attempt, context);
+    }
+
+    /**
+     * The recorded outcome of attempt {@code attempt} (from 1) of call {@code index}: the failure a recorded stage moved
+     * on from (its {@code model_fallback}), or the call's own response or failure. Without stages of the replaying
+     * agent's own, the first attempt gets the call's own outcome, as no stage would move on.
+     */
+    private ModelResponse outcome(int index, int attempt, ModelCallContext context) throws ModelException {
+        Recording.Call recorded = recording.calls().get(index);
+        if (stagesMayMoveOn && attempt <= recorded.fallbacks().size()) {
+            throw failure(recorded.fallbacks().get(attempt - 1), false);
         }
         if (recorded.failure() != null) {
             throw failure(recorded.failure(), index == recording.calls().size() - 1);

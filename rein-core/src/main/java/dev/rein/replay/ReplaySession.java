@@ -75,6 +75,8 @@ public final class ReplaySession {
         Objects.requireNonNull(agent, "agent");
         underTest = agent;
         comparison.secrets(agent.config().secrets());
+        // a stage of the agent's own may move a call on from a failed attempt, as the recorded run's did
+        model.stagesMayMoveOn(!agent.config().modelInterceptors().isEmpty());
         return limited(agent.config().toBuilder().model(model), recording.model(), recording.limits())
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
@@ -248,6 +250,7 @@ public final class ReplaySession {
      */
     public ReplayReport report(RunResult result) {
         Objects.requireNonNull(result, "result");
+        model.callEnded();
         if (model.used() < recording.calls().size()) {
             comparison.endedEarly(model.used(), result);
         }
