@@ -43,6 +43,38 @@ class TemporalTraceReplayTest {
         assertThat(report.result().steps()).isEqualTo(recorded.steps());
     }
 
+    /**
+     * A fallback stage on Temporal moves on at the primary's first retryable failure (the engine, not a loop below the
+     * stage, retries): the trace has model_retry, then model_fallback, then the backup's answer. Replayed locally with
+     * the same stage, the first attempt gets the primary's recorded failure and the backup's answer is priced at the
+     * backup, as on Temporal.
+     */
+    @Test
+    void aFallbackRecordedOnTemporalReplaysLocallyPricedAtTheBackup(@TempDir Path dir) {
+        Path trace = dir.resolve("fallback.jsonl");
+        dev.rein.budget.ModelPrice backup = dev.rein.budget.ModelPrice.of("100", "10", "500");
+        Budget money = Budget.builder().maxCostUsd("100").maxDuration(Duration.ofMinutes(10)).build();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.OVERLOADED, 529, "Overloaded", true, null, null, null, null)),
+                ScriptedModel.text("A-1 is delivered"));
+        Agent recording = Orders.agent(model, new RecordingListener()).prices(ScriptedModel.PRICES).price("backup", backup)
+                .budget(money).modelInterceptor(dev.rein.testkit.FallbackStage.toModel("backup"))
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult recorded;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            recorded = server.start(recording).start("A-1?", "run-fallback-traced").result();
+        }
+        assertThat(recorded.status()).as(recorded.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(trace).replay(Orders.agent(ScriptedModel.of(), new RecordingListener())
+                .prices(ScriptedModel.PRICES).price("backup", backup).budget(money)
+                .modelInterceptor(dev.rein.testkit.FallbackStage.toModel("backup")).build());
+
+        assertThat(report.firstDivergence()).as("%s", report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().costUsd()).isEqualByComparingTo(recorded.costUsd());
+    }
+
     @Test
     void aBudgetStopRecordedOnTemporalReplaysToTheSameEndingAndAChangedGuardDiverges(@TempDir Path dir) {
         Path trace = dir.resolve("budget.jsonl");
