@@ -223,4 +223,56 @@ class OpenAiApiAttributesTest {
             assertThat(chat.get(API_TYPE)).isNull();
         }
     }
+    /**
+     * The OpenAI attributes of an answer are decided by the model that answered, not by the provider the span names: a
+     * call rein-openai's model failed and a stage moved to a model naming no provider keeps the span's {@code openai},
+     * but the answer is that model's, so its fingerprint and tier (its own words, whatever it means by them) are not
+     * reported as OpenAI's, on the span nor on the metrics; Rein's own {@code rein.model.service_tier} still says the tier.
+     */
+    @Test
+    void aFallbackFromOpenAiToAModelNamingNoProviderDoesNotReportItsAnswerAsOpenAis() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.error(400, "invalid_request_error", "messages: 不正なリクエスト"));
+            Model backup = (request, context) -> new ModelResponse("r-1", "local-model",
+                    List.of(new dev.rein.model.TextBlock("こんにちは。")), dev.rein.model.StopReason.END_TURN, null,
+                    dev.rein.model.Usage.of(3, 2, 0, 0), null, "stop", "priority", "priority", "fp_local");
+            Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(model).modelName("gpt-test")
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4"))))
+                    .modelInterceptor(FallbackStage.of(call -> call.withModel(backup))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            Attributes chat = chatSpan();
+            assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+            assertThat(chat.get(FINGERPRINT)).isNull();
+            assertThat(chat.get(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER)).isNull();
+            assertThat(chat.get(ReinConventions.MODEL_SERVICE_TIER)).isEqualTo("priority");
+            assertThat(points(GenAiConventions.METRIC_OPERATION_DURATION)).allSatisfy(p -> {
+                assertThat(p.get(FINGERPRINT)).isNull();
+                assertThat(p.get(GenAiConventions.OPENAI_RESPONSE_SERVICE_TIER)).isNull();
+            });
+        }
+    }
+
+    /**
+     * The way back: a call a stage moved from a model naming no provider to rein-openai's is answered by OpenAI, so the
+     * answer's fingerprint is OpenAI's (the span learns provider {@code openai} from the model the call reached).
+     */
+    @Test
+    void aFallbackToOpenAiReportsItsAnswerAsOpenAis() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            ScriptedModel first = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "bad request")));
+            Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(first).modelName("gpt-test")
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4"))))
+                    .modelInterceptor(FallbackStage.of(call -> call.withModel(model))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            Attributes chat = chatSpan();
+            assertThat(chat.get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+            assertThat(chat.get(FINGERPRINT)).isEqualTo(FakeChatCompletionsServer.SYSTEM_FINGERPRINT);
+            assertThat(chat.get(API_TYPE)).isEqualTo("chat_completions");
+        }
+    }
 }

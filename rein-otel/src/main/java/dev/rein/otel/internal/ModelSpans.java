@@ -374,17 +374,22 @@ final class ModelSpans {
     /**
      * Whether the open call goes to provider {@code openai}, whose attributes of the conventions (their OpenAI page) its
      * span and metrics take: decided by the provider the span names, as a compatible server named otherwise ({@code groq})
-     * is not OpenAI.
+     * is not OpenAI, and by the model the call's last attempt reached, whose answer (or failure) it is: the configured
+     * provider name when one is (it names every model), else that model's own name, else (it names none) the default
+     * name. A call a fallback stage moved from rein-openai's model to one naming no provider keeps the span's
+     * {@code openai}, the call's first attempt's, but its answer's fingerprint and tier are not OpenAI's.
      */
     private boolean openAi() {
-        return "openai".equals(openProvider);
+        Settings s = run.telemetry().settings;
+        String answering = s.providerName() != null ? s.providerName() : openDialect != null ? openDialect : s.defaultProviderName();
+        return "openai".equals(openProvider) && "openai".equals(answering);
     }
 
     /**
-     * Ends the open call's span, answered or failed, with {@code openai.api.type} on a call to provider {@code openai} when
-     * the model its last attempt reached said which API it calls: not from the provider's name, as a model of one's own
-     * naming provider {@code openai} may call the Responses API, and a fallback to a model naming no provider leaves the
-     * span's provider {@code openai}. A failed call went to that API all the same; a call no model was reached for has none.
+     * Ends the open call's span, answered or failed, with {@code openai.api.type} on a call to provider {@code openai}
+     * ({@link #openAi()}) when the model its last attempt reached said which API it calls: not from the provider's name,
+     * as a model of one's own naming provider {@code openai} may call the Responses API. A failed call went to that API
+     * all the same; a call no model was reached for has none.
      */
     private void endSpan(Instant time) {
         if (openAi() && openApiType != null) {

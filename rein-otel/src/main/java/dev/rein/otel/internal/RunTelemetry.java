@@ -125,7 +125,8 @@ final class RunTelemetry implements RunListener {
      * provider of its own model (a critic or a fallback may use another provider's); the run span
      * keeps the agent's, or takes the first call's when it had none. The API the model says it calls
      * ({@link ModelDefaults#apiType()}) is kept for the span's {@code openai.api.type}, set when the span's provider is
-     * {@code openai} (whatever name the model gives its own). Returns the call's provider, null when unknown.
+     * {@code openai} and the model's own name (or the configured or default one, for a model naming none) is too
+     * ({@code ModelSpans.openAi}). Returns the call's provider, null when unknown.
      */
     String learnProvider(Model model, Span chat) {
         String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
