@@ -63,7 +63,9 @@ public final class AnthropicProvider implements ModelProvider {
             // The documented alias of claude-sonnet-4-20250514: "-0" is no date, so it is listed.
             .with("claude-sonnet-4-0", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
             .with("claude-opus-4-5", price("5.00", "0.50", "25.00"))
-            .with("claude-opus-4-1", price("15.00", "1.50", "75.00"));
+            .with("claude-opus-4-1", price("15.00", "1.50", "75.00"))
+            // a gateway names these anthropic/claude-sonnet-4-5 (OpenRouter: anthropic/claude-sonnet-4.5): priced at these rows
+            .ofVendor("anthropic");
     static final String MISSING_KEY = API_KEY + " is not set: set it with 'export " + API_KEY
             + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
             + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";

@@ -22,6 +22,18 @@ class NewestModelPricesTest {
         return price.cost(usage).stripTrailingZeros().toPlainString();
     }
 
+    /**
+     * A gateway's name for a Claude model (OpenRouter's anthropic/claude-sonnet-4.5, its version with a dot) is priced at
+     * Anthropic's row; another vendor's prefix is not.
+     */
+    @Test
+    void aGatewaysNameForAClaudeModelIsPricedAtItsRow() {
+        assertThat(AnthropicProvider.PRICES.find("anthropic/claude-sonnet-4.5"))
+                .isEqualTo(AnthropicProvider.PRICES.find("claude-sonnet-4-5")).isPresent();
+        assertThat(AnthropicProvider.PRICES.find("anthropic/claude-opus-4-1")).isEqualTo(AnthropicProvider.PRICES.find("claude-opus-4-1"));
+        assertThat(AnthropicProvider.PRICES.find("openai/claude-sonnet-4-5")).isEmpty();
+    }
+
     @Test
     void theClaude5AndLaterModelsCostWhatAnthropicPublishes() {
         // input + output + read + 5m write + 1h write

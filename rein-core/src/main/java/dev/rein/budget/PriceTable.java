@@ -9,18 +9,22 @@ import java.util.Optional;
 /**
  * Prices by model name. Immutable; {@link #with} returns an extended copy. A dated model id such
  * as {@code some-model-20261015} is priced by its base name {@code some-model} when only that is
- * listed. Each model provider publishes its table ({@code ModelProvider#prices()}).
+ * listed. Each model provider publishes its table ({@code ModelProvider#prices()}), its rows marked as its vendor's
+ * ({@link #ofVendor}), so that a gateway's name for one of them ({@code openai/gpt-5}) finds its price.
  */
 public final class PriceTable {
     private final Map<String, ModelPrice> prices;
+    /** The vendor each marked row's model is of ({@link #ofVendor}); a row not in it is of no known vendor. */
+    private final Map<String, String> vendors;
 
-    private PriceTable(Map<String, ModelPrice> prices) {
+    private PriceTable(Map<String, ModelPrice> prices, Map<String, String> vendors) {
         this.prices = prices;
+        this.vendors = vendors;
     }
 
     /** An empty table. */
     public static PriceTable empty() {
-        return new PriceTable(Map.of());
+        return new PriceTable(Map.of(), Map.of());
     }
 
     /**
@@ -40,7 +44,26 @@ public final class PriceTable {
         }
         Map<String, ModelPrice> copy = new LinkedHashMap<>(prices);
         copy.put(model, price);
-        return new PriceTable(java.util.Collections.unmodifiableMap(copy));
+        // a row priced again keeps its vendor: the vendor names whose model it is, not who set the price
+        return new PriceTable(java.util.Collections.unmodifiableMap(copy), vendors);
+    }
+
+    /**
+     * A copy whose every row is marked as a model of {@code vendor} (a provider's table: {@code openai},
+     * {@code anthropic}), so a gateway's name for it, {@code vendor/model} as OpenRouter and other gateways name the
+     * models they route to ({@code openai/gpt-5}), finds its price ({@link #find}). Rows added later are not marked.
+     *
+     * @throws ReinException when {@code vendor} is null, blank or holds a {@code /}
+     */
+    public PriceTable ofVendor(String vendor) {
+        if (vendor == null || vendor.isBlank() || vendor.contains("/")) {
+            throw new ReinException("ofVendor was given " + (vendor == null ? "no vendor name (null)"
+                    : "the vendor name '" + vendor + "'") + ": give the prefix a gateway names the vendor's models"
+                    + " with, without '/', e.g. ofVendor(\"openai\") for openai/gpt-5");
+        }
+        Map<String, String> marked = new java.util.HashMap<>(vendors);
+        prices.keySet().forEach(model -> marked.put(model, vendor));
+        return new PriceTable(prices, java.util.Collections.unmodifiableMap(marked));
     }
 
     /**
@@ -49,13 +72,32 @@ public final class PriceTable {
      * hyphens only). A name extended otherwise is another model, often a dearer one ({@code o3-pro}
      * costs ten times {@code o3}), so it is not priced as its stem; so is one extended by a shorter
      * number, a version ({@code claude-fable-5-2} is not {@code claude-fable-5}, and costs less).
+     * A gateway's name {@code vendor/model} with no row of its own is priced as {@code model} (exact or dated) when that
+     * row is marked as {@code vendor}'s ({@link #ofVendor}): {@code openai/gpt-5} as OpenAI's {@code gpt-5}; the
+     * version's dots read as hyphens when no row has them ({@code anthropic/claude-sonnet-4.5}, OpenRouter's name, as
+     * {@code claude-sonnet-4-5}). Any other prefix, or a row of no or another vendor, leaves the name unpriced rather
+     * than priced as another maker's model.
      */
     public Optional<ModelPrice> find(String model) {
+        Optional<ModelPrice> own = find(model, null);
+        int slash = model == null ? -1 : model.indexOf('/');
+        if (own.isPresent() || slash <= 0 || slash == model.length() - 1 || model.indexOf('/', slash + 1) >= 0) {
+            return own;
+        }
+        String vendor = model.substring(0, slash);
+        String name = model.substring(slash + 1);
+        Optional<ModelPrice> found = find(name, vendor);
+        return found.isPresent() || !name.contains(".") ? found : find(name.replace('.', '-'), vendor);
+    }
+
+    /** The price of {@code model}, exact or dated, among the rows of {@code vendor} (null: every row). */
+    private Optional<ModelPrice> find(String model, String vendor) {
         ModelPrice exact = prices.get(model);
-        if (exact != null) {
+        if (exact != null && (vendor == null || vendor.equals(vendors.get(model)))) {
             return Optional.of(exact);
         }
         return prices.entrySet().stream()
+                .filter(e -> vendor == null || vendor.equals(vendors.get(e.getKey())))
                 .filter(e -> ModelIds.dates(e.getKey(), model))
                 .max((a, b) -> Integer.compare(a.getKey().length(), b.getKey().length()))
                 .map(Map.Entry::getValue);
@@ -68,7 +110,9 @@ public final class PriceTable {
         }
         Map<String, ModelPrice> copy = new LinkedHashMap<>(prices);
         copy.putAll(other.prices);
-        return new PriceTable(java.util.Collections.unmodifiableMap(copy));
+        Map<String, String> marked = new java.util.HashMap<>(vendors);
+        marked.putAll(other.vendors); // a row other replaces unmarked keeps this table's mark, as with() keeps it
+        return new PriceTable(java.util.Collections.unmodifiableMap(copy), java.util.Collections.unmodifiableMap(marked));
     }
 
     public Map<String, ModelPrice> entries() {

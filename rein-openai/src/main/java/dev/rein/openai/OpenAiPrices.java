@@ -24,7 +24,9 @@ public final class OpenAiPrices {
             .with("gpt-4o-2024-05-13", ModelPrice.of("5.00", "5.00", "15.00"))
             .with("gpt-4o-mini", ModelPrice.of("0.15", "0.075", "0.60"))
             .with("o3", ModelPrice.of("2.00", "0.50", "8.00"))
-            .with("o4-mini", ModelPrice.of("1.10", "0.275", "4.40"));
+            .with("o4-mini", ModelPrice.of("1.10", "0.275", "4.40"))
+            // a gateway names these openai/gpt-5 (OpenRouter): priced at these rows (PriceTable.find)
+            .ofVendor("openai");
 
     private OpenAiPrices() {}
 }

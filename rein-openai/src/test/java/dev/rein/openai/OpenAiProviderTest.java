@@ -22,6 +22,18 @@ class OpenAiProviderTest {
         assertThat(provider.prices().find("qwen3:8b")).isEmpty();
     }
 
+    /**
+     * A gateway's name for an OpenAI model (OpenRouter's openai/gpt-5) is priced at OpenAI's row, and another vendor's
+     * prefix is not: it was unpriced, a run's cost silently zero without a money limit.
+     */
+    @Test
+    void aGatewaysNameForAnOpenAiModelIsPricedAtItsRow() {
+        assertThat(OpenAiPrices.TABLE.find("openai/gpt-5")).isEqualTo(OpenAiPrices.TABLE.find("gpt-5")).isPresent();
+        assertThat(OpenAiPrices.TABLE.find("openai/gpt-4.1-mini")).isEqualTo(OpenAiPrices.TABLE.find("gpt-4.1-mini"));
+        assertThat(OpenAiPrices.TABLE.find("mistralai/gpt-5")).isEmpty();
+        assertThat(OpenAiPrices.TABLE.entries()).doesNotContainKey("openai/gpt-5"); // listings name each model once
+    }
+
     @Test
     void theFirstGpt4oSnapshotIsPricedAtItsOwnHigherPriceNotAsGpt4o() {
         // gpt-4o-2024-05-13 is still served and still costs USD 5 / 15 per million tokens with no cached-input
