@@ -275,4 +275,33 @@ class OpenAiApiAttributesTest {
             assertThat(chat.get(API_TYPE)).isEqualTo("chat_completions");
         }
     }
+
+    /**
+     * A replay of an OpenAI run sends no request, and the JSONL trace keeps no API type (only the responses): its chat
+     * spans have no {@code openai.api.type}, while the recorded answer's fingerprint, which the trace keeps as it keeps
+     * the usage, is on them as on the recorded run's.
+     */
+    @Test
+    void aReplayedOpenAiCallHasTheRecordedFingerprintButNoApiType(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path trace = dir.resolve("run.jsonl");
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            Agent recorded = Agent.builder().model(model).modelName("gpt-test")
+                    .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))
+                    .listener(dev.rein.trace.JsonlTraceListener.to(trace)).build();
+            assertThat(recorded.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            dev.rein.replay.ReplayReport report = dev.rein.replay.Replay.from(trace)
+                    .replay(agent(ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("openai"), model));
+            assertThat(report.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            io.opentelemetry.sdk.trace.data.SpanData chat = OTEL.getSpans().stream()
+                    .filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
+            assertThat(chat.getAttributes().get(ReinConventions.REPLAY)).isTrue();
+            assertThat(chat.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+            assertThat(chat.getAttributes().get(FINGERPRINT)).isEqualTo(FakeChatCompletionsServer.SYSTEM_FINGERPRINT);
+            assertThat(chat.getAttributes().get(API_TYPE)).isNull();
+        }
+    }
 }
