@@ -279,7 +279,7 @@ final class SchemaRefs {
             return;
         }
         for (String ref : condition == null ? List.<String>of() : REFS) {
-            if (object.has(ref) && changesWhenSent(root, object.get(ref))) {
+            if (object.has(ref) && changesWhenSent(root, object.get(ref), pointer)) {
                 throw new ReinException("the output schema " + name + " has a " + ref + " at " + pointer + "/" + ref
                         + ", inside the " + condition + " at " + conditionAt + ", a condition: the schema a " + ref
                         + " names is sent as a value's own (closed with \"additionalProperties\": false, its unsupported"
@@ -303,9 +303,11 @@ final class SchemaRefs {
     /**
      * Whether the schema a reference names would be sent other than as given: closed (an object in it), something left
      * out or renamed ({@link SentSchema#losesSomething}), or it cannot be told (not a "#" JSON Pointer into this schema, a
-     * reference in it, a boolean schema).
+     * reference in it, a boolean schema). The pointer is read, as JSON Schema 2020-12 resolves it, from the schema holding
+     * the nearest {@code $id} at or above the reference's schema (at {@code at}; {@link #base}), else the top, as
+     * {@link #refuseRefToWhatIsLeftOut} reads it.
      */
-    private static boolean changesWhenSent(ObjectNode root, JsonNode ref) {
+    private static boolean changesWhenSent(ObjectNode root, JsonNode ref, String at) {
         if (!ref.isTextual() || !ref.textValue().startsWith("#")) {
             return true;
         }
@@ -315,7 +317,7 @@ final class SchemaRefs {
             return true;
         }
         try {
-            target = root.at(pointer);
+            target = root.at(base(root, at)).at(pointer);
         } catch (IllegalArgumentException e) {
             return true;
         }

@@ -101,6 +101,29 @@ class SentSchemaConditionsTest extends FakeApi {
     }
 
     /**
+     * A "#/..." reference in a condition is read, as JSON Schema 2020-12 resolves it, from the schema holding the nearest
+     * $id above it: the check read it from the top, so a $ref under a nested $id naming that schema's own $defs/B (with a
+     * maxLength the copy leaves out) was judged by the top's $defs/B (a plain string) and sent, changing the condition.
+     */
+    @Test
+    void aRefInAConditionIsReadFromTheNearestIdAboveIt() {
+        String obj = "\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"}}";
+        String top = "\"$defs\":{\"B\":{\"type\":\"string\"}}";
+        String underId = "{" + obj + ",\"dependentSchemas\":{\"a\":{\"$id\":\"https://example.com/dep\",\"$defs\":{\"B\":"
+                + "{\"type\":\"string\",\"maxLength\":3}},\"properties\":{\"b\":{\"$ref\":\"#/$defs/B\"}}}}," + top + "}";
+        assertThat(refusal(underId)).contains("a $ref at /dependentSchemas/a/properties/b/$ref, inside the dependentSchemas"
+                + " at /dependentSchemas/a,");
+        // the same without the $id names the top's plain string, which is sent as given
+        String noId = underId.replace("\"$id\":\"https://example.com/dep\",", "");
+        assertThat(sent(noId)).contains("\"$ref\":\"#/$defs/B\"");
+        // and a $ref under an $id whose own $defs/B is sent as given is not refused for the top's
+        String topLoses = "{" + obj + ",\"dependentSchemas\":{\"a\":{\"$id\":\"https://example.com/dep\",\"$defs\":{\"B\":"
+                + "{\"type\":\"string\"}},\"properties\":{\"b\":{\"$ref\":\"#/$defs/B\"}}}},\"$defs\":{\"B\":{\"type\":"
+                + "\"string\",\"maxLength\":3}}}";
+        assertThat(sent(topLoses)).contains("\"$ref\":\"#/$defs/B\"");
+    }
+
+    /**
      * An unevaluatedProperties schema lets the object hold other properties of that schema, which the sent
      * "additionalProperties": false would forbid: refused as an additionalProperties schema is. A true schema is handled
      * as {} is: left out under unevaluatedProperties/unevaluatedItems, refused where a value's kind is asked for.
