@@ -13,6 +13,8 @@ import java.util.Optional;
  * ({@link #ofVendor}), so that a gateway's name for one of them ({@code openai/gpt-5}) finds its price.
  */
 public final class PriceTable {
+    /** A dot between two digits: a version's, as OpenRouter writes it (claude-sonnet-4.5 for claude-sonnet-4-5). */
+    private static final java.util.regex.Pattern VERSION_DOT = java.util.regex.Pattern.compile("(?<=\\d)\\.(?=\\d)");
     private final Map<String, ModelPrice> prices;
     /** The vendor each marked row's model is of ({@link #ofVendor}); a row not in it is of no known vendor. */
     private final Map<String, String> vendors;
@@ -74,7 +76,7 @@ public final class PriceTable {
      * number, a version ({@code claude-fable-5-2} is not {@code claude-fable-5}, and costs less).
      * A gateway's name {@code vendor/model} with no row of its own is priced as {@code model} (exact or dated) when that
      * row is marked as {@code vendor}'s ({@link #ofVendor}): {@code openai/gpt-5} as OpenAI's {@code gpt-5}; the
-     * version's dots read as hyphens when no row has them ({@code anthropic/claude-sonnet-4.5}, OpenRouter's name, as
+     * version's dots (between digits) read as hyphens when no row has them ({@code anthropic/claude-sonnet-4.5}, OpenRouter's name, as
      * {@code claude-sonnet-4-5}). Any other prefix, or a row of no or another vendor, leaves the name unpriced rather
      * than priced as another maker's model.
      */
@@ -87,7 +89,9 @@ public final class PriceTable {
         String vendor = model.substring(0, slash);
         String name = model.substring(slash + 1);
         Optional<ModelPrice> found = find(name, vendor);
-        return found.isPresent() || !name.contains(".") ? found : find(name.replace('.', '-'), vendor);
+        // only a version's dot, between digits (claude-sonnet-4.5): a dot elsewhere (gpt.5) is no spelling of a row's name
+        String hyphened = VERSION_DOT.matcher(name).replaceAll("-");
+        return found.isPresent() || hyphened.equals(name) ? found : find(hyphened, vendor);
     }
 
     /** The price of {@code model}, exact or dated, among the rows of {@code vendor} (null: every row). */

@@ -42,6 +42,9 @@ class GatewayModelNameTest {
         assertThat(all.find("openai/gpt-5-pro")).isEmpty(); // another model, as without the prefix
         assertThat(all.find("openai/gpt-4-1")).isEmpty(); // a dot read as a hyphen only where the row has none
         assertThat(all.find("x/openai/gpt-5")).isEmpty();
+        // a dot read as a hyphen only between digits, where a version has it: not a name that merely holds a dot
+        assertThat(all.find("openai/gpt.5")).isEmpty();
+        assertThat(all.find("anthropic/claude-sonnet.4.5")).isEmpty();
         assertThat(PriceTable.empty().with("gpt-5", GPT).find("openai/gpt-5")).isEmpty();
         // an exact row of the gateway's own name wins
         ModelPrice own = ModelPrice.of("2", "0.2", "20");
