@@ -124,6 +124,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
 
     private static McpToolset start(McpConfig config, ServerProcess.Launcher launcher, java.util.function.Consumer<String> warn,
                                     java.time.Duration pingTimeout) {
+        // The SDK's own DEBUG lines hold what servers send unmasked: said once, when the application has them on.
+        dev.rein.mcp.internal.SdkLogging.warnOnce();
         McpJsonMapper mapper = McpJsonDefaults.getMapper();
         Map<String, String> secrets = new LinkedHashMap<>();
         config.servers().forEach(server -> secrets.putAll(server.secrets()));
