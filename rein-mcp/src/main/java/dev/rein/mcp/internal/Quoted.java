@@ -58,23 +58,37 @@ public final class Quoted {
     /**
      * Where to cut {@code text} at or before {@code at} (between code points) so that no grapheme cluster is split: a flag
      * (two regional indicators), an emoji sequence joined by U+200D or a letter and its combining marks cut in two shows
-     * something the server did not send. The last cluster boundary up to {@code at}; {@code at} itself when the first
-     * cluster reaches past it (a letter under hundreds of combining marks), so that something is shown.
+     * something the server did not send. The last cluster boundary up to {@code at}; {@code at} itself when the cluster
+     * reaching past it is longer than the part kept (a letter under hundreds of combining marks), which no cut of that
+     * length could show whole: left out, it took the characters before it that fit with it ({@code ab} and 300 marks was
+     * shown {@code a}), and a first such cluster nothing at all. {@code text} should hold as many characters after
+     * {@code at} as before it, so such a cluster is told from one that ends within them.
      */
     static int clusterCut(String text, int at) {
         if (at <= 0 || at >= text.length()) {
             return at;
         }
-        // Only what is kept and the character after it are segmented: whether a cluster ends at the cut depends on nothing
-        // further, and the JDK's iterator finds every boundary of its text at once (a 16 MB line would be segmented whole).
-        // JDK 20 and later follow Unicode's extended grapheme clusters (UAX #29) here.
+        // Only what is kept and the character after it are segmented here: whether a cluster ends at the cut depends on
+        // nothing further, and the JDK's iterator finds every boundary of its text at once (a 16 MB line would be segmented
+        // whole). JDK 20 and later follow Unicode's extended grapheme clusters (UAX #29) here.
         BreakIterator clusters = BreakIterator.getCharacterInstance(Locale.ROOT);
         clusters.setText(text.substring(0, text.offsetByCodePoints(at, 1)));
         if (clusters.isBoundary(at)) {
             return at;
         }
         int before = clusters.preceding(at);
-        return before > 0 ? before : at;
+        if (before <= 0) {
+            return at;
+        }
+        // The cluster from before: kept whole or left out when it ends within as many characters as are kept, else cut.
+        int kept = text.codePointCount(0, at);
+        int window = before;
+        for (int n = 0; n <= kept && window < text.length(); n++) {
+            window += Character.charCount(text.codePointAt(window));
+        }
+        clusters.setText(text.substring(before, window));
+        int end = before + clusters.following(0);
+        return text.codePointCount(before, end) > kept ? at : before;
     }
 
     /**

@@ -722,9 +722,13 @@ final class StdioTransport implements McpClientTransport {
         StringBuilder folded = new StringBuilder(Math.min(end - start, 2 * max + 2));
         int i = fold(text, start, end, max, folded);
         if (i < end) {
-            // Cut between grapheme clusters (Quoted.clusterCut): the character after the cut tells whether one is split.
-            String next = isSpace(text.charAt(i)) ? " " : Character.toString(text.codePointAt(i));
-            int kept = Quoted.clusterCut(folded + next, folded.length());
+            // Cut between grapheme clusters (Quoted.clusterCut): the character after the cut tells whether one is split, and
+            // as many more as are kept whether the cluster split is longer than the cut (then cut inside, not left out).
+            int after = i;
+            for (int n = 0; n <= max && after < end; n++) {
+                after += Character.charCount(text.codePointAt(after));
+            }
+            int kept = Quoted.clusterCut(folded + text.substring(i, after), folded.length());
             if (kept < folded.length()) {
                 int shown = folded.codePointCount(0, kept);
                 folded.setLength(0);

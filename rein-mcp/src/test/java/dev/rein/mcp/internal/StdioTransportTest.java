@@ -91,6 +91,26 @@ class StdioTransportTest {
     }
 
     @Test
+    void aClusterAfterTheFirstThatIsLongerThanTheCutIsCutInsideNotLeftOutWhole() {
+        // Only a first cluster longer than the cut was cut inside: 'ab' under 300 combining marks was shown 'a…', the b and
+        // its 199 marks that fit left out, though no cut of 200 could ever show that cluster whole.
+        String marks = "\u0301".repeat(300);
+        assertThat(Quoted.of("ab" + marks, 200))
+                .isEqualTo("ab" + "\u0301".repeat(198) + "… [Rein cut it to its first 200 of 302 characters]");
+        assertThat(StdioTransport.abbreviate("ab" + marks + " tail"))
+                .isEqualTo("ab" + "\u0301".repeat(198) + "… [Rein cut it to its first 200 of 307 characters]");
+        StderrTail tail = new StderrTail(Map.of());
+        tail.add("z".repeat(10) + "y" + marks);
+        assertThat(tail.describe()).endsWith("z".repeat(10) + "y" + "\u0301".repeat(289)
+                + "… [Rein cut it to its first 300 of 311 characters]");
+        // A cluster that fits in a cut is still kept or left out whole: the last letter and its 5 marks.
+        assertThat(Quoted.of("x".repeat(197) + "y" + "\u0301".repeat(5), 200))
+                .isEqualTo("x".repeat(197) + "… [Rein cut it to its first 197 of 203 characters]");
+        assertThat(StdioTransport.abbreviate("x".repeat(197) + "y" + "\u0301".repeat(5)))
+                .isEqualTo("x".repeat(197) + "… [Rein cut it to its first 197 of 203 characters]");
+    }
+
+    @Test
     void aCutOfWhatAServerSentSaysHowMuchWasLeftOutAsEveryOtherQuoteOfItsWordsDoes() {
         // abbreviate (a line of its output, an HTTP refusal's body, an SDK's failure) and the stderr tail ended in a bare
         // "…", where Quoted says how much is missing: a person could not tell a cut line from one that ended so.
