@@ -70,6 +70,24 @@ class RunIdInputsTest {
         assertThat(agent(() -> "run_荷物 一").run("go").runId()).isEqualTo("run_荷物 一");
     }
 
+    /**
+     * Before: an id over 1,000 bytes of UTF-8 (the most the JDBC store indexes and Temporal takes) ran with the in-memory
+     * store, and the JDBC store refused it only at the run's first save, so an agent ran or failed by its store.
+     */
+    @Test
+    void aSuppliedIdOverOneThousandBytesOfUtf8IsRefusedAtTheStartNamingItsLength() {
+        InMemoryRunStore store = new InMemoryRunStore();
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("done"))).store(store).runIds(() -> "run_" + "荷".repeat(333))
+                .build();
+        assertThatThrownBy(() -> agent.run("go")).isInstanceOf(ReinException.class)
+                .hasMessage("the run id supplier given to runIds(...) returned 'run_" + "荷".repeat(36) + "…' (337 characters,"
+                        + " 1003 bytes of UTF-8), longer than the 1000 bytes of UTF-8 a run id may have (the most the JDBC store"
+                        + " indexes and Temporal takes): return shorter ids");
+        assertThat(store.list()).isEmpty();
+        assertThat(agent(() -> "run_" + "荷".repeat(332)).run("go").runId()).as("996 bytes").hasSize(336);
+        assertThat(agent(() -> "r".repeat(1000)).run("go").runId()).hasSize(1000);
+    }
+
     @Test
     void aRunIdWithAControlCharacterIsRefusedByResumeReplyAndRuns() {
         Agent agent = agent(() -> "run_1");
