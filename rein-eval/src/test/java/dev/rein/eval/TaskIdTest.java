@@ -102,6 +102,34 @@ class TaskIdTest {
         assertRefused("𠮷".repeat(51), "204 bytes in UTF-8");
     }
 
+    /**
+     * Before: CON, NUL, com1 were ids, though their trial traces (CON.1.jsonl) cannot be made on Windows, which keeps those
+     * names for devices also before a '.'. An id ending in '.' is taken: it is never a file name alone (a..1.jsonl is one).
+     */
+    @Test
+    void aNameWindowsKeepsForADeviceIsRefusedAlsoBeforeADot() {
+        assertRefused("CON", "it is 'CON', a name Windows keeps for a device (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any case,"
+                + " also before a '.'), so its trial traces (CON.1.jsonl) could not be written there");
+        assertRefused("nul", "it is 'nul', a name Windows keeps");
+        assertRefused("Com1.retry", "it is 'Com1', a name Windows keeps");
+        assertRefused("lpt9", "it is 'lpt9', a name Windows keeps");
+        for (String id : new String[] {"CONSOLE", "con_1", "com10", "auxiliary.x", "a.", "null"}) {
+            assertThat(task(id).id()).isEqualTo(id);
+        }
+        assertThat(TaskIds.from("con", "")).isEqualTo("con_");
+        assertThat(TaskIds.from("NUL.old", "")).isEqualTo("NUL_.old");
+        assertThat(TaskIds.from("con", "-2")).isEqualTo("con-2");
+        assertThat(TaskIds.problem(TaskIds.from("aux.x", ""))).isNull();
+    }
+
+    /** Before: a trace's name cut to 80 characters kept a letter and left its combining mark off (ą́ became ą). */
+    @Test
+    void anIdMadeFromALongTraceNameIsCutBetweenGraphemeClusters() {
+        assertThat(TaskIds.from("x".repeat(79) + "\u0105\u0301y", "")).isEqualTo("x".repeat(79));
+        assertThat(TaskIds.from("x".repeat(78) + "\u0105\u0301y", "")).isEqualTo("x".repeat(78) + "\u0105\u0301");
+        assertThat(TaskIds.from("x".repeat(77) + "\u0105\u0301y", "-2")).isEqualTo("x".repeat(77) + "-2");
+    }
+
     private static void assertRefused(String id, String why) {
         assertThatThrownBy(() -> task(id)).isInstanceOf(ReinException.class).hasMessageContaining(why)
                 .hasMessageContaining("use 1-80 letters or digits (of any script)");

@@ -60,7 +60,30 @@ public final class TaskIds {
             return "it has " + at + " characters";
         }
         int bytes = id.getBytes(StandardCharsets.UTF_8).length;
-        return bytes > MAX_BYTES ? "it has " + bytes + " bytes in UTF-8" : null;
+        if (bytes > MAX_BYTES) {
+            return "it has " + bytes + " bytes in UTF-8";
+        }
+        String stem = stem(id);
+        return reserved(stem) ? "it is '" + stem + "', a name Windows keeps for a device (CON, PRN, AUX, NUL, COM0-9, LPT0-9,"
+                + " in any case, also before a '.'), so its trial traces (" + id + ".1.jsonl) could not be written there" : null;
+    }
+
+    /** What Windows reads as the name of a trace file made from {@code id}: the part before its first '.'. */
+    private static String stem(String id) {
+        int dot = id.indexOf('.');
+        return dot < 0 ? id : id.substring(0, dot);
+    }
+
+    /**
+     * Whether Windows keeps {@code stem} for a device: a file named so, with any extension ({@code CON.1.jsonl}), is the
+     * device, not a file. An id is never a file name alone (its traces end in {@code .TRIAL.jsonl}), so one ending in a
+     * '.', which Windows strips from a name's end, is an id.
+     */
+    private static boolean reserved(String stem) {
+        String upper = stem.toUpperCase(Locale.ROOT);
+        return upper.equals("CON") || upper.equals("PRN") || upper.equals("AUX") || upper.equals("NUL")
+                || upper.length() == 4 && (upper.startsWith("COM") || upper.startsWith("LPT"))
+                && upper.charAt(3) >= '0' && upper.charAt(3) <= '9';
     }
 
     /**
@@ -116,6 +139,10 @@ public final class TaskIds {
         }
         // the 't' may compose with a first mark ('t' and U+0308 are U+1E97); NFC's prefixes stay in NFC when cut below
         String whole = Normalizer.normalize(base, Normalizer.Form.NFC);
+        String stem = stem(whole + suffix); // a suffix ("-2") starts with '-', which no device name holds
+        if (reserved(stem)) {
+            whole = stem + "_" + whole.substring(stem.length()); // a trace con.jsonl: con_, as CON.1.jsonl is no file on Windows
+        }
         int characters = MAX_CHARACTERS - suffix.length();
         int bytes = MAX_BYTES - suffix.getBytes(StandardCharsets.UTF_8).length;
         int end = 0;
@@ -126,6 +153,17 @@ public final class TaskIds {
                 break;
             }
             end += Character.charCount(c);
+        }
+        if (end < whole.length()) {
+            // Cut between grapheme clusters: a letter keeps its marks or goes with them (ą́ cut after its ą is another
+            // letter); a first cluster longer than the limits is cut inside, so the id is not empty. JDK 20 and later
+            // follow Unicode's extended grapheme clusters here.
+            java.text.BreakIterator clusters = java.text.BreakIterator.getCharacterInstance(Locale.ROOT);
+            clusters.setText(whole);
+            if (!clusters.isBoundary(end)) {
+                int before = clusters.preceding(end);
+                end = before > 0 ? before : end;
+            }
         }
         return whole.substring(0, end) + suffix;
     }

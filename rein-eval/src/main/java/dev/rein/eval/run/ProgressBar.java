@@ -116,10 +116,27 @@ final class ProgressBar implements Progress {
 
     /**
      * The start of {@code name} in at most {@code columns} terminal columns ({@link DisplayWidth}: a wide character takes
-     * two, a non-spacing or enclosing mark none, so such a mark is kept with its letter). The cut is between code points,
-     * not grapheme clusters: a spacing mark (the vowel sign of हि) or an emoji after U+200D may be cut off.
+     * two, a non-spacing or enclosing mark none), cut between grapheme clusters, so a spacing mark (the vowel sign of
+     * हि) or an emoji joined by U+200D is kept with what it belongs to or left out with it; a first cluster wider than
+     * {@code columns} is cut between code points, so that something shows.
      */
-    private static String fit(String name, int columns) {
+    static String fit(String name, int columns) {
+        java.text.BreakIterator clusters = java.text.BreakIterator.getCharacterInstance(java.util.Locale.ROOT);
+        clusters.setText(name);
+        int used = 0;
+        int kept = 0;
+        for (int end = clusters.next(); end != java.text.BreakIterator.DONE; end = clusters.next()) {
+            int width = DisplayWidth.of(name.substring(kept, end));
+            if (used + width > columns) {
+                return kept > 0 ? name.substring(0, kept) : byCodePoints(name, columns);
+            }
+            used += width;
+            kept = end;
+        }
+        return name;
+    }
+
+    private static String byCodePoints(String name, int columns) {
         StringBuilder out = new StringBuilder();
         int used = 0;
         for (int i = 0; i < name.length(); ) {

@@ -444,6 +444,14 @@ class EvalRunnerTest {
         }
     }
 
+    /** Before: a name was cut between code points, so the vowel sign of हि (a spacing mark) was cut off its letter. */
+    @Test
+    void theProgressBarCutsANameBetweenGraphemeClusters() {
+        assertThat(ProgressBar.fit("a\u0939\u093F", 2)).isEqualTo("a");
+        assertThat(ProgressBar.fit("a\u0939\u093F", 3)).isEqualTo("a\u0939\u093F");
+        assertThat(ProgressBar.fit("\u0939\u093Fa", 1)).as("a first cluster wider than the room is cut inside").isEqualTo("\u0939");
+    }
+
     @Test
     void theRedrawnBarFitsANarrowerTerminal() throws Exception {
         // the bar was up to 79 columns whatever the terminal's width: on 40 columns (COLUMNS=40) every redraw wrapped
