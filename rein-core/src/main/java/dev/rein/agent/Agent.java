@@ -317,7 +317,11 @@ public final class Agent {
                     + "', which cannot be a run's id: " + problem + "; return ids of whole characters and no control characters");
         }
         // The JDBC store refused a longer id only at the run's first save, the in-memory store ran it, and Temporal takes no
-        // longer workflow id: refused here, before anything is written, whatever the store.
+        // longer workflow id: refused here, before anything is written, whatever the store. Not a replay's: it has the
+        // recorded run's id, which a store without the limit kept, and keeps its run in memory.
+        if (config.runIdSupplier() instanceof dev.rein.internal.replay.RecordedRunId) {
+            return runId;
+        }
         int bytes = runId.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (bytes > LONGEST_RUN_ID_BYTES) {
             int characters = runId.codePointCount(0, runId.length());

@@ -81,7 +81,7 @@ public final class ReplaySession {
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
                 .listener(comparison::listener)
-                .runIds(recording::runId)
+                .runIds(new dev.rein.internal.replay.RecordedRunId(recording.runId()))
                 // The replay keeps the recorded run id: in the agent's own store it would meet the recorded run
                 // (a store conflict at the first save) and add its trace to that run's
                 .store(new dev.rein.state.InMemoryRunStore())

@@ -88,6 +88,24 @@ class RunIdInputsTest {
         assertThat(agent(() -> "r".repeat(1000)).run("go").runId()).hasSize(1000);
     }
 
+    /**
+     * Before: the limit was checked on every supplier, the replay's too (it takes the recorded run's id), so an older
+     * recording whose run id is over 1,000 bytes (a store without the limit kept it) could no longer be replayed
+     * ({@code rein replay}, {@code rein eval DIR}). A replay keeps its run in a store of its own: the limit is not its.
+     */
+    @Test
+    void aRecordingWhoseRunIdIsOverTheLimitIsStillReplayed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path trace = dir.resolve("run.jsonl");
+        Agent.builder().model(ScriptedModel.of(text("done"))).runIds(() -> "run_short_1")
+                .listener(dev.rein.trace.JsonlTraceListener.to(trace)).build().run("go");
+        String longId = "run_" + "荷".repeat(333);
+        java.nio.file.Files.writeString(trace, java.nio.file.Files.readString(trace).replace("run_short_1", longId));
+        var report = dev.rein.replay.Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).build());
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().runId()).isEqualTo(longId);
+    }
+
     @Test
     void aRunIdWithAControlCharacterIsRefusedByResumeReplyAndRuns() {
         Agent agent = agent(() -> "run_1");
