@@ -310,4 +310,22 @@ class OutputSchemaTest {
         assertThat(own.problems("\"s\"")).isEmpty();
         assertThat(own.problems("1")).isNotEmpty();
     }
+
+    /**
+     * rev132: the compiled copy's anyOf lost its duplicate, so "inner#/anyOf/1" (a subschema with its own $id) pointed at
+     * the integer branch: 5 was accepted and "s" refused, and "inner#/anyOf/2" could not be resolved. Now as written, as
+     * the validator reads the schema itself.
+     */
+    @Test
+    void aRefIntoAnAnyOfOfASubschemaWithItsOwnIdKeepsItsIndex() {
+        String schema = "{\"$id\":\"https://example.com/root\",\"type\":\"object\",\"properties\":{\"p\":{\"$ref\":"
+                + "\"inner#/anyOf/INDEX\"}},\"$defs\":{\"i\":{\"$id\":\"inner\",\"anyOf\":[{\"type\":\"string\"},"
+                + "{\"type\":\"string\"},{\"type\":\"integer\"}]}}}";
+        OutputSchema second = OutputSchema.fromJson("S", schema.replace("INDEX", "1"));
+        assertThat(second.problems("{\"p\":\"s\"}")).isEmpty();
+        assertThat(second.problems("{\"p\":5}")).containsExactly("$.p: integer found, string expected");
+        OutputSchema third = OutputSchema.fromJson("S", schema.replace("INDEX", "2"));
+        assertThat(third.problems("{\"p\":5}")).isEmpty();
+        assertThat(third.problems("{\"p\":\"s\"}")).containsExactly("$.p: string found, integer expected");
+    }
 }

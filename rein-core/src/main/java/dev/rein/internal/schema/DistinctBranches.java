@@ -17,40 +17,53 @@ import java.util.Set;
  * reaches it ({@code JsonSchema.fromRef}), preloads them to a nesting depth of 40, and tries every {@code anyOf} branch
  * of a value that fits none: levels each {@code {"anyOf": [{"$ref": "#/$defs/next"}, {"$ref": "#/$defs/next"}]}} were 2^n
  * paths, about 13 s to compile at 30 levels and never ending to check a value that fits no level. {@code oneOf} is kept as
- * written ({@code oneOf [A, A]} fits no value), and so is an array a {@code $ref} points into ({@code "#/$defs/a/anyOf/1"}),
- * whose indices must not move.
+ * written ({@code oneOf [A, A]} fits no value). A schema with any {@code $ref} or {@code $dynamicRef} whose fragment names
+ * an {@code anyOf} or {@code allOf} index ({@code "#/$defs/a/anyOf/1"}, {@code "inner#/anyOf/1"}) is kept whole: which
+ * array it points into depends on the base it is resolved against (a subschema's own {@code $id}), and its indices must
+ * not move (rev132: matching the pointer against the root only, "inner#/anyOf/1" was moved onto another branch).
  */
 public final class DistinctBranches {
     private static final Set<String> DEDUPLICATED = Set.of("anyOf", "allOf");
 
     private DistinctBranches() {}
 
-    /** {@code schema} itself when no {@code anyOf} or {@code allOf} in it lists a subschema twice, else a copy without. */
+    /**
+     * {@code schema} itself when no {@code anyOf} or {@code allOf} in it lists a subschema twice, or a reference points
+     * into one; else a copy without.
+     */
     public static ObjectNode of(ObjectNode schema) {
         List<String> refs = new ArrayList<>();
         refs(schema, refs);
+        if (refs.stream().anyMatch(DistinctBranches::intoAnArray)) {
+            return schema;
+        }
         ObjectNode copy = schema.deepCopy();
-        return distinct(copy, "", refs) ? copy : schema;
+        return distinct(copy) ? copy : schema;
     }
 
-    /** Whether a branch was dropped under {@code node} (at JSON pointer {@code at}, without the leading '#'). */
-    private static boolean distinct(JsonNode node, String at, List<String> refs) {
+    /** Whether {@code ref}'s fragment names an index of an anyOf or allOf, against whatever base. */
+    private static boolean intoAnArray(String ref) {
+        int hash = ref.indexOf('#');
+        String fragment = hash < 0 ? "" : ref.substring(hash);
+        return DEDUPLICATED.stream().anyMatch(keyword -> fragment.contains(keyword + "/"));
+    }
+
+    /** Whether a branch was dropped under {@code node}. */
+    private static boolean distinct(JsonNode node) {
         boolean dropped = false;
         if (node instanceof ObjectNode object) {
             for (var e : object.properties()) {
                 String key = e.getKey();
-                String below = at + "/" + escape(key);
                 if (SchemaKeywords.DATA.contains(key)) {
                     continue;
                 }
                 if (SchemaKeywords.holdsNamedSchemas(key) && e.getValue().isObject()) {
                     for (var named : e.getValue().properties()) {
-                        dropped |= distinct(named.getValue(), below + "/" + escape(named.getKey()), refs);
+                        dropped |= distinct(named.getValue());
                     }
                     continue;
                 }
-                if (DEDUPLICATED.contains(key) && e.getValue() instanceof ArrayNode branches
-                        && refs.stream().noneMatch(ref -> ref.contains(below + "/"))) {
+                if (DEDUPLICATED.contains(key) && e.getValue() instanceof ArrayNode branches) {
                     Set<JsonNode> kept = new LinkedHashSet<>();
                     branches.forEach(kept::add);
                     if (kept.size() < branches.size()) {
@@ -59,11 +72,11 @@ public final class DistinctBranches {
                         dropped = true;
                     }
                 }
-                dropped |= distinct(e.getValue(), below, refs);
+                dropped |= distinct(e.getValue());
             }
         } else if (node instanceof ArrayNode array) {
-            for (int i = 0; i < array.size(); i++) {
-                dropped |= distinct(array.get(i), at + "/" + i, refs);
+            for (JsonNode item : array) {
+                dropped |= distinct(item);
             }
         }
         return dropped;
@@ -85,9 +98,5 @@ public final class DistinctBranches {
             }
         }
         node.forEach(child -> refs(child, refs));
-    }
-
-    private static String escape(String key) {
-        return key.replace("~", "~0").replace("/", "~1");
     }
 }

@@ -34,4 +34,22 @@ class DistinctBranchesTest {
         ObjectNode named = parse("{\"properties\":{\"default\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"string\"}]}}}");
         assertThat(DistinctBranches.of(named).at("/properties/default/anyOf").size()).isEqualTo(1);
     }
+
+    /**
+     * rev132: a $ref into an array through another base ("inner#/anyOf/1", or "#/anyOf/2" inside a subschema with its own
+     * $id) was not seen, so the indices moved: an invalid answer accepted, a valid one refused, a schema refused. Any
+     * fragment naming an anyOf/allOf index now keeps the schema as written, whatever its base.
+     */
+    @Test
+    void aRefIntoAnArrayThroughAnotherBaseKeepsTheSchema() {
+        ObjectNode byId = parse("{\"$id\":\"https://example.com/root\",\"properties\":{\"p\":{\"$ref\":\"inner#/anyOf/1\"}},"
+                + "\"$defs\":{\"i\":{\"$id\":\"inner\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"string\"},{\"type\":\"integer\"}]}}}");
+        assertThat(DistinctBranches.of(byId)).isSameAs(byId);
+        ObjectNode inside = parse("{\"$defs\":{\"i\":{\"$id\":\"urn:i\",\"properties\":{\"q\":{\"$ref\":\"#/allOf/1\"}},"
+                + "\"allOf\":[{\"minimum\":1},{\"minimum\":1},{\"maximum\":9}]}}}");
+        assertThat(DistinctBranches.of(inside)).isSameAs(inside);
+        ObjectNode encoded = parse("{\"$defs\":{\"i\":{\"$id\":\"urn:i\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"string\"}]}},"
+                + "\"$ref\":\"urn:i#/any%4Ff/0\"}");
+        assertThat(DistinctBranches.of(encoded)).isSameAs(encoded);
+    }
 }
