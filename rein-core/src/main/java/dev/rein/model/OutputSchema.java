@@ -526,14 +526,21 @@ public final class OutputSchema implements ModelOption {
     /**
      * What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates.
      *
-     * @throws dev.rein.ConfigurationException when the validator runs out of stack (a loop Rein does not follow, or a value
-     *         nested too deeply): in a run, it ends {@code FAILED configuration_error} with what to do
+     * A value nested deeper than {@value dev.rein.internal.schema.RefLoops#DEEP_VALUE} levels that the validator runs out of
+     * stack checking is a problem of the value ("the answer is nested 900 levels deep, ...").
+     *
+     * @throws dev.rein.ConfigurationException when the validator runs out of stack on a shallower value (a loop Rein does
+     *         not follow, or a nearly full stack): in a run, it ends {@code FAILED configuration_error} with what to do
      */
     public List<String> problems(JsonNode value) {
         List<ValidationMessage> messages;
         try {
             messages = List.copyOf(compiled.validate(value));
-        } catch (StackOverflowError e) { // a loop RefLoops does not follow, or a deep answer: said so, not a JVM error
+        } catch (StackOverflowError e) { // a deep answer, or a loop RefLoops does not follow: said so, not a JVM error
+            String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the answer", "answer");
+            if (tooDeep != null) { // the answer's fault: invalid output, which the model is asked to fix
+                return List.of(tooDeep);
+            }
             // the schema (or the stack it is given) cannot check answers: a setting to change, so configuration_error
             throw new dev.rein.ConfigurationException(dev.rein.internal.schema.RefLoops.overflow("the output schema '" + name
                     + "'", "an answer"));

@@ -62,7 +62,11 @@ final class JsonSchemas {
             Set<ValidationMessage> messages;
             try {
                 messages = schema.validate(value);
-            } catch (StackOverflowError e) { // a loop RefLoops does not follow, or deep arguments: said so, not a JVM error
+            } catch (StackOverflowError e) { // deep arguments, or a loop RefLoops does not follow: said so, not a JVM error
+                String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the arguments", "send them");
+                if (tooDeep != null) { // the arguments' fault: INVALID_ARGUMENTS, which the model is asked to fix
+                    return List.of(tooDeep);
+                }
                 // the schema (or the stack it is given) cannot check arguments: a setting to change, so configuration_error
                 throw new dev.rein.ConfigurationException(dev.rein.internal.schema.RefLoops.overflow("tool '" + toolName
                         + "''s input schema", "arguments"));

@@ -328,4 +328,62 @@ class OutputSchemaTest {
         assertThat(third.problems("{\"p\":5}")).isEmpty();
         assertThat(third.problems("{\"p\":\"s\"}")).containsExactly("$.p: string found, integer expected");
     }
+
+    /**
+     * rev132: "#/$defs/s" inside a subschema with its own $id is that subschema's $defs/s, as the validator reads it with
+     * or without a root $id; RefLoops looked it up in the root and refused the schema as a loop. Failed first: refused.
+     */
+    @Test
+    void aPointerInsideASubschemaWithItsOwnIdIsLookedUpInThatSubschema() {
+        String schema = "{\"$id\":\"https://example.com/root\",\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":"
+                + "\"#/$defs/s\"}},\"$defs\":{\"s\":{\"$ref\":\"#/$defs/i\"},\"i\":{\"$id\":\"inner\",\"$defs\":{\"s\":"
+                + "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":\"#/$defs/s\"}]}}}";
+        OutputSchema inner = OutputSchema.fromJson("S", schema);
+        assertThat(inner.problems("{\"x\":\"s\"}")).isEmpty();
+        assertThat(inner.problems("{\"x\":1}")).containsExactly("$.x: integer found, string expected");
+        OutputSchema noRootId = OutputSchema.fromJson("S", schema.replace("\"$id\":\"https://example.com/root\",", "")
+                .replace("\"inner\"", "\"urn:inner\""));
+        assertThat(noRootId.problems("{\"x\":1}")).containsExactly("$.x: integer found, string expected");
+    }
+
+    /**
+     * rev132: an answer nested deeper than the validator's stack holds ended the run configuration_error, blaming the
+     * schema; it is now a problem of the answer, which the model is asked to fix. Failed first: ConfigurationException.
+     */
+    @Test
+    void anAnswerTooDeepForTheValidatorIsAProblemOfTheAnswer() throws Exception {
+        OutputSchema deep = OutputSchema.fromJson("Deep", DEEP_SCHEMA);
+        JsonNode value = Json.parse(deep(900));
+        List<String> problems = onSmallStack(() -> deep.problems(value));
+        assertThat(problems).containsExactly("the answer is nested 900 levels deep, more than the validator can check (it ran"
+                + " out of stack): answer with fewer levels of nesting");
+    }
+
+    static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
+            + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
+
+    /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep. */
+    static String deep(int levels) {
+        return "{\"n\":".repeat(levels) + "1" + "}".repeat(levels);
+    }
+
+    /** {@code check} run on a thread with a small stack (256 KiB), so the validator surely runs out of it. */
+    static <T> T onSmallStack(java.util.concurrent.Callable<T> check) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Object> out = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread thread = new Thread(null, () -> {
+            try {
+                out.set(check.call());
+            } catch (Throwable t) {
+                out.set(t);
+            }
+        }, "small-stack", 256 * 1024);
+        thread.start();
+        thread.join();
+        if (out.get() instanceof Throwable t) {
+            throw new AssertionError("the check threw " + t, t);
+        }
+        @SuppressWarnings("unchecked")
+        T result = (T) out.get();
+        return result;
+    }
 }

@@ -64,4 +64,47 @@ class InputSchemaLoopTest {
                 .handler((arguments, context) -> "ok").build()).isInstanceOf(ReinException.class)
                 .hasMessageContaining("#/$defs/s → #/$defs/s/anyOf/0 → #/$defs/s");
     }
+
+    /**
+     * rev132: arguments nested deeper than the validator's stack holds (a person's edit, a direct check; a run refuses
+     * more than 64 levels first) threw a ConfigurationException blaming the schema; they are now a problem of the
+     * arguments, which a run answers INVALID_ARGUMENTS. Failed first: ConfigurationException.
+     */
+    @Test
+    void argumentsTooDeepForTheValidatorAreAProblemOfTheArguments() throws Exception {
+        Tool tool = Tool.builder("deep").description("d").inputSchema(DEEP_SCHEMA)
+                .handler((arguments, context) -> "ok").build();
+        com.fasterxml.jackson.databind.JsonNode value = dev.rein.json.Json.parse(deep(900));
+        org.assertj.core.api.Assertions.assertThat(onSmallStack(() -> tool.validationProblems(value)))
+                .containsExactly("the arguments are nested 900 levels deep, more than the validator can check (it ran out of"
+                        + " stack): send them with fewer levels of nesting");
+    }
+
+    private static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
+            + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
+
+    /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep. */
+    private static String deep(int levels) {
+        return "{\"n\":".repeat(levels) + "1" + "}".repeat(levels);
+    }
+
+    /** {@code check} run on a thread with a small stack (256 KiB), so the validator surely runs out of it. */
+    private static <T> T onSmallStack(java.util.concurrent.Callable<T> check) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Object> out = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread thread = new Thread(null, () -> {
+            try {
+                out.set(check.call());
+            } catch (Throwable t) {
+                out.set(t);
+            }
+        }, "small-stack", 256 * 1024);
+        thread.start();
+        thread.join();
+        if (out.get() instanceof Throwable t) {
+            throw new AssertionError("the check threw " + t, t);
+        }
+        @SuppressWarnings("unchecked")
+        T result = (T) out.get();
+        return result;
+    }
 }

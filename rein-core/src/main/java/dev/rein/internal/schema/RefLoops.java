@@ -27,20 +27,23 @@ public final class RefLoops {
      * The loop in {@code root}, as the JSON pointers of its subschemas ("#/$defs/a → #/$defs/b/allOf/0 → #/$defs/a"), or
      * null when it has none. Local references are followed: a JSON pointer ({@code "#/..."}, {@code "#"},
      * percent-encoded or not), an anchor ({@code "#A"}, {@code $anchor} or {@code $dynamicAnchor}), and either behind the
-     * root's own {@code $id}; Rein fetches no other. Each is looked up in the root, also inside a subschema with its own
-     * {@code $id}: the validator (networknt 1.5.9) does so too when the root has the pointer, so such a schema loops when
-     * checked (rev126's {@code "a": {"$id": "urn:a", "$ref": "#/$defs/b", ...}}, {@code "b": {"$ref": "#/$defs/a"}}
-     * overflowed its stack). A loop found only by the validator is {@link #overflow}.
+     * root's own {@code $id}; Rein fetches no other. Each is looked up in its own schema resource (the nearest subschema
+     * with its own {@code $id}), as the validator (networknt 1.5.9) reads it, with or without a root {@code $id} (rev132:
+     * pointers were looked up in the root, refusing a valid schema). Except a reference beside the {@code $id} itself: the
+     * validator looks it up in the enclosing resource first, and in its own only when that has no such pointer or anchor,
+     * so rev126's {@code "a": {"$id": "urn:a", "$ref": "#/$defs/b", "$defs": {"b": ...}}}, {@code "b": {"$ref":
+     * "#/$defs/a"}} loops (it overflowed its stack). A loop found only by the validator is {@link #overflow}.
      */
     public static String find(JsonNode root) {
         Set<String> done = new HashSet<>();
         List<String> all = new ArrayList<>();
         Map<String, String> anchors = new HashMap<>();
         Map<String, String> resources = new HashMap<>();
-        pointers(root, "#", "#", all, anchors, resources);
+        Map<String, String> outer = new HashMap<>();
+        pointers(root, "#", "#", all, anchors, resources, outer);
         String base = root.path("$id").asText("");
         int hash = base.indexOf('#');
-        Walk walk = new Walk(root, hash >= 0 ? base.substring(0, hash) : base, anchors, resources, done);
+        Walk walk = new Walk(root, hash >= 0 ? base.substring(0, hash) : base, anchors, resources, outer, done);
         for (String start : all) {
             String loop = walk.from(start, new ArrayList<>());
             if (loop != null) {
@@ -61,6 +64,25 @@ public final class RefLoops {
     }
 
     /**
+     * A value nested deeper than this, when the validator runs out of stack checking it, is told as too deep ({@link
+     * #tooDeep}), not as the schema's fault: at such depths the value alone takes the stack (rev132: a model's answer of
+     * 900 levels ended the run configuration_error). Shallower, the overflow is the schema's ({@link #overflow}).
+     */
+    public static final int DEEP_VALUE = 200;
+
+    /**
+     * What is wrong with {@code value} ({@code what}: "the answer", "the arguments") when the validator ran out of stack
+     * checking it, told to the model that sent it ({@code fix}: "answer", "send"); null when it is nested no deeper than
+     * {@link #DEEP_VALUE} levels, so the overflow is the schema's.
+     */
+    public static String tooDeep(JsonNode value, String what, String fix) {
+        int depth = dev.rein.json.Json.depth(value);
+        return depth <= DEEP_VALUE ? null : what + " " + (what.endsWith("s") ? "are" : "is") + " nested " + depth
+                + " levels deep, more than the validator can check (it ran out of stack): " + fix
+                + " with fewer levels of nesting";
+    }
+
+    /**
      * What Rein tells when the validator overflowed the stack checking {@code checking} ("an answer", "arguments") against
      * {@code schema} ("the output schema 'X'", "tool 't''s input schema"), {@link #find} having found no loop: either one
      * it does not follow, or a value nested deeper than the stack holds (rev126), which cannot be told apart here.
@@ -76,16 +98,20 @@ public final class RefLoops {
     /**
      * Every subschema under {@code node}, the schema resource each is in ({@code resources}: the pointer of the nearest
      * subschema with its own {@code $id}, "#" for the root's), and the anchors, by resource and name ({@link #anchor}); the
-     * values of data keywords are left out. An anchor is scoped to its resource (JSON Schema 2020-12, 8.2.2), as the
+     * values of data keywords are left out; {@code outer} maps a subschema with its own {@code $id} to the resource around
+     * it. An anchor is scoped to its resource (JSON Schema 2020-12, 8.2.2), as the
      * validator reads it: "#a" in the root is the root's "a", not a subschema with its own $id's. One resource defining
      * a name twice is no valid schema; the first in document order is followed.
      */
     private static void pointers(JsonNode node, String at, String resource, List<String> all, Map<String, String> anchors,
-            Map<String, String> resources) {
+            Map<String, String> resources, Map<String, String> outer) {
         if (node.isObject()) {
             all.add(at);
             String in = !at.equals("#") && node.path("$id").isTextual() ? at : resource;
             resources.put(at, in);
+            if (!in.equals(resource)) {
+                outer.put(at, resource);
+            }
             for (String anchor : List.of("$anchor", "$dynamicAnchor")) {
                 if (node.path(anchor).isTextual()) {
                     anchors.putIfAbsent(anchor(in, node.path(anchor).asText()), at);
@@ -96,14 +122,14 @@ public final class RefLoops {
                 String below = at + "/" + escape(key);
                 if (SchemaKeywords.holdsNamedSchemas(key) && e.getValue().isObject()) {
                     e.getValue().properties().forEach(n -> pointers(n.getValue(), below + "/" + escape(n.getKey()), in, all,
-                            anchors, resources));
+                            anchors, resources, outer));
                 } else if (!SchemaKeywords.DATA.contains(key)) {
-                    pointers(e.getValue(), below, in, all, anchors, resources);
+                    pointers(e.getValue(), below, in, all, anchors, resources, outer);
                 }
             });
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                pointers(node.get(i), at + "/" + i, resource, all, anchors, resources);
+                pointers(node.get(i), at + "/" + i, resource, all, anchors, resources, outer);
             }
         }
     }
@@ -114,11 +140,11 @@ public final class RefLoops {
     }
 
     /**
-     * One search: the root, its $id without fragment, its anchors, the resource of each subschema, and the pointers found
-     * to lead to no loop.
+     * One search: the root, its $id without fragment, its anchors, the resource of each subschema (and the one around
+     * each subschema with its own $id), and the pointers found to lead to no loop.
      */
     private record Walk(JsonNode root, String base, Map<String, String> anchors, Map<String, String> resources,
-            Set<String> done) {
+            Map<String, String> outer, Set<String> done) {
         /** Follows the in-place keywords from {@code at}; {@code path} holds the pointers on the way. */
         String from(String at, List<String> path) {
             int seen = path.indexOf(at);
@@ -130,12 +156,7 @@ public final class RefLoops {
             if (done.contains(at)) {
                 return null;
             }
-            JsonNode schema;
-            try {
-                schema = at.equals("#") ? root : root.at(at.substring(1));
-            } catch (IllegalArgumentException e) { // a $ref that is no JSON pointer: the validator reports it
-                schema = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-            }
+            JsonNode schema = node(at);
             if (!schema.isObject()) {
                 done.add(at);
                 return null;
@@ -156,7 +177,12 @@ public final class RefLoops {
         private List<String> inPlace(JsonNode schema, String at) {
             List<String> next = new ArrayList<>();
             for (String ref : List.of("$ref", "$dynamicRef")) {
-                String target = target(schema.path(ref).asText(""), resources.getOrDefault(at, "#"));
+                String written = schema.path(ref).asText("");
+                // beside its own $id, the validator looks in the enclosing resource first
+                String target = outer.containsKey(at) ? target(written, outer.get(at)) : null;
+                if (target == null || node(target).isMissingNode()) {
+                    target = target(written, resources.getOrDefault(at, "#"));
+                }
                 if (target != null) {
                     next.add(target);
                 }
@@ -176,8 +202,9 @@ public final class RefLoops {
         }
 
         /**
-         * The local pointer {@code ref} leads to, decoded ("#/$defs/a b" for "#/$defs/a%20b"), or null when not local; an
-         * anchor is looked up in {@code resource}, the ref's own schema resource, or the root's when behind its $id.
+         * The local pointer {@code ref} leads to, decoded ("#/$defs/a b" for "#/$defs/a%20b"), or null when not local; a
+         * pointer or anchor is looked up in {@code resource} (the pointer of a subschema with its own $id, or "#"), or the
+         * root's when behind its $id.
          */
         private String target(String ref, String resource) {
             if (!base.isEmpty() && ref.startsWith(base) && (ref.length() == base.length() || ref.charAt(base.length()) == '#')) {
@@ -194,9 +221,19 @@ public final class RefLoops {
                 return null;
             }
             if (fragment.isEmpty()) {
-                return "#";
+                return resource;
             }
-            return fragment.startsWith("/") ? "#" + fragment : anchors.get(anchor(resource, fragment));
+            return fragment.startsWith("/") ? resource + fragment
+                    : anchors.get(anchor(resource, fragment));
+        }
+
+        /** The subschema at pointer {@code at}, or a missing node. */
+        private JsonNode node(String at) {
+            try {
+                return at.equals("#") ? root : root.at(at.substring(1));
+            } catch (IllegalArgumentException e) { // a $ref that is no JSON pointer: the validator reports it
+                return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+            }
         }
     }
 
