@@ -549,6 +549,7 @@ public final class OutputSchema implements ModelOption {
                 .filter(m -> !nullBranchBeside(m, messages))
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
                 .map(ValidationMessage::getMessage)
+                .map(this::toldAsAnEntry)
                 .distinct() // each branch of a subtype's anyOf said "$.shape: required property 'kind' not found" again
                 .toList();
         if (!problems.isEmpty() || type == null) {
@@ -560,6 +561,16 @@ public final class OutputSchema implements ModelOption {
         } catch (IllegalArgumentException e) {
             return List.of(unreadable(e));
         }
+    }
+
+    /**
+     * A Map.Entry answer's one-key bound ("$: must have at most 1 properties", or at least) as the shape it asks for: the
+     * model that sent two keys, or none, was not told an entry is one key (rev132).
+     */
+    private String toldAsAnEntry(String message) {
+        boolean entry = type != null && java.util.Map.Entry.class.isAssignableFrom(type.getRawClass());
+        boolean bound = message.equals("$: must have at most 1 properties") || message.equals("$: must have at least 1 properties");
+        return entry && bound ? "$: must be an object of exactly one key (the entry's key), whose value is the entry's value" : message;
     }
 
     /**

@@ -31,4 +31,13 @@ class OutputSchemaMapEntryTest {
         assertThat(OutputSchema.of("Entries", new TypeRef<List<Map.Entry<String, Integer>>>() {}.type())
                 .problems("[{\"a\":1},{\"b\":2}]")).isEmpty();
     }
+
+    /** rev132: two keys were told "$: must have at most 1 properties"; the model is told the shape. Failed first. */
+    @Test
+    void anEntryOfTwoKeysOrNoneIsToldExactlyOneKey() {
+        OutputSchema schema = OutputSchema.of("Entry", new TypeRef<Map.Entry<String, Integer>>() {}.type());
+        String told = "$: must be an object of exactly one key (the entry's key), whose value is the entry's value";
+        assertThat(schema.problems("{\"a\":1,\"b\":2}")).containsExactly(told);
+        assertThat(schema.problems("{}")).containsExactly(told);
+    }
 }
