@@ -41,7 +41,7 @@ module dev.rein.core {
     exports dev.rein.internal.text to dev.rein.anthropic, dev.rein.openai, dev.rein.mcp, dev.rein.otel,
             dev.rein.store.jdbc, dev.rein.temporal, dev.rein.cli, dev.rein.eval, dev.rein.retrieval.lucene, dev.rein.examples;
     exports dev.rein.internal.loop to dev.rein.temporal;
-    exports dev.rein.internal.schema to dev.rein.anthropic; // SchemaKeywords: the one table of keywords holding schemas
+    exports dev.rein.internal.schema to dev.rein.anthropic, dev.rein.openai; // SchemaKeywords: the one table of keywords holding schemas
     opens dev.rein.internal.loop to com.fasterxml.jackson.databind; // rein-temporal carries the loop's state as JSON
 
     // Jackson reads and writes Rein's records (traces, snapshots, tool schemas) reflectively.

@@ -388,13 +388,6 @@ final class RequestMapper {
         return wire(json);
     }
 
-    /** Keywords whose values are data, not schemas: an object there that looks like one is left alone. */
-    private static final java.util.Set<String> DATA_KEYWORDS = java.util.Set.of("default", "examples", "example", "const",
-            "enum");
-    /** Keywords whose values map names (of properties, definitions) to schemas. */
-    private static final java.util.Set<String> SCHEMA_MAPS = java.util.Set.of("properties", "patternProperties", "$defs",
-            "definitions", "dependentSchemas");
-
     /**
      * Adds {@code "items": {}} to every array schema without {@code items}: Chat Completions refuses the whole
      * request for one ("array schema missing items", code {@code invalid_function_parameters}), whether or not
@@ -412,10 +405,11 @@ final class RequestMapper {
                 object.putObject("items");
             }
             for (var field : object.properties()) {
-                if (SCHEMA_MAPS.contains(field.getKey())) {
+                // rein-core's one table: it has draft 7's dependencies (missing here), and decides "example" once
+                if (dev.rein.internal.schema.SchemaKeywords.holdsNamedSchemas(field.getKey())) {
                     // names, not keywords: a property called "default" is still a schema
                     field.getValue().forEach(RequestMapper::giveArraysItems);
-                } else if (!DATA_KEYWORDS.contains(field.getKey())) {
+                } else if (!dev.rein.internal.schema.SchemaKeywords.DATA.contains(field.getKey())) {
                     giveArraysItems(field.getValue());
                 }
             }

@@ -56,7 +56,8 @@ class RequestMappingTest extends FakeChat {
                 + "\"tuple\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]},"
                 + "\"typed\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
                 + "\"example\":{\"type\":\"string\",\"default\":{\"type\":\"array\"}},"
-                + "\"default\":{\"type\":\"array\"}}}";
+                + "\"default\":{\"type\":\"array\"}},"
+                + "\"dependencies\":{\"const\":{\"type\":\"array\"}}}";
         var definition = new dev.rein.model.ToolDefinition("read_files", "Reads files.",
                 (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(schema));
         server.enqueue(ChatReply.text("ok"));
@@ -73,6 +74,8 @@ class RequestMappingTest extends FakeChat {
         assertThat(parameters.at("/properties/typed/items/type").asText()).isEqualTo("string");
         assertThat(parameters.at("/properties/example/default").has("items")).as("a default is data").isFalse();
         assertThat(parameters.at("/properties/default/items")).as("a property named default is a schema").isEqualTo(Json.object());
+        assertThat(parameters.at("/dependencies/const/items")).as("rev132: draft 7's dependencies maps names to schemas")
+                .isEqualTo(Json.object());
         assertThat(definition.inputSchema()).as("the tool's own schema is left as it is").isEqualTo(Json.parse(schema));
     }
 

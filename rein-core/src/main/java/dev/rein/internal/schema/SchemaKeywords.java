@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * JSON Schema's keywords whose values hold subschemas, and how, and its keywords whose values are data: the one table
  * Rein's walks over a schema read (rein-core's {@link RefLoops} and {@link DistinctBranches}, rein-anthropic's sent-schema
- * checks), which each kept a list of their own. It names no provider; what a keyword's schemas mean to a provider stays
+ * checks, rein-openai's items for arrays), which each kept a list of their own. It names no provider; what a keyword's schemas mean to a provider stays
  * with the provider.
  */
 public final class SchemaKeywords {
@@ -25,8 +25,12 @@ public final class SchemaKeywords {
      */
     public static final Map<String, Holds> APPLICATORS = applicators();
 
-    /** Keywords whose values are data, not schemas: a {@code "$ref"} in them is a value's key, never followed (rev120). */
-    public static final Set<String> DATA = Set.of("const", "enum", "examples", "default");
+    /**
+     * Keywords whose values are data, not schemas: a {@code "$ref"} in them is a value's key, never followed (rev120).
+     * OpenAPI's singular {@code example} (no JSON Schema keyword, but common in MCP servers' schemas) is data too, in
+     * every walk (rein-openai's list had it, rein-core's did not: rev132).
+     */
+    public static final Set<String> DATA = Set.of("const", "enum", "examples", "example", "default");
 
     /** Whether {@code keyword}'s value maps names to subschemas: a name there is no keyword, even "default". */
     public static boolean holdsNamedSchemas(String keyword) {
