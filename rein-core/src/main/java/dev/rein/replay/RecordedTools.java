@@ -2,6 +2,7 @@ package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.replay.RecordedAnswers;
+import dev.rein.internal.secret.Masking;
 import dev.rein.internal.text.Excerpts;
 import dev.rein.internal.text.Fence;
 import dev.rein.tool.ErrorClass;
@@ -212,12 +213,32 @@ final class RecordedTools implements RecordedAnswers {
             String held = m.group();
             // the fence escapes a bracket only where it opens a protected tag: the text held must be escaped as today's
             if (Fence.escape(held).equals(escaped) && (!cut || Excerpts.end(recorded.substring(m.start()), Fence.MAX_QUOTED) == held.length()
-                    && charactersAfter(recorded, m.end(), closingWords) >= cutCount)) {
+                    && charactersAfter(recorded, m.end(), closingWords) >= cutCount || cutInsideAMarker(recorded, m.end(), cutCount))) {
                 return true;
             }
         }
         return false;
     }
+
+    /**
+     * Older fenced cut: whether {@code recorded} continues at {@code end} as the Rein before core54 cut a quote, at exactly
+     * 500 characters inside a masking marker: a piece of the marker ({@code [REDA}, up to a whole {@code [REDACTED:name}
+     * but never its {@code ]}), then its cut note, whose count and the piece's characters add up to today's
+     * {@code cutCount} (today's cut comes before the marker and counts it).
+     */
+    private static boolean cutInsideAMarker(String recorded, int end, long cutCount) {
+        Matcher piece = OLD_MARKER_CUT.matcher(recorded).region(end, recorded.length());
+        if (cutCount < 0 || !piece.lookingAt()) {
+            return false;
+        }
+        String part = piece.group(1);
+        boolean markerStart = part.length() <= Masking.MARKER_START.length()
+                ? Masking.MARKER_START.startsWith(part) : part.startsWith(Masking.MARKER_START);
+        return markerStart && part.codePointCount(0, part.length()) + Long.parseLong(piece.group(2)) == cutCount;
+    }
+
+    /** A marker's piece (no {@code ]}, shorter than a quote) and the cut note right after it. */
+    private static final Pattern OLD_MARKER_CUT = Pattern.compile("(\\[[^\\]]{0,499}?)\\.\\.\\. \\((\\d{1,10}) more characters cut\\)" + Pattern.quote("\n</" + Fence.TAG + ">"));
 
     /**
      * The characters (code points) between the end of a quote held in {@code recorded} and its closing words: the rest

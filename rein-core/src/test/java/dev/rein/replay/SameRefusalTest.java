@@ -119,4 +119,31 @@ class SameRefusalTest {
         assertThat(RecordedTools.sameRefusal(today(problems), today(problems))).isTrue();
         assertThat(RecordedTools.sameRefusal(today(problems), older("$.order: " + "y".repeat(480) + "[REDACTED:a]"))).isFalse();
     }
+    /**
+     * The fenced quote as the Rein before core54 cut it: at exactly 500 characters, a marker across the cut shown in
+     * half ({@code [REDACTED:a... (30 more characters cut)}); today's cut comes before the marker and counts it.
+     */
+    private static String cutInHalf(String problems) {
+        String fenced = Fence.quoted(problems, "schema validator");
+        int open = fenced.indexOf(">\n") + 2;
+        int close = fenced.indexOf("\n</untrusted_data>");
+        int length = problems.codePointCount(0, problems.length());
+        String body = problems.substring(0, problems.offsetByCodePoints(0, 500)) + "... (" + (length - 500) + " more characters cut)";
+        return "Invalid arguments for tool 'lookup': the JSON schema's validator says:\n"
+                + fenced.substring(0, open) + body + fenced.substring(close) + "\n" + AFTER;
+    }
+
+    @Test
+    void aRecordingWhoseQuoteWasCutInsideAMarkerIsTheSameRefusal() {
+        String problems = "$.order: " + "y".repeat(480) + "[REDACTED:api_key] found, string expected";
+        assertThat(cutInHalf(problems)).contains("y[REDACTED:a... (30 more characters cut)");
+
+        assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(problems))).isTrue();
+        // the counts must add up: a longer or shorter text cut the same way is another
+        assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(problems + "!"))).isFalse();
+        String shorter = "$.order: " + "y".repeat(480) + "[REDACTED:api_key] found, string";
+        assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(shorter))).isFalse();
+        // the piece must be a marker's beginning
+        assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(problems).replace("y[REDACTED:a...", "y[XEDACTED:a..."))).isFalse();
+    }
 }
