@@ -8,6 +8,7 @@ import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
 import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
@@ -124,8 +125,8 @@ final class RunTools {
             }
 
             @Override
-            public void audit(ToolInvocation invocation, String kind, String detail) {
-                RunTools.audit(run, kind, invocation.call().name(), invocation.call().id(), detail);
+            public void audit(ToolCall call, ToolContext context, String kind, String detail) {
+                RunTools.audit(run, kind, call.name(), call.id(), detail);
             }
         };
     }

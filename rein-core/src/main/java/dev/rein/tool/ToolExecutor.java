@@ -45,15 +45,6 @@ public final class ToolExecutor {
 
     private static final ToolInterceptor PASS = (invocation, chain) -> chain.proceed(invocation);
 
-    /**
-     * The tool of the invocation an unknown tool's {@code secret_masked} audit event names ({@link ToolEvents#audit}
-     * takes an invocation, which needs a tool): no tool of the run, never called.
-     */
-    static final Tool UNKNOWN_TOOL = Tool.builder("unknown_tool").description("stands for a tool the model named that the run"
-            + " does not have").handler((arguments, context) -> {
-                throw new IllegalStateException("the stand-in for an unknown tool is never called");
-            }).build();
-
     private final ToolRegistry registry;
     private final CallLimits callLimits;
     private final ToolChain chain;
@@ -172,8 +163,8 @@ public final class ToolExecutor {
         // before that cut, which could leave part of a secret that the masking of the whole result no longer knows.
         String named = Tool.NAME.matcher(call.name()).matches() ? "Unknown tool '" + call.name() + "'. "
                 : "Unknown tool, named as quoted here:\n" + Fence.quoted(Excerpts.first(MaskedQuote.of(call.name(), context,
-                audit -> events.audit(new ToolInvocation(call, UNKNOWN_TOOL, context), "secret_masked", audit),
-                "the name the model gave a tool it called, which the run does not have"), 100), "tool call name") + "\n";
+                audit -> events.audit(call, context, "secret_masked", audit),
+                "the unknown tool name the model gave"), 100), "tool call name") + "\n";
         return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, named + "Available tools: "
                 + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
                 + ". Call one of these by its exact name."));

@@ -413,4 +413,30 @@ class ExecutorPipelineTest {
                     }
                 });
     }
+    @Test
+    void anUnknownNamesAuditNamesTheCallNotAMadeUpToolAndEveryAuditReachesTheCallForm() throws Exception {
+        String secret = "sk-ABCDEFGH123";
+        Secrets secrets = Secrets.of(Map.of("key", secret));
+        List<String> seen = new CopyOnWriteArrayList<>();
+        ToolEvents callForm = new ToolEvents() {
+            @Override
+            public void audit(ToolCall call, ToolContext context, String kind, String detail) {
+                seen.add(kind + " call=" + call.name().replace(secret, "SECRET") + " run=" + context.runId());
+            }
+        };
+        Tool strict = Tool.builder("strict").description("d")
+                .inputSchema("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")
+                .handler((a, c) -> "ok").build();
+        // a real tool of the name the old stand-in had: an audit must not read as this tool's
+        Tool realUnknown = Tool.builder("unknown_tool").description("a real one").handler((a, c) -> "real ran").build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(strict, realUnknown)).events(callForm).build();
+
+        executor.execute(new ToolCall("c1", "bad name " + secret, Json.parse("{}"), 0),
+                context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+        assertThat(seen).containsExactly("secret_masked call=bad name SECRET run=run_1");
+        seen.clear();
+        // the invocation form (a stage's audit) delegates to the call form
+        executor.execute(call("strict", "{\"" + secret + "\":1}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+        assertThat(seen).containsExactly("secret_masked call=strict run=run_1");
+    }
 }
