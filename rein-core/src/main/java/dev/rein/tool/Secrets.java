@@ -35,7 +35,7 @@ public interface Secrets {
         return Map.of();
     }
 
-    /** A fixed set of secrets. */
+    /** A fixed set of secrets. A name may not hold {@code ]}, which would end its {@code [REDACTED:name]} marker early. */
     static Secrets of(Map<String, String> values) {
         if (values == null) {
             throw new ReinException("Secrets.of was given no map: pass the secrets by name, or use Secrets.NONE for none");
@@ -44,6 +44,12 @@ public interface Secrets {
         values.forEach((name, value) -> {
             if (name == null) {
                 throw new ReinException("a secret has no name (null): give each secret the name handlers ask for it by");
+            }
+            if (name.indexOf(']') >= 0) {
+                // the marker [REDACTED:name] runs to its first ']': one in the name would end it early, and a quote cut
+                // just past that ']' would show the rest of the marker as if it were the text's own
+                throw new ReinException("secret '" + name + "' has ']' in its name, which would end its [REDACTED:name]"
+                        + " marker early: name it without ']'");
             }
             if (value == null) {
                 throw new ReinException("secret '" + name + "' has no value (null): is the environment variable or setting"

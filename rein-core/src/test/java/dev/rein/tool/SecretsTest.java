@@ -87,4 +87,10 @@ class SecretsTest {
         assertThat(Secrets.mask(go, Map.of("t", "a&b<c>d-1234"))).isEqualTo("{\"token\":\"[REDACTED:t]\"}");
         assertThat(Secrets.mask("plain a&b<c>d-1234", Map.of("t", "a&b<c>d-1234"))).isEqualTo("plain [REDACTED:t]");
     }
+    @Test
+    void aSecretNameHoldingAClosingBracketIsRefusedAsItWouldEndItsMarkerEarly() {
+        assertThatThrownBy(() -> Secrets.of(Map.of("a]bcdefgh", "sk-secretvalue"))).isInstanceOf(ReinException.class)
+                .hasMessage("secret 'a]bcdefgh' has ']' in its name, which would end its [REDACTED:name] marker early:"
+                        + " name it without ']'");
+    }
 }
