@@ -20,7 +20,8 @@ public final class Excerpts {
      * Where a cut of {@code text} to at most {@code max} code points ends (a char index; the text's length when it is not
      * that long): after {@code max} code points, or before a masking marker ({@code [REDACTED:name]}) that the cut would
      * split, so that no half marker ({@code [REDA}) is shown as if it were the text's. A marker runs to the first
-     * {@code ]} after its start; a {@code [REDACTED:} with no {@code ]} after it is no marker, and is cut as any text.
+     * {@code ]} after its start, within {@value #MAX_NAME} characters of name; a {@code [REDACTED:} with no such {@code ]}
+     * is no marker, and is cut as any text, as is a marker at the text's start (so the cut never leaves nothing).
      */
     public static int end(String text, int max) {
         if (text.length() <= max || text.codePointCount(0, text.length()) <= max) {
@@ -32,6 +33,12 @@ public final class Excerpts {
             return end;
         }
         int close = text.indexOf(']', marker + Masking.MARKER_START.length());
-        return close >= end ? marker : end;
+        // a ']' past a name's longest is no marker's (the text's own "[REDACTED:" cannot leave the quote empty), and a
+        // marker at the start is cut as text, never leaving nothing to show
+        boolean isMarker = close >= 0 && close - marker - Masking.MARKER_START.length() <= MAX_NAME && marker > 0;
+        return isMarker && close >= end ? marker : end;
     }
+
+    /** The longest secret name a marker's {@code ]} is looked for within. */
+    static final int MAX_NAME = 128;
 }

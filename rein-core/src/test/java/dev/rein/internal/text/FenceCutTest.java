@@ -40,4 +40,20 @@ class FenceCutTest {
         assertThat(Excerpts.first("y".repeat(80) + MARKER + "more", 100)).isEqualTo("y".repeat(80) + MARKER + "mo...");
         assertThat(Excerpts.end("short", 100)).isEqualTo(5);
     }
+    private static String quotedBody(String text) {
+        String q = Fence.quoted(text, "s");
+        return q.substring(q.indexOf(">\n") + 2, q.indexOf("\n</untrusted_data>"));
+    }
+
+    @Test
+    void aBracketFarAfterALookAlikeClosesNoMarkerAndAMarkerAtTheStartIsNeverAnEmptyQuote() {
+        // a marker at 0 longer than the cut: cut as text, never an empty quote
+        assertThat(quotedBody("[REDACTED:" + "n".repeat(600) + "] tail")).startsWith("[REDACTED:nnn").contains("more characters cut");
+        assertThat(Excerpts.first("[REDACTED:" + "n".repeat(120) + "] tail", 100)).startsWith("[REDACTED:nnn").endsWith("...");
+        // the text's own unclosed '[REDACTED:' early, a ']' long after: no marker, the quote is not blanked
+        String fake = "ten chars " + "[REDACTED: is how we write it " + "z".repeat(600) + " [1]";
+        assertThat(quotedBody(fake)).startsWith("ten chars [REDACTED: is how we write it zzz");
+        String json = "{\"note\":\"[REDACTED:\",\"items\":[" + "1,".repeat(300) + "2]}";
+        assertThat(Excerpts.first(json, 200)).hasSize(203).startsWith("{\"note\":\"[REDACTED:\",\"items\":[1,");
+    }
 }
