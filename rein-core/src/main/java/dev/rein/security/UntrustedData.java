@@ -69,7 +69,9 @@ public final class UntrustedData {
      * model unwrapped, as Rein's words; the quote inside it is fenced, so it reads as data and cannot
      * close the fence or speak as Rein. Only the first 500 characters are quoted,
      * with a note of the cut inside the fence: Rein's message stays short, and a later truncation of
-     * it cannot leave the fence open.
+     * it cannot leave the fence open. The cut comes before a {@code [REDACTED:name]} marker it would split (the marker
+     * is counted among the characters cut). Secrets are not masked here: mask {@code text} first
+     * ({@link dev.rein.tool.Secrets#mask(String, java.util.Map)}), or a secret across the cut shows its first part.
      *
      * @param text the quoted text; null (an exception without a message) reads {@code (no message)}
      * @param source where it came from ("run store"); null reads {@code "unknown"}
