@@ -2,6 +2,7 @@ package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
+import dev.rein.internal.text.Counts;
 import dev.rein.json.Json;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.security.TraceRedactor;
@@ -286,13 +287,19 @@ final class Comparison {
     void attemptsDiffer(int index, int made, int recorded) {
         Recording.Call call = recording.calls().get(index);
         String what = made < recorded
-                ? "end the " + call.purpose() + " call of step " + call.step() + " after " + dev.rein.internal.text.Counts.of(made,
-                        "attempt") + ", where the recorded run's moved on from its failure to " + movedTo(call, made - 1) + " ("
-                        + dev.rein.internal.text.Counts.of(recorded, "attempt") + ")"
+                ? "end the " + call.purpose() + " call of step " + call.step() + " after " + Counts.of(made, "attempt")
+                        + ", where the recorded run's moved on from attempt " + made + "'s failure" + failedOn(call, made - 1)
+                        + " to " + movedTo(call, made - 1) + " (" + Counts.of(recorded, "attempt") + ")"
                 : "make attempt " + made + " of the " + call.purpose() + " call of step " + call.step()
-                        + ", which the recording does not have (it recorded " + dev.rein.internal.text.Counts.of(recorded, "attempt") + ")";
+                        + ", which the recording does not have (it recorded " + Counts.of(recorded, "attempt") + ")";
         String alone = "the run's model-call stages now " + what;
         diverge(index, call.step(), call.purpose(), alone, alone, "");
+    }
+
+    /** The model attempt {@code nth} (from 0) of {@code call} failed on, as " (on 'model')"; empty when not recorded. */
+    private static String failedOn(Recording.Call call, int nth) {
+        JsonNode fallback = nth >= 0 && nth < call.fallbacks().size() ? call.fallbacks().get(nth) : null;
+        return fallback == null || !fallback.hasNonNull("from_model") ? "" : " (on '" + fallback.get("from_model").asText() + "')";
     }
 
     /** The model the recorded stage moved on to after attempt {@code nth} (from 0) of {@code call}, quoted. */

@@ -1,6 +1,7 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.model.RetryStage;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
@@ -22,10 +23,17 @@ final class ReplayModel implements Model {
     private volatile Runnable stop = () -> { };
     /**
      * Whether the replaying agent has model-call stages of its own, one of which may move a call on from a failed
-     * attempt (a fallback): only then is a recorded call's first attempt answered with the failure the recorded stage
-     * moved on from. Without any, nothing would move on, and the call is answered with its outcome, as before.
+     * attempt (a fallback), or answer it itself: only then is a recorded call's first attempt answered with the failure
+     * the recorded stage moved on from. Without any, nothing would move on, and the call is answered with its outcome,
+     * as before.
      */
     private volatile boolean stagesMayMoveOn;
+    /**
+     * Whether one of those stages says it {@linkplain dev.rein.model.ModelInterceptor#retries() makes other attempts}:
+     * only such a stage can move on to the model a recorded fallback's {@code to_model} names; a pass-through stage
+     * (telemetry, logging) cannot, and would end the call with the failure.
+     */
+    private volatile boolean stagesRetry;
     /** The recorded call whose attempts are being answered, -1 before the first; guarded by this. */
     private int attemptsOf = -1;
     /** How many attempts of it were answered; guarded by this. */
@@ -43,8 +51,25 @@ final class ReplayModel implements Model {
         this.stop = cancel;
     }
 
-    void stagesMayMoveOn(boolean may) {
-        this.stagesMayMoveOn = may;
+    /**
+     * @param any   whether the replaying agent has model-call stages of its own
+     * @param retry whether one of them {@linkplain dev.rein.model.ModelInterceptor#retries() makes other attempts}
+     */
+    void stages(boolean any, boolean retry) {
+        this.stagesMayMoveOn = any;
+        this.stagesRetry = retry;
+    }
+
+    /**
+     * Whether recorded call {@code call} is answered attempt by attempt: when its stage moved on to another attempt
+     * ({@code to_model}), only if a replaying stage can make one; when it answered or ended the call itself
+     * ({@code to_model: null}), if there is any replaying stage.
+     */
+    private boolean byAttempt(Recording.Call call) {
+        if (call.fallbacks().isEmpty()) {
+            return false;
+        }
+        return call.fallbacks().getFirst().hasNonNull("to_model") ? stagesRetry : stagesMayMoveOn;
     }
 
     int used() {
@@ -54,21 +79,27 @@ final class ReplayModel implements Model {
     /**
      * The replayed run ended, or began another logical call: a recorded call whose stage moved on from a failed attempt
      * that the replay's stages ended with fewer attempts is a divergence (the run then usually ends otherwise too).
+     *
+     * @return whether that divergence was found now
      */
-    synchronized void callEnded() {
-        if (attemptsOf >= 0 && stagesMayMoveOn) {
+    synchronized boolean callEnded() {
+        if (attemptsOf >= 0 && byAttempt(recording.calls().get(attemptsOf))) {
             int recorded = recording.calls().get(attemptsOf).attempts();
             if (attemptsMade < recorded && comparison.divergence() == null) {
                 comparison.attemptsDiffer(attemptsOf, attemptsMade, recorded);
+                attemptsOf = -1;
+                return true;
             }
         }
         attemptsOf = -1;
+        return false;
     }
 
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         int index;
         int attempt;
+        boolean fewerAttempts = false;
         synchronized (this) {
             Object mark = comparison.lastRequestMark();
             if (stagesMayMoveOn && attemptsOf >= 0 && mark == attemptsRequest) {
@@ -76,7 +107,7 @@ final class ReplayModel implements Model {
                 index = attemptsOf;
                 attempt = ++attemptsMade;
             } else {
-                callEnded();
+                fewerAttempts = callEnded();
                 index = next.getAndIncrement();
                 attempt = 1;
                 if (index < recording.calls().size()) {
@@ -85,6 +116,9 @@ final class ReplayModel implements Model {
                     attemptsRequest = mark;
                 }
             }
+        }
+        if (fewerAttempts) {
+            stopIfAsked(); // the call before this one ended with fewer attempts than recorded
         }
         if (attempt > 1) {
             return nextAttempt(index, attempt, request, context);
@@ -105,21 +139,31 @@ final class ReplayModel implements Model {
         if (comparison.divergence() == null && comparison.otherPurpose(index)) {
             stopIfAsked();
         }
+        compare(index, recorded.request(), Json.mapper().valueToTree(request));
+        return outcome(index, attempt, context);
+    }
+
+    /**
+     * Compares what the replay sends now with what the recording expects of call {@code index} (after masking the
+     * agent's secrets, as the trace masked them): a difference is a divergence.
+     */
+    private void compare(int index, JsonNode expected, JsonNode sent) throws InterruptedException {
         if (comparison.divergence() == null) {
-            JsonNode now = comparison.masked(Json.mapper().valueToTree(request), recorded.request());
-            Optional<String> diff = JsonDiff.first(recorded.request(), now);
+            JsonNode now = comparison.masked(sent, expected);
+            Optional<String> diff = JsonDiff.first(expected, now);
             if (diff.isPresent()) {
                 comparison.requestDiffers(index, diff.get(), now);
                 stopIfAsked();
             }
         }
-        return outcome(index, attempt, context);
     }
 
     /**
-     * Attempt {@code attempt} (from 2) of recorded call {@code index}: its request compared with the recorded one as
-     * the recorded stage moved it on (to the model its {@code model_fallback} names; the trace records no other
-     * request of the attempt), then answered with that attempt's recorded outcome.
+     * Attempt {@code attempt} (from 2) of recorded call {@code index}: its model compared with the one the recorded
+     * stage moved it on to (its {@code model_fallback}'s {@code to_model}), then answered with that attempt's recorded
+     * outcome. Only the model: the trace records no other part of the attempt's request, which a stage may change too
+     * (a backup's lower max_tokens), so comparing the rest with the call's first request would report a divergence the
+     * run did not have.
      */
     private ModelResponse nextAttempt(int index, int attempt, ModelRequest request, ModelCallContext context)
             throws ModelException, InterruptedException {
@@ -130,18 +174,10 @@ final class ReplayModel implements Model {
             throw new ModelException(ModelException.Kind.OTHER, 0, "the recording has no outcome for attempt " + attempt
                     + " of model call " + (index + 1) + " (it recorded " + recorded.attempts() + ")", false, null, null, null);
         }
-        if (comparison.divergence() == null) {
-            JsonNode expected = recorded.request().deepCopy();
-            JsonNode movedTo = recorded.fallbacks().get(attempt - 2).get("to_model");
-            if (expected instanceof com.fasterxml.jackson.databind.node.ObjectNode object && movedTo != null) {
-                object.set("model", movedTo);
-            }
-            JsonNode now = comparison.masked(Json.mapper().valueToTree(request), expected);
-            Optional<String> diff = JsonDiff.first(expected, now);
-            if (diff.isPresent()) {
-                comparison.requestDiffers(index, diff.get(), now);
-                stopIfAsked();
-            }
+        JsonNode movedTo = recorded.fallbacks().get(attempt - 2).get("to_model");
+        if (movedTo != null) {
+            compare(index, Json.mapper().createObjectNode().set("model", movedTo),
+                    Json.mapper().createObjectNode().put("model", request.model()));
         }
         return outcome(index, attempt, context);
     }
@@ -153,8 +189,8 @@ final class ReplayModel implements Model {
      */
     private ModelResponse outcome(int index, int attempt, ModelCallContext context) throws ModelException {
         Recording.Call recorded = recording.calls().get(index);
-        if (stagesMayMoveOn && attempt <= recorded.fallbacks().size()) {
-            throw failure(recorded.fallbacks().get(attempt - 1), false);
+        if (byAttempt(recorded) && attempt <= recorded.fallbacks().size()) {
+            throw fallenBack(recorded.fallbacks().get(attempt - 1));
         }
         if (recorded.failure() != null) {
             throw failure(recorded.failure(), index == recording.calls().size() - 1);
@@ -200,6 +236,23 @@ final class ReplayModel implements Model {
         }
         return new ModelException(kind, failed.path("http_status").asInt(), message, false, null,
                 failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, Recording.reportedUsage(failed, null), null);
+    }
+
+    /**
+     * The failure a recorded stage moved on from, as the stage saw it: retryable as the trace records (a trace written
+     * before model_fallback recorded it: as the kind usually is). A retryable one is handed back as given up, as the
+     * run's retry stage handed it up, so the replay's retry stage below does not retry it again: its retries are
+     * model_retry events of the recording.
+     */
+    private ModelException fallenBack(JsonNode fallback) {
+        ModelException failure = failure(fallback, false);
+        boolean retryable = fallback.has("retryable") ? fallback.get("retryable").asBoolean()
+                : failure.kind().retryableByDefault();
+        if (!retryable) {
+            return failure;
+        }
+        return new RetryStage.GaveUp(new ModelException(failure.kind(), failure.httpStatus(), failure.getMessage(), true, null,
+                failure.requestId(), failure.reportedUsage().orElse(null), null), "");
     }
 
     private boolean recordingCancelled() {

@@ -76,7 +76,8 @@ public final class ReplaySession {
         underTest = agent;
         comparison.secrets(agent.config().secrets());
         // a stage of the agent's own may move a call on from a failed attempt, as the recorded run's did
-        model.stagesMayMoveOn(!agent.config().modelInterceptors().isEmpty());
+        model.stages(!agent.config().modelInterceptors().isEmpty(),
+                agent.config().modelInterceptors().stream().anyMatch(ModelInterceptor::retries));
         return limited(agent.config().toBuilder().model(model), recording.model(), recording.limits())
                 .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))

@@ -168,12 +168,22 @@ public sealed interface TraceEvent {
      * {@code toModel} is the model the stage's next attempt asks for (the same one when the stage tried it again), null,
      * and not written, when the stage made no other attempt (it answered the call itself, or ended it with another
      * failure). {@code requestId} and {@code reportedUsage} as on {@link ModelRetry}: the usage is charged to no budget.
-     * Retries of the retry stage stay {@link ModelRetry} events; traces written before this event have none.
+     * {@code retryable} is whether the failure the stage saw was retryable (one the retry stage gave up on is): a
+     * replay hands it back so, to a stage that moves on only from transient failures; null (not written) in traces
+     * written before it was recorded. Retries of the retry stage stay {@link ModelRetry} events; traces written before
+     * this event have none.
      */
     record ModelFallback(String runId, int step, Instant time, String fromModel,
                          @JsonInclude(JsonInclude.Include.NON_NULL) String toModel, String errorKind, int httpStatus,
                          String message, @JsonInclude(JsonInclude.Include.NON_NULL) String requestId,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) Usage reportedUsage) implements TraceEvent {}
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Usage reportedUsage,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Boolean retryable) implements TraceEvent {
+        /** A fallback whose failure's retryability is not known (as in a trace written before it was recorded). */
+        public ModelFallback(String runId, int step, Instant time, String fromModel, String toModel, String errorKind,
+                             int httpStatus, String message, String requestId, Usage reportedUsage) {
+            this(runId, step, time, fromModel, toModel, errorKind, httpStatus, message, requestId, reportedUsage, null);
+        }
+    }
 
     /** A tool call about to run, with its validated arguments. */
     record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)

@@ -59,13 +59,14 @@ class ModelFallbackTraceTest {
                 .containsExactly("model_request", "model_fallback", "model_response");
         assertThat(trace.events(TraceEvent.ModelFallback.class)).singleElement().isEqualTo(new TraceEvent.ModelFallback(
                 result.runId(), 1, trace.events(TraceEvent.ModelFallback.class).get(0).time(), ScriptedModel.DEFAULT_NAME,
-                "backup", "OVERLOADED", 529, "Overloaded", "req_1", REPORTED));
+                "backup", "OVERLOADED", 529, "Overloaded", "req_1", REPORTED, false));
         JsonNode line = Json.parse(Files.readAllLines(file).stream().filter(l -> l.contains("\"model_fallback\""))
                 .findFirst().orElseThrow());
         assertThat(line.path("from_model").asText()).isEqualTo(ScriptedModel.DEFAULT_NAME);
         assertThat(line.path("to_model").asText()).isEqualTo("backup");
         assertThat(line.path("error_kind").asText()).isEqualTo("OVERLOADED");
         assertThat(line.path("http_status").asInt()).isEqualTo(529);
+        assertThat(line.path("retryable").isBoolean()).isTrue(); // written, even when false
         assertThat(line.path("request_id").asText()).isEqualTo("req_1");
         assertThat(line.path("reported_usage").path("input_tokens").asLong()).isEqualTo(1_200);
         // the usage of a failed attempt is reported, not charged, as a retry's

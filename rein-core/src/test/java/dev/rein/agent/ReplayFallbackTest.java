@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.budget.Budget;
 import dev.rein.budget.ModelPrice;
+import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
+import dev.rein.retry.RetryPolicy;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.FallbackStage;
 import dev.rein.testkit.RecordingListener;
@@ -14,6 +18,7 @@ import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.JsonlTraceListener;
 import dev.rein.trace.TraceEvent;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,14 +111,27 @@ class ReplayFallbackTest {
         agent(ScriptedModel.of(down("primary down"), ScriptedModel.text("Hi.")), FallbackStage.toModel("backup"))
                 .listener(JsonlTraceListener.to(file)).build().run("say hi");
 
-        dev.rein.model.ModelInterceptor passOn = (call, chain) -> chain.proceed(call);
+        // a stage that makes other attempts (retries()) but no longer moves on from this failure; a pass-through stage
+        // (retries() false) could not move on at all, and is answered as an agent without stages
+        ModelInterceptor passOn = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call);
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
         ReplayReport report = Replay.from(file).replay(Agent.builder().model(ScriptedModel.of())
                 .price(ScriptedModel.DEFAULT_NAME, PRIMARY).budget(Budget.builder().maxCostUsd("100").build())
                 .modelInterceptor(passOn).build());
 
         assertThat(report.firstDivergence()).as(report.toString()).isPresent();
         assertThat(report.firstDivergence().get().description()).isEqualTo("step 1: the run's model-call stages now end the"
-                + " step call of step 1 after 1 attempt, where the recorded run's moved on from its failure to 'backup'"
+                + " step call of step 1 after 1 attempt, where the recorded run's moved on from attempt 1's failure (on '"
+                + ScriptedModel.DEFAULT_NAME + "') to 'backup'"
                 + " (2 attempts)");
     }
 
@@ -131,5 +149,119 @@ class ReplayFallbackTest {
                 .price(ScriptedModel.DEFAULT_NAME, PRIMARY).build());
 
         assertThat(report.reproduced()).as(report.toString()).isTrue();
+    }
+
+    private static Agent.Builder agent(ScriptedModel model, ModelInterceptor stage) {
+        Agent.Builder builder = Agent.builder().model(model).price(ScriptedModel.DEFAULT_NAME, PRIMARY).price("backup", BACKUP)
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0))
+                .budget(Budget.builder().maxCostUsd("100").build());
+        return stage == null ? builder : builder.modelInterceptor(stage);
+    }
+
+    /** A fallback whose backup has a smaller output limit: it lowers max_tokens as it moves on. */
+    private static ModelInterceptor smallerBackup() {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call.withRequest(call.request().withModel("backup").toBuilder().maxTokens(1000).build()));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+    }
+
+    @Test
+    void aStageThatChangesMoreThanTheModelForItsBackupReplaysWithoutADivergence(@TempDir Path dir) {
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(down("primary down"), ScriptedModel.text("Hi.")), smallerBackup())
+                .listener(JsonlTraceListener.to(file)).build().run("say hi");
+        assertThat(run.status()).as(run.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), smallerBackup()).build());
+
+        // before: the backup's request was compared with the first one with its model swapped ("recorded 8192")
+        assertThat(report.firstDivergence()).as(report.toString()).isEmpty();
+        assertThat(report.reproduced()).as(report.toString()).isTrue();
+    }
+
+    /** A fallback that moves on only from a failure the provider calls transient (retryable), as many do. */
+    private static ModelInterceptor transientOnly() {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    if (!e.retryable()) {
+                        throw e;
+                    }
+                    return chain.proceed(call.withRequest(call.request().withModel("backup")));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+    }
+
+    @Test
+    void aStageMovingOnOnlyFromTransientFailuresMovesOnInTheReplayToo(@TempDir Path dir) {
+        ScriptedModel.Turn busy = ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "busy", true, null,
+                null, null, null));
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(busy, busy, busy, ScriptedModel.text("Hi.")), transientOnly())
+                .listener(JsonlTraceListener.to(file)).build().run("say hi");
+        assertThat(run.status()).as(run.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        RecordingListener replayed = new RecordingListener();
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), transientOnly()).listener(replayed).build());
+
+        // before: the replayed failure was not retryable, so the stage ended the call with it
+        assertThat(report.firstDivergence()).as(report.toString()).isEmpty();
+        assertThat(report.reproduced()).as(report.toString()).isTrue();
+        assertThat(report.result().costUsd()).isEqualByComparingTo(run.costUsd());
+        // handed back as given up: the retry stage below did not retry it again (the run's retries are in the failure)
+        assertThat(replayed.events(TraceEvent.ModelRetry.class)).isEmpty();
+        assertThat(replayed.events(TraceEvent.ModelFallback.class)).singleElement()
+                .satisfies(f -> assertThat(f.retryable()).isTrue());
+    }
+
+    @Test
+    void aFallbackRecordingReplayedWithOnlyAPassThroughStageIsAnsweredWithTheCallsOutcome(@TempDir Path dir) {
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(down("primary down"), ScriptedModel.text("Hi.")), FallbackStage.toModel("backup"))
+                .listener(JsonlTraceListener.to(file)).build().run("say hi");
+        ModelInterceptor passThrough = (call, chain) -> chain.proceed(call); // retries() false: it never moves on
+
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), passThrough).build());
+
+        // as without stages: before, the first attempt's failure ended the replayed run
+        assertThat(report.result().status()).as(report.toString()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(report.result().message()).isEqualTo(run.message());
+    }
+
+    @Test
+    void aStageThatEndsTheCallEarlierSaysWhoseFailureTheRecordedOneMovedOnFrom(@TempDir Path dir) {
+        Path file = dir.resolve("run.jsonl");
+        FallbackStage twoBackups = FallbackStage.of(c -> c.withRequest(c.request().withModel("backup")),
+                c -> c.withRequest(c.request().withModel("third")));
+        agent(ScriptedModel.of(down("primary down"), down("backup down"), ScriptedModel.text("Hi.")), twoBackups)
+                .price("third", BACKUP).listener(JsonlTraceListener.to(file)).build().run("say hi");
+
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), FallbackStage.toModel("backup"))
+                .price("third", BACKUP).build());
+
+        assertThat(report.firstDivergence().orElseThrow().description()).isEqualTo("step 1: the run's model-call stages now"
+                + " end the step call of step 1 after 2 attempts, where the recorded run's moved on from attempt 2's failure"
+                + " (on 'backup') to 'third' (3 attempts)");
     }
 }

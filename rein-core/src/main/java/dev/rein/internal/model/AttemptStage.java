@@ -123,7 +123,7 @@ public final class AttemptStage implements BuiltInStage {
         // as model_failed says it: the provider's words, the retries given up being model_retry events already
         String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
         tracer.emit(new TraceEvent.ModelFallback(tracer.runId(), tracer.step(), tracer.now(), fromModel, toModel,
-                e.kind().name(), e.httpStatus(), message, e.requestId(), e.reportedUsage().orElse(null)));
+                e.kind().name(), e.httpStatus(), message, e.requestId(), e.reportedUsage().orElse(null), e.retryable()));
         return true;
     }
 

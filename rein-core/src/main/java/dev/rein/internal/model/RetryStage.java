@@ -135,8 +135,8 @@ public final class RetryStage implements BuiltInStage {
                 } catch (dev.rein.model.ModelDeadlineException e) {
                     throw e;
                 } catch (ModelException e) {
-                    if (!e.retryable()) {
-                        throw e;
+                    if (!e.retryable() || e instanceof GaveUp) {
+                        throw e; // a GaveUp from below was retried already: a replay hands one back as recorded
                     }
                     stopIfCancelled();
                     // the reasons no longer run would change are said first, as for tools: blaming the deadline
