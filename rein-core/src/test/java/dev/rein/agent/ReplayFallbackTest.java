@@ -264,4 +264,41 @@ class ReplayFallbackTest {
                 + " end the step call of step 1 after 2 attempts, where the recorded run's moved on from attempt 2's failure"
                 + " (on 'backup') to 'third' (3 attempts)");
     }
+
+    @Test
+    void stopAtDivergenceStopsWhereACallEndedWithFewerAttemptsThanRecorded(@TempDir Path dir) {
+        dev.rein.tool.Tool search = dev.rein.tool.Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "found").build();
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(down("primary down"), ScriptedModel.toolCalls(ScriptedModel.call("search",
+                "{\"q\":\"a\"}")), ScriptedModel.text("done")), FallbackStage.toModel("backup")).tools(search)
+                .listener(JsonlTraceListener.to(file)).build().run("go");
+        assertThat(run.status()).as(run.message()).isEqualTo(RunStatus.SUCCEEDED);
+        // makes other attempts, but now answers a failure itself with a tool call: step 1 ends after 1 attempt of 2
+        ModelInterceptor answersItself = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return new ModelResponse("own", call.request().model(), java.util.List.of(new dev.rein.model.ToolUseBlock(
+                            "own_1", "search", dev.rein.json.Json.parse("{\"q\":\"a\"}"))), dev.rein.model.StopReason.TOOL_USE,
+                            null, dev.rein.model.Usage.of(0, 0, 0, 0));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+
+        ReplayReport report = Replay.from(file).stopAtDivergence(true).replay(agent(ScriptedModel.of(), answersItself)
+                .tools(search).build());
+
+        assertThat(report.firstDivergence().orElseThrow().description()).contains("after 1 attempt");
+        // before: the divergence was found as step 2's call began, but the replay went on to the end
+        assertThat(report.result().status()).as(report.toString()).isEqualTo(RunStatus.CANCELLED);
+    }
 }
