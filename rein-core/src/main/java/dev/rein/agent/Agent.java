@@ -301,9 +301,6 @@ public final class Agent {
         return Run.start(suppliedRunId(), goal, config, principal);
     }
 
-    /** The most bytes of UTF-8 a supplied run id may have: what JdbcRunStore indexes and Temporal takes as a workflow id. */
-    static final int LONGEST_RUN_ID_BYTES = 1_000;
-
     /** The next id of the supplier given to runIds(...), refused (before anything runs) when no run could have it. */
     private String suppliedRunId() {
         String runId = config.runIdSupplier().get();
@@ -322,13 +319,9 @@ public final class Agent {
         if (config.runIdSupplier() instanceof dev.rein.internal.replay.RecordedRunId) {
             return runId;
         }
-        int bytes = runId.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (bytes > LONGEST_RUN_ID_BYTES) {
-            int characters = runId.codePointCount(0, runId.length());
-            String shown = characters <= 40 ? runId : runId.substring(0, runId.offsetByCodePoints(0, 40)) + "…";
-            throw new ReinException("the run id supplier given to runIds(...) returned '" + dev.rein.internal.text.RunIds.shown(shown)
-                    + "' (" + characters + " characters, " + bytes + " bytes of UTF-8), longer than the " + LONGEST_RUN_ID_BYTES
-                    + " bytes of UTF-8 a run id may have (the most the JDBC store indexes and Temporal takes): return shorter ids");
+        String overLimit = dev.rein.internal.text.RunIds.overLimit(runId);
+        if (overLimit != null) {
+            throw new ReinException("the run id supplier given to runIds(...) returned " + overLimit + ": return shorter ids");
         }
         return runId;
     }

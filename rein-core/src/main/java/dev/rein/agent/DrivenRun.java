@@ -180,6 +180,10 @@ public final class DrivenRun {
             throw new dev.rein.ReinException("begin(...) was given run id '" + dev.rein.internal.text.RunIds.shown(runId)
                     + "', which cannot be a run's id: " + problem + "; give ids of whole characters and no control characters");
         }
+        String overLimit = runId == null ? null : dev.rein.internal.text.RunIds.overLimit(runId);
+        if (overLimit != null) {
+            throw new dev.rein.ReinException("begin(...) was given run id " + overLimit + ": give shorter ids");
+        }
         Run run = Run.start(runId, goal, config);
         return effect(run, loop -> loop.started());
     }

@@ -128,4 +128,17 @@ class RunIdInputsTest {
                 .hasMessageStartingWith("begin(...) was given run id 'run_1\\x0a', which cannot be a run's id: it holds the"
                         + " control character U+000A (a line feed)");
     }
+
+    /** Before: only Agent's start held a run id to the 1,000 bytes; an engine's begin(...) (rein-temporal) took any length. */
+    @Test
+    void aDrivenRunIsNotBegunUnderAnIdOverTheLimit() {
+        InMemoryRunStore store = new InMemoryRunStore();
+        DrivenRun driven = new DrivenRun(agent(() -> "run_1"), store);
+        assertThatThrownBy(() -> driven.begin("run_" + "荷".repeat(333), "go")).isInstanceOf(ReinException.class)
+                .hasMessage("begin(...) was given run id 'run_" + "荷".repeat(36) + "…' (337 characters, 1003 bytes of UTF-8),"
+                        + " longer than the 1000 bytes of UTF-8 a run id may have (the most the JDBC store indexes and"
+                        + " Temporal takes): give shorter ids");
+        assertThat(store.list()).isEmpty();
+        assertThat(driven.begin("r".repeat(1000), "go").runId()).hasSize(1000);
+    }
 }

@@ -11,6 +11,29 @@ package dev.rein.internal.text;
 public final class RunIds {
     private RunIds() {}
 
+    /**
+     * The most bytes of UTF-8 a new run's id may have: the most the JDBC store indexes (PostgreSQL cannot index a value
+     * much over 2,700 bytes) and Temporal takes as a workflow id by default. The one value of the limit: Agent's start,
+     * DrivenRun.begin, JdbcRunStore and TemporalAgentClient all take it from here.
+     */
+    public static final int LONGEST_BYTES = 1_000;
+
+    /**
+     * {@code runId} shown (its first 40 characters) with its length and the limit, as the middle of a sentence that
+     * refuses it ({@code 'run_荷荷…' (337 characters, 1003 bytes of UTF-8), longer than the 1000 bytes ...}), when it is
+     * over {@link #LONGEST_BYTES} bytes of UTF-8; null when it is within.
+     */
+    public static String overLimit(String runId) {
+        int bytes = runId.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes <= LONGEST_BYTES) {
+            return null;
+        }
+        int characters = runId.codePointCount(0, runId.length());
+        String shown = characters <= 40 ? runId : runId.substring(0, runId.offsetByCodePoints(0, 40)) + "…";
+        return "'" + shown(shown) + "' (" + characters + " characters, " + bytes + " bytes of UTF-8), longer than the "
+                + LONGEST_BYTES + " bytes of UTF-8 a run id may have (the most the JDBC store indexes and Temporal takes)";
+    }
+
     /** Why {@code runId} cannot be a run's id, as the end of a sentence, or null when it can be. */
     public static String problem(String runId) {
         String unstorable = unstorable(runId);

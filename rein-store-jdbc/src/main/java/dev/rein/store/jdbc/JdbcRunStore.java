@@ -52,10 +52,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /**
      * The most bytes of UTF-8 the id of a run this store does not hold yet may have, on every database: PostgreSQL
      * cannot index a key much over 2,700 bytes, and an idempotency key is the run id and the call's position. The
-     * same as Temporal's longest id, so a run id fits every store Rein has. A run an earlier Rein stored under a
+     * same as Temporal's longest id, so a run id fits every store Rein has, and the limit an agent holds a supplied id
+     * to before the run starts (rein-core's, of which this is the value). A run an earlier Rein stored under a
      * longer id is still written (saved, approved, resumed, cancelled).
      */
-    public static final int LONGEST_RUN_ID_BYTES = 1_000;
+    public static final int LONGEST_RUN_ID_BYTES = dev.rein.internal.text.RunIds.LONGEST_BYTES;
 
     /** The schema version this Rein writes and reads, for the run store's tables and the memory store's alike. */
     static final int SCHEMA_VERSION = 1;

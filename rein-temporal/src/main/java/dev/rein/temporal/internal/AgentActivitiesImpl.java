@@ -61,6 +61,12 @@ public final class AgentActivitiesImpl implements AgentActivities {
                         + "' cannot be a run's id: " + problem + "; start runs with TemporalAgentClient.start, which refuses"
                         + " such an id before anything starts");
             }
+            // a server whose limit.maxIDLength was raised takes a longer workflow id, which begin(...) refuses
+            String overLimit = runId == null ? null : dev.rein.internal.text.RunIds.overLimit(runId);
+            if (overLimit != null) {
+                throw new dev.rein.ConfigurationException("the workflow id " + overLimit + ": start runs with"
+                        + " TemporalAgentClient.start, which refuses such an id before anything starts");
+            }
             return ref(run.begin(runId, goal));
         });
     }
