@@ -109,7 +109,10 @@ class TaskIdTest {
     @Test
     void aNameWindowsKeepsForADeviceIsRefusedAlsoBeforeADot() {
         assertRefused("CON", "it is 'CON', a name Windows keeps for a device (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any case,"
-                + " also before a '.'), so its trial traces (CON.1.jsonl) could not be written there");
+                + " also before a '.'), so its trial traces (CON.1.jsonl) could not be written on Windows; rename it, e.g. 'CON_'"
+                + " or 'CON-task'");
+        assertRefused("Com1.retry", "so its trial traces (Com1.retry.1.jsonl) could not be written on Windows; rename it, e.g."
+                + " 'Com1_.retry' or 'Com1-task.retry'");
         assertRefused("nul", "it is 'nul', a name Windows keeps");
         assertRefused("Com1.retry", "it is 'Com1', a name Windows keeps");
         assertRefused("lpt9", "it is 'lpt9', a name Windows keeps");

@@ -64,8 +64,13 @@ public final class TaskIds {
             return "it has " + bytes + " bytes in UTF-8";
         }
         String stem = stem(id);
-        return reserved(stem) ? "it is '" + stem + "', a name Windows keeps for a device (CON, PRN, AUX, NUL, COM0-9, LPT0-9,"
-                + " in any case, also before a '.'), so its trial traces (" + id + ".1.jsonl) could not be written there" : null;
+        if (!reserved(stem)) {
+            return null;
+        }
+        String rest = id.substring(stem.length());
+        return "it is '" + stem + "', a name Windows keeps for a device (CON, PRN, AUX, NUL, COM0-9, LPT0-9, in any case,"
+                + " also before a '.'), so its trial traces (" + id + ".1.jsonl) could not be written on Windows; rename it,"
+                + " e.g. '" + stem + "_" + rest + "' or '" + stem + "-task" + rest + "'";
     }
 
     /** What Windows reads as the name of a trace file made from {@code id}: the part before its first '.'. */
