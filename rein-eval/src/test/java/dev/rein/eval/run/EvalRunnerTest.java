@@ -450,6 +450,10 @@ class EvalRunnerTest {
         assertThat(ProgressBar.fit("a\u0939\u093F", 2)).isEqualTo("a");
         assertThat(ProgressBar.fit("a\u0939\u093F", 3)).isEqualTo("a\u0939\u093F");
         assertThat(ProgressBar.fit("\u0939\u093Fa", 1)).as("a first cluster wider than the room is cut inside").isEqualTo("\u0939");
+        // rev128: an emoji sequence is one cluster of two columns, kept whole (before: half a flag at 3 columns)
+        String flag = "\uD83C\uDDEF\uD83C\uDDF5";
+        assertThat(ProgressBar.fit(flag + "abc", 3)).isEqualTo(flag + "a");
+        assertThat(ProgressBar.fit("\uD83D\uDC68\u200D\uD83D\uDC69x", 2)).isEqualTo("\uD83D\uDC68\u200D\uD83D\uDC69");
     }
 
     @Test
