@@ -19,8 +19,7 @@ public final class DisplayWidth {
      * of its characters' columns.
      */
     public static int of(String text) {
-        java.text.BreakIterator clusters = java.text.BreakIterator.getCharacterInstance(java.util.Locale.ROOT);
-        clusters.setText(text);
+        java.text.BreakIterator clusters = dev.rein.internal.text.Clusters.of(text);
         int columns = 0;
         for (int start = 0, end = clusters.next(); end != java.text.BreakIterator.DONE; start = end, end = clusters.next()) {
             columns += cluster(text, start, end);

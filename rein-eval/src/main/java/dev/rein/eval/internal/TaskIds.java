@@ -161,14 +161,9 @@ public final class TaskIds {
         }
         if (end < whole.length()) {
             // Cut between grapheme clusters: a letter keeps its marks or goes with them (ą́ cut after its ą is another
-            // letter); a first cluster longer than the limits is cut inside, so the id is not empty. JDK 20 and later
-            // follow Unicode's extended grapheme clusters here.
-            java.text.BreakIterator clusters = java.text.BreakIterator.getCharacterInstance(Locale.ROOT);
-            clusters.setText(whole);
-            if (!clusters.isBoundary(end)) {
-                int before = clusters.preceding(end);
-                end = before > 0 ? before : end;
-            }
+            // letter); a first cluster longer than the limits is cut inside, so the id is not empty.
+            int before = dev.rein.internal.text.Clusters.startOf(whole, end);
+            end = before > 0 ? before : end;
         }
         return whole.substring(0, end) + suffix;
     }

@@ -121,8 +121,7 @@ final class ProgressBar implements Progress {
      * {@code columns} is cut between code points, so that something shows.
      */
     static String fit(String name, int columns) {
-        java.text.BreakIterator clusters = java.text.BreakIterator.getCharacterInstance(java.util.Locale.ROOT);
-        clusters.setText(name);
+        java.text.BreakIterator clusters = dev.rein.internal.text.Clusters.of(name);
         int used = 0;
         int kept = 0;
         for (int end = clusters.next(); end != java.text.BreakIterator.DONE; end = clusters.next()) {

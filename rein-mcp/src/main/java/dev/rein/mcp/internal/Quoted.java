@@ -1,8 +1,6 @@
 package dev.rein.mcp.internal;
 
 import dev.rein.internal.text.Controls;
-import java.text.BreakIterator;
-import java.util.Locale;
 
 /**
  * A server's tool and server names in the toolset's warnings, and its error messages in error results
@@ -68,16 +66,8 @@ public final class Quoted {
         if (at <= 0 || at >= text.length()) {
             return at;
         }
-        // Only what is kept and the character after it are segmented here: whether a cluster ends at the cut depends on
-        // nothing further, and the JDK's iterator finds every boundary of its text at once (a 16 MB line would be segmented
-        // whole). JDK 20 and later follow Unicode's extended grapheme clusters (UAX #29) here.
-        BreakIterator clusters = BreakIterator.getCharacterInstance(Locale.ROOT);
-        clusters.setText(text.substring(0, text.offsetByCodePoints(at, 1)));
-        if (clusters.isBoundary(at)) {
-            return at;
-        }
-        int before = clusters.preceding(at);
-        if (before <= 0) {
+        int before = dev.rein.internal.text.Clusters.startOf(text, at);
+        if (before == at || before <= 0) {
             return at;
         }
         // The cluster from before: kept whole or left out when it ends within as many characters as are kept, else cut.
@@ -86,8 +76,7 @@ public final class Quoted {
         for (int n = 0; n <= kept && window < text.length(); n++) {
             window += Character.charCount(text.codePointAt(window));
         }
-        clusters.setText(text.substring(before, window));
-        int end = before + clusters.following(0);
+        int end = before + dev.rein.internal.text.Clusters.firstEnd(text.substring(before, window));
         return text.codePointCount(before, end) > kept ? at : before;
     }
 
