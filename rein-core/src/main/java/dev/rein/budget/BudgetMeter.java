@@ -39,6 +39,10 @@ public final class BudgetMeter {
      * may call the model more than once for one traced call (and keep an earlier answer).
      */
     private final java.util.Set<UnpricedTier> unpricedTiers = new java.util.LinkedHashSet<>();
+    /** See {@link #takeUnpricedModels()}: noted since the last take. */
+    private final java.util.Set<String> unpricedModels = new java.util.LinkedHashSet<>();
+    /** The unpriced models already noted by this meter, so each is noted once. */
+    private final java.util.Set<String> notedModels = new java.util.HashSet<>();
 
     /**
      * A service tier a call was served at that the price used for it has no rates for, the model that price is of
@@ -150,6 +154,14 @@ public final class BudgetMeter {
      * {@code model} names the price in what {@link #takeUnpricedTiers()} returns when it lacks the tier.
      */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier, String model) {
+        // the run's first call: none counted yet, by this meter or the run it was restored from (a resumed run, a step
+        // driven on an engine such as Temporal, whose meter is made anew for each step)
+        boolean first = usage.totalInputTokens() == 0 && usage.outputTokens() == 0;
+        // an unpriced model counts as free without a word: its first call says so, the agent's own model on the run's
+        // first call only (a resumed run's does not say it again), another one (a fallback's) on its first call here
+        if (callPrice == null && model != null && (first || !model.equals(this.model)) && notedModels.add(model)) {
+            unpricedModels.add(model);
+        }
         usage = usage.plus(callUsage);
         BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage, tier);
         costUsd = costUsd.add(cost);
@@ -170,6 +182,17 @@ public final class BudgetMeter {
         java.util.List<UnpricedTier> tiers = java.util.List.copyOf(unpricedTiers);
         unpricedTiers.clear();
         return tiers;
+    }
+
+    /**
+     * The models with no price whose calls were recorded since the last take as costing USD 0, each once: the agent's own
+     * model when it answered the run's first call, another model (a stage's choice) at its first call this meter saw.
+     * Read and cleared, for the trace event of the call they were made for.
+     */
+    public java.util.List<String> takeUnpricedModels() {
+        java.util.List<String> models = java.util.List.copyOf(unpricedModels);
+        unpricedModels.clear();
+        return models;
     }
 
     /** The first exhausted budget layer, if any, for starting another step (this turn's, then the conversation's). */

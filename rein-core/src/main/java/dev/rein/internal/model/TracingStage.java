@@ -90,7 +90,7 @@ public final class TracingStage implements BuiltInStage {
                 // every model call made for this one (an interceptor's second call too), as its cost counts them all; each
                 // named by the model whose price the pricing stage used: the request's as it reached that stage (a fallback
                 // stage's choice), not the response's (which may be a dated snapshot of it)
-                String pricing = pricing(meter.takeUnpricedTiers(), call.request().model());
+                String pricing = notes(meter.takeUnpricedModels(), pricing(meter.takeUnpricedTiers(), call.request().model()));
                 tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                         meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis(), pricing));
                 if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
@@ -152,6 +152,23 @@ public final class TracingStage implements BuiltInStage {
         if (attempts != null) {
             attempts.end(outcome);
         }
+    }
+
+    /**
+     * The model_response event's pricing: that each of {@code unpricedModels} was counted as costing USD 0 (it has no
+     * price), then {@code tiers}, what it says of tiers (null: nothing).
+     */
+    private static String notes(java.util.List<String> unpricedModels, String tiers) {
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        for (String model : unpricedModels) {
+            notes.add("no price is known for model '" + model + "': its calls are counted as USD 0 in the run's cost. Add it"
+                    + " with price(\"" + model + "\", ModelPrice.of(input, cacheRead, output)) on the agent builder"
+                    + " (ModelPrice.of(\"0\", \"0\", \"0\") for a model that costs nothing, such as a local one)");
+        }
+        if (tiers != null) {
+            notes.add(tiers);
+        }
+        return notes.isEmpty() ? null : String.join("; ", notes);
     }
 
     /**
