@@ -46,13 +46,6 @@ final class AgentValidation {
             throw new ReinException("the model name is empty: give the name its provider knows the model by, as in modelName(...)");
         }
         PriceTable prices = pricesInUse(b);
-        if (modelName.contains("/") && !prices.entries().containsKey(modelName)) {
-            // a gateway's name priced by its vendor's row (PriceTable.find): kept under the name itself, so what reads the
-            // table's entries (rein-temporal's worker rebuilds the table from them) prices it alike
-            String name = modelName;
-            PriceTable table = prices;
-            prices = prices.find(name).map(price -> table.with(name, price)).orElse(prices);
-        }
         if (b.maxTokens < 1) {
             throw new ReinException("maxTokens must be positive, was " + b.maxTokens + ": give the most tokens the model may"
                     + " write in one response, e.g. 8192 (the default)");

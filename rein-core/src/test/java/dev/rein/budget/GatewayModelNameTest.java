@@ -67,14 +67,16 @@ class GatewayModelNameTest {
     }
 
     /**
-     * An agent named with a gateway's name is priced by the vendor's row, and its price table holds that name's row
-     * itself, so a run driven elsewhere from the table's entries (rein-temporal's worker) prices it alike.
+     * An agent named with a gateway's name is priced by the vendor's row; its table is the one given, with no row added
+     * under that name (rein-temporal sends the workflow the agent's model's price under its name itself:
+     * TemporalBudgetTest.aGatewaysModelNamePricedAtItsVendorsRowIsPricedInTheWorkflowAsLocally).
      */
     @Test
-    void anAgentNamedWithAGatewaysNameIsPricedAndKeepsTheRowUnderThatName() {
+    void anAgentNamedWithAGatewaysNameIsPricedByItsVendorsRow() {
         Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.text("hi"))).modelName("openai/gpt-5")
                 .prices(OPENAI).budget(Budget.builder().maxCostUsd("1.00").build()).build();
-        assertThat(agent.config().prices().entries()).containsEntry("openai/gpt-5", GPT);
+        assertThat(agent.config().prices().entries()).doesNotContainKey("openai/gpt-5");
+        assertThat(agent.config().prices().find("openai/gpt-5")).contains(GPT);
         RunResult result = agent.run("go");
         // ScriptedModel's usage: 100 input, 20 output tokens at 1.25 and 10.00 per million
         assertThat(result.costUsd()).isEqualByComparingTo("0.000325");

@@ -347,6 +347,13 @@ public final class TemporalAgentClient {
     private RunInput input(String goal) {
         AgentConfig c = agent.config();
         Map<String, ModelPrice> prices = c.prices().entries();
+        // the workflow rebuilds its table from these rows alone, which lose find's reading of a gateway's name
+        // (openai/gpt-5 at OpenAI's gpt-5): the model's own price is sent under its name, as find gives it here
+        ModelPrice own = c.prices().find(c.modelName()).orElse(null);
+        if (own != null && !prices.containsKey(c.modelName())) {
+            prices = new java.util.LinkedHashMap<>(prices);
+            prices.put(c.modelName(), own);
+        }
         RetryPolicy retry = c.retryPolicy();
         // the input stays in the workflow history (the run's record on Temporal), so a known secret is masked before it
         // is sent, as the local run masks the goal before it keeps or shows it

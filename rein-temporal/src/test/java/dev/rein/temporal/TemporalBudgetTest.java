@@ -41,6 +41,31 @@ class TemporalBudgetTest {
     }
 
     /**
+     * An agent named with a gateway's name (OpenRouter's openai/gpt-5), priced at its vendor's row, runs under its money
+     * limit on Temporal as locally: the workflow's meter, which has only the table the client sent, prices it too.
+     */
+    @Test
+    void aGatewaysModelNamePricedAtItsVendorsRowIsPricedInTheWorkflowAsLocally() {
+        dev.rein.budget.PriceTable openai = dev.rein.budget.PriceTable.empty()
+                .with("gpt-5", dev.rein.budget.ModelPrice.of("1.25", "0.125", "10.00")).ofVendor("openai");
+        java.util.function.Function<RecordingListener, Agent> agent = trace -> Orders.agent(loopingModel(), trace, Orders.lookup())
+                .modelName("openai/gpt-5").prices(openai)
+                .budget(Budget.builder().maxSteps(8).maxCostUsd("1.00").maxDuration(Duration.ofMinutes(10)).build()).build();
+        RecordingListener local = new RecordingListener();
+        RunResult expected = agent.apply(local).run("A-1?");
+        assertThat(expected.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        RecordingListener remote = new RecordingListener();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent.apply(remote)).start("A-1?", "run-gateway-name").result();
+
+            assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.costUsd()).isEqualByComparingTo(expected.costUsd()).isPositive();
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    /**
      * The deadline counts workflow time with the wait for a person excluded: a day of waiting does
      * not spend it, the running time after the approval does (the refund's handler holds its call
      * past the deadline), and the next step stops the run without a summary call.
