@@ -105,7 +105,8 @@ final class CancelCommand implements Callable<Integer> {
      * The provider named on the run's cancellation span, or null for none. A cancel calls no model, so no provider
      * setting refuses it. For a run 'rein run' started, the provider it stored (as 'rein resume' would continue it), else
      * REIN_PROVIDER's. For a run an application stored, whose provider the CLI was never told, the provider whose prices
-     * list the run's model (REIN_PROVIDER's first, as a replay is priced), else none rather than a guess.
+     * list the run's model (REIN_PROVIDER's first, as a replay is priced), else none rather than a guess: a gateway's name
+     * ({@code anthropic/claude-sonnet-4.5}) names none, as the vendor's table prices it whichever provider called it.
      */
     private String providerName(CliHome home, RunSnapshot run) {
         if (home.startedByRun(runId)) {
@@ -119,7 +120,9 @@ final class CancelCommand implements Callable<Integer> {
         String preferred = env.env().getOrDefault(ProviderModels.PROVIDER_ENV, "").strip();
         return dev.rein.provider.ModelProvider.available().stream()
                 .sorted(java.util.Comparator.comparing(p -> !p.name().equalsIgnoreCase(preferred.isEmpty() ? ProviderModels.DEFAULT_PROVIDER : preferred)))
-                .filter(p -> run.model() != null && p.prices().find(run.model()).isPresent())
+                // not a gateway's name (anthropic/claude-sonnet-4.5 on OpenRouter): its vendor's table prices it, but the run
+                // went through another provider, so naming the vendor would be a guess
+                .filter(p -> run.model() != null && !run.model().contains("/") && p.prices().find(run.model()).isPresent())
                 .map(dev.rein.provider.ModelProvider::name).findFirst().orElse(null);
     }
 
