@@ -1,6 +1,7 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.internal.model.RetryStage;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -176,10 +177,17 @@ final class ReplayModel implements Model {
         }
         JsonNode movedTo = recorded.fallbacks().get(attempt - 2).get("to_model");
         if (movedTo != null) {
-            compare(index, Json.mapper().createObjectNode().set("model", movedTo),
-                    Json.mapper().createObjectNode().put("model", request.model()));
+            // Both sides are the recorded request with only the model set, so only the model can differ: a bare
+            // {"model": ...} would make the divergence's reason blame the rest (a typed answer's output schema).
+            compare(index, withModel(recorded.request(), movedTo.asText()), withModel(recorded.request(), request.model()));
         }
         return outcome(index, attempt, context);
+    }
+
+    /** A copy of {@code request} (a recorded request; none: an empty one) with its {@code model} set to {@code model}. */
+    private static JsonNode withModel(JsonNode request, String model) {
+        ObjectNode copy = request instanceof ObjectNode o ? o.deepCopy() : Json.mapper().createObjectNode();
+        return copy.put("model", model);
     }
 
     /**

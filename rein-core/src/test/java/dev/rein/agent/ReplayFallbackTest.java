@@ -105,6 +105,26 @@ class ReplayFallbackTest {
         assertThat(report.firstDivergence().get().description()).contains("backup").contains("other");
     }
 
+    /** A typed answer: the request carries an output schema, which the moved-on attempt's comparison must not blame. */
+    record Greeting(String text) {}
+
+    @Test
+    void aTypedAgentsStageMovingToAnotherModelIsToldAsTheModelNotTheSchema(@TempDir Path dir) {
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(down("primary down"), ScriptedModel.text("{\"text\":\"Hi.\"}")),
+                FallbackStage.toModel("backup")).outputType(Greeting.class).listener(JsonlTraceListener.to(file)).build()
+                .run("say hi");
+        assertThat(run.status()).as(run.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), FallbackStage.toModel("other"))
+                .price("other", BACKUP).outputType(Greeting.class).build());
+
+        assertThat(report.firstDivergence()).as(report.toString()).isPresent();
+        // before, the attempt's request was compared as {"model": ...} only, so its missing output schema was blamed
+        assertThat(report.firstDivergence().get().description()).contains("backup").contains("other")
+                .doesNotContain("output schema").doesNotContain("typed answer");
+    }
+
     @Test
     void aReplayWhoseStagesNoLongerMoveOnDivergesAtThatCall(@TempDir Path dir) {
         Path file = dir.resolve("run.jsonl");
