@@ -256,6 +256,37 @@ class ReplayFallbackTest {
     }
 
     @Test
+    void anOlderTracesFallbackWithoutRetryableIsAsRetryableAsItsKindUsuallyIs(@TempDir Path dir) throws Exception {
+        ScriptedModel.Turn busy = ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "busy", true, null,
+                null, null, null));
+        Path file = dir.resolve("run.jsonl");
+        RunResult run = agent(ScriptedModel.of(busy, busy, busy, ScriptedModel.text("Hi.")), transientOnly())
+                .listener(JsonlTraceListener.to(file)).build().run("say hi");
+        assertThat(run.status()).as(run.message()).isEqualTo(RunStatus.SUCCEEDED);
+        // as a trace written before model_fallback recorded `retryable` has it
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(file)) {
+            if (line.contains("\"model_fallback\"")) {
+                com.fasterxml.jackson.databind.node.ObjectNode event = (com.fasterxml.jackson.databind.node.ObjectNode)
+                        dev.rein.json.Json.mapper().readTree(line);
+                assertThat(event.remove("retryable")).as(line).isNotNull();
+                line = dev.rein.json.Json.mapper().writeValueAsString(event);
+            }
+            lines.add(line);
+        }
+        java.nio.file.Files.write(file, lines);
+
+        RecordingListener replayed = new RecordingListener();
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), transientOnly()).listener(replayed).build());
+
+        // OVERLOADED is retryable by default: the transient-only stage moves on, as in the run
+        assertThat(report.reproduced()).as(report.toString()).isTrue();
+        assertThat(report.result().costUsd()).isEqualByComparingTo(run.costUsd());
+        assertThat(replayed.events(TraceEvent.ModelFallback.class)).singleElement()
+                .satisfies(f -> assertThat(f.retryable()).isTrue());
+    }
+
+    @Test
     void aFallbackRecordingReplayedWithOnlyAPassThroughStageIsAnsweredWithTheCallsOutcome(@TempDir Path dir) {
         Path file = dir.resolve("run.jsonl");
         RunResult run = agent(ScriptedModel.of(down("primary down"), ScriptedModel.text("Hi.")), FallbackStage.toModel("backup"))
