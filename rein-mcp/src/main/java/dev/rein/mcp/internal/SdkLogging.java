@@ -9,7 +9,8 @@ import java.util.function.Predicate;
  * Whether the MCP SDK under Rein is set to log what servers send, or what Rein sends them. At DEBUG it logs each
  * message as it came, which Rein cannot change: {@code McpSchema} each text it reads (over HTTP each JSON body as the
  * server sent it, a malformed answer in it included), {@code McpClientSession} each answer, request and notification it
- * receives (a tool's whole output), {@code McpAsyncClient} each log message and progress notification,
+ * receives (a tool's whole output), {@code McpAsyncClient} each log message and progress notification, and each new
+ * list of tools, resources or prompts and each changed resource's contents (which it reads) a server announces,
  * {@code ResponseBodyHandlers$SseEventParser} the event-stream lines it skips, raw; and
  * {@code HttpClientStreamableHttpTransport} each message sent (a call's arguments). Masking is Rein's and comes after, so
  * a secret a tool returns is in those lines raw. Rein's only lever is to say so, once, when the application has them on.
@@ -24,7 +25,8 @@ public final class SdkLogging {
             new SdkLogger("io.modelcontextprotocol.spec.McpClientSession", "each answer, request and notification a server"
                     + " sends, a tool's whole output included"),
             new SdkLogger("io.modelcontextprotocol.client.McpAsyncClient", "each log message and progress notification a"
-                    + " server sends"),
+                    + " server sends, and each list of tools, resources or prompts and each resource's contents it"
+                    + " announces anew"),
             new SdkLogger("io.modelcontextprotocol.client.transport.ResponseBodyHandlers$SseEventParser", "the lines of a"
                     + " server's event stream it skips, raw"),
             new SdkLogger("io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport", "each message Rein"

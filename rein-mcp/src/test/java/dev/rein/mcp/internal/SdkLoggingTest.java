@@ -24,14 +24,17 @@ class SdkLoggingTest {
     /**
      * Before: McpAsyncClient (DEBUG "Logging: {}", "Progress: {}": a server's log messages and progress notes) and
      * ResponseBodyHandlers$SseEventParser (the SSE lines it skips, raw) were not checked; and the one sentence said every
-     * logger logs what servers send, though HttpClientStreamableHttpTransport logs what Rein sends.
+     * logger logs what servers send, though HttpClientStreamableHttpTransport logs what Rein sends; and McpAsyncClient's
+     * words left out its DEBUG "Tools changed: {}", "Resources changed: {}", "Prompts changed: {}" (a server's whole new
+     * list) and "Resources updated: {}" (the contents of a resource the server says changed, which the SDK reads).
      */
     @Test
     void eachLoggerIsNamedWithWhatItLogsWhatServersSendOrWhatReinSends() {
         String warning = SdkLogging.warning(name -> true).orElseThrow();
         assertThat(warning)
                 .contains("io.modelcontextprotocol.client.McpAsyncClient (each log message and progress notification a server"
-                        + " sends)")
+                        + " sends, and each list of tools, resources or prompts and each resource's contents it announces"
+                        + " anew)")
                 .contains("io.modelcontextprotocol.client.transport.ResponseBodyHandlers$SseEventParser (the lines of a"
                         + " server's event stream it skips, raw)")
                 .contains("io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport (each message Rein"
