@@ -50,9 +50,10 @@ public final class TemporalAgentClient {
     /**
      * The longest identifier Temporal takes by default, in bytes of UTF-8 ({@code limit.maxIDLength}; it counts bytes):
      * a run id, which is the workflow id ({@link #start(String, String)}, {@link #attach}), and a task queue's name
-     * ({@link TemporalAgents#client}, {@link TemporalAgents#worker}) are refused over it.
+     * ({@link TemporalAgents#client}, {@link TemporalAgents#worker}) are refused over it. It is the value of
+     * rein-core's limit on every new run id, which was set to Temporal's default so that any run id Rein takes fits.
      */
-    public static final int LONGEST_ID_BYTES = 1000;
+    public static final int LONGEST_ID_BYTES = dev.rein.internal.text.RunIds.LONGEST_BYTES;
     /**
      * The largest run input {@link #start(String, String)} sends, in bytes as the client's data converter writes it:
      * Temporal refuses a payload over 2 MB by default ({@code limit.blobSize.error}, Temporal Cloud's limit too). The
