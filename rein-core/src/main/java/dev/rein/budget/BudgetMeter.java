@@ -43,6 +43,8 @@ public final class BudgetMeter {
     private final java.util.Set<String> unpricedModels = new java.util.LinkedHashSet<>();
     /** The unpriced models already noted by this meter, so each is noted once. */
     private final java.util.Set<String> notedModels = new java.util.HashSet<>();
+    /** Whether {@link #restore} gave usage: the run made calls before this meter (see {@link #takeUnpricedModels()}). */
+    private boolean restoredWithUsage;
 
     /**
      * A service tier a call was served at that the price used for it has no rates for, the model that price is of
@@ -125,6 +127,7 @@ public final class BudgetMeter {
 
     /** Restores counters (for a resumed run). */
     public void restore(int steps, Usage usage, BigDecimal costUsd) {
+        this.restoredWithUsage = usage.totalInputTokens() != 0 || usage.outputTokens() != 0;
         this.steps = steps;
         this.usage = usage;
         this.costUsd = costUsd;
@@ -154,12 +157,11 @@ public final class BudgetMeter {
      * {@code model} names the price in what {@link #takeUnpricedTiers()} returns when it lacks the tier.
      */
     public BigDecimal record(Usage callUsage, ModelPrice callPrice, String tier, String model) {
-        // the run's first call: none counted yet, by this meter or the run it was restored from (a resumed run, a step
-        // driven on an engine such as Temporal, whose meter is made anew for each step)
-        boolean first = usage.totalInputTokens() == 0 && usage.outputTokens() == 0;
-        // an unpriced model counts as free without a word: its first call says so, the agent's own model on the run's
-        // first call only (a resumed run's does not say it again), another one (a fallback's) on its first call here
-        if (callPrice == null && model != null && (first || !model.equals(this.model)) && notedModels.add(model)) {
+        // an unpriced model counts as free without a word: its first call on this meter says so. The agent's own model
+        // not on a meter restored with usage (a resumed run, a later step on an engine such as Temporal, whose meter is
+        // made anew for each step): the run's first call was most likely its own and said it. Which models a run noted is
+        // not kept with it, so another model (a fallback's) is said again at its first call on each such meter
+        if (callPrice == null && model != null && !(restoredWithUsage && model.equals(this.model)) && notedModels.add(model)) {
             unpricedModels.add(model);
         }
         usage = usage.plus(callUsage);
@@ -185,9 +187,11 @@ public final class BudgetMeter {
     }
 
     /**
-     * The models with no price whose calls were recorded since the last take as costing USD 0, each once: the agent's own
-     * model when it answered the run's first call, another model (a stage's choice) at its first call this meter saw.
-     * Read and cleared, for the trace event of the call they were made for.
+     * The models with no price whose calls were recorded since the last take as costing USD 0, each at its first call this
+     * meter saw (the agent's own model too when a stage's priced choice answered the run's first call). A meter
+     * {@linkplain #restore restored} with usage (a resumed run, each step after the first on Temporal) does not name the
+     * agent's own model (the run's earlier calls are taken to have), but names another model (a fallback's) again: the run
+     * keeps no record of the models it named. Read and cleared, for the trace event of the call they were made for.
      */
     public java.util.List<String> takeUnpricedModels() {
         java.util.List<String> models = java.util.List.copyOf(unpricedModels);

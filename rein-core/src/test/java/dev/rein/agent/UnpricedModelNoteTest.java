@@ -52,4 +52,40 @@ class UnpricedModelNoteTest {
         assertThat(run("openai/gpt-5").events(TraceEvent.ModelResponded.class)).extracting(TraceEvent.ModelResponded::pricing)
                 .containsOnlyNulls();
     }
+    /**
+     * The run's first call went to a priced backup (a stage's choice) and the unpriced agent model answers only later: it
+     * is noted at its own first call, though the run has counted usage by then. Before, it was never noted.
+     */
+    @Test
+    void theAgentsModelIsNotedAtItsFirstCallWhenAPricedBackupAnsweredFirst() {
+        RecordingListener trace = new RecordingListener();
+        Tool lookup = Tool.builder("lookup").description("Looks an order up.").handler((a, c) -> "delivered").build();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup", "{}")),
+                ScriptedModel.text("A-1 is delivered"));
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.model.ModelInterceptor firstToBackup = (call, chain) -> calls.getAndIncrement() == 0
+                ? chain.proceed(call.withRequest(call.request().withModel("gpt-5"))) : chain.proceed(call);
+        Agent.builder().model(model).modelName("my-local-llm").prices(OPENAI).tools(lookup)
+                .budget(Budget.builder().maxCostUsd((java.math.BigDecimal) null).build()).listener(trace)
+                .modelInterceptor(firstToBackup).build().run("where is A-1?");
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).extracting(TraceEvent.ModelResponded::pricing)
+                .element(0).isNull();
+        assertThat(trace.events(TraceEvent.ModelResponded.class)).extracting(TraceEvent.ModelResponded::pricing)
+                .element(1).asString().startsWith("no price is known for model 'my-local-llm': its calls are counted as USD 0");
+    }
+    /**
+     * A meter restored with usage (a resumed run, a later step on Temporal) does not name the agent's own model again; a
+     * fallback is named again at its first call there, as the run keeps no record of the models it named (what
+     * docs/openai.md says). Pins that wording: it held on the old code too.
+     */
+    @Test
+    void aRestoredMetersNotesAreWhatTheDocsSay() {
+        dev.rein.budget.BudgetMeter meter = new dev.rein.budget.BudgetMeter(Budget.builder().maxCostUsd((java.math.BigDecimal) null)
+                .build(), OPENAI, "my-local-llm", java.time.Clock.systemUTC(), java.time.Instant.now());
+        meter.restore(1, dev.rein.model.Usage.of(10, 5, 0, 0), java.math.BigDecimal.ZERO);
+        meter.record(dev.rein.model.Usage.of(10, 5, 0, 0), null, null, "my-local-llm");
+        meter.record(dev.rein.model.Usage.of(10, 5, 0, 0), null, null, "backup-llm");
+        meter.record(dev.rein.model.Usage.of(10, 5, 0, 0), null, null, "backup-llm");
+        assertThat(meter.takeUnpricedModels()).containsExactly("backup-llm");
+    }
 }
