@@ -35,7 +35,11 @@ public interface Secrets {
         return Map.of();
     }
 
-    /** A fixed set of secrets. A name may not hold {@code ]}, which would end its {@code [REDACTED:name]} marker early. */
+    /**
+     * A fixed set of secrets. A name may not hold {@code ]}, which would end its {@code [REDACTED:name]} marker early, nor
+     * be longer than 128 characters, past which a fence's cut no longer tells its marker from text. The names a lookup
+     * function answers to are not checked.
+     */
     static Secrets of(Map<String, String> values) {
         if (values == null) {
             throw new ReinException("Secrets.of was given no map: pass the secrets by name, or use Secrets.NONE for none");
@@ -50,6 +54,11 @@ public interface Secrets {
                 // just past that ']' would show the rest of the marker as if it were the text's own
                 throw new ReinException("secret '" + name + "' has ']' in its name, which would end its [REDACTED:name]"
                         + " marker early: name it without ']'");
+            }
+            if (name.length() > Masking.MAX_NAME) {
+                // a fence's cut looks for a marker's ']' only so far: a longer name's marker would be cut as text, in half
+                throw new ReinException("secret '" + name + "' has a name of " + name.length() + " characters, longer than the "
+                        + Masking.MAX_NAME + " a [REDACTED:name] marker may name: give it a shorter name");
             }
             if (value == null) {
                 throw new ReinException("secret '" + name + "' has no value (null): is the environment variable or setting"

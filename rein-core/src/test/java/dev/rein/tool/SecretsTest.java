@@ -93,4 +93,14 @@ class SecretsTest {
                 .hasMessage("secret 'a]bcdefgh' has ']' in its name, which would end its [REDACTED:name] marker early:"
                         + " name it without ']'");
     }
+
+    @Test
+    void aSecretNameLongerThanAMarkerIsLookedForWithinIsRefused() {
+        // a fence's cut looks for a marker's ']' within 128 characters of name: a longer name's marker reads as text there
+        String longName = "n".repeat(129);
+        assertThatThrownBy(() -> Secrets.of(Map.of(longName, "sk-secretvalue"))).isInstanceOf(ReinException.class)
+                .hasMessage("secret '" + longName + "' has a name of 129 characters, longer than the 128 a"
+                        + " [REDACTED:name] marker may name: give it a shorter name");
+        assertThat(Secrets.of(Map.of("n".repeat(128), "sk-secretvalue")).known()).hasSize(1);
+    }
 }

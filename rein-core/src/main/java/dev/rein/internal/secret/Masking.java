@@ -19,6 +19,12 @@ public final class Masking {
     /** How every marker that stands for a masked value begins: {@code [REDACTED:name]}. */
     public static final String MARKER_START = "[REDACTED:";
 
+    /**
+     * The longest secret name (in chars) whose marker a fence's cut still tells from text ({@code Excerpts.end} looks for
+     * its {@code ]} no further): {@code Secrets.of} refuses a longer one, whose marker a cut could show in half.
+     */
+    public static final int MAX_NAME = 128;
+
     private Masking() {}
 
     /** A spelling of a secret found in a text, from {@code start} to {@code end}: {@code name} is its index in the names. */

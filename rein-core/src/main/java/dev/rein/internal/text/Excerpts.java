@@ -39,6 +39,6 @@ public final class Excerpts {
         return isMarker && close >= end ? marker : end;
     }
 
-    /** The longest secret name a marker's {@code ]} is looked for within. */
-    static final int MAX_NAME = 128;
+    /** The longest secret name a marker's {@code ]} is looked for within ({@link Masking#MAX_NAME}). */
+    static final int MAX_NAME = Masking.MAX_NAME;
 }
