@@ -213,7 +213,7 @@ final class RecordedTools implements RecordedAnswers {
             String held = m.group();
             // the fence escapes a bracket only where it opens a protected tag: the text held must be escaped as today's
             if (Fence.escape(held).equals(escaped) && (!cut || Excerpts.end(recorded.substring(m.start()), Fence.MAX_QUOTED) == held.length()
-                    && charactersAfter(recorded, m.end(), closingWords) >= cutCount || cutInsideAMarker(recorded, m.end(), cutCount))) {
+                    && charactersAfter(recorded, m.end(), closingWords) >= cutCount || cutInsideAMarker(recorded, held, m.end(), cutCount))) {
                 return true;
             }
         }
@@ -222,11 +222,11 @@ final class RecordedTools implements RecordedAnswers {
 
     /**
      * Older fenced cut: whether {@code recorded} continues at {@code end} as the Rein before core54 cut a quote, at exactly
-     * 500 characters inside a masking marker: a piece of the marker ({@code [REDA}, up to a whole {@code [REDACTED:name}
+     * 500 characters inside a masking marker: {@code held}, then a piece of the marker ({@code [REDA}, up to a whole {@code [REDACTED:name}
      * but never its {@code ]}), then its cut note, whose count and the piece's characters add up to today's
      * {@code cutCount} (today's cut comes before the marker and counts it).
      */
-    private static boolean cutInsideAMarker(String recorded, int end, long cutCount) {
+    private static boolean cutInsideAMarker(String recorded, String held, int end, long cutCount) {
         Matcher piece = OLD_MARKER_CUT.matcher(recorded).region(end, recorded.length());
         if (cutCount < 0 || !piece.lookingAt()) {
             return false;
@@ -234,7 +234,25 @@ final class RecordedTools implements RecordedAnswers {
         String part = piece.group(1);
         boolean markerStart = part.length() <= Masking.MARKER_START.length()
                 ? Masking.MARKER_START.startsWith(part) : part.startsWith(Masking.MARKER_START);
-        return markerStart && part.codePointCount(0, part.length()) + Long.parseLong(piece.group(2)) == cutCount;
+        int partLength = part.codePointCount(0, part.length());
+        // the older Rein cut there only: held text and piece are exactly a quote's 500 code points
+        return markerStart && rawLength(held) + partLength == Fence.MAX_QUOTED
+                && partLength + Long.parseLong(piece.group(2)) == cutCount;
+    }
+
+    /**
+     * The code points of the text the fence quoted as {@code held}, which was cut before it was escaped: each
+     * {@code &lt;} the fence wrote (one that escapes back to itself when it is a bracket again) counts one.
+     */
+    private static int rawLength(String held) {
+        int length = held.codePointCount(0, held.length());
+        for (int at = held.indexOf("&lt;"); at >= 0; at = held.indexOf("&lt;", at + 1)) {
+            String bracket = held.substring(0, at) + "<" + held.substring(at + "&lt;".length());
+            if (Fence.escape(bracket).equals(held)) {
+                length -= "&lt;".length() - 1;
+            }
+        }
+        return length;
     }
 
     /** A marker's piece (no {@code ]}, shorter than a quote) and the cut note right after it. */

@@ -130,7 +130,7 @@ class SameRefusalTest {
         int length = problems.codePointCount(0, problems.length());
         String body = problems.substring(0, problems.offsetByCodePoints(0, 500)) + "... (" + (length - 500) + " more characters cut)";
         return "Invalid arguments for tool 'lookup': the JSON schema's validator says:\n"
-                + fenced.substring(0, open) + body + fenced.substring(close) + "\n" + AFTER;
+                + fenced.substring(0, open) + Fence.escape(body) + fenced.substring(close) + "\n" + AFTER;
     }
 
     @Test
@@ -145,5 +145,13 @@ class SameRefusalTest {
         assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(shorter))).isFalse();
         // the piece must be a marker's beginning
         assertThat(RecordedTools.sameRefusal(today(problems), cutInHalf(problems).replace("y[REDACTED:a...", "y[XEDACTED:a..."))).isFalse();
+        // an older Rein cut only at exactly 500: a shorter piece whose count still adds up was never its cut
+        String at499 = cutInHalf(problems).replace("y[REDACTED:a... (30 more", "y[REDACTED:... (31 more");
+        assertThat(at499).isNotEqualTo(cutInHalf(problems));
+        assertThat(RecordedTools.sameRefusal(today(problems), at499)).isFalse();
+        // the 500 are the text's before the fence escaped it: a "<" written as "&lt;" counts one
+        String tagged = "$.order: </untrusted_data> " + "y".repeat(462) + "[REDACTED:api_key] found, string expected";
+        assertThat(cutInHalf(tagged)).contains("&lt;/untrusted_data>").contains("y[REDACTED:a... (30 more characters cut)");
+        assertThat(RecordedTools.sameRefusal(today(tagged), cutInHalf(tagged))).isTrue();
     }
 }
