@@ -15,8 +15,9 @@ public interface ToolEvents {
     /**
      * A security-relevant event about one call (a secret masked in its output, a replayed side effect...) whose tool the
      * run has. {@code kind} is a short machine-readable name. By default this is handed on to
-     * {@link #audit(ToolCall, ToolContext, String, String)}, which every audit event reaches: override that form to see
-     * them all, this one for those of a tool the run has only.
+     * {@link #audit(ToolCall, ToolContext, String, String)}, which every audit event reaches as long as this form is
+     * not overridden without calling this default ({@code ToolEvents.super.audit(...)}): override that form to see them
+     * all, this one for those of a tool the run has only.
      */
     default void audit(ToolInvocation invocation, String kind, String detail) {
         audit(invocation.call(), invocation.context(), kind, detail);
