@@ -347,6 +347,25 @@ class OutputSchemaTest {
     }
 
     /**
+     * rev133: a draft-07 fragment-only {@code "$id": "#foo"} is an anchor, not a new base; RefLoops started a resource at
+     * it, so "#/definitions/b" inside resolved under it and the loop through it was missed (the validator overflowed).
+     * Failed first: no loop refused. A $ref to "#foo" is followed as an anchor too.
+     */
+    @Test
+    void aLoopThroughAFragmentOnlyIdIsRefused() {
+        String draft7 = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"a\":{\"$id\":\"#foo\","
+                + "\"allOf\":[{\"$ref\":\"#/definitions/b\"}]},\"b\":{\"allOf\":[{\"$ref\":\"%s\"}]}},"
+                + "\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"#/definitions/a\"}}}";
+        for (String back : List.of("#/definitions/a", "#foo")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> OutputSchema.fromJson("Loop", draft7.formatted(back)).problems("{\"x\":1}")).as(back)
+                    .isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageStartingWith("the output schema 'Loop' loops without reaching a property or item")
+                    .hasMessageContaining("#/definitions/a");
+        }
+    }
+
+    /**
      * rev132: an answer nested deeper than the validator's stack holds ended the run configuration_error, blaming the
      * schema; it is now a problem of the answer, which the model is asked to fix. Failed first: ConfigurationException.
      */

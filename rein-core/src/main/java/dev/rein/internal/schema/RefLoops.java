@@ -97,7 +97,8 @@ public final class RefLoops {
 
     /**
      * Every subschema under {@code node}, the schema resource each is in ({@code resources}: the pointer of the nearest
-     * subschema with its own {@code $id}, "#" for the root's), and the anchors, by resource and name ({@link #anchor}); the
+     * subschema with its own {@code $id} that is not fragment-only, "#" for the root's), and the anchors (also a
+     * draft-06/07 {@code "$id": "#foo"}), by resource and name ({@link #anchor}); the
      * values of data keywords are left out; {@code outer} maps a subschema with its own {@code $id} to the resource around
      * it. An anchor is scoped to its resource (JSON Schema 2020-12, 8.2.2), as the
      * validator reads it: "#a" in the root is the root's "a", not a subschema with its own $id's. One resource defining
@@ -107,10 +108,15 @@ public final class RefLoops {
             Map<String, String> resources, Map<String, String> outer) {
         if (node.isObject()) {
             all.add(at);
-            String in = !at.equals("#") && node.path("$id").isTextual() ? at : resource;
+            // draft-06/07's fragment-only "$id": "#foo" names an anchor, not a new base (rev133)
+            String id = node.path("$id").isTextual() ? node.path("$id").asText() : null;
+            String in = !at.equals("#") && id != null && !id.startsWith("#") ? at : resource;
             resources.put(at, in);
             if (!in.equals(resource)) {
                 outer.put(at, resource);
+            }
+            if (id != null && id.startsWith("#") && id.length() > 1) {
+                anchors.putIfAbsent(anchor(in, id.substring(1)), at);
             }
             for (String anchor : List.of("$anchor", "$dynamicAnchor")) {
                 if (node.path(anchor).isTextual()) {
