@@ -537,7 +537,7 @@ public final class OutputSchema implements ModelOption {
         try {
             messages = List.copyOf(compiled.validate(value));
         } catch (StackOverflowError e) { // a deep answer, or a loop RefLoops does not follow: said so, not a JVM error
-            String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the answer", "answer");
+            String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the answer", "answer", compiled::validate);
             if (tooDeep != null) { // the answer's fault: invalid output, which the model is asked to fix
                 return List.of(tooDeep);
             }

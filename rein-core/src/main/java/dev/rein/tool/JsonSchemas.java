@@ -63,7 +63,7 @@ final class JsonSchemas {
             try {
                 messages = schema.validate(value);
             } catch (StackOverflowError e) { // deep arguments, or a loop RefLoops does not follow: said so, not a JVM error
-                String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the arguments", "send them");
+                String tooDeep = dev.rein.internal.schema.RefLoops.tooDeep(value, "the arguments", "send them", schema::validate);
                 if (tooDeep != null) { // the arguments' fault: INVALID_ARGUMENTS, which the model is asked to fix
                     return List.of(tooDeep);
                 }

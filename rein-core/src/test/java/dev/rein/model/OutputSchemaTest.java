@@ -378,6 +378,22 @@ class OutputSchemaTest {
                 + " out of stack): answer with fewer levels of nesting");
     }
 
+    /**
+     * rev133: a deep answer to a schema that loops through a form Rein does not follow ($ids "urn:a" and "urn:b" referring
+     * to each other) was blamed on the answer; a shallow stand-in overflows too, so it is the schema's. Failed first: the
+     * answer was told it is nested 900 levels deep.
+     */
+    @Test
+    void aDeepAnswerToASchemaThatLoopsAnywayIsTheSchemasFault() {
+        String looping = DEEP_SCHEMA.replace("{\"$defs\":{", "{\"allOf\":[{\"$ref\":\"urn:a\"}],\"$defs\":{\"a\":{\"$id\":"
+                + "\"urn:a\",\"$ref\":\"urn:b\"},\"b\":{\"$id\":\"urn:b\",\"$ref\":\"urn:a\"},");
+        OutputSchema schema = OutputSchema.fromJson("Loop", looping);
+        JsonNode value = Json.parse(deep(900));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> onSmallStack(() -> schema.problems(value)))
+                .hasCauseInstanceOf(dev.rein.ConfigurationException.class)
+                .cause().hasMessageStartingWith("checking an answer against the output schema 'Loop' ran out of stack");
+    }
+
     static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
             + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
 

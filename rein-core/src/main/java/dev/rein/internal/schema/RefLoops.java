@@ -73,13 +73,43 @@ public final class RefLoops {
     /**
      * What is wrong with {@code value} ({@code what}: "the answer", "the arguments") when the validator ran out of stack
      * checking it, told to the model that sent it ({@code fix}: "answer", "send"); null when it is nested no deeper than
-     * {@link #DEEP_VALUE} levels, so the overflow is the schema's.
+     * {@link #DEEP_VALUE} levels, or when {@code check} (the validator) overflows on the value cut at {@link #STAND_IN}
+     * levels too, so the overflow is the schema's.
      */
-    public static String tooDeep(JsonNode value, String what, String fix) {
+    public static String tooDeep(JsonNode value, String what, String fix, java.util.function.Consumer<JsonNode> check) {
         int depth = dev.rein.json.Json.depth(value);
-        return depth <= DEEP_VALUE ? null : what + " " + (what.endsWith("s") ? "are" : "is") + " nested " + depth
+        if (depth <= DEEP_VALUE) {
+            return null;
+        }
+        try { // a loop Rein does not follow overflows on a shallow stand-in too: then it is the schema's (rev133)
+            check.accept(cut(value, STAND_IN));
+        } catch (StackOverflowError e) {
+            return null;
+        }
+        return what + " " + (what.endsWith("s") ? "are" : "is") + " nested " + depth
                 + " levels deep, more than the validator can check (it ran out of stack): " + fix
                 + " with fewer levels of nesting";
+    }
+
+    /** The levels of the stand-in {@link #tooDeep} checks: shallow enough for any stack, deep enough to reach most loops. */
+    static final int STAND_IN = 20;
+
+    /** {@code value} with its containers below {@code levels} levels emptied (a copy; depth-bounded recursion). */
+    static JsonNode cut(JsonNode value, int levels) {
+        if (!value.isContainerNode()) {
+            return value;
+        }
+        com.fasterxml.jackson.databind.node.ContainerNode<?> copy = value.isObject()
+                ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        if (levels > 1) {
+            if (copy instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+                value.properties().forEach(e -> object.set(e.getKey(), cut(e.getValue(), levels - 1)));
+            } else {
+                value.forEach(item -> ((com.fasterxml.jackson.databind.node.ArrayNode) copy).add(cut(item, levels - 1)));
+            }
+        }
+        return copy;
     }
 
     /**
