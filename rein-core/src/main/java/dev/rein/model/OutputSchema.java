@@ -548,7 +548,6 @@ public final class OutputSchema implements ModelOption {
         List<String> problems = messages.stream()
                 .filter(m -> !nullBranchBeside(m, messages))
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
-                .map(ValidationMessage::getMessage)
                 .map(this::toldAsAnEntry)
                 .distinct() // each branch of a subtype's anyOf said "$.shape: required property 'kind' not found" again
                 .toList();
@@ -565,12 +564,15 @@ public final class OutputSchema implements ModelOption {
 
     /**
      * A Map.Entry answer's one-key bound ("$: must have at most 1 properties", or at least) as the shape it asks for: the
-     * model that sent two keys, or none, was not told an entry is one key (rev132).
+     * model that sent two keys, or none, was not told an entry is one key (rev132). Matched by the keyword and place,
+     * not the message, which networknt translates to the default locale (rev133).
      */
-    private String toldAsAnEntry(String message) {
+    private String toldAsAnEntry(ValidationMessage message) {
         boolean entry = type != null && java.util.Map.Entry.class.isAssignableFrom(type.getRawClass());
-        boolean bound = message.equals("$: must have at most 1 properties") || message.equals("$: must have at least 1 properties");
-        return entry && bound ? "$: must be an object of exactly one key (the entry's key), whose value is the entry's value" : message;
+        boolean bound = ("maxProperties".equals(message.getType()) || "minProperties".equals(message.getType()))
+                && "$".equals(message.getInstanceLocation().toString());
+        return entry && bound ? "$: must be an object of exactly one key (the entry's key), whose value is the entry's value"
+                : message.getMessage();
     }
 
     /**

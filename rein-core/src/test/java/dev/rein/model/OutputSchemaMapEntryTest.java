@@ -40,4 +40,21 @@ class OutputSchemaMapEntryTest {
         assertThat(schema.problems("{\"a\":1,\"b\":2}")).containsExactly(told);
         assertThat(schema.problems("{}")).containsExactly(told);
     }
+
+    /**
+     * rev133: the bound was matched by its English message; networknt ships translated ones. Matched by the keyword now.
+     * Failed first: the German message was passed on.
+     */
+    @Test
+    void anEntryOfTwoKeysIsToldExactlyOneKeyInAnyLocale() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        java.util.Locale.setDefault(java.util.Locale.GERMAN);
+        try {
+            OutputSchema schema = OutputSchema.of("Entry", new TypeRef<Map.Entry<String, Integer>>() {}.type());
+            assertThat(schema.problems("{\"a\":1,\"b\":2}")).containsExactly(
+                    "$: must be an object of exactly one key (the entry's key), whose value is the entry's value");
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
 }
