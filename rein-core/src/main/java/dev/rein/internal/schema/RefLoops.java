@@ -114,8 +114,9 @@ public final class RefLoops {
 
     /**
      * What Rein tells when the validator overflowed the stack checking {@code checking} ("an answer", "arguments") against
-     * {@code schema} ("the output schema 'X'", "tool 't''s input schema"), {@link #find} having found no loop: either one
-     * it does not follow, or a value nested deeper than the stack holds (rev126), which cannot be told apart here.
+     * {@code schema} ("the output schema 'X'", "tool 't''s input schema"), {@link #find} having found no loop and
+     * {@link #tooDeep} not blaming the value: either a loop Rein does not follow, or a thread stack nearly full before the
+     * check began (a larger one, -Xss, or fewer levels of nesting helps), as the README and docs/replay.md say.
      */
     public static String overflow(String schema, String checking) {
         return "checking " + checking + " against " + schema + " ran out of stack: the schema may loop through a form Rein"
