@@ -372,9 +372,9 @@ class OutputSchemaTest {
     @Test
     void anAnswerTooDeepForTheValidatorIsAProblemOfTheAnswer() throws Exception {
         OutputSchema deep = OutputSchema.fromJson("Deep", DEEP_SCHEMA);
-        JsonNode value = Json.parse(deep(900));
+        JsonNode value = deepNode(OVERFLOWING_DEPTH);
         List<String> problems = onSmallStack(() -> deep.problems(value));
-        assertThat(problems).containsExactly("the answer is nested 900 levels deep, more than the validator can check (it ran"
+        assertThat(problems).containsExactly("the answer is nested " + OVERFLOWING_DEPTH + " levels deep, more than the validator can check (it ran"
                 + " out of stack): answer with fewer levels of nesting");
     }
 
@@ -396,6 +396,23 @@ class OutputSchemaTest {
 
     static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
             + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
+
+    /**
+     * Deep enough that the validator runs out of any stack a test thread gets: 900 levels overflowed a 256 KiB stack in
+     * one JVM and fit in another (compiled frames are smaller), so the check's outcome depended on the JIT.
+     */
+    static final int OVERFLOWING_DEPTH = 20_000;
+
+    /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep, built without a parser's nesting limit. */
+    static JsonNode deepNode(int levels) {
+        JsonNode node = com.fasterxml.jackson.databind.node.IntNode.valueOf(1);
+        for (int i = 0; i < levels; i++) {
+            com.fasterxml.jackson.databind.node.ObjectNode outer = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            outer.set("n", node);
+            node = outer;
+        }
+        return node;
+    }
 
     /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep. */
     static String deep(int levels) {
