@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -41,9 +42,19 @@ public final class ConcurrencyBench {
                 t.join();
             }
             double wall = (System.nanoTime() - start) / 1e9;
-            System.out.printf("RESULT client=%s n=%d wall_s=%.2f rss_mb=%d failures=%d%s%n", name, n, wall, peakRssMb(),
-                    failures.get(), firstFailure.isEmpty() ? "" : " first_failure=\"" + firstFailure.get(0) + "\"");
+            System.out.println(result(name, n, wall, peakRssMb(), failures.get(),
+                    firstFailure.isEmpty() ? null : firstFailure.get(0)));
         }
+    }
+
+    /**
+     * The {@code RESULT} line bench/run turns into a {@code CONCURRENCY} line of results.txt, numbers with a decimal
+     * point whatever the default locale (German would write "250,3"), as {@link Report} reads them back with
+     * Double.parseDouble; {@code firstFailure} is null when no run failed.
+     */
+    static String result(String client, int n, double wallS, long rssMb, int failures, String firstFailure) {
+        return String.format(Locale.ROOT, "RESULT client=%s n=%d wall_s=%.2f rss_mb=%d failures=%d%s", client, n, wallS, rssMb,
+                failures, firstFailure == null ? "" : " first_failure=\"" + firstFailure + "\"");
     }
 
     static long peakRssMb() throws Exception {

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code FootprintBench CLIENT N BASE_URL}: the heap a run in flight keeps, against a {@link BenchServer} in another
@@ -46,9 +47,19 @@ public final class FootprintBench {
             for (Thread t : threads) {
                 t.join();
             }
-            System.out.printf("RESULT client=%s n=%d live_kb_per_run=%.1f heap_before_mb=%.1f heap_after_mb=%.1f failures=%d%n", name, n,
-                    (after - before) / 1024.0 / n, before / 1048576.0, after / 1048576.0, failures.size());
+            System.out.println(result(name, n, (after - before) / 1024.0 / n, before / 1048576.0, after / 1048576.0,
+                    failures.size()));
         }
+    }
+
+    /**
+     * The {@code RESULT} line bench/run turns into a {@code FOOTPRINT} line of results.txt, numbers with a decimal
+     * point whatever the default locale (German would write "250,3"), as {@link Report} reads them back with
+     * Double.parseDouble.
+     */
+    static String result(String client, int n, double liveKbPerRun, double heapBeforeMb, double heapAfterMb, int failures) {
+        return String.format(Locale.ROOT, "RESULT client=%s n=%d live_kb_per_run=%.1f heap_before_mb=%.1f heap_after_mb=%.1f failures=%d",
+                client, n, liveKbPerRun, heapBeforeMb, heapAfterMb, failures);
     }
 
     private static void awaitHeld(HttpClient control, String baseUrl, int runs, List<String> failures) throws Exception {

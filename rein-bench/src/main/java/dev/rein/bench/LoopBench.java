@@ -3,6 +3,7 @@ package dev.rein.bench;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One fork of the per-step benchmark: {@code LoopBench CLIENT STEPS WARMUP_RUNS MEASURED_RUNS}.
@@ -46,9 +47,18 @@ public final class LoopBench {
                 wall.add(d.wallNanos() / 1e3 / calls);
                 wakeups.add((double) d.switches() / calls);
             }
-            System.out.printf("RESULT client=%s steps=%d cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f wakeups=%.1f%n",
-                    name, steps, median(cpu), median(alloc), median(wall), median(wakeups));
+            System.out.println(result(name, steps, median(cpu), median(alloc), median(wall), median(wakeups)));
         }
+    }
+
+    /**
+     * The {@code RESULT} line bench/run turns into a {@code LOOP} line of results.txt, numbers with a decimal point
+     * whatever the default locale (German would write "250,3"), as {@link Report} reads them back with
+     * Double.parseDouble.
+     */
+    static String result(String client, int steps, double cpuUs, double allocKb, double wallUs, double wakeups) {
+        return String.format(Locale.ROOT, "RESULT client=%s steps=%d cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f wakeups=%.1f",
+                client, steps, cpuUs, allocKb, wallUs, wakeups);
     }
 
     private static int check(int calls, int steps, String name) {

@@ -2,6 +2,7 @@ package dev.rein.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A goal of the form {@code over ≤ limit × under}, judged on paired measurements: fork i of the per-step loop runs
@@ -91,7 +92,7 @@ final class PairedGoal {
 
     /** {@code v} with {@code decimals} decimals, never "-0.00": a value that rounds to zero is written without a sign. */
     static String fixed(double v, int decimals) {
-        String s = String.format("%." + decimals + "f", v);
+        String s = String.format(Locale.ROOT, "%." + decimals + "f", v);
         return s.matches("-0\\.?0*") ? s.substring(1) : s;
     }
 
@@ -198,12 +199,12 @@ final class PairedGoal {
         int tested = Math.min(a.met() + a.missed(), b.met() + b.missed());
         String text = runsFailed ? "**not met: runs failed**"
                 : v == Verdict.MET ? "met (both met)"
-                : v == Verdict.NOT_MET ? String.format("**not met** (p = %.3f for one of them, %s %% needed)",
+                : v == Verdict.NOT_MET ? String.format(Locale.ROOT, "**not met** (p = %.3f for one of them, %s %% needed)",
                         Math.min(a.pMissed(), b.pMissed()), percent(ALPHA / 2))
                 : tested == 0 && a.ties() + b.ties() > 0 ? nothingToTest(unit)
                 : tested < fewestToDecide() ? tooFew(tested, unit)
                 // at half the level, 5 of 5 (p = 1/32) is not enough: "not met" cannot happen, say what it needs
-                : tested < fewestToDecide(ALPHA / 2) ? String.format("undecided (not met needs p < %s %%, so at least %d %s)",
+                : tested < fewestToDecide(ALPHA / 2) ? String.format(Locale.ROOT, "undecided (not met needs p < %s %%, so at least %d %s)",
                         percent(ALPHA / 2), fewestToDecide(ALPHA / 2), unit)
                 : "undecided";
         return "| " + what + " | — | — | " + metIn(met, a.pairs().size(), unit, "", leftOut) + " | " + text + " |";
@@ -226,17 +227,18 @@ final class PairedGoal {
     private static String verdict(Result r, String unit) {
         int tested = r.met() + r.missed();
         return switch (r.verdict()) {
-            case MET -> String.format("met (p = %.3f)", r.pMet());
-            case NOT_MET -> String.format("**not met** (p = %.3f)", r.pMissed());
+            case MET -> String.format(Locale.ROOT, "met (p = %.3f)", r.pMet());
+            case NOT_MET -> String.format(Locale.ROOT, "**not met** (p = %.3f)", r.pMissed());
             case UNDECIDED -> tested == 0 && r.ties() > 0 ? nothingToTest(unit)
                     : tested < fewestToDecide() ? tooFew(tested, unit)
-                    : r.met() >= r.missed() ? String.format("undecided (p = %.3f for met, %s %% needed)", r.pMet(), percent(ALPHA))
-                    : String.format("undecided (p = %.3f for not met, %s %% needed)", r.pMissed(), percent(ALPHA));
+                    : r.met() >= r.missed()
+                            ? String.format(Locale.ROOT, "undecided (p = %.3f for met, %s %% needed)", r.pMet(), percent(ALPHA))
+                    : String.format(Locale.ROOT, "undecided (p = %.3f for not met, %s %% needed)", r.pMissed(), percent(ALPHA));
         };
     }
 
     private static String tooFew(int tested, String unit) {
-        return String.format("undecided: %s cannot decide at %s %% (at least %d are needed)", count(tested, unit),
+        return String.format(Locale.ROOT, "undecided: %s cannot decide at %s %% (at least %d are needed)", count(tested, unit),
                 percent(ALPHA), fewestToDecide());
     }
 

@@ -2,6 +2,7 @@ package dev.rein.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code ParallelBench CLIENT RUNS [WARMUP_RUNS [JIT_WARMUP_RUNS]]}: each model response asks for four
@@ -62,10 +63,21 @@ public final class ParallelBench {
                 }
             }
             double median = sortedMedian(total); // sorts total, for the p90 below
-            System.out.printf("RESULT client=%s steps=%d median_ms=%.1f p90_ms=%.1f before_ms=%.2f tools_ms=%.2f after_ms=%.2f%n",
-                    name, total.size(), median, total.get((int) Math.floor(total.size() * 0.9)),
-                    sortedMedian(before), sortedMedian(during), sortedMedian(after));
+            System.out.println(result(name, total.size(), median, total.get((int) Math.floor(total.size() * 0.9)),
+                    sortedMedian(before), sortedMedian(during), sortedMedian(after)));
         }
+    }
+
+    /**
+     * The {@code RESULT} line bench/run turns into a {@code PARALLEL} line of results.txt, numbers with a decimal point
+     * whatever the default locale (German would write "250,3"), as {@link Report} reads them back with
+     * Double.parseDouble.
+     */
+    static String result(String client, int steps, double medianMs, double p90Ms, double beforeMs, double toolsMs,
+            double afterMs) {
+        return String.format(Locale.ROOT,
+                "RESULT client=%s steps=%d median_ms=%.1f p90_ms=%.1f before_ms=%.2f tools_ms=%.2f after_ms=%.2f",
+                client, steps, medianMs, p90Ms, beforeMs, toolsMs, afterMs);
     }
 
     private static double sortedMedian(List<Double> values) {

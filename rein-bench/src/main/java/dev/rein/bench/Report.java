@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -18,6 +19,10 @@ import java.util.stream.Collectors;
  * {@code Report RESULTS_FILE}: the markdown tables of docs/performance.md from bench/run's raw lines, and each goal
  * judged on the forks (repeats) paired by number ({@link PairedGoal}). It reads only the raw lines, so a summary can
  * be written again from an old run ({@code bench/run summarize DIR}).
+ *
+ * <p>Numbers are written with {@link Locale#ROOT} (a decimal point), here and in the benchmarks' {@code RESULT} lines:
+ * under a decimal-comma default locale results.txt got "200,0", which {@link Double#parseDouble} refuses, and the
+ * summary "1,33" where docs/performance.md has "1.33".
  */
 public final class Report {
     /** The two Rein clients the goals are checked for: defaults, and its tool declared to abort on interrupt. */
@@ -112,8 +117,8 @@ public final class Report {
         byClient.forEach((client, m) -> {
             double[] v = {LoopBench.median(m.get("cpu_us")), LoopBench.median(m.get("alloc_kb")), LoopBench.median(m.get("wall_us"))};
             med.put(client, v);
-            String wakeups = m.containsKey("wakeups") ? String.format("%.1f", LoopBench.median(m.get("wakeups"))) : "—";
-            out.append(String.format("| %s | %.0f | %.1f | %.0f | %s |%n", client, v[0], v[1], v[2], wakeups));
+            String wakeups = m.containsKey("wakeups") ? String.format(Locale.ROOT, "%.1f", LoopBench.median(m.get("wakeups"))) : "—";
+            out.append(String.format(Locale.ROOT, "| %s | %.0f | %.1f | %.0f | %s |%n", client, v[0], v[1], v[2], wakeups));
         });
         double[] json = med.get("floor-json");
         double[] sse = med.get("floor-sse");
@@ -126,13 +131,13 @@ public final class Report {
             }
             double[] model = med.get("rein-model");
             if (model != null) {
-                out.append(String.format("Rein's provider alone (rein-model: AnthropicModel in a hand-written loop, no agent): "
+                out.append(String.format(Locale.ROOT, "Rein's provider alone (rein-model: AnthropicModel in a hand-written loop, no agent): "
                         + "%+.0f µs / %+.1f KB / %+.0f µs wall per step against the streaming floor.%n",
                         model[0] - sse[0], model[1] - sse[1], model[2] - sse[2]));
             }
             double[] inProcess = med.get("rein-inprocess");
             if (inProcess != null) {
-                out.append(String.format("Rein's agent loop without a provider (rein-inprocess: in-process model, no HTTP): "
+                out.append(String.format(Locale.ROOT, "Rein's agent loop without a provider (rein-inprocess: in-process model, no HTTP): "
                         + "%.0f µs / %.1f KB per step.%n", inProcess[0], inProcess[1]));
             }
         }
@@ -149,7 +154,7 @@ public final class Report {
         double[] json = med.get("floor-json");
         double[] sse = med.get("floor-sse");
         double[] lc = med.get("langchain4j");
-        out.append(String.format("%nGoals for %s, fork i of each client paired (they ran in turn); verdict: one-sided sign test "
+        out.append(String.format(Locale.ROOT, "%nGoals for %s, fork i of each client paired (they ran in turn); verdict: one-sided sign test "
                 + "at %s %% over the forks (docs/performance.md, Method):%n%n"
                 + "| goal | ratio of medians | per-fork ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
                 DESCRIPTION.get(client), PairedGoal.percent(PairedGoal.ALPHA)));
@@ -166,11 +171,11 @@ public final class Report {
             List<String> leftOut = new ArrayList<>();
             List<PairedGoal.Pair> pairs = forkPairs(forks, clients, leftOut,
                     v -> PairedGoal.Pair.of("", v.get(3)[i] - v.get(1)[i], v.get(2)[i] - v.get(0)[i]));
-            out.append(PairedGoal.row(String.format("Rein %s over streaming floor ≤ %.1f × LangChain4j's over its (JSON) floor",
-                    names[i], limits[i]), ratio(rein[i] - sse[i], lc[i] - json[i], lcOverhead),
+            out.append(PairedGoal.row(String.format(Locale.ROOT,
+                    "Rein %s over streaming floor ≤ %.1f × LangChain4j's over its (JSON) floor", names[i], limits[i]), ratio(rein[i] - sse[i], lc[i] - json[i], lcOverhead),
                     PairedGoal.judge(limits[i], pairs), "forks", lcOverhead, leftOut, false)).append('\n');
         }
-        out.append(String.format("%nOverheads: %s %s µs / %s KB per step over the streaming floor; "
+        out.append(String.format(Locale.ROOT, "%nOverheads: %s %s µs / %s KB per step over the streaming floor; "
                 + "LangChain4j %s µs / %s KB over the JSON floor.%n", client, PairedGoal.fixed(rein[0] - sse[0], 0),
                 PairedGoal.fixed(rein[1] - sse[1], 1), PairedGoal.fixed(lc[0] - json[0], 0),
                 PairedGoal.fixed(lc[1] - json[1], 1)));
@@ -260,7 +265,7 @@ public final class Report {
             List<Double> rss = values(results, "rss_mb");
             long failedRepeats = results.stream().filter(f -> !f.containsKey("wall_s")).count();
             int failedRuns = results.stream().mapToInt(f -> Integer.parseInt(f.getOrDefault("failures", "0"))).sum();
-            out.append(String.format("| %s | %s | %d | %s | %s | %s |%n", n, client, results.size(),
+            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s |%n", n, client, results.size(),
                     medianWithRange(wall, 2), medianWithRange(rss, 0),
                     failedRuns + (failedRepeats > 0 ? "; repeats that did not finish: " + failedRepeats : "")));
         }));
@@ -313,7 +318,7 @@ public final class Report {
         }
         PairedGoal.Result wallResult = PairedGoal.judge(1.0, wall);
         PairedGoal.Result rssResult = PairedGoal.judge(1.0, rss);
-        out.append(String.format("Goals at N=%s for %s, repeat r paired with LangChain4j's repeat r; verdict: one-sided sign "
+        out.append(String.format(Locale.ROOT, "Goals at N=%s for %s, repeat r paired with LangChain4j's repeat r; verdict: one-sided sign "
                 + "test at %s %% over the repeats (docs/performance.md, Method):%n%n"
                 + "| goal | ratio of medians | per-repeat ratios: median (range) | met in | verdict |%n|---|---|---|---|---|%n",
                 n, DESCRIPTION.get(client), PairedGoal.percent(PairedGoal.ALPHA)));
@@ -360,8 +365,8 @@ public final class Report {
         }
         out.append("Heap kept by each run in flight (all runs held at their 4th model call, after full collections):\n\n"
                 + "| client | runs held | KB per run | failed runs |\n|---|---|---|---|\n");
-        byClient.forEach((client, f) -> out.append(String.format("| %s | %s | %s | %s |%n", client, f.getOrDefault("n", "—"),
-                f.getOrDefault("live_kb_per_run", "did not finish"), f.getOrDefault("failures", "—"))));
+        byClient.forEach((client, f) -> out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", client,
+                f.getOrDefault("n", "—"), f.getOrDefault("live_kb_per_run", "did not finish"), f.getOrDefault("failures", "—"))));
         out.append('\n');
     }
 

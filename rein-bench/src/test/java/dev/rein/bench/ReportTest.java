@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
@@ -225,6 +226,73 @@ class ReportTest {
         assertThat(Report.summarize(lines)).contains("Overheads: rein 0 µs / 0.0 KB per step over the streaming floor;");
     }
 
+    /**
+     * Rev135 item 1: the report wrote its numbers in the default locale, "1,33" under German, while
+     * docs/performance.md and these tests read "1.33". A summary of the same results.txt is the same in any locale.
+     */
+    @Test
+    void theSummaryIsTheSameUnderADecimalCommaLocale() {
+        String german = inLocale(Locale.GERMANY, () -> Report.summarize(RUN_AS));
+
+        assertThat(german).isEqualTo(inLocale(Locale.ROOT, () -> Report.summarize(RUN_AS)));
+        assertThat(row(german, "rein", "Rein wall per step")).contains("| 1.33 | 1.32 (1.19–1.53) |");
+    }
+
+    /**
+     * Rev135 item 1: under a decimal-comma default locale (German) the benchmarks wrote "250,3" into results.txt and
+     * the report, reading it back with Double.parseDouble, failed (NumberFormatException). Each benchmark's RESULT
+     * line, made into a results.txt line as bench/run's sed does, now reads back, and the summary is the one written
+     * under {@link Locale#ROOT}, with decimal points.
+     */
+    @Test
+    void underADecimalCommaLocaleTheBenchmarksResultLinesReadBack() {
+        String german = inLocale(Locale.GERMANY, () -> Report.summarize(benchmarkResults()));
+
+        assertThat(german).isEqualTo(inLocale(Locale.ROOT, () -> Report.summarize(benchmarkResults())));
+        assertThat(german).contains("| rein | 250 | 60.0 | 220 | 10.5 |",
+                "| Rein wall per step ≤ 1.2 × streaming floor | 1.10 | 1.10 (1.10–1.10) | 5 of 5 forks | met (p = 0.031) |",
+                "Overheads: rein 50 µs / -32.0 KB per step over the streaming floor; LangChain4j 100 µs / 26.0 KB",
+                "| rein | 30 | 101.5 | 102.3 | 0.75 | 100.25 | 0.50 | yes |",
+                "| wall ≤ LangChain4j's | 0.911 | 0.91 (0.91–0.91) | 5 of 5 repeats | met (p = 0.031) |",
+                "| rein | 1000 | 42.5 | 0 |");
+    }
+
+    /** {@code work} done with {@code locale} as the JVM's default locale, the default restored after. */
+    private static String inLocale(Locale locale, java.util.function.Supplier<String> work) {
+        Locale before = Locale.getDefault();
+        Locale.setDefault(locale);
+        try {
+            return work.get();
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
+
+    /** Five forks of the per-step loop, a parallel step, five concurrency repeats and a footprint, as bench/run writes them. */
+    private static List<String> benchmarkResults() {
+        List<String> lines = new ArrayList<>();
+        for (int fork = 1; fork <= 5; fork++) {
+            String loop = "LOOP fork=" + fork;
+            lines.add(asBenchRunWrites(LoopBench.result("floor-json", 30, 200, 53, 300, 10), loop));
+            lines.add(asBenchRunWrites(LoopBench.result("floor-sse", 30, 200, 92, 200, 11), loop));
+            lines.add(asBenchRunWrites(LoopBench.result("langchain4j", 30, 300, 79, 400, 10), loop));
+            lines.add(asBenchRunWrites(LoopBench.result("rein", 30, 250.3, 60, 220, 10.5), loop));
+        }
+        lines.add(asBenchRunWrites(ParallelBench.result("rein", 30, 101.5, 102.3, 0.75, 100.25, 0.5), "PARALLEL"));
+        for (int r = 1; r <= 5; r++) {
+            lines.add(asBenchRunWrites(ConcurrencyBench.result("langchain4j", 10000, 36.5, 2500, 0, null), "CONCURRENCY repeat=" + r));
+            lines.add(asBenchRunWrites(ConcurrencyBench.result("rein", 10000, 33.25, 2400, 0, null), "CONCURRENCY repeat=" + r));
+        }
+        lines.add(asBenchRunWrites(FootprintBench.result("rein", 1000, 42.5, 30.25, 72.75, 0), "FOOTPRINT"));
+        return lines;
+    }
+
+    /** What bench/run's sed makes of a benchmark's RESULT line, e.g. {@code s/^RESULT/LOOP fork=1/}. */
+    private static String asBenchRunWrites(String result, String kind) {
+        assertThat(result).startsWith("RESULT ");
+        return kind + result.substring("RESULT".length());
+    }
+
     private static void floorsAndLangChain4j(List<String> lines, int fork, double floorCpu, double lcOverhead) {
         lines.add(loop(fork, "floor-json", floorCpu, 53, 300));
         lines.add(loop(fork, "floor-sse", floorCpu, 92, 200));
@@ -232,11 +300,13 @@ class ReportTest {
     }
 
     private static String loop(int fork, String client, double cpu, double alloc, double wall) {
-        return "LOOP fork=%d client=%s steps=30 cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f wakeups=10.0".formatted(fork, client, cpu, alloc, wall);
+        return String.format(Locale.ROOT, "LOOP fork=%d client=%s steps=30 cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f wakeups=10.0",
+                fork, client, cpu, alloc, wall);
     }
 
     private static String concurrency(int repeat, String client, double wall, int rss, int failures) {
-        return "CONCURRENCY repeat=%d client=%s n=10000 wall_s=%.2f rss_mb=%d failures=%d".formatted(repeat, client, wall, rss, failures);
+        return String.format(Locale.ROOT, "CONCURRENCY repeat=%d client=%s n=10000 wall_s=%.2f rss_mb=%d failures=%d",
+                repeat, client, wall, rss, failures);
     }
 
     /** The goal row starting with {@code goal} in the section of {@code client}'s goals. */
