@@ -36,24 +36,20 @@ class ModulePathExportsTest {
 
     @Test
     void everyInternalPackageAModuleUsesIsExportedToItByTheNameItsJarCarriesAndToNoOneElse() throws IOException {
-        Path root = Path.of("..").toAbsolutePath().normalize();
         Map<String, String> names = new TreeMap<>(); // module folder -> Automatic-Module-Name
         Map<String, Set<String>> uses = new TreeMap<>(); // internal package -> module names using it
-        try (Stream<Path> modules = Files.list(root)) {
-            for (Path module : modules.filter(m -> Files.isRegularFile(m.resolve("pom.xml")))
-                    .filter(m -> m.getFileName().toString().startsWith("rein-")).sorted().toList()) {
-                Matcher name = NAME.matcher(Files.readString(module.resolve("pom.xml")));
-                assertThat(name.find()).as(module.getFileName() + "/pom.xml sets rein.automaticModuleName").isTrue();
-                names.put(module.getFileName().toString(), name.group(1));
-                if (module.getFileName().toString().equals("rein-core") || !Files.isDirectory(module.resolve("src/main/java"))) {
-                    continue;
-                }
-                try (Stream<Path> sources = Files.walk(module.resolve("src/main/java"))) {
-                    for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
-                        Matcher used = INTERNAL.matcher(Files.readString(source));
-                        while (used.find()) {
-                            uses.computeIfAbsent("dev.rein.internal" + used.group(1), p -> new TreeSet<>()).add(name.group(1));
-                        }
+        for (Path module : ModuleFolders.under(ModuleFolders.root())) {
+            Matcher name = NAME.matcher(Files.readString(module.resolve("pom.xml")));
+            assertThat(name.find()).as(module.getFileName() + "/pom.xml sets rein.automaticModuleName").isTrue();
+            names.put(module.getFileName().toString(), name.group(1));
+            if (module.getFileName().toString().equals("rein-core") || !Files.isDirectory(module.resolve("src/main/java"))) {
+                continue;
+            }
+            try (Stream<Path> sources = Files.walk(module.resolve("src/main/java"))) {
+                for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    Matcher used = INTERNAL.matcher(Files.readString(source));
+                    while (used.find()) {
+                        uses.computeIfAbsent("dev.rein.internal" + used.group(1), p -> new TreeSet<>()).add(name.group(1));
                     }
                 }
             }
