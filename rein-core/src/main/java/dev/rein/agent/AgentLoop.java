@@ -353,9 +353,21 @@ final class AgentLoop {
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException, ModelCaller.CallFailed {
+        return guards.verify(proposed(answer));
+    }
+
+    /**
+     * What the critic still misses in a proposed answer the verifiers passed already: an engine's later attempt of a
+     * check whose review it retries ({@link DrivenRun#verify}).
+     */
+    List<String> reviewed(NextStep.Answer answer) throws InterruptedException {
+        return guards.review(proposed(answer));
+    }
+
+    private FinalAnswer proposed(NextStep.Answer answer) {
         List<FinalAnswer.Call> calls = run.state().attemptedActions().stream()
                 .map(a -> new FinalAnswer.Call(a.step(), a.callId(), a.tool(), a.isError())).toList();
-        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), run.history(), calls));
+        return new FinalAnswer(run.goal, answer.text(), answer.report(), run.history(), calls);
     }
 
     /**
@@ -529,7 +541,10 @@ final class AgentLoop {
         return execute(run.decide(new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
     }
 
-    /** The summary call with tools off; a failed call is an event too (the run knows what it knows). */
+    /**
+     * The summary call with tools off; a failed call is an event too (the run knows what it knows), but for a retryable
+     * failure under an engine's attempt, which goes back to the engine as a {@link ModelCaller.CallFailed} with its delay.
+     */
     private NextStep summarize(BudgetKind kind, String why) throws InterruptedException, ModelCaller.CallFailed {
         Step.Event.Summarized summarized;
         try {
@@ -551,6 +566,9 @@ final class AgentLoop {
             summary.toHistoryMessage().ifPresent(run::append);
             summarized = new Step.Event.Summarized(kind, why, summary, null, knownSoFar(why));
         } catch (ModelCaller.CallFailed failed) {
+            if (failed.retryDelay != null) {
+                throw failed; // an engine's attempt: the engine makes the summary call again (DrivenRun.stopForBudget)
+            }
             summarized = new Step.Event.Summarized(kind, why, null, failed.getMessage(), knownSoFar(why));
         }
         return execute(run.decide(summarized));

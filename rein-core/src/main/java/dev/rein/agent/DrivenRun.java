@@ -45,8 +45,9 @@ public final class DrivenRun {
 
     /**
      * @param store receives checkpoints, idempotency records and events of the driven runs. The
-     *              agent's model retry policy decides the step call's attempts ({@link #callModel});
-     *              the other model calls of an effect (summary, critic) retry in place, as locally.
+     *              agent's model retry policy decides the attempts of the step call ({@link #callModel}), the
+     *              summary ({@link #stopForBudget(RunSnapshot, BudgetKind, int)}) and the critic's review
+     *              ({@link #verify(RunSnapshot, NextStep.Answer, int, int)}); a compaction's call retries in place.
      */
     public DrivenRun(Agent agent, RunStore store) {
         this.config = agent.config().toBuilder().store(store).build().config();
@@ -320,17 +321,39 @@ public final class DrivenRun {
     }
 
     /**
-     * Checks a proposed answer: the output schema first (as locally), then the verifiers and the critic.
-     * {@code criticRounds}: the critic's reviews in the run so far (the last check's
-     * {@link Checked#criticRounds()}), so that the critic reviews at most its {@code maxRounds}
-     * answers in the run, as in one local loop, and not that many in every check.
+     * Checks a proposed answer: the output schema first (as locally), then the verifiers and the critic, whose review
+     * retries in place. {@code criticRounds}: the critic's reviews in the run so far (the last check's
+     * {@link Checked#criticRounds()}), so that the critic reviews at most its {@code maxRounds} answers in the run, as
+     * in one local loop, and not that many in every check.
      */
     public Checked verify(RunSnapshot snapshot, NextStep.Answer answer, int criticRounds) throws InterruptedException {
-        Run run = resume(snapshot);
         try {
-            List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
-            AgentLoop loop = new AgentLoop(run);
+            return verify(snapshot, answer, criticRounds, 0);
+        } catch (Failed impossible) {
+            throw new IllegalStateException("internal error: a review made in place handed a retry back", impossible);
+        }
+    }
+
+    /**
+     * As {@link #verify(RunSnapshot, NextStep.Answer, int)}, as attempt {@code attempt} (from 1; 0: the review retries
+     * in place) of a check an engine retries by itself, as {@link #callModel}'s: a retryable failure of the critic's
+     * review is a {@link Failed} with a {@link Failed#retryDelay()}, traced as a retry. A later attempt comes only after
+     * such a failure, so the output schema and the verifiers passed the answer already: it makes only the review again,
+     * and traces neither its request nor a max_tokens_lowered again.
+     */
+    public Checked verify(RunSnapshot snapshot, NextStep.Answer answer, int criticRounds, int attempt)
+            throws Failed, InterruptedException {
+        Run run = resume(snapshot);
+        run.tracedBeforeTheCall = attempt > 1;
+        try {
+            AgentLoop loop = new AgentLoop(run, attempt);
             loop.guards().countEarlierReviews(criticRounds);
+            if (attempt > 1) {
+                List<String> problems = loop.reviewed(answer);
+                return new Checked(Checkpoints.snapshot(run, null), List.copyOf(problems), List.of(), null,
+                        loop.guards().criticRounds());
+            }
+            List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
             List<String> missing;
             try {
                 missing = invalid.isEmpty() ? loop.missing(answer) : List.of();
@@ -342,19 +365,42 @@ public final class DrivenRun {
             }
             return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid), null,
                     loop.guards().criticRounds());
+        } catch (ModelCaller.HandedBack back) {
+            throw new Failed(back.failed.reason, back.failed.getMessage(), back.failed.retryDelay, null);
         } finally {
             run.recorder.close();
         }
     }
 
-    /** A budget ran out (as the engine's meter found): the intervention, and the summary call unless time ran out. */
+    /**
+     * A budget ran out (as the engine's meter found): the intervention, and the summary call unless time ran out. The
+     * summary call retries in place.
+     */
     public Outcome stopForBudget(RunSnapshot snapshot, BudgetKind kind) throws InterruptedException {
-        Run run = resume(snapshot);
         try {
-            Next next = Next.of(new AgentLoop(run).stopForBudget(kind));
+            return stopForBudget(snapshot, kind, 0);
+        } catch (Failed impossible) {
+            throw new IllegalStateException("internal error: a summary call made in place handed a retry back", impossible);
+        }
+    }
+
+    /**
+     * As {@link #stopForBudget(RunSnapshot, BudgetKind)}, as attempt {@code attempt} (from 1; 0: the call retries in
+     * place) of a stop an engine retries by itself, as {@link #callModel}'s: a retryable failure of the summary call is
+     * a {@link Failed} with a {@link Failed#retryDelay()}, traced as a retry; its final failure is the summary's, as
+     * locally (the run stops all the same). A later attempt traces neither the budget intervention nor the request again.
+     */
+    public Outcome stopForBudget(RunSnapshot snapshot, BudgetKind kind, int attempt) throws Failed, InterruptedException {
+        Run run = resume(snapshot);
+        run.tracedBeforeTheCall = attempt > 1;
+        try {
+            Next next = Next.of(new AgentLoop(run, attempt).stopForBudget(kind));
             return new Outcome(Checkpoints.snapshot(run, null), next);
-        } catch (ModelCaller.CallFailed impossible) {
-            throw noStepCall(impossible);
+        } catch (ModelCaller.CallFailed failed) {
+            if (failed.retryDelay == null) {
+                throw noStepCall(failed);
+            }
+            throw new Failed(failed.reason, failed.getMessage(), failed.retryDelay, null);
         } finally {
             run.recorder.close();
         }

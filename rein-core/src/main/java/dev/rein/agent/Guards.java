@@ -79,7 +79,7 @@ final class Guards {
         this.prompts = new ReflectionPrompts(guards.reflection());
         this.critic = guards.reflection().stream()
                 .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).findFirst()
-                .map(c -> new Critic(c, run.config.model(), run.config.modelName(), gateway, tracer))
+                .map(c -> new Critic(c, run.config.model(), run.config.modelName(), caller.reviews(), tracer))
                 .orElse(null);
         countEarlierReviews(run.criticRounds); // a resumed run's: its critic counts on from the reviews before the pause
     }
@@ -246,18 +246,27 @@ final class Guards {
                 missing.addAll(fail.missing());
             }
         }
-        if (missing.isEmpty() && critic != null) {
-            // a review is a model call: none past a money or input token limit the answer's step reached, as no step is
-            Optional<dev.rein.budget.BudgetKind> spent = run.meter.spent()
-                    .filter(kind -> kind != dev.rein.budget.BudgetKind.OUTPUT_TOKENS);
-            Verdict review = spent.isPresent() ? critic.notAsked(run.meter.describe(spent.get()))
-                    : critic.review(proposed, criticRoom());
-            run.criticRounds = critic.rounds();
-            if (review instanceof Verdict.Fail fail) {
-                missing.addAll(fail.missing());
-            }
+        if (missing.isEmpty()) {
+            missing.addAll(review(proposed));
         }
         return missing;
+    }
+
+    /**
+     * The critic's problems with a proposed answer the verifiers passed (none without a critic). Under an engine's
+     * attempt a retryable failure of the review is a {@link ModelCaller.HandedBack}.
+     */
+    List<String> review(FinalAnswer proposed) throws InterruptedException {
+        if (critic == null) {
+            return List.of();
+        }
+        // a review is a model call: none past a money or input token limit the answer's step reached, as no step is
+        Optional<dev.rein.budget.BudgetKind> spent = run.meter.spent()
+                .filter(kind -> kind != dev.rein.budget.BudgetKind.OUTPUT_TOKENS);
+        Verdict review = spent.isPresent() ? critic.notAsked(run.meter.describe(spent.get()))
+                : critic.review(proposed, criticRoom());
+        run.criticRounds = critic.rounds();
+        return review instanceof Verdict.Fail fail ? fail.missing() : List.of();
     }
 
     /**

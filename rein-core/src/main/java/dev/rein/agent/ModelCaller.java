@@ -121,6 +121,7 @@ final class ModelCaller {
      * 2026-12-07, perf5).
      */
     ModelResponse call(ModelRequest request, String purpose) throws CallFailed, InterruptedException {
+        run.tracedBeforeTheCall = false; // the call goes out: what follows is this attempt's own
         try {
             return chain.call(new ModelCall(run.config.model(), request, purpose, context()));
         } catch (ModelException e) {
@@ -156,6 +157,44 @@ final class ModelCaller {
         String id = e.requestId() == null || e.requestId().isBlank() ? "" : "request-id " + e.requestId();
         String facts = status.isEmpty() || id.isEmpty() ? status + id : status + ", " + id;
         return facts.isEmpty() ? "" : " (" + facts + ")";
+    }
+
+    /**
+     * A retryable failure of a critic's review under an engine's attempt ({@link RetryStage.RetryLater}), on its way
+     * back to the engine: unchecked, so that the critic, which takes a {@link ModelException} for an unreachable critic
+     * and accepts the answer unreviewed, lets it pass. The engine makes the review again in its next attempt.
+     */
+    static final class HandedBack extends RuntimeException {
+        final CallFailed failed;
+
+        HandedBack(CallFailed failed) {
+            super(failed.getMessage(), null, false, false);
+            this.failed = failed;
+        }
+    }
+
+    /**
+     * The critic's reviews: as {@link #gateway()}, but a retryable failure an engine's attempt hands back (it retries
+     * by itself) is a {@link HandedBack}, not the critic's failure. A review in place (no engine) never meets one.
+     */
+    ModelGateway reviews() {
+        ModelGateway gateway = gateway();
+        return new ModelGateway() {
+            @Override
+            public ModelResponse call(Model model, ModelRequest request, String purpose) throws ModelException, InterruptedException {
+                run.tracedBeforeTheCall = false; // the review goes out: what follows is this attempt's own
+                try {
+                    return gateway.call(model, request, purpose);
+                } catch (RetryStage.RetryLater later) {
+                    throw new HandedBack(failed(later));
+                }
+            }
+
+            @Override
+            public long countTokens(Model model, ModelRequest request) throws ModelException, InterruptedException {
+                return gateway.countTokens(model, request);
+            }
+        };
     }
 
     /** Extra calls on the run's behalf (compaction, critic) and token counts, through the same chain. */

@@ -395,8 +395,22 @@ final class Run {
         version = savedVersion;
     }
 
+    /**
+     * Set on an engine's later attempt of a summary call or a critic's review ({@link DrivenRun}): the interventions that
+     * come before the call (the budget stop's, a max_tokens_lowered) were traced by the first attempt, so they are not
+     * traced again until the call goes out ({@link ModelCaller} clears it then). Only those: a review the later attempt
+     * does not ask for after all (the deadline passed meanwhile) is still said.
+     */
+    boolean tracedBeforeTheCall;
+
     void emit(TraceEvent event) {
-        recorder.emit(event);
+        if (!tracedBeforeTheCall || !tracedBefore(event)) {
+            recorder.emit(event);
+        }
+    }
+
+    private static boolean tracedBefore(TraceEvent event) {
+        return event instanceof TraceEvent.Intervention i && (i.kind().equals("budget") || i.kind().equals("max_tokens_lowered"));
     }
 
     /** Tells the listeners other than the run's store of an event the store already holds (written where it happened). */

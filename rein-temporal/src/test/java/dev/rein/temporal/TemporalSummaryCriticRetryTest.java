@@ -24,11 +24,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The current behaviour (docs/temporal.md, Retries): the budget stop's summary call and the critic's review retry within
- * their one activity, the worker waiting each delay, where the step's call retries as Temporal activity attempts. The
- * trace is the local one (its model_retry events included); the activity is made once. Changing this to activity
- * retries needs rein-core's DrivenRun and AgentLoop to hand those retries to the engine (see the docs); these tests pin
- * what runs do until then, and are the ones to change with it.
+ * The budget stop's summary call and the critic's review retry as the step's call does (docs/temporal.md, Retries): a
+ * retryable failure of the provider is handed back to Temporal with the agent's retry policy's delay, and Temporal makes
+ * the activity's next attempt (the history records the attempt that ended it). The trace is the local one (its model_retry events included, the
+ * budget intervention and the request once). Until then they retried within the activity's one attempt, the worker
+ * waiting each delay.
  */
 class TemporalSummaryCriticRetryTest {
     private static final RetryPolicy QUICK = new RetryPolicy(3, Duration.ofMillis(20), Duration.ofMillis(100), 0);
@@ -39,7 +39,7 @@ class TemporalSummaryCriticRetryTest {
     }
 
     @Test
-    void theSummaryCallRetriesWithinItsOneActivityWithTheLocalTrace() {
+    void theSummaryCallRetriesAsActivityAttemptsWithTheLocalTrace() {
         RecordingListener local = new RecordingListener();
         RunResult expected = summarizing(summaryRetried(), local).run("A-1?");
         assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
@@ -56,13 +56,14 @@ class TemporalSummaryCriticRetryTest {
             assertThat(types(remote.events())).isEqualTo(types(local.events()));
             assertThat(remote.events(TraceEvent.ModelRetry.class)).singleElement()
                     .satisfies(r -> assertThat(r.delayMillis()).isEqualTo(20));
-            // the retry was waited on the worker, inside the activity's first (and only) attempt
-            assertThat(attemptsOf(server, "run-summary-retry", "ReinStopForBudget")).containsExactly(1);
+            // the retry is Temporal's: the activity's second attempt made the call again (the history records the
+            // attempt that ended the activity)
+            assertThat(attemptsOf(server, "run-summary-retry", "ReinStopForBudget")).containsExactly(2);
         }
     }
 
     @Test
-    void theCriticsReviewRetriesWithinItsOneActivityWithTheLocalTrace() {
+    void theCriticsReviewRetriesAsActivityAttemptsWithTheLocalTrace() {
         RecordingListener local = new RecordingListener();
         RunResult expected = reviewed(reviewRetried(), local).run("A-1 はいつ届く?");
         assertThat(expected.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -78,7 +79,7 @@ class TemporalSummaryCriticRetryTest {
             assertThat(types(remote.events())).isEqualTo(types(local.events()));
             assertThat(remote.events(TraceEvent.ModelRetry.class)).singleElement()
                     .satisfies(r -> assertThat(r.delayMillis()).isEqualTo(20));
-            assertThat(attemptsOf(server, "run-critic-retry", "ReinVerify")).containsExactly(1);
+            assertThat(attemptsOf(server, "run-critic-retry", "ReinVerify")).containsExactly(2);
         }
     }
 

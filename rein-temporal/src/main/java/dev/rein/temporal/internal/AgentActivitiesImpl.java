@@ -73,17 +73,31 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public ModelStep callModel(Turn turn) {
-        // the provider's failures so far, which the last attempt's heartbeats carry: Temporal's attempt number also counts
-        // attempts lost with their worker, which are not the provider's errors the agent's retry policy is about
+        return callingTheModel(turn, (snapshot, attempt) -> {
+            DrivenRun.ModelStep step = run.callModel(snapshot, attempt);
+            return new ModelStep(ref(step.snapshot()), step.response(), step.answerText(), step.outputLimitCut());
+        });
+    }
+
+    /** An effect whose model call Temporal retries as this activity's attempts ({@link #callingTheModel}). */
+    private interface ModelEffect<T> {
+        T run(RunSnapshot snapshot, int attempt) throws DrivenRun.Failed, InterruptedException;
+    }
+
+    /**
+     * Runs {@code effect} as attempt N of its model call (the step's, the summary, the critic's review), N the provider's
+     * failures so far plus one, which the last attempt's heartbeats carry: Temporal's attempt number also counts attempts
+     * lost with their worker, which are not the provider's errors the agent's retry policy is about. A retryable failure
+     * is this attempt's, with the delay the policy chose (traced as locally), which Temporal waits.
+     */
+    private <T> T callingTheModel(Turn turn, ModelEffect<T> effect) {
         int failedBefore = Activity.getExecutionContext().getHeartbeatDetails(Integer.class).orElse(0);
         long sinceScheduled = sinceScheduled(Activity.getExecutionContext().getInfo());
         return guarded(failedBefore, alive -> {
-            // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
             try {
                 // the Turn is the call's at its scheduling: the delays waited and the attempts made since count toward
                 // the deadline, as a local run's retries do, so a retry whose delay would pass it is not made
-                DrivenRun.ModelStep step = run.callModel(resolve(turn, sinceScheduled), failedBefore + 1);
-                return new ModelStep(ref(step.snapshot()), step.response(), step.answerText(), step.outputLimitCut());
+                return effect.run(resolve(turn, sinceScheduled), failedBefore + 1);
             } catch (DrivenRun.Failed failed) {
                 String message = masker.redact(failed.getMessage());
                 if (failed.retryable()) {
@@ -131,8 +145,8 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public Checked verify(Turn turn, NextStep.Answer answer) {
-        return guarded(() -> {
-            DrivenRun.Checked checked = run.verify(resolve(turn), answer, turn.criticRounds());
+        return callingTheModel(turn, (snapshot, attempt) -> {
+            DrivenRun.Checked checked = run.verify(snapshot, answer, turn.criticRounds(), attempt);
             return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput(), checked.outOfTime(),
                     checked.criticRounds());
         });
@@ -140,8 +154,8 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public Acted stopForBudget(Turn turn, String budgetReason) {
-        return guarded(() -> {
-            DrivenRun.Outcome outcome = run.stopForBudget(resolve(turn), DrivenRun.budgetKind(budgetReason));
+        return callingTheModel(turn, (snapshot, attempt) -> {
+            DrivenRun.Outcome outcome = run.stopForBudget(snapshot, DrivenRun.budgetKind(budgetReason), attempt);
             return new Acted(ref(outcome.snapshot()), outcome.next());
         });
     }

@@ -294,7 +294,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * worker takes it up, {@link #run} ends the run as the workflow decided it, for its budget ({@link #stopping}).
      */
     private NextStep stopForBudget(BudgetKind kind) {
-        AgentActivities stopper = effects();
+        AgentActivities stopper = effectsCallingTheModel();
         stopping = kind;
         Acted outcome = stopper.stopForBudget(turn(), kind.reason());
         stopping = null;
@@ -381,7 +381,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     private NextStep verify(NextStep.Answer answer) {
-        Checked checked = effects().verify(turn(), answer);
+        Checked checked = effectsCallingTheModel().verify(turn(), answer);
         take(checked.run());
         criticRounds = Math.max(criticRounds, checked.criticRounds());
         if (checked.outOfTime() != null) {
@@ -770,13 +770,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private String decidedStop;
 
     /**
-     * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline (in a run
-     * without a time limit, as often as the policy allows, however long its delays add up to). Each
-     * attempt applies the agent's retry policy (a provider error past it is not retryable), so the attempts Temporal
-     * allows beyond it serve only a worker lost during the call.
+     * How a model call is retried: the provider's retryable failures with backoff, never past the run's deadline (in a
+     * run without a time limit, as often as the policy allows, however long its delays add up to). Each attempt applies
+     * the agent's retry policy (a provider error past it is not retryable), so the attempts Temporal allows beyond it
+     * serve only a worker lost during the call.
      */
-    private AgentActivities modelActivities() {
-        long left = timeLeft().plus(DEADLINE_GRACE).toMillis();
+    private RetryOptions modelRetry() {
         // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
         // RetryPolicy.LONGEST_HINT in full); servers before temporalio/temporal#6063 cap that at the maximum interval
         Duration longest = settable(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
@@ -784,10 +783,31 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // the policy does not order its delays (the local backoff stops at the longest), where Temporal refuses an
         // initial interval over the maximum one; and a policy without a limit on retries would overflow the attempts
         Duration first = settable(input.initialBackoff()).compareTo(longest) > 0 ? longest : settable(input.initialBackoff());
-        RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(first)
+        return RetryOptions.newBuilder().setInitialInterval(first)
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
                 .setMaximumAttempts((int) Math.min(Integer.MAX_VALUE, (long) input.retries() + 1 + WORKER_LOSSES))
                 .setDoNotRetry(CONVERTER_FAILURE).build();
+    }
+
+    /**
+     * The effects other than the step's that call the model, the budget stop's summary and the check with the critic's
+     * review: as {@link #effects()}, but retried as the step's call is ({@link #modelRetry()}), since each hands a
+     * retryable failure of its call back with the delay the agent's retry policy chose, and Temporal makes the next
+     * attempt. Their other failures are final, as every effect's. Activity options are not checked on replay, so runs
+     * recorded when they retried within one attempt replay as they are.
+     */
+    private AgentActivities effectsCallingTheModel() {
+        ActivityOptions options = effectOptions(ActivityCancellationType.TRY_CANCEL);
+        options = ActivityOptions.newBuilder(options).setRetryOptions(RetryOptions.newBuilder(modelRetry())
+                .setDoNotRetry(Reasons.INTERNAL_ERROR, Reasons.CONFIGURATION_ERROR, CONVERTER_FAILURE).build()).build();
+        return Workflow.newActivityStub(AgentActivities.class, input.budget().maxDuration() == null ? options
+                : startingWithin(options, untilGraceEnds()));
+    }
+
+    /** The step's model calls, retried as {@link #modelRetry()} says, each attempt up to the deadline and the grace. */
+    private AgentActivities modelActivities() {
+        RetryOptions retry = modelRetry();
+        long left = timeLeft().plus(DEADLINE_GRACE).toMillis();
         // an attempt may wait for the model until the deadline (and report that it passed within the grace); the
         // worker heartbeats meanwhile, so only a dead worker's attempt ends after the attempt timeout (and is
         // retried), not a live one waiting for a slow model
