@@ -57,10 +57,11 @@ import org.junit.jupiter.api.Test;
  * {@code unserved-call-end-traced} {@code unserved-call-never-taken-before-c5cd5c27}, and for
  * {@code unserved-after-deadline-stopped} {@code unserved-after-deadline-failed-before-6b45a1c8} (ended FAILED, its
  * result checked too). Each was recorded by the scenario
- * of the test its commit added, run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
+ * of the test its commit added, run in a checkout of the parent commit. So were those of four changes made without a version (see "Versioning" in
  * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
  * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
- * {@code verifier-failed-before-54cec27d} (do not). The default version of {@code continue-as-new} is not pinned: a run recorded
+ * {@code verifier-failed-before-54cec27d} (do not), and {@code summary-retry-in-activity-before-4532c788} and
+ * {@code critic-retry-in-activity-before-4532c788} (replay). The default version of {@code continue-as-new} is not pinned: a run recorded
  * before it reached the branch only past 10,000 events (the history limit came with it), megabytes of history. Nor is
  * that of {@code deadline-in-call-intervention}: before it, only Temporal's timeout of the model call reached the branch,
  * and such a history (the timed-out attempt with no started event, as the test server records it) has not replayed
@@ -465,6 +466,22 @@ class RecordedBranchHistoriesTest {
             assertThat(scheduled(history, "ReinEnd")).isZero();
         }).hasStackTraceContaining("NonDeterministicException")
                 .hasStackTraceContaining("COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK");
+    }
+
+    /**
+     * 4532c788, which has no version of its own, has the budget stop's summary call and the critic's review hand a
+     * retryable failure back to Temporal, which retries the activity, where they retried within its one attempt. Only
+     * the activities' retry options changed, which a replay does not check: runs recorded before it (here each call
+     * overloaded once and retried within the activity) replay, to the same result.
+     */
+    @Test
+    void aSummaryAndAReviewRetriedWithinTheirActivityBeforeTheyWereActivityAttemptsReplay() throws Exception {
+        WorkflowExecutionHistory summary = recorded("summary-retry-in-activity-before-4532c788.json");
+        assertThat(scheduled(summary, "ReinStopForBudget")).isOne();
+        assertThat(replayedResult(summary).status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        WorkflowExecutionHistory review = recorded("critic-retry-in-activity-before-4532c788.json");
+        assertThat(scheduled(review, "ReinVerify")).isOne();
+        assertThat(replayedResult(review).status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 
     /** Records the current code's histories that the folder the property names lacks (see the class doc). */
