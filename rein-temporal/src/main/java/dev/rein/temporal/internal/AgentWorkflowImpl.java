@@ -791,14 +791,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /**
      * The effects other than the step's that call the model, the budget stop's summary and the check with the critic's
-     * review: as {@link #effects()}, but retried as the step's call is ({@link #modelRetry()}), since each hands a
-     * retryable failure of its call back with the delay the agent's retry policy chose, and Temporal makes the next
-     * attempt. Their other failures are final, as every effect's. Activity options are not checked on replay, so runs
-     * recorded when they retried within one attempt replay as they are.
+     * review: as {@link #effects()}, but with the step call's retry intervals ({@link #modelRetry()}), since each hands a
+     * retryable failure of its call back with the delay the agent's retry policy chose (the maximum interval at least
+     * that delay, for servers that cap it there), and Temporal makes the next attempt. Their attempts are bounded by
+     * the activity's time, as every effect's, not counted: the policy already bounds the provider's failures, and an
+     * activity workers lacking the agent's activities took is still retried to its end and said as such
+     * ({@link Unserved}). Their other failures are final. Activity options are not checked on replay, so runs recorded
+     * when they retried within one attempt replay as they are.
      */
     private AgentActivities effectsCallingTheModel() {
         ActivityOptions options = effectOptions(ActivityCancellationType.TRY_CANCEL);
         options = ActivityOptions.newBuilder(options).setRetryOptions(RetryOptions.newBuilder(modelRetry())
+                .setMaximumAttempts(0)
                 .setDoNotRetry(Reasons.INTERNAL_ERROR, Reasons.CONFIGURATION_ERROR, CONVERTER_FAILURE).build()).build();
         return Workflow.newActivityStub(AgentActivities.class, input.budget().maxDuration() == null ? options
                 : startingWithin(options, untilGraceEnds()));
@@ -859,8 +863,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * Every other effect (tool calls, the summary and critic calls among them): retried after a worker crash, never
-     * for a failure it reports. A call may take as long as the agent allows it (a tool's timeout, the run's deadline),
+     * Every other effect (tool calls among them): retried after a worker crash, never for a failure it reports (the
+     * summary and the critic's review, which hand their call's retryable failures back, are {@link #effectsCallingTheModel()}). A call may take as long as the agent allows it (a tool's timeout, the run's deadline),
      * so an attempt is bounded by the time left; the worker heartbeats while it runs, so a dead worker's attempt is
      * retried elsewhere after the attempt timeout, and a live one's is not started twice.
      */
