@@ -6,7 +6,8 @@ import dev.rein.internal.secret.MaskedText;
  * Outside text one of Rein's messages quotes in a fence (a scope policy's deny reason, the schema validator's or the
  * argument reader's message, argument text that is not JSON, an unknown tool's name), with every known secret masked
  * before the fence (or an excerpt) cuts it: masked after the cut, as the whole result is later, a secret across the cut
- * would keep its first part in clear, which no masking recognises any more.
+ * would keep its first part in clear, which no masking recognises any more. The masking and its audit are
+ * {@link MaskedText#masked}'s, which the approval gate and the idempotency guard (outside this package) call too.
  */
 final class MaskedQuote {
     private MaskedQuote() {}
@@ -26,10 +27,6 @@ final class MaskedQuote {
      * when a secret was found, {@code what} naming the text (for a call that has no tool, whose invocation cannot be made).
      */
     static String of(String text, ToolContext context, java.util.function.Consumer<String> audit, String what) {
-        MaskedText masked = MaskedText.of(text, context.secrets().known());
-        if (masked.found()) {
-            audit.accept(masked.audited(what));
-        }
-        return masked.text();
+        return MaskedText.masked(text, context.secrets().known(), what, audit);
     }
 }

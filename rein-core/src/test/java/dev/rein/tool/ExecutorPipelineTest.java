@@ -439,4 +439,51 @@ class ExecutorPipelineTest {
         executor.execute(call("strict", "{\"" + secret + "\":1}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
         assertThat(seen).containsExactly("secret_masked call=strict run=run_1");
     }
+
+    /**
+     * The {@code secret_masked} detail of every fenced quote's masking, word for word: these paths mask and audit through
+     * one helper (MaskedText.masked), and what a reader of the trace sees stays as each path wrote it by hand before.
+     */
+    @Test
+    void everyMaskedQuotesAuditDetailReadsAsItDid() throws Exception {
+        String secret = "sk-ABCDEFGH123";
+        Secrets secrets = Secrets.of(Map.of("key", secret));
+        List<String> all = new CopyOnWriteArrayList<>();
+        ToolEvents callForm = new ToolEvents() {
+            @Override
+            public void audit(ToolCall call, ToolContext context, String kind, String detail) {
+                all.add(kind + ": " + detail);
+            }
+        };
+        Tool strict = Tool.builder("strict").description("d")
+                .inputSchema("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}")
+                .handler((a, c) -> "ok").build();
+        Tool write = Tool.builder("write").description("d").risk(Risk.WRITE).handler((a, c) -> "written").build();
+        Tool lookup = Tool.builder("lookup").description("d").handler((a, c) -> "found").build();
+        Tool calendar = AnnotatedTools.from(new Calendar()).get(0);
+        ToolExecutor plain = ToolExecutor.builder(ToolRegistry.of(strict, calendar, lookup)).events(callForm)
+                .scopePolicy((principal, tool, arguments) -> tool.name().equals("lookup")
+                        ? java.util.Optional.of("not for " + secret) : java.util.Optional.empty()).build();
+        ToolContext context = context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1));
+        String name = Json.write(com.fasterxml.jackson.databind.node.TextNode.valueOf("x" + secret));
+
+        plain.execute(call("strict", "{" + name + ":1}"), context);
+        plain.execute(new ToolCall("c1", "strict", com.fasterxml.jackson.databind.node.TextNode.valueOf("x" + secret), 0), context);
+        plain.execute(call("book", "{\"days\":{" + name + ":\"2026-02-30\"}}"), context);
+        plain.execute(new ToolCall("c1", "bad " + secret, Json.parse("{}"), 0), context);
+        plain.execute(call("lookup", "{}"), context);
+        ToolExecutor guarded = ToolExecutor.builder(ToolRegistry.of(write)).events(callForm).idempotency(
+                new dev.rein.internal.state.IdempotencyGuard(failingStore("insert failed for " + secret), callForm,
+                        java.time.Clock.systemUTC())).build();
+        guarded.execute(call("write", "{}"), context);
+
+        String after = " contained the secret(s) [key]; they were masked before the model or the trace saw them";
+        assertThat(all).containsExactly(
+                "secret_masked: the schema validator's message for tool 'strict'" + after,
+                "secret_masked: the argument text for tool 'strict'" + after,
+                "secret_masked: the argument reader's message for tool 'book'" + after,
+                "secret_masked: the unknown tool name the model gave" + after,
+                "secret_masked: the scope policy's deny reason for tool 'lookup'" + after,
+                "secret_masked: the run store's error for tool 'write'" + after);
+    }
 }

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * A text with every known secret masked ({@link Masking#mask}), and the names of the secrets it held, for the
@@ -22,6 +23,21 @@ public record MaskedText(String text, SortedSet<String> secrets) {
     public static MaskedText of(String text, Map<String, String> known) {
         String masked = Masking.mask(text, known);
         return new MaskedText(masked, masked == null || masked.equals(text) ? new TreeSet<>() : namesIn(text, known));
+    }
+
+    /**
+     * {@code text} masked with the {@code known} secrets, for a text one of Rein's messages quotes (masked before a fence
+     * or an excerpt cuts it, which could leave part of a secret that the masking of the whole result no longer knows);
+     * when it held a secret, {@code audit} is given the {@code secret_masked} detail, {@code what} naming the text ("the
+     * rejection reason for tool 'x'"), since no later masking will see it. The one place the tool chain's stages (public
+     * and internal) mask and audit a quote, so that every such event reads alike.
+     */
+    public static String masked(String text, Map<String, String> known, String what, Consumer<String> audit) {
+        MaskedText masked = of(text, known);
+        if (masked.found()) {
+            audit.accept(masked.audited(what));
+        }
+        return masked.text();
     }
 
     /** The names of the {@code known} secrets that {@code text} holds in any spelling masking looks for, sorted. */
