@@ -38,7 +38,7 @@ public interface Secrets {
     /**
      * A fixed set of secrets. A name may not hold {@code ]}, which would end its {@code [REDACTED:name]} marker early, nor
      * be longer than 128 characters, past which a fence's cut no longer tells its marker from text. The names a lookup
-     * function answers to are not checked.
+     * function is asked for are checked alike when a run's handler asks for one ({@link #tracking(Secrets)}).
      */
     static Secrets of(Map<String, String> values) {
         if (values == null) {
@@ -46,20 +46,7 @@ public interface Secrets {
         }
         // checked before the copy, whose NullPointerException would name neither the secret nor the cause
         values.forEach((name, value) -> {
-            if (name == null) {
-                throw new ReinException("a secret has no name (null): give each secret the name handlers ask for it by");
-            }
-            if (name.indexOf(']') >= 0) {
-                // the marker [REDACTED:name] runs to its first ']': one in the name would end it early, and a quote cut
-                // just past that ']' would show the rest of the marker as if it were the text's own
-                throw new ReinException("secret '" + name + "' has ']' in its name, which would end its [REDACTED:name]"
-                        + " marker early: name it without ']'");
-            }
-            if (name.length() > Masking.MAX_NAME) {
-                // a fence's cut looks for a marker's ']' only so far: a longer name's marker would be cut as text, in half
-                throw new ReinException("secret '" + name + "' has a name of " + name.length() + " characters, longer than the "
-                        + Masking.MAX_NAME + " a [REDACTED:name] marker may name: give it a shorter name");
-            }
+            checkName(name);
             if (value == null) {
                 throw new ReinException("secret '" + name + "' has no value (null): is the environment variable or setting"
                         + " it is read from set?");
@@ -84,6 +71,27 @@ public interface Secrets {
         };
     }
 
+    /**
+     * Refuses a name its {@code [REDACTED:name]} marker could not carry: {@link #of(Map)} checks each name it is given,
+     * {@link #tracking(Secrets)} each name a lookup is asked for.
+     */
+    private static void checkName(String name) {
+        if (name == null) {
+            throw new ReinException("a secret has no name (null): give each secret the name handlers ask for it by");
+        }
+        if (name.indexOf(']') >= 0) {
+            // the marker [REDACTED:name] runs to its first ']': one in the name would end it early, and a quote cut
+            // just past that ']' would show the rest of the marker as if it were the text's own
+            throw new ReinException("secret '" + name + "' has ']' in its name, which would end its [REDACTED:name]"
+                    + " marker early: name it without ']'");
+        }
+        if (name.length() > Masking.MAX_NAME) {
+            // a fence's cut looks for a marker's ']' only so far: a longer name's marker would be cut as text, in half
+            throw new ReinException("secret '" + name + "' has a name of " + name.length() + " characters, longer than the "
+                    + Masking.MAX_NAME + " a [REDACTED:name] marker may name: give it a shorter name");
+        }
+    }
+
     /** Why a value is refused as a secret (it names the secret, never the value). */
     private static String tooShort(String name) {
         return "secret '" + name + "' is shorter than " + MIN_LENGTH
@@ -93,13 +101,17 @@ public interface Secrets {
     /**
      * Wraps {@code base} so that every value it hands out becomes known and is masked from then on.
      * A value shorter than {@value #MIN_LENGTH} characters is not handed out ({@link ReinException}),
-     * since it could not be masked.
+     * since it could not be masked; nor is a name asked for that {@link #of(Map)} would refuse (null, holding
+     * {@code ]}, or longer than 128 characters), whether or not {@code base} has a value for it.
      */
     static Secrets tracking(Secrets base) {
         Map<String, String> handedOut = new ConcurrentHashMap<>();
         return new Secrets() {
             @Override
             public Optional<String> get(String name) {
+                // a lookup has no names to check before it is asked: checked here, as Secrets.of checks its map's, and
+                // before the lookup, so a name's fault shows whether or not its variable is set where it is tried
+                checkName(name);
                 Optional<String> value = base.get(name);
                 if (value.isPresent() && value.get().length() < MIN_LENGTH) {
                     // it could not be masked once handed out: refused here, as Secrets.of refuses it at once

@@ -218,6 +218,23 @@ class SecretsInToolResultsTest {
         assertThat(lastToolResult(model)).doesNotContain("731").contains("secret 'pin' is shorter than 4 characters");
     }
 
+    @Test
+    void aLookupsNameThatWouldBreakItsMarkerIsRefusedToTheHandlerAsSecretsOfRefusesIt() {
+        // docs/safety.md: a lookup's names are checked when a handler asks for one; before, the value was handed out and
+        // masked as "[REDACTED:api]key]", whose "key]" a quote's cut could show as the text's own
+        Secrets lookup = name -> java.util.Optional.of("long-enough-value");
+        Tool echo = Tool.builder("echo_key").description("echoes")
+                .handler((args, ctx) -> "key " + ctx.secrets().get("api]key").orElseThrow()).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo_key", "{}")), text("ok"));
+
+        RunResult done = Agent.builder().model(model).tools(echo).secrets(lookup).build().run("go");
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastToolResult(model)).doesNotContain("long-enough-value").doesNotContain("[REDACTED:api]")
+                .contains("secret 'api]key' has ']' in its name, which would end its [REDACTED:name] marker early:"
+                        + " name it without ']'");
+    }
+
     /**
      * A secret across character 500 of a quoted reason: the fence quotes the first 500 characters, and the masking
      * after it no longer knows the half it kept, which reached the model in clear. Masked before the cut now, and

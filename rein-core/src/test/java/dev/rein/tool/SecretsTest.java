@@ -103,4 +103,25 @@ class SecretsTest {
                         + " [REDACTED:name] marker may name: give it a shorter name");
         assertThat(Secrets.of(Map.of("n".repeat(128), "sk-secretvalue")).known()).hasSize(1);
     }
+
+    /**
+     * A lookup's names are checked as Secrets.of checks a map's, when a handler asks for one (a lookup has no list of names
+     * to check before): before, the value of "a]b" was handed out and masked as "[REDACTED:a]b]", a marker a quote's cut
+     * could show in half. Whether or not the lookup has a value, so a name's fault does not wait for the variable to be set.
+     */
+    @Test
+    void aLookupsNameIsCheckedAsSecretsOfChecksOneWhenAHandlerAsksForIt() {
+        Secrets lookup = Secrets.tracking(name -> name.startsWith("unset") ? Optional.empty() : Optional.of("value-of-" + name));
+        assertThatThrownBy(() -> lookup.get("a]bcdefgh")).isInstanceOf(ReinException.class)
+                .hasMessage("secret 'a]bcdefgh' has ']' in its name, which would end its [REDACTED:name] marker early:"
+                        + " name it without ']'");
+        String longName = "unset" + "n".repeat(124);
+        assertThatThrownBy(() -> lookup.get(longName)).isInstanceOf(ReinException.class)
+                .hasMessage("secret '" + longName + "' has a name of 129 characters, longer than the 128 a"
+                        + " [REDACTED:name] marker may name: give it a shorter name");
+        assertThatThrownBy(() -> lookup.get(null)).isInstanceOf(ReinException.class).hasMessageContaining("no name");
+        assertThat(lookup.known()).as("nothing refused is handed out or known").isEmpty();
+        assertThat(lookup.get("n".repeat(128))).contains("value-of-" + "n".repeat(128));
+        assertThat(lookup.known()).containsOnlyKeys("n".repeat(128));
+    }
 }
