@@ -1,5 +1,9 @@
 package dev.rein.model;
 
+import static dev.rein.internal.schema.DeepValues.DEEP_SCHEMA;
+import static dev.rein.internal.schema.DeepValues.OVERFLOWING_DEPTH;
+import static dev.rein.internal.schema.DeepValues.deepNode;
+import static dev.rein.internal.schema.DeepValues.onSmallStack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -394,48 +398,8 @@ class OutputSchemaTest {
                 .cause().hasMessageStartingWith("checking an answer against the output schema 'Loop' ran out of stack");
     }
 
-    static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
-            + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
-
-    /**
-     * Deep enough that the validator runs out of any stack a test thread gets: 900 levels overflowed a 256 KiB stack in
-     * one JVM and fit in another (compiled frames are smaller), so the check's outcome depended on the JIT.
-     */
-    static final int OVERFLOWING_DEPTH = 20_000;
-
-    /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep, built without a parser's nesting limit. */
-    static JsonNode deepNode(int levels) {
-        JsonNode node = com.fasterxml.jackson.databind.node.IntNode.valueOf(1);
-        for (int i = 0; i < levels; i++) {
-            com.fasterxml.jackson.databind.node.ObjectNode outer = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            outer.set("n", node);
-            node = outer;
-        }
-        return node;
-    }
-
     /** {@code {"n": {"n": ... 1}}}, {@code levels} objects deep. */
     static String deep(int levels) {
         return "{\"n\":".repeat(levels) + "1" + "}".repeat(levels);
-    }
-
-    /** {@code check} run on a thread with a small stack (256 KiB), so the validator surely runs out of it. */
-    static <T> T onSmallStack(java.util.concurrent.Callable<T> check) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Object> out = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread thread = new Thread(null, () -> {
-            try {
-                out.set(check.call());
-            } catch (Throwable t) {
-                out.set(t);
-            }
-        }, "small-stack", 256 * 1024);
-        thread.start();
-        thread.join();
-        if (out.get() instanceof Throwable t) {
-            throw new AssertionError("the check threw " + t, t);
-        }
-        @SuppressWarnings("unchecked")
-        T result = (T) out.get();
-        return result;
     }
 }

@@ -1,5 +1,9 @@
 package dev.rein.tool;
 
+import static dev.rein.internal.schema.DeepValues.DEEP_SCHEMA;
+import static dev.rein.internal.schema.DeepValues.OVERFLOWING_DEPTH;
+import static dev.rein.internal.schema.DeepValues.deepNode;
+import static dev.rein.internal.schema.DeepValues.onSmallStack;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
@@ -74,47 +78,9 @@ class InputSchemaLoopTest {
     void argumentsTooDeepForTheValidatorAreAProblemOfTheArguments() throws Exception {
         Tool tool = Tool.builder("deep").description("d").inputSchema(DEEP_SCHEMA)
                 .handler((arguments, context) -> "ok").build();
-        com.fasterxml.jackson.databind.JsonNode value = deepNode(20_000);
+        com.fasterxml.jackson.databind.JsonNode value = deepNode(OVERFLOWING_DEPTH);
         org.assertj.core.api.Assertions.assertThat(onSmallStack(() -> tool.validationProblems(value)))
-                .containsExactly("the arguments are nested 20000 levels deep, more than the validator can check (it ran out of"
-                        + " stack): send them with fewer levels of nesting");
-    }
-
-    private static final String DEEP_SCHEMA = "{\"$defs\":{\"n\":{\"type\":[\"object\",\"integer\"],\"properties\":{\"n\":{\"$ref\":"
-            + "\"#/$defs/n\"}}}},\"type\":\"object\",\"properties\":{\"n\":{\"$ref\":\"#/$defs/n\"}}}";
-
-    /**
-     * {@code {"n": {"n": ... 1}}}, {@code levels} objects deep, built without a parser's nesting limit: deep enough that
-     * the validator overflows any test thread's stack (900 levels fit a 256 KiB stack in one JVM and not in another).
-     */
-    private static com.fasterxml.jackson.databind.JsonNode deepNode(int levels) {
-        com.fasterxml.jackson.databind.JsonNode node = com.fasterxml.jackson.databind.node.IntNode.valueOf(1);
-        for (int i = 0; i < levels; i++) {
-            com.fasterxml.jackson.databind.node.ObjectNode outer = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-            outer.set("n", node);
-            node = outer;
-        }
-        return node;
-    }
-
-
-    /** {@code check} run on a thread with a small stack (256 KiB), so the validator surely runs out of it. */
-    private static <T> T onSmallStack(java.util.concurrent.Callable<T> check) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Object> out = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread thread = new Thread(null, () -> {
-            try {
-                out.set(check.call());
-            } catch (Throwable t) {
-                out.set(t);
-            }
-        }, "small-stack", 256 * 1024);
-        thread.start();
-        thread.join();
-        if (out.get() instanceof Throwable t) {
-            throw new AssertionError("the check threw " + t, t);
-        }
-        @SuppressWarnings("unchecked")
-        T result = (T) out.get();
-        return result;
+                .containsExactly("the arguments are nested " + OVERFLOWING_DEPTH + " levels deep, more than the validator can"
+                        + " check (it ran out of stack): send them with fewer levels of nesting");
     }
 }
