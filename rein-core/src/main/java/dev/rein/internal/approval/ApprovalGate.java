@@ -145,9 +145,10 @@ public final class ApprovalGate implements ToolInterceptor, Bindable<ToolInterce
         if (ApprovalDecision.Reject.NO_REASON.equals(reason)) {
             return "A person rejected this call, so it was not executed. They gave no reason."; // Rein's words: nothing to fence
         }
-        String masked = MaskedText.masked(reason, invocation.context().secrets().known(),
-                "the rejection reason for tool '" + invocation.tool().name() + "'", audit -> events.audit(invocation, "secret_masked", audit));
-        return "A person rejected this call, so it was not executed. Their reason, quoted:\n" + Fence.quoted(masked, "rejection reason");
+        String masked = MaskedText.masked(reason, invocation.context().secrets().known(), "the rejection reason for tool '"
+                + invocation.tool().name() + "'", audit -> events.audit(invocation, "secret_masked", audit));
+        return "A person rejected this call, so it was not executed. Their reason, quoted:\n"
+                + Fence.quoted(masked, "rejection reason");
     }
 
     /** The policy's answer; one that throws is a programmer error naming the policy, and the call is not run. */

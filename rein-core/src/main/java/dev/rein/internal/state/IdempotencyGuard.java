@@ -95,8 +95,8 @@ public final class IdempotencyGuard implements ToolInterceptor, Bindable<ToolInt
                 // the store's message is outside text (a database's words, which may quote the call's values): fenced as data
                 // in Rein's own refusal, which the model gets unwrapped; masked before the fence's cut, which could leave part
                 // of a secret that the masking of the whole result no longer knows (a secret found is audited here)
-                String said = MaskedText.masked(e.getMessage(), invocation.context().secrets().known(),
-                        "the run store's error for tool '" + call.name() + "'", audit -> events.audit(invocation, "secret_masked", audit));
+                String said = MaskedText.masked(e.getMessage(), invocation.context().secrets().known(), "the run store's error"
+                        + " for tool '" + call.name() + "'", audit -> events.audit(invocation, "secret_masked", audit));
                 return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
                         + " intent could not be recorded; the store said:\n" + Fence.quoted(said, "run store")
                         + "\nWithout the record a resume could repeat it."));
