@@ -110,17 +110,8 @@ final class Run {
         this.runId = runId;
         this.reply = reply;
         this.keptSchema = keptSchema;
-        this.secrets = Secrets.tracking(config.secrets());
-        if (from != null) {
-            // what a lookup handed out before the pause is still a secret here: ask for it again, so it is masked
-            for (String name : from.secretsHandedOut()) {
-                try {
-                    secrets.get(name);
-                } catch (RuntimeException e) {
-                    // a lookup that fails now leaves that value unmasked rather than failing the resume
-                }
-            }
-        }
+        // what a lookup handed out before the pause is still a secret here: asked for again, so it is masked
+        this.secrets = ResumedSecrets.tracking(config.secrets(), from);
         this.redactor = new TraceRedactor(secrets::known);
         // a secret never enters the model's context, the store or a result: not even from the goal
         this.goal = redactor.redact(goal);
