@@ -24,7 +24,14 @@ public interface Secrets {
     /** The shortest secret value that can be registered. */
     int MIN_LENGTH = Masking.MIN_LENGTH;
 
-    /** The secret called {@code name}, if one is registered. */
+    /**
+     * The secret called {@code name}, if one is registered.
+     *
+     * @throws ReinException in a run (where {@code ctx.secrets()} is {@link #tracking(Secrets)}), when {@code name} is
+     *     null, or when a lookup has a value for a name that could not be masked: one holding {@code ]} or longer than
+     *     128 characters (as {@link #of(Map)} refuses), or a value shorter than {@value #MIN_LENGTH} characters; a bad
+     *     name with no value is an empty {@link Optional}, as any unknown name
+     */
     Optional<String> get(String name);
 
     /**
@@ -38,7 +45,8 @@ public interface Secrets {
     /**
      * A fixed set of secrets. A name may not hold {@code ]}, which would end its {@code [REDACTED:name]} marker early, nor
      * be longer than 128 characters, past which a fence's cut no longer tells its marker from text. The names a lookup
-     * function is asked for are checked alike when a run's handler asks for one ({@link #tracking(Secrets)}).
+     * function is asked for are checked alike when it has a value for one a run's handler asks for
+     * ({@link #tracking(Secrets)}).
      */
     static Secrets of(Map<String, String> values) {
         if (values == null) {
@@ -73,7 +81,7 @@ public interface Secrets {
 
     /**
      * Refuses a name its {@code [REDACTED:name]} marker could not carry: {@link #of(Map)} checks each name it is given,
-     * {@link #tracking(Secrets)} each name a lookup is asked for.
+     * {@link #tracking(Secrets)} each name a lookup has a value for.
      */
     private static void checkName(String name) {
         if (name == null) {
@@ -101,18 +109,28 @@ public interface Secrets {
     /**
      * Wraps {@code base} so that every value it hands out becomes known and is masked from then on.
      * A value shorter than {@value #MIN_LENGTH} characters is not handed out ({@link ReinException}),
-     * since it could not be masked; nor is a name asked for that {@link #of(Map)} would refuse (null, holding
-     * {@code ]}, or longer than 128 characters), whether or not {@code base} has a value for it.
+     * since it could not be masked; nor is a value {@code base} has for a name {@link #of(Map)} would refuse (holding
+     * {@code ]}, or longer than 128 characters), whose marker could break. Such a name with no value is an empty
+     * {@link Optional}, as any unknown name; a {@code null} name is refused.
      */
     static Secrets tracking(Secrets base) {
         Map<String, String> handedOut = new ConcurrentHashMap<>();
         return new Secrets() {
             @Override
             public Optional<String> get(String name) {
-                // a lookup has no names to check before it is asked: checked here, as Secrets.of checks its map's, and
-                // before the lookup, so a name's fault shows whether or not its variable is set where it is tried
-                checkName(name);
+                if (name == null) {
+                    // before the lookup, which may not take null (Secrets.of's map does not)
+                    throw new ReinException("a tool handler asked for a secret with no name (null): pass the name the secret"
+                            + " is registered under");
+                }
                 Optional<String> value = base.get(name);
+                if (value.isEmpty()) {
+                    // nothing to hand out, nothing to mask: a handler's orElse(default) works for any name, as before
+                    return value;
+                }
+                // a lookup has no names to check before it is asked: checked as Secrets.of checks its map's, when a value
+                // would be handed out whose [REDACTED:name] marker could break
+                checkName(name);
                 if (value.isPresent() && value.get().length() < MIN_LENGTH) {
                     // it could not be masked once handed out: refused here, as Secrets.of refuses it at once
                     throw new ReinException(tooShort(name));

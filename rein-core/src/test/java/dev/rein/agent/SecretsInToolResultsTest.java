@@ -235,6 +235,29 @@ class SecretsInToolResultsTest {
                         + " name it without ']'");
     }
 
+    @Test
+    void aLookupsBadNameWithNoValueLetsTheHandlersDefaultStandAndNoNameIsAnErrorTheModelReads() {
+        // docs/safety.md: only a bad name whose lookup has a value fails; before, "api]key" threw with no value to hand out
+        Secrets unset = name -> java.util.Optional.empty();
+        Tool echo = Tool.builder("echo_key").description("echoes")
+                .handler((args, ctx) -> "key " + ctx.secrets().get("api]key").orElse("none")).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo_key", "{}")), text("ok"));
+        assertThat(Agent.builder().model(model).tools(echo).secrets(unset).build().run("go").status())
+                .isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastToolResult(model)).contains("key none");
+
+        Tool noName = Tool.builder("no_name").description("asks for no name")
+                .handler((args, ctx) -> "key " + ctx.secrets().get(null).orElse("none")).build();
+        ScriptedModel asked = ScriptedModel.of(toolCalls(call("no_name", "{}")), text("ok"));
+        assertThat(Agent.builder().model(asked).tools(noName).secrets(unset).build().run("go").status())
+                .isEqualTo(RunStatus.SUCCEEDED);
+        List<Message> messages = asked.lastRequest().messages();
+        ToolResultBlock result = (ToolResultBlock) messages.get(messages.size() - 1).content().get(0);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("a tool handler asked for a secret with no name (null): pass the name the secret"
+                + " is registered under");
+    }
+
     /**
      * A secret across character 500 of a quoted reason: the fence quotes the first 500 characters, and the masking
      * after it no longer knows the half it kept, which reached the model in clear. Masked before the cut now, and

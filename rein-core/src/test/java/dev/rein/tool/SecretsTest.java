@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -105,23 +106,40 @@ class SecretsTest {
     }
 
     /**
-     * A lookup's names are checked as Secrets.of checks a map's, when a handler asks for one (a lookup has no list of names
-     * to check before): before, the value of "a]b" was handed out and masked as "[REDACTED:a]b]", a marker a quote's cut
-     * could show in half. Whether or not the lookup has a value, so a name's fault does not wait for the variable to be set.
+     * A lookup's name that Secrets.of would refuse fails only when the lookup has a value for it, which could not be masked
+     * with a whole marker ("[REDACTED:a]b]", a marker a quote's cut could show in half). With no value the answer is an
+     * empty Optional as before, so a handler's orElse(default) keeps working (rev136 item 2: before, it threw too).
      */
     @Test
-    void aLookupsNameIsCheckedAsSecretsOfChecksOneWhenAHandlerAsksForIt() {
+    void aLookupsBadNameFailsOnlyWhenItWouldHandOutAValue() {
         Secrets lookup = Secrets.tracking(name -> name.startsWith("unset") ? Optional.empty() : Optional.of("value-of-" + name));
         assertThatThrownBy(() -> lookup.get("a]bcdefgh")).isInstanceOf(ReinException.class)
                 .hasMessage("secret 'a]bcdefgh' has ']' in its name, which would end its [REDACTED:name] marker early:"
                         + " name it without ']'");
-        String longName = "unset" + "n".repeat(124);
+        String longName = "n".repeat(129);
         assertThatThrownBy(() -> lookup.get(longName)).isInstanceOf(ReinException.class)
                 .hasMessage("secret '" + longName + "' has a name of 129 characters, longer than the 128 a"
                         + " [REDACTED:name] marker may name: give it a shorter name");
-        assertThatThrownBy(() -> lookup.get(null)).isInstanceOf(ReinException.class).hasMessageContaining("no name");
+        assertThat(lookup.get("unset]key")).isEmpty();
+        assertThat(lookup.get("unset" + "n".repeat(124))).isEmpty();
         assertThat(lookup.known()).as("nothing refused is handed out or known").isEmpty();
         assertThat(lookup.get("n".repeat(128))).contains("value-of-" + "n".repeat(128));
         assertThat(lookup.known()).containsOnlyKeys("n".repeat(128));
+        // the fixed sets never throw for a name they do not have, tracked or not
+        Secrets fixed = Secrets.of(Map.of("key", "sk-secretvalue"));
+        for (Secrets secrets : List.of(Secrets.NONE, fixed, Secrets.tracking(Secrets.NONE), Secrets.tracking(fixed))) {
+            assertThat(secrets.get("a]b")).isEmpty();
+            assertThat(secrets.get(longName)).isEmpty();
+        }
+    }
+
+    /** A handler that asks for no name is told so in its own words, not in Secrets.of's (which speak of registering). */
+    @Test
+    void aHandlerAskingForNoNameIsToldToPassTheRegisteredName() {
+        for (Secrets base : List.of(Secrets.NONE, Secrets.of(Map.of("key", "sk-secretvalue")), name -> Optional.empty())) {
+            assertThatThrownBy(() -> Secrets.tracking(base).get(null)).isInstanceOf(ReinException.class)
+                    .hasMessage("a tool handler asked for a secret with no name (null): pass the name the secret is"
+                            + " registered under");
+        }
     }
 }

@@ -22,7 +22,7 @@ public final class Masking {
     /**
      * The longest secret name (in chars) whose marker a fence's cut still tells from text ({@code Excerpts.end} looks for
      * its {@code ]} no further): {@code Secrets.of} refuses a longer one, whose marker a cut could show in half, and a
-     * run's lookup refuses to be asked for one ({@code Secrets.tracking}).
+     * run refuses to hand out a lookup's value for one ({@code Secrets.tracking}).
      */
     public static final int MAX_NAME = 128;
 
