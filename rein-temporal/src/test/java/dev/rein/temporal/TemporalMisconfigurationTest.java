@@ -259,7 +259,7 @@ class TemporalMisconfigurationTest {
                 .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
         HeldActivity end = new HeldActivity("ReinEnd");
         String runId = "run-call-never-taken-end-traced";
-        try (TemporalTestServer server = new TemporalTestServer(true, end); workers) {
+        try (TemporalTestServer server = new TemporalTestServer(false, end); workers) { // real time, as runWithNoWorkerBack
             workers.start(server, agent, HeldActivity.WORKFLOW_WORKER);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", runId);
@@ -356,7 +356,7 @@ class TemporalMisconfigurationTest {
         Agent agent = Agent.builder().model(Orders.lookupThenAnswer()).tools(Orders.lookup()).listener(new RecordingListener())
                 .listener(workers.stopAtRunStart()).budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
         HeldActivity end = new HeldActivity("ReinEnd");
-        try (TemporalTestServer server = new TemporalTestServer(true, end); workers) {
+        try (TemporalTestServer server = new TemporalTestServer(false, end); workers) { // real time, as runWithNoWorkerBack
             workers.start(server, agent, HeldActivity.WORKFLOW_WORKER);
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
                     .withModelCallStartTimeout(Duration.ofSeconds(2)).start("A-1 はどこ?", runId);
