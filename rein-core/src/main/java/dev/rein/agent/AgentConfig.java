@@ -57,6 +57,8 @@ public final class AgentConfig {
     private final dev.rein.memory.MemoryInjection memoryInjection;
     /** Made once: every request of every run sends them. */
     private final ModelOptions requestOptions;
+    /** Made once: what every run of this agent builds alike (see {@link RunParts}). */
+    private final RunParts runParts;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -94,6 +96,12 @@ public final class AgentConfig {
         this.stateInPrompt = b.stateInPrompt;
         this.memoryInjection = b.memoryInjection;
         this.requestOptions = v.requestOptions();
+        this.runParts = RunParts.of(this); // last: it reads the fields above
+    }
+
+    /** What every run of this agent builds alike, made once (see {@link RunParts}). */
+    RunParts runParts() {
+        return runParts;
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */

@@ -18,7 +18,6 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.reflection.Critic;
-import dev.rein.reflection.Reflection;
 import dev.rein.reflection.ReflectionPrompts;
 import dev.rein.stall.Finding;
 import dev.rein.stall.Observed;
@@ -76,11 +75,10 @@ final class Guards {
         stall.replayTurn(run.history(), run.conversation.stepsBefore(), run.step(),
                 name -> run.tools().find(name).orElse(null), this::unwatched);
         this.context = new ContextManager(guards.context(), run.config.model(), run.outputs, tracer);
-        this.prompts = new ReflectionPrompts(guards.reflection());
-        this.critic = guards.reflection().stream()
-                .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).findFirst()
-                .map(c -> new Critic(c, run.config.model(), run.config.modelName(), caller.reviews(), tracer))
-                .orElse(null);
+        RunParts parts = run.config.runParts(); // the prompts and the critique are the agent's, made once
+        this.prompts = parts.prompts();
+        this.critic = parts.critique() == null ? null
+                : new Critic(parts.critique(), run.config.model(), run.config.modelName(), caller.reviews(), tracer);
         countEarlierReviews(run.criticRounds); // a resumed run's: its critic counts on from the reviews before the pause
     }
 

@@ -62,8 +62,7 @@ final class RunTools {
 
     /** A replay's recorded answers among the agent's interceptors, or null (no replay). */
     static RecordedAnswers recordedAnswers(AgentConfig config) {
-        return config.interceptors().stream().filter(i -> i instanceof RecordedAnswers)
-                .map(i -> (RecordedAnswers) i).findFirst().orElse(null);
+        return config.runParts().recordedAnswers(); // found once per agent
     }
 
     static ToolExecutor executor(Run run, ToolRegistry tools, Map<String, Integer> callCounts) {
@@ -75,7 +74,7 @@ final class RunTools {
                 .defaultTimeout(run.config.toolTimeout())
                 .interceptor(new TraceValidatedCalls(run))
                 .interceptors(run.config.interceptors())
-                .callLimits(callLimits(run.config))
+                .callLimits(run.config.runParts().callLimits()) // merged once per agent
                 .callCounts(callCounts)
                 .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())

@@ -35,10 +35,16 @@ public final class StallPolicy {
     private final int maxInterventions;
     private final Map<String, String> messages;
     private final List<String> order;
+    /**
+     * The factories in {@link #order}, looked up once per policy: {@link #newDetectors} runs for every run, and its
+     * stream and map look-ups were 1.6 % of the agent loop's CPU samples (docs/performance-log.md, perf9).
+     */
+    private final StallDetector.Factory[] factories;
 
     private StallPolicy(Builder b) {
         this.detectors = Map.copyOf(b.detectors);
         this.order = List.copyOf(b.detectors.keySet());
+        this.factories = order.stream().map(this.detectors::get).toArray(StallDetector.Factory[]::new);
         this.maxInterventions = b.maxInterventions;
         this.messages = Map.copyOf(b.messages);
     }
@@ -74,7 +80,11 @@ public final class StallPolicy {
 
     /** Fresh detectors for one run, in order. */
     public List<StallDetector> newDetectors() {
-        return order.stream().map(name -> detectors.get(name).create()).toList();
+        StallDetector[] made = new StallDetector[factories.length];
+        for (int i = 0; i < made.length; i++) {
+            made[i] = factories[i].create();
+        }
+        return java.util.Collections.unmodifiableList(java.util.Arrays.asList(made)); // as toList() was: a factory's null stays
     }
 
     /** Builder for {@link StallPolicy}; setting a detector again replaces it. */

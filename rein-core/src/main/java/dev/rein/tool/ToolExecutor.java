@@ -71,7 +71,11 @@ public final class ToolExecutor {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation(b.maxArgumentBytes, b.events)); // size and JSON schema
         // the application's stages see valid calls only; a replay's recorded answers come after Rein's own checks
-        stages.addAll(b.interceptors.stream().filter(stage -> stage != b.recordedAnswers).toList());
+        for (ToolInterceptor stage : b.interceptors) { // a loop, not a stream: this runs for every run
+            if (stage != b.recordedAnswers) {
+                stages.add(stage);
+            }
+        }
         stages.add(new ScopeCheck(b.scopePolicy, b.events));  // least privilege, before anyone is asked to approve
         addUnlessPass(stages, b.approvalGate);                  // a person decides risky calls (pauses the run)
         // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
