@@ -3,11 +3,14 @@ package dev.rein.stall;
 import dev.rein.ReinException;
 import dev.rein.tool.Risk;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The same read tool asked nearly the same query again and again: the string arguments normalise
@@ -24,7 +27,62 @@ public final class NearDuplicate implements StallDetector {
     public static final double DEFAULT_SIMILARITY = 0.9;
     public static final int DEFAULT_COUNT = 3;
 
-    private record Entry(ProposedCall call, QueryText query, String group) {}
+    /** A recorded (or checked) call: its query, group, place among the recorded calls ({@code seq}) and query length. */
+    private static final class Entry {
+        final ProposedCall call;
+        final QueryText query;
+        final String group;
+        final int seq;
+        /** The normalised query's length in code points. */
+        final int length;
+        /**
+         * How many code points of the normalised query fall in each of {@link #BUCKETS} buckets (by the code point's
+         * value), made when first compared (see {@link #tooFarApart}): most calls are never compared with one alike.
+         */
+        private int[] characters;
+
+        Entry(ProposedCall call, QueryText query, String group, int seq) {
+            this.call = call;
+            this.query = query;
+            this.group = group;
+            this.seq = seq;
+            this.length = query.normalised().codePointCount(0, query.normalised().length());
+        }
+
+        ProposedCall call() {
+            return call;
+        }
+
+        QueryText query() {
+            return query;
+        }
+
+        String group() {
+            return group;
+        }
+
+        int seq() {
+            return seq;
+        }
+
+        int[] characters() {
+            if (characters == null) {
+                int[] counts = new int[BUCKETS];
+                String normalised = query.normalised();
+                for (int i = 0; i < normalised.length(); ) {
+                    int cp = normalised.codePointAt(i);
+                    counts[cp & (BUCKETS - 1)]++;
+                    i += Character.charCount(cp);
+                }
+                characters = counts;
+            }
+            return characters;
+        }
+    }
+
+    private static final int BUCKETS = 64;
+    /** Candidates so few that the index of lengths is not consulted. */
+    private static final int FEW = 16;
 
     /**
      * Earlier watched calls equal in tool and skeleton (only such calls can be alike), in call
@@ -35,6 +93,12 @@ public final class NearDuplicate implements StallDetector {
     private static final class Group {
         final List<Entry> entries = new ArrayList<>();
         final Map<String, List<Entry>> byToken = new HashMap<>();
+        /**
+         * The same calls by the length of their normalised query: two queries whose lengths differ by more than
+         * {@code 1 - similarity} of the longer cannot be alike, so a query without entities is compared only with the
+         * calls of lengths near its own instead of with every earlier call of the group (perf9).
+         */
+        final NavigableMap<Integer, List<Entry>> byLength = new TreeMap<>();
     }
 
     private final double similarity;
@@ -42,6 +106,8 @@ public final class NearDuplicate implements StallDetector {
     private final Map<String, Group> groups = new HashMap<>();
     /** The call recorded last, so that its check reuses the query instead of normalising it again. */
     private Entry lastRecorded;
+    /** Calls recorded so far: the next entry's {@code seq}. */
+    private int recorded;
 
     public NearDuplicate(double similarity, int count) {
         if (!(similarity > 0 && similarity <= 1)) {
@@ -81,12 +147,13 @@ public final class NearDuplicate implements StallDetector {
     @Override
     public void recordCall(ProposedCall call) {
         if (watched(call)) {
-            Entry entry = entry(call);
+            Entry entry = entry(call, recorded++);
             Group group = groups.computeIfAbsent(entry.group(), g -> new Group());
             group.entries.add(entry);
             for (String token : entry.query().tokens()) {
                 group.byToken.computeIfAbsent(token, t -> new ArrayList<>()).add(entry);
             }
+            group.byLength.computeIfAbsent(entry.length, l -> new ArrayList<>()).add(entry);
             lastRecorded = entry;
         }
     }
@@ -96,15 +163,15 @@ public final class NearDuplicate implements StallDetector {
         if (!watched(call)) {
             return Optional.empty();
         }
-        Entry entry = lastRecorded != null && lastRecorded.call() == call ? lastRecorded : entry(call);
+        Entry entry = lastRecorded != null && lastRecorded.call() == call ? lastRecorded : entry(call, -1);
         QueryText query = entry.query();
         if (query.normalised().isEmpty()) {
             return Optional.empty();
         }
         List<Entry> similar = new ArrayList<>();
         boolean reworded = false;
-        for (Entry e : candidates(groups.get(entry.group()), query)) {
-            if (e.call() == call || !alike(e.query(), query)) {
+        for (Entry e : candidates(groups.get(entry.group()), entry)) {
+            if (e.call() == call || tooFarApart(e, entry) || !alike(e.query(), query)) {
                 continue;
             }
             similar.add(e);
@@ -121,24 +188,77 @@ public final class NearDuplicate implements StallDetector {
         return Optional.of(evidence);
     }
 
-    private static Entry entry(ProposedCall call) {
+    private static Entry entry(ProposedCall call, int seq) {
         QueryText query = QueryText.of(call.arguments());
-        return new Entry(call, query, group(call, query));
+        return new Entry(call, query, group(call, query), seq);
     }
 
-    /** The earlier calls that can be alike to {@code query}, in call order. */
-    private static List<Entry> candidates(Group group, QueryText query) {
+    /**
+     * Whether the edit distance of the two queries is surely too large for them to be alike, without computing it. Each
+     * edit (insertion, deletion, substitution) removes at most one of the code points one query has in excess of the
+     * other, so the distance is at least the larger excess; counted by bucket it can only come out smaller, so it stays
+     * a lower bound. Compared exactly as {@link QueryText#similarity(QueryText, double)} compares the distance, so a
+     * pair this rules out is one the similarity rules out too (the findings are unchanged: NearDuplicatePropertiesTest),
+     * and most pairs of different queries of near length are ruled out here instead of by an edit distance, which was
+     * three quarters of a long run's checks (perf9).
+     */
+    private boolean tooFarApart(Entry a, Entry b) {
+        int excessA = 0;
+        int excessB = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            int d = a.characters()[i] - b.characters()[i];
+            if (d > 0) {
+                excessA += d;
+            } else {
+                excessB -= d;
+            }
+        }
+        int longer = Math.max(a.length, b.length);
+        return longer > 0 && 1.0 - (double) Math.max(excessA, excessB) / longer < similarity;
+    }
+
+    /**
+     * The earlier calls that can be alike to {@code entry}'s query, in call order: those sharing its rarest entity, or
+     * those of a length near its own, whichever are fewer (every call alike to it is among both).
+     */
+    private List<Entry> candidates(Group group, Entry entry) {
         if (group == null) {
             return List.of();
         }
         List<Entry> fewest = group.entries;
-        for (String entity : query.entities()) {
+        for (String entity : entry.query().entities()) {
             List<Entry> sharing = group.byToken.getOrDefault(entity, List.of());
             if (sharing.size() < fewest.size()) {
                 fewest = sharing;
             }
         }
-        return fewest;
+        if (fewest.size() <= FEW) {
+            return fewest; // looking the lengths up would cost more than the comparisons it spares
+        }
+        // Alike needs 1 - |a - b| / max(a, b) >= similarity (QueryText.similarity's bound): b between similarity * a and
+        // a / similarity. One more on each side, so that the doubles' rounding there is left to the exact check.
+        int length = entry.length;
+        long lowest = (long) Math.floor(similarity * length) - 1;
+        long highest = (long) Math.ceil(length / similarity) + 1;
+        NavigableMap<Integer, List<Entry>> near = group.byLength.subMap((int) Math.max(0, lowest), true,
+                (int) Math.min(Integer.MAX_VALUE, highest), true);
+        int count = 0;
+        for (List<Entry> sameLength : near.values()) {
+            count += sameLength.size();
+            if (count >= fewest.size()) {
+                return fewest;
+            }
+        }
+        List<Entry> byLength = new ArrayList<>(count);
+        near.values().forEach(byLength::addAll);
+        byLength.sort(Comparator.comparingInt(Entry::seq)); // call order, as the evidence lists them
+        return byLength;
+    }
+
+    /** How many earlier calls a check of {@code call} compares it with: for tests of the work per check. */
+    int candidatesFor(ProposedCall call) {
+        Entry entry = lastRecorded != null && lastRecorded.call() == call ? lastRecorded : entry(call, -1);
+        return candidates(groups.get(entry.group()), entry).size();
     }
 
     private static String abbreviate(String s) {

@@ -54,6 +54,31 @@ class NearDuplicatePropertiesTest {
         }
     }
 
+    /**
+     * Queries without entities (no digit, no capital, no other script): NearDuplicate then looks only at the calls of a
+     * length near the query's (perf9), the bound on the edge of the similarity included.
+     */
+    @Property(tries = 1000)
+    void findingsWithoutEntitiesAreThoseOfTheScanOfEveryEarlierCall(@ForAll("plainRuns") List<Call> run,
+                                                                   @ForAll("finerSimilarities") double similarity,
+                                                                   @ForAll("counts") int count) {
+        findingsAreThoseOfTheScanOfEveryEarlierCall(run, similarity, count);
+    }
+
+    @Provide
+    Arbitrary<List<Call>> plainRuns() {
+        Arbitrary<String> words = Arbitraries.of("a", "ab", "abc", "abcd", "weather", "whether", "wether", "forecast", "tokyo",
+                "in", "the", "of", "report", "reports", "x", "xy", "xyz", "?", "");
+        Arbitrary<String> queries = words.list().ofMinSize(1).ofMaxSize(6).map(l -> String.join(" ", l));
+        return Combinators.combine(Arbitraries.of("search", "search", "search", "read"), queries, Arbitraries.integers().between(0, 1))
+                .as(Call::new).list().ofMaxSize(60);
+    }
+
+    @Provide
+    Arbitrary<Double> finerSimilarities() {
+        return Arbitraries.of(0.1, 0.5, 0.6, 2.0 / 3, 0.75, 0.8, 0.9, 0.95, 0.99, 1.0);
+    }
+
     @Provide
     Arbitrary<List<Call>> runs() {
         Arbitrary<String> words = Arbitraries.of("weather", "Weather", "tokyo", "Tokyo", "TOKYO", "in", "the", "2020", "2021",
