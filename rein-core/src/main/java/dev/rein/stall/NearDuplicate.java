@@ -96,9 +96,22 @@ public final class NearDuplicate implements StallDetector {
         /**
          * The same calls by the length of their normalised query: two queries whose lengths differ by more than
          * {@code 1 - similarity} of the longer cannot be alike, so a query without entities is compared only with the
-         * calls of lengths near its own instead of with every earlier call of the group (perf9).
+         * calls of lengths near its own instead of with every earlier call of the group (perf9). Made when first
+         * needed (a check left with more than {@link #FEW} candidates), kept up from then on: most groups never need it.
          */
-        final NavigableMap<Integer, List<Entry>> byLength = new TreeMap<>();
+        NavigableMap<Integer, List<Entry>> byLength;
+
+        NavigableMap<Integer, List<Entry>> byLength() {
+            if (byLength == null) {
+                byLength = new TreeMap<>();
+                entries.forEach(this::indexLength);
+            }
+            return byLength;
+        }
+
+        void indexLength(Entry entry) {
+            byLength.computeIfAbsent(entry.length, l -> new ArrayList<>()).add(entry);
+        }
     }
 
     private final double similarity;
@@ -153,7 +166,9 @@ public final class NearDuplicate implements StallDetector {
             for (String token : entry.query().tokens()) {
                 group.byToken.computeIfAbsent(token, t -> new ArrayList<>()).add(entry);
             }
-            group.byLength.computeIfAbsent(entry.length, l -> new ArrayList<>()).add(entry);
+            if (group.byLength != null) {
+                group.indexLength(entry);
+            }
             lastRecorded = entry;
         }
     }
@@ -240,7 +255,7 @@ public final class NearDuplicate implements StallDetector {
         int length = entry.length;
         long lowest = (long) Math.floor(similarity * length) - 1;
         long highest = (long) Math.ceil(length / similarity) + 1;
-        NavigableMap<Integer, List<Entry>> near = group.byLength.subMap((int) Math.max(0, lowest), true,
+        NavigableMap<Integer, List<Entry>> near = group.byLength().subMap((int) Math.max(0, lowest), true,
                 (int) Math.min(Integer.MAX_VALUE, highest), true);
         int count = 0;
         for (List<Entry> sameLength : near.values()) {
