@@ -47,7 +47,9 @@ public final class DrivenRun {
      * @param store receives checkpoints, idempotency records and events of the driven runs. The
      *              agent's model retry policy decides the attempts of the step call ({@link #callModel}), the
      *              summary ({@link #stopForBudget(RunSnapshot, BudgetKind, int)}) and the critic's review
-     *              ({@link #verify(RunSnapshot, NextStep.Answer, int, int)}); a compaction's call retries in place.
+     *              ({@link #verify(RunSnapshot, NextStep.Answer, int, int)}). A compaction's call does not retry in
+     *              place: under an engine's attempt a retryable failure of it ends the attempt (a
+     *              {@code ModelRetry} is traced) and the compaction is skipped, see docs/temporal.md.
      */
     public DrivenRun(Agent agent, RunStore store) {
         this.config = agent.config().toBuilder().store(store).build().config();
