@@ -200,6 +200,7 @@ public final class DrivenRun {
      */
     public ModelStep callModel(RunSnapshot snapshot, int attempt) throws Failed, InterruptedException {
         Run run = resume(snapshot);
+        run.tracedBeforeTheCall = attempt > 1; // the first attempt said its max_tokens_lowered already
         try {
             AgentLoop.Stepped stepped = new AgentLoop(run, attempt).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);

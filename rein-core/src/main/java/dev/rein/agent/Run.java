@@ -387,7 +387,7 @@ final class Run {
     }
 
     /**
-     * Set on an engine's later attempt of a summary call or a critic's review ({@link DrivenRun}): the interventions that
+     * Set on an engine's later attempt of a step call, a summary call or a critic's review ({@link DrivenRun}): the interventions that
      * come before the call (the budget stop's, a max_tokens_lowered) were traced by the first attempt, so they are not
      * traced again until the call goes out ({@link ModelCaller} clears it then). Only those: a review the later attempt
      * does not ask for after all (the deadline passed meanwhile) is still said.

@@ -109,6 +109,24 @@ class DrivenSummaryCriticAttemptsTest {
                 .satisfies(r -> assertThat(r.request().maxTokens()).isEqualTo(100));
     }
 
+    @Test
+    void theStepCallsLoweredMaxTokensIsSaidOnceAcrossItsAttempts() throws Exception {
+        DrivenRun driven = new DrivenRun(Agent.builder().model(ScriptedModel.of(overloaded(), ScriptedModel.text("ok")))
+                .modelName("scripted-model").listener(trace).retryPolicy(QUICK)
+                .budget(Budget.builder().maxSteps(5).maxOutputTokens(100L).build()).build(), new InMemoryRunStore());
+        RunSnapshot start = driven.begin("run_step_capped", "A-1?");
+        int before = trace.events().size();
+
+        assertThat(catchThrowableOfType(DrivenRun.Failed.class, () -> driven.callModel(start, 1))).isNotNull();
+        driven.callModel(start, 2);
+
+        List<TraceEvent> events = trace.events().subList(before, trace.events().size());
+        assertThat(events).filteredOn(e -> e instanceof TraceEvent.Intervention i && i.kind().equals("max_tokens_lowered"))
+                .as("said by the first attempt only").hasSize(1);
+        assertThat(trace.events(TraceEvent.ModelRequested.class)).singleElement()
+                .satisfies(r -> assertThat(r.request().maxTokens()).isEqualTo(100));
+    }
+
     private static ScriptedModel.Turn approving() {
         return ScriptedModel.reply(StopReason.TOOL_USE, Usage.of(500, 50, 0, 0), new ToolUseBlock("toolu_v", "verdict",
                 Json.mapper().valueToTree(Map.of("approved", true, "problems", List.of()))));
