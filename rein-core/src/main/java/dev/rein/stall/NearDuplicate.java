@@ -254,9 +254,9 @@ public final class NearDuplicate implements StallDetector {
         // a / similarity. One more on each side, so that the doubles' rounding there is left to the exact check.
         int length = entry.length;
         long lowest = (long) Math.floor(similarity * length) - 1;
-        long highest = (long) Math.ceil(length / similarity) + 1;
-        NavigableMap<Integer, List<Entry>> near = group.byLength().subMap((int) Math.max(0, lowest), true,
-                (int) Math.min(Integer.MAX_VALUE, highest), true);
+        // capped as a double: a tiny similarity's quotient passes Long.MAX_VALUE, whose + 1 would wrap to no window at all
+        int highest = (int) Math.min(Integer.MAX_VALUE, Math.ceil(length / similarity) + 1);
+        NavigableMap<Integer, List<Entry>> near = group.byLength().subMap((int) Math.max(0, lowest), true, highest, true);
         int count = 0;
         for (List<Entry> sameLength : near.values()) {
             count += sameLength.size();

@@ -43,4 +43,22 @@ class NearDuplicateWorkTest {
         detector.recordCall(next);
         assertThat(detector.candidatesFor(next)).isEqualTo(2);
     }
+
+    /**
+     * A similarity so small that the length window's upper end, length / similarity, passes Long.MAX_VALUE: the window
+     * wrapped to nothing and, past 16 candidates, a check found none (rev138's probe: 14 mismatches in 30 calls).
+     */
+    @Test
+    void aTinySimilarityStillFindsWhatTheFullScanFinds() {
+        for (double similarity : new double[] {1e-19, Double.MIN_VALUE, 1e-10}) {
+            NearDuplicate fast = new NearDuplicate(similarity, 2);
+            NearDuplicatePropertiesTest.Reference scan = new NearDuplicatePropertiesTest.Reference(similarity, 2);
+            for (int i = 0; i < 30; i++) {
+                ProposedCall c = call(i, "weather report " + "x".repeat(i % 5));
+                fast.recordCall(c);
+                scan.recordCall(c);
+                assertThat(fast.checkCall(c)).as("similarity %s, call %d", similarity, i).isEqualTo(scan.checkCall(c));
+            }
+        }
+    }
 }
